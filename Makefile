@@ -1,0 +1,47 @@
+# parquet_fdw: PGXS build.
+#
+#   make && make install        build and install the extension
+#   make unittest               format-layer unit tests (ASan + UBSan)
+#   scripts/test.sh             everything CI runs (see README.md)
+
+MODULE_big = parquet_fdw
+EXTENSION = parquet_fdw
+DATA = $(wildcard sql/parquet_fdw--*.sql)
+PGFILEDESC = "parquet_fdw - foreign data wrapper and COPY for Apache Parquet"
+
+FORMAT_SRCS = $(sort $(wildcard src/format/*.c))
+FDW_SRCS = $(sort $(wildcard src/fdw/*.c))
+OBJS = $(FORMAT_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
+
+REGRESS_SCHEDULE = test/schedule
+
+# Warnings are errors: the build must stay clean under PGXS's flags.
+WERROR ?= 1
+ifeq ($(WERROR),1)
+PG_CFLAGS += -Werror
+endif
+PG_CPPFLAGS = -I$(srcdir)/src/format -I$(srcdir)/src/fdw
+SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# ---- format-layer unit tests: standalone binary with sanitizers ----
+UNIT_FORMAT_SRCS = $(filter-out src/format/column_reader.c src/format/file_reader.c src/format/schema.c,$(FORMAT_SRCS))
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(sort $(wildcard test/unit/*.c))
+UNIT_BIN = test/unit/unit_tests
+PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
+
+$(UNIT_BIN): $(UNIT_SRCS) $(wildcard src/format/*.h) test/unit/unit_test.h
+	$(CC) -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		-fno-sanitize-recover=undefined -Wall -Werror -Wno-unused-function \
+		-I src/format -I test/unit -I $(PG_INCLUDEDIR_SERVER) \
+		-o $@ $(UNIT_SRCS) $(shell $(PG_CONFIG) --pkglibdir)/libpgport.a \
+		$(SHLIB_LINK) -lm
+
+unittest: $(UNIT_BIN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(UNIT_BIN)
+
+.PHONY: unittest
+EXTRA_CLEAN = $(UNIT_BIN)

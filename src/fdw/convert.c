@@ -1,0 +1,432 @@
+/*-------------------------------------------------------------------------
+ *
+ * convert.c
+ *		Natural PostgreSQL type of each Parquet type, converter setup,
+ *		casts to declared types, dictionary caching and null placement.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_cast.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "convert.h"
+#include "parquet_fdw.h"
+#include "parser/parse_coerce.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/syscache.h"
+
+/* numeric typmod as numeric(p,s) produces it */
+static int32
+numeric_typmod(int precision, int scale)
+{
+	if (precision < 1 || precision > NUMERIC_MAX_PRECISION)
+		return -1;
+	return ((precision << 16) | (scale & 0x7ff)) + VARHDRSZ;
+}
+
+void
+pqfdw_natural_type(const PqSchemaNode *node, Oid *typid, int32 *typmod)
+{
+	const PqLogicalType *lt = &node->logical;
+
+	*typmod = -1;
+	switch (lt->id)
+	{
+		case PQ_LT_STRING:
+		case PQ_LT_ENUM:
+			*typid = TEXTOID;
+			return;
+		case PQ_LT_JSON:
+			*typid = JSONBOID;
+			return;
+		case PQ_LT_BSON:
+		case PQ_LT_GEOMETRY:
+		case PQ_LT_GEOGRAPHY:
+			*typid = BYTEAOID;
+			return;
+		case PQ_LT_UUID:
+			*typid = UUIDOID;
+			return;
+		case PQ_LT_FLOAT16:
+			*typid = FLOAT4OID;
+			return;
+		case PQ_LT_DECIMAL:
+			*typid = NUMERICOID;
+			*typmod = numeric_typmod(lt->decimal_precision, lt->decimal_scale);
+			return;
+		case PQ_LT_DATE:
+			*typid = DATEOID;
+			return;
+		case PQ_LT_TIME:
+			*typid = TIMEOID;
+			return;
+		case PQ_LT_TIMESTAMP:
+			*typid = lt->is_adjusted_to_utc ? TIMESTAMPTZOID : TIMESTAMPOID;
+			return;
+		case PQ_LT_INTEGER:
+			if (lt->int_is_signed)
+				*typid = lt->int_bit_width <= 16 ? INT2OID :
+					lt->int_bit_width == 32 ? INT4OID : INT8OID;
+			else
+				*typid = lt->int_bit_width == 8 ? INT2OID :
+					lt->int_bit_width == 16 ? INT4OID :
+					lt->int_bit_width == 32 ? INT8OID : NUMERICOID;
+			return;
+		case PQ_LT_INTERVAL:
+			*typid = INTERVALOID;
+			return;
+		case PQ_LT_UNKNOWN:
+			*typid = TEXTOID;
+			return;
+		default:
+			break;
+	}
+	switch (node->physical_type)
+	{
+		case PQ_BOOLEAN:
+			*typid = BOOLOID;
+			break;
+		case PQ_INT32:
+			*typid = INT4OID;
+			break;
+		case PQ_INT64:
+			*typid = INT8OID;
+			break;
+		case PQ_INT96:
+			*typid = TIMESTAMPOID;
+			break;
+		case PQ_FLOAT:
+			*typid = FLOAT4OID;
+			break;
+		case PQ_DOUBLE:
+			*typid = FLOAT8OID;
+			break;
+		default:
+			*typid = BYTEAOID;
+			break;
+	}
+}
+
+static bool
+is_string_type(Oid typid)
+{
+	char		category;
+	bool		preferred;
+
+	get_type_category_preferred(typid, &category, &preferred);
+	return category == TYPCATEGORY_STRING;
+}
+
+/* Number of arguments of a cast or length-coercion function. */
+static int
+func_nargs(Oid funcid)
+{
+	HeapTuple	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	int			nargs;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for function %u", funcid);
+	nargs = ((Form_pg_proc) GETSTRUCT(tp))->pronargs;
+	ReleaseSysCache(tp);
+	return nargs;
+}
+
+static void
+setup_io_cast(PqConverter *cv, MemoryContext cxt)
+{
+	Oid			outfunc;
+	bool		isvarlena;
+	Oid			infunc;
+
+	getTypeOutputInfo(cv->natural_type, &outfunc, &isvarlena);
+	getTypeInputInfo(cv->target_type, &infunc, &cv->in_ioparam);
+	fmgr_info_cxt(outfunc, &cv->out_func, cxt);
+	fmgr_info_cxt(infunc, &cv->in_func, cxt);
+	cv->cast = PQ_CAST_IO;
+}
+
+static void
+declaration_error(PqConverter *cv)
+{
+	char	   *ltype = pq_logical_type_string(cv->node);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+			 errmsg("column \"%s\" of type %s cannot hold Parquet column \"%s\" of type %s%s%s",
+					cv->attname, format_type_with_typemod(cv->target_type, cv->target_typmod),
+					cv->node->name, pq_physical_type_name(cv->physical_type),
+					ltype[0] ? " " : "", ltype),
+			 errhint("Declare the column as %s, or a type %s converts to without loss (such as text).",
+					 format_type_with_typemod(cv->natural_type, cv->natural_typmod),
+					 format_type_be(cv->natural_type))));
+}
+
+/*
+ * Choose how natural-type Datums become declared-type Datums: implicit
+ * casts (int4 -> int8, timestamp -> timestamptz, ...), anything to a string
+ * type via its output function, strings to any type via its input function,
+ * and typmod coercion (varchar(n), numeric(p,s)).
+ */
+static void
+setup_cast(PqConverter *cv, MemoryContext cxt)
+{
+	Oid			funcid = InvalidOid;
+	CoercionPathType path;
+
+	cv->cast = PQ_CAST_NONE;
+	if (cv->target_type != cv->natural_type)
+	{
+		path = find_coercion_pathway(cv->target_type, cv->natural_type,
+									 COERCION_IMPLICIT, &funcid);
+		if (path == COERCION_PATH_FUNC && OidIsValid(funcid))
+		{
+			fmgr_info_cxt(funcid, &cv->cast_func, cxt);
+			cv->cast_nargs = func_nargs(funcid);
+			cv->cast = PQ_CAST_FUNC;
+		}
+		else if (path == COERCION_PATH_RELABELTYPE)
+			cv->cast = PQ_CAST_NONE;
+		else if (path == COERCION_PATH_COERCEVIAIO ||
+				 is_string_type(cv->target_type) ||
+				 is_string_type(cv->natural_type))
+			setup_io_cast(cv, cxt);
+		else
+			declaration_error(cv);
+	}
+
+	/* the input function applies the typmod itself */
+	cv->need_typmod_func = false;
+	if (cv->cast != PQ_CAST_IO && cv->target_typmod >= 0 &&
+		!(cv->target_type == cv->natural_type &&
+		  cv->target_typmod == cv->natural_typmod))
+	{
+		Oid			tmfunc;
+
+		if (find_typmod_coercion_function(cv->target_type, &tmfunc) ==
+			COERCION_PATH_FUNC)
+		{
+			fmgr_info_cxt(tmfunc, &cv->typmod_func, cxt);
+			cv->typmod_nargs = func_nargs(tmfunc);
+			cv->need_typmod_func = true;
+		}
+	}
+}
+
+void
+pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
+					 Oid target_type, int32 target_typmod,
+					 const char *attname, MemoryContext cxt)
+{
+	memset(cv, 0, sizeof(*cv));
+	cv->attname = attname;
+	cv->node = node;
+	cv->physical_type = node->physical_type;
+	cv->type_length = node->type_length;
+	cv->max_def = node->max_def;
+	cv->decimal_scale = node->logical.decimal_scale;
+	cv->time_unit = node->logical.time_unit;
+	pqfdw_natural_type(node, &cv->natural_type, &cv->natural_typmod);
+
+	/* un-annotated binary declared as a string type: its bytes as text */
+	if (node->logical.id == PQ_LT_NONE && cv->natural_type == BYTEAOID &&
+		is_string_type(target_type))
+		cv->natural_type = TEXTOID;
+	cv->target_type = target_type;
+	cv->target_typmod = target_typmod;
+	cv->always_null = (node->logical.id == PQ_LT_UNKNOWN);
+
+	if (!cv->always_null)
+	{
+		cv->fn = pqfdw_numeric_converter(cv);
+		if (cv->fn == NULL)
+			cv->fn = pqfdw_datetime_converter(cv);
+		if (cv->fn == NULL)
+			cv->fn = pqfdw_binary_converter(cv);
+		if (cv->fn == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("reading Parquet column \"%s\" (%s) is not supported",
+							node->name, pq_physical_type_name(node->physical_type))));
+		setup_cast(cv, cxt);
+	}
+
+	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",
+										 ALLOCSET_DEFAULT_SIZES);
+	cv->dense = MemoryContextAlloc(cxt, sizeof(Datum) * PQ_SEGMENT_CAP);
+}
+
+void
+pqfdw_value_out_of_range(PqConverter *cv, int dense_index, const char *what)
+{
+	int64		row = cv->row_base;
+	int			sqlstate;
+
+	switch (cv->natural_type)
+	{
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+		case INTERVALOID:
+			sqlstate = ERRCODE_DATETIME_VALUE_OUT_OF_RANGE;
+			break;
+		default:
+			sqlstate = ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
+			break;
+	}
+
+	if (row < 0)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("%s in dictionary entry %d of column \"%s\" does not fit type %s",
+						what, dense_index, cv->attname,
+						format_type_be(cv->natural_type))));
+
+	/* map the dense index back to its row through the definition levels */
+	if (cv->cur_def)
+	{
+		int			seen = 0;
+		int			i;
+
+		for (i = 0;; i++)
+			if (cv->cur_def[i] == cv->max_def && seen++ == dense_index)
+				break;
+		row += i;
+	}
+	else
+		row += dense_index;
+
+	ereport(ERROR,
+			(errcode(sqlstate),
+			 errmsg("%s in column \"%s\", row " INT64_FORMAT ", does not fit type %s",
+					what, cv->attname, row + 1, format_type_be(cv->natural_type)),
+			 pq_errloc.filename ?
+			 errdetail("Rows are counted from 1 in Parquet file \"%s\".",
+					   pq_errloc.filename) : 0));
+}
+
+static Datum
+apply_cast(PqConverter *cv, Datum d)
+{
+	if (cv->cast == PQ_CAST_FUNC)
+	{
+		if (cv->cast_nargs >= 3)
+			d = FunctionCall3(&cv->cast_func, d, Int32GetDatum(-1),
+							  BoolGetDatum(false));
+		else if (cv->cast_nargs == 2)
+			d = FunctionCall2(&cv->cast_func, d, Int32GetDatum(-1));
+		else
+			d = FunctionCall1(&cv->cast_func, d);
+	}
+	else if (cv->cast == PQ_CAST_IO)
+	{
+		char	   *s = OutputFunctionCall(&cv->out_func, d);
+
+		d = InputFunctionCall(&cv->in_func, s, cv->in_ioparam,
+							  cv->target_typmod);
+	}
+	if (cv->need_typmod_func)
+	{
+		if (cv->typmod_nargs >= 3)
+			d = FunctionCall3(&cv->typmod_func, d,
+							  Int32GetDatum(cv->target_typmod),
+							  BoolGetDatum(false));
+		else
+			d = FunctionCall2(&cv->typmod_func, d,
+							  Int32GetDatum(cv->target_typmod));
+	}
+	return d;
+}
+
+/* Dense Datums for the segment's values, converted once per dictionary. */
+static void
+dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
+{
+	int			i;
+
+	if (seg->indices)
+	{
+		if (cv->dict_id != seg->dict->id)
+		{
+			MemoryContext old;
+			Datum	   *dd;
+			int64		saved_row_base = cv->row_base;
+			const int16 *saved_def = cv->cur_def;
+
+			MemoryContextReset(cv->dict_cxt);
+			cv->dict_id = 0;
+			old = MemoryContextSwitchTo(cv->dict_cxt);
+			dd = palloc_extended(sizeof(Datum) * Max(seg->dict->count, 1),
+								 MCXT_ALLOC_HUGE);
+			/* dictionary entries have no row number */
+			cv->cur_def = NULL;
+			cv->row_base = -1;
+			cv->fn(cv, seg->dict->fixed, seg->dict->ba, seg->dict->count, dd);
+			if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+				for (i = 0; i < seg->dict->count; i++)
+					dd[i] = apply_cast(cv, dd[i]);
+			MemoryContextSwitchTo(old);
+			cv->row_base = saved_row_base;
+			cv->cur_def = saved_def;
+			cv->dict_datums = dd;
+			cv->dict_id = seg->dict->id;
+		}
+		for (i = 0; i < seg->nvalues; i++)
+			dense[i] = cv->dict_datums[seg->indices[i]];
+		return;
+	}
+
+	cv->fn(cv, seg->fixed, seg->ba, seg->nvalues, dense);
+	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+		for (i = 0; i < seg->nvalues; i++)
+			dense[i] = apply_cast(cv, dense[i]);
+}
+
+void
+pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
+					  Datum *values, bool *nulls)
+{
+	int			i;
+
+	if (cv->always_null)
+	{
+		memset(nulls, true, sizeof(bool) * seg->n);
+		return;
+	}
+
+	cv->cur_def = seg->def;
+	if (seg->def == NULL)
+	{
+		/* required column: values are already in row order */
+		dense_values(cv, seg, values);
+		memset(nulls, false, sizeof(bool) * seg->n);
+		return;
+	}
+
+	if (seg->nvalues == seg->n)
+	{
+		dense_values(cv, seg, values);
+		memset(nulls, false, sizeof(bool) * seg->n);
+	}
+	else
+	{
+		int16		max_def = cv->max_def;
+		int			k = 0;
+
+		dense_values(cv, seg, cv->dense);
+		for (i = 0; i < seg->n; i++)
+		{
+			bool		present = (seg->def[i] == max_def);
+
+			nulls[i] = !present;
+			values[i] = present ? cv->dense[k] : (Datum) 0;
+			k += present;
+		}
+	}
+}

@@ -1,0 +1,103 @@
+/*-------------------------------------------------------------------------
+ *
+ * convert.h
+ *		Parquet values -> PostgreSQL Datums.
+ *
+ * A PqConverter turns the dense values of a segment into Datums of the
+ * column's natural PostgreSQL type with one specialised loop per
+ * (physical type, logical type) pair, then, if the foreign table declares
+ * another type, casts each Datum.  Dictionary pages are converted once per
+ * dictionary and gathered by id.
+ *
+ *		convert.c			natural types, converter setup, casts, nulls
+ *		convert_numeric.c	bool, integers, floats, FLOAT16, DECIMAL
+ *		convert_datetime.c	DATE, TIME, TIMESTAMP, INT96, INTERVAL
+ *		convert_binary.c	text, bytea, uuid, json
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_CONVERT_H
+#define PQFDW_CONVERT_H
+
+#include "column_reader.h"
+#include "fmgr.h"
+
+typedef struct PqConverter PqConverter;
+
+/* Convert n dense values (fixed or ba) to Datums of the natural type. */
+typedef void (*PqConvertFn) (PqConverter *cv, const void *fixed,
+							 const PqByteArray *ba, int n, Datum *out);
+
+typedef enum PqCastKind
+{
+	PQ_CAST_NONE,				/* natural type is the declared type */
+	PQ_CAST_FUNC,				/* cast function (optionally with typmod) */
+	PQ_CAST_IO					/* output of natural, input of declared */
+} PqCastKind;
+
+struct PqConverter
+{
+	const char *attname;		/* foreign table column, for messages */
+	const PqSchemaNode *node;	/* Parquet leaf */
+	int			physical_type;
+	int			type_length;
+	int			max_def;
+	Oid			natural_type;
+	int32		natural_typmod;
+	Oid			target_type;
+	int32		target_typmod;
+	PqConvertFn fn;
+	bool		always_null;	/* UNKNOWN logical type */
+	int			decimal_scale;
+	int			time_unit;
+
+	/* cast to the declared type */
+	PqCastKind	cast;
+	FmgrInfo	cast_func;
+	int			cast_nargs;
+	FmgrInfo	out_func;
+	FmgrInfo	in_func;
+	Oid			in_ioparam;
+	bool		need_typmod_func;	/* length/precision coercion after cast */
+	FmgrInfo	typmod_func;
+	int			typmod_nargs;
+
+	/* dictionary cache, in dict_cxt */
+	MemoryContext dict_cxt;
+	uint32		dict_id;
+	Datum	   *dict_datums;
+
+	/* scratch for dense values */
+	Datum	   *dense;
+
+	/* error reporting: which rows the current segment covers */
+	int64		row_base;		/* row number of the segment's first entry */
+	const int16 *cur_def;
+};
+
+/*
+ * Set up a converter for a leaf column read into a column of type
+ * target_type/target_typmod.  An impossible declaration is an error naming
+ * the column and both types.  Allocates in cxt.
+ */
+extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
+								 Oid target_type, int32 target_typmod,
+								 const char *attname, MemoryContext cxt);
+
+/*
+ * Convert one segment into values[0..seg->n) / nulls[0..seg->n), in the
+ * current memory context.
+ */
+extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
+								  Datum *values, bool *nulls);
+
+/* Choose the natural conversion loop (convert_*.c). */
+extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
+extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);
+extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
+
+/* ERROR for a value that does not fit; dense_index is within the segment. */
+extern void pqfdw_value_out_of_range(PqConverter *cv, int dense_index,
+									 const char *what) pg_attribute_noreturn();
+
+#endif							/* PQFDW_CONVERT_H */

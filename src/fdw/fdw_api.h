@@ -1,0 +1,49 @@
+/*-------------------------------------------------------------------------
+ *
+ * fdw_api.h
+ *		FdwRoutine callbacks of parquet_fdw (planner.c, scan.c, import.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_FDW_API_H
+#define PQFDW_FDW_API_H
+
+#include "foreign/fdwapi.h"
+
+/* planner.c */
+extern void pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+									Oid foreigntableid);
+extern void pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+								  Oid foreigntableid);
+extern ForeignScan *pqfdw_GetForeignPlan(PlannerInfo *root,
+										 RelOptInfo *baserel,
+										 Oid foreigntableid,
+										 ForeignPath *best_path,
+										 List *tlist, List *scan_clauses,
+										 Plan *outer_plan);
+
+/* scan.c */
+extern void pqfdw_BeginForeignScan(ForeignScanState *node, int eflags);
+extern TupleTableSlot *pqfdw_IterateForeignScan(ForeignScanState *node);
+extern void pqfdw_ReScanForeignScan(ForeignScanState *node);
+extern void pqfdw_EndForeignScan(ForeignScanState *node);
+extern void pqfdw_ExplainForeignScan(ForeignScanState *node,
+									 struct ExplainState *es);
+
+/* import.c */
+extern List *pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt,
+									   Oid serverOid);
+
+/*
+ * Plan-time facts passed to the executor in ForeignScan.fdw_private, as a
+ * List: paths (List of String), attnums to read (IntList), row groups
+ * (Integer).
+ */
+enum PqfdwPrivateIndex
+{
+	PQFDW_PRIVATE_PATHS,
+	PQFDW_PRIVATE_ATTNUMS,
+	PQFDW_PRIVATE_ROW_GROUPS
+};
+
+#endif							/* PQFDW_FDW_API_H */

@@ -1,0 +1,162 @@
+/*-------------------------------------------------------------------------
+ *
+ * import.c
+ *		IMPORT FOREIGN SCHEMA "<directory>" (one table per *.parquet file)
+ *		and parquet_fdw.create_table_sql(path, table_name, server_name).
+ *
+ * Both write CREATE FOREIGN TABLE statements with each field's natural
+ * PostgreSQL type.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "fdw_api.h"
+#include "foreign/foreign.h"
+#include "parquet_fdw.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+PG_FUNCTION_INFO_V1(parquet_fdw_create_table_sql);
+
+/* Nested fields arrive as jsonb (issue: nested types). */
+static void
+field_type(const PqSchemaNode *node, Oid *typid, int32 *typmod)
+{
+	if (!node->is_leaf || node->repetition == PQ_REPEATED)
+	{
+		*typid = JSONBOID;
+		*typmod = -1;
+	}
+	else
+		pqfdw_natural_type(node, typid, typmod);
+}
+
+/* Table name for a file: its base name without the .parquet suffix. */
+static char *
+table_name_for_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char	   *name;
+	size_t		len;
+
+	base = base ? base + 1 : path;
+	name = pstrdup(base);
+	len = strlen(name);
+	if (len > 8 && strcmp(name + len - 8, ".parquet") == 0)
+		name[len - 8] = '\0';
+	return name;
+}
+
+static char *
+create_table_statement(const char *table_name, const char *schema_name,
+					   const char *server_name, const char *filename,
+					   const PqFile *file)
+{
+	StringInfoData buf;
+	const PqSchemaNode *root = file->schema->root;
+	int			i;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, "CREATE FOREIGN TABLE %s (",
+					 schema_name ?
+					 quote_qualified_identifier(schema_name, table_name) :
+					 quote_identifier(table_name));
+	for (i = 0; i < root->n_children; i++)
+	{
+		const PqSchemaNode *f = root->children[i];
+		Oid			typid;
+		int32		typmod;
+
+		field_type(f, &typid, &typmod);
+		appendStringInfo(&buf, "%s\n  %s %s", i ? "," : "",
+						 quote_identifier(f->name),
+						 format_type_with_typemod(typid, typmod));
+		/* names longer than NAMEDATALEN are truncated: map them back */
+		if (strlen(f->name) >= NAMEDATALEN)
+			appendStringInfo(&buf, " OPTIONS (column_name %s)",
+							 quote_literal_cstr(f->name));
+		if (f->repetition == PQ_REQUIRED)
+			appendStringInfoString(&buf, " NOT NULL");
+	}
+	appendStringInfo(&buf, "\n) SERVER %s OPTIONS (filename %s)",
+					 quote_identifier(server_name), quote_literal_cstr(filename));
+	return buf.data;
+}
+
+List *
+pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
+{
+	ForeignServer *server = GetForeignServer(serverOid);
+	List	   *files;
+	List	   *commands = NIL;
+	ListCell   *lc;
+
+	pqfdw_check_read_permission();
+	if (!is_absolute_path(stmt->remote_schema))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
+				 errmsg("IMPORT FOREIGN SCHEMA needs an absolute directory path, not \"%s\"",
+						stmt->remote_schema)));
+	files = pqfdw_expand_paths(stmt->remote_schema);
+
+	foreach(lc, files)
+	{
+		const char *path = lfirst(lc);
+		char	   *table = table_name_for_path(path);
+		ListCell   *tc;
+		bool		listed = false;
+		PqFile	   *file;
+
+		foreach(tc, stmt->table_list)
+		{
+			RangeVar   *rv = (RangeVar *) lfirst(tc);
+
+			if (strcmp(rv->relname, table) == 0)
+				listed = true;
+		}
+		if ((stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO && !listed) ||
+			(stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed))
+			continue;
+
+		file = pqfdw_file_open(path);
+		pqfdw_source_close(file->src);
+		commands = lappend(commands,
+						   create_table_statement(table, NULL,
+												  server->servername, path,
+												  file));
+	}
+	return commands;
+}
+
+Datum
+parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
+{
+	char	   *filename;
+	char	   *table;
+	char	   *server;
+	List	   *paths;
+	PqFile	   *file;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("path must not be NULL")));
+	pqfdw_check_read_permission();
+	filename = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	server = PG_ARGISNULL(2) ? "parquet_srv" :
+		text_to_cstring(PG_GETARG_TEXT_PP(2));
+
+	paths = pqfdw_expand_paths(filename);
+	if (paths == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("no Parquet files match \"%s\"", filename)));
+	file = linitial(pqfdw_open_footers(paths));
+	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
+		text_to_cstring(PG_GETARG_TEXT_PP(1));
+
+	PG_RETURN_TEXT_P(cstring_to_text(create_table_statement(table, NULL, server,
+															filename, file)));
+}

@@ -1,0 +1,33 @@
+/*-------------------------------------------------------------------------
+ *
+ * parquet_fdw.c
+ *		Module entry points: the FDW handler.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw_api.h"
+#include "fmgr.h"
+
+PG_MODULE_MAGIC;
+
+PG_FUNCTION_INFO_V1(parquet_fdw_handler);
+
+Datum
+parquet_fdw_handler(PG_FUNCTION_ARGS)
+{
+	FdwRoutine *routine = makeNode(FdwRoutine);
+
+	routine->GetForeignRelSize = pqfdw_GetForeignRelSize;
+	routine->GetForeignPaths = pqfdw_GetForeignPaths;
+	routine->GetForeignPlan = pqfdw_GetForeignPlan;
+	routine->BeginForeignScan = pqfdw_BeginForeignScan;
+	routine->IterateForeignScan = pqfdw_IterateForeignScan;
+	routine->ReScanForeignScan = pqfdw_ReScanForeignScan;
+	routine->EndForeignScan = pqfdw_EndForeignScan;
+	routine->ExplainForeignScan = pqfdw_ExplainForeignScan;
+	routine->ImportForeignSchema = pqfdw_ImportForeignSchema;
+
+	PG_RETURN_POINTER(routine);
+}

@@ -1,0 +1,49 @@
+/*-------------------------------------------------------------------------
+ *
+ * parquet_fdw.h
+ *		Declarations shared by the PostgreSQL glue of parquet_fdw.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARQUET_FDW_H
+#define PARQUET_FDW_H
+
+#include "postgres.h"
+
+#include "access/attnum.h"
+#include "column_reader.h"
+#include "file_reader.h"
+#include "nodes/pg_list.h"
+
+/* options.c: foreign table and column options, file lists */
+typedef struct PqfdwTableOptions
+{
+	char	   *filename;		/* the option as given */
+	List	   *paths;			/* expanded, absolute, sorted (char *) */
+} PqfdwTableOptions;
+
+extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
+extern List *pqfdw_expand_paths(const char *filename);
+extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
+extern void pqfdw_check_read_permission(void);
+
+/* source.c: files through transient file descriptors */
+extern PqSource *pqfdw_source_open(const char *path);
+extern void pqfdw_source_close(PqSource *src);
+extern PqFile *pqfdw_file_open(const char *path);
+
+/*
+ * Opens every path and checks that the schemas agree; returns a List of
+ * PqFile (each source already closed: only the footers are kept).
+ */
+extern List *pqfdw_open_footers(List *paths);
+
+/* convert.c: Parquet type -> PostgreSQL type */
+extern void pqfdw_natural_type(const PqSchemaNode *node, Oid *typid,
+							   int32 *typmod);
+
+/* Map each attribute of relid to a top-level field of file's schema. */
+extern PqSchemaNode *pqfdw_find_column(const PqFile *file, Oid relid,
+									   AttrNumber attnum, const char *filename);
+
+#endif							/* PARQUET_FDW_H */

@@ -1,0 +1,518 @@
+/*-------------------------------------------------------------------------
+ *
+ * column_reader.c
+ *		Page iteration over one column chunk: page headers, CRC, codecs,
+ *		dictionary, levels (streamed, never allocated by a page's claimed
+ *		count) and values.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "column_reader.h"
+
+#include "codec.h"
+#include "utils/memutils.h"
+
+static uint32 pq_next_dictionary_id = 0;
+
+/*
+ * Upper bound of uncompressed/compressed size per codec, so that a page
+ * header cannot make us allocate far more than its data can produce.
+ * ZSTD and BROTLI have no useful bound below the allocation limit.
+ */
+static bool
+decompressed_size_plausible(int codec, size_t compressed, size_t uncompressed)
+{
+	double		ratio;
+
+	if (uncompressed > MaxAllocSize)
+		return false;
+	switch (codec)
+	{
+		case PQ_CODEC_UNCOMPRESSED:
+			return uncompressed == compressed;
+		case PQ_CODEC_SNAPPY:
+			ratio = 32.0;
+			break;
+		case PQ_CODEC_GZIP:
+			ratio = 1032.0;
+			break;
+		case PQ_CODEC_LZ4:
+		case PQ_CODEC_LZ4_RAW:
+			ratio = 256.0;
+			break;
+		default:
+			return true;
+	}
+	return (double) uncompressed <= (double) compressed * ratio + 64.0;
+}
+
+PqColumnReader *
+pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
+{
+	PqColumnReader *r;
+	MemoryContext old;
+	const PqColumnDescr *col = &file->schema->columns[column];
+
+	r = MemoryContextAllocZero(parent, sizeof(PqColumnReader));
+	r->file = file;
+	r->col = col;
+	r->row_group = -1;
+	r->chunk_cxt = AllocSetContextCreate(parent, "parquet column chunk",
+										 ALLOCSET_DEFAULT_SIZES);
+	r->page_cxt = AllocSetContextCreate(parent, "parquet page",
+										ALLOCSET_DEFAULT_SIZES);
+	r->value_width = col->physical_type == PQ_BYTE_ARRAY ? 0 :
+		pq_fixed_width(col->physical_type, col->type_length);
+
+	old = MemoryContextSwitchTo(parent);
+	r->cap = PQ_SEGMENT_CAP;
+	r->def = palloc(sizeof(int16) * r->cap);
+	r->rep = palloc(sizeof(int16) * r->cap);
+	r->indices = palloc(sizeof(uint32) * r->cap);
+	if (col->physical_type == PQ_BYTE_ARRAY)
+		r->ba = palloc(sizeof(PqByteArray) * r->cap);
+	else
+		r->fixed = palloc_extended((Size) r->value_width * r->cap,
+								   MCXT_ALLOC_HUGE);
+	MemoryContextSwitchTo(old);
+	return r;
+}
+
+void
+pq_column_reader_release(PqColumnReader *r)
+{
+	MemoryContextReset(r->page_cxt);
+	MemoryContextReset(r->chunk_cxt);
+	r->chunk = NULL;
+	r->chunk_len = 0;
+	r->pos = 0;
+	r->has_dict = false;
+	r->in_page = false;
+}
+
+static void
+set_location(PqColumnReader *r)
+{
+	pq_errloc.filename = r->file->src->name;
+	pq_errloc.row_group = r->row_group;
+	pq_errloc.column = r->col->path;
+	pq_errloc.page_offset = r->in_page ? r->page_offset : -1;
+}
+
+void
+pq_column_reader_start(PqColumnReader *r, int row_group)
+{
+	int64		start;
+	int64		len;
+	const PqColumnMetaData *cm;
+
+	pq_column_reader_release(r);
+	r->row_group = row_group;
+	set_location(r);
+	cm = pq_file_chunk_meta(r->file, row_group, r->col->index);
+	pq_file_chunk_range(r->file, row_group, r->col->index, &start, &len);
+	r->codec = cm->codec;
+	if (!pq_codec_supported(r->codec))
+		pq_unsupported("compression codec %s is not supported",
+					   pq_codec_name(r->codec));
+
+	r->chunk = MemoryContextAllocHuge(r->chunk_cxt, Max(len, 1));
+	r->file->src->read(r->file->src, start, len, r->chunk);
+	r->chunk_start = start;
+	r->chunk_len = len;
+	r->pos = 0;
+	r->bytes_read += len;
+}
+
+/* Decompressed page body, in page_cxt (or the input when uncompressed). */
+static const uint8 *
+page_body(PqColumnReader *r, MemoryContext cxt, const uint8 *src,
+		  size_t srclen, size_t dstlen)
+{
+	uint8	   *dst;
+
+	if (r->codec == PQ_CODEC_UNCOMPRESSED)
+	{
+		if (srclen != dstlen)
+			pq_corrupt("uncompressed page has compressed size %zu but uncompressed size %zu",
+					   srclen, dstlen);
+		return src;
+	}
+	if (!decompressed_size_plausible(r->codec, srclen, dstlen))
+		pq_corrupt("page claims %zu uncompressed bytes from %zu %s-compressed bytes",
+				   dstlen, srclen, pq_codec_name(r->codec));
+	dst = MemoryContextAlloc(cxt, Max(dstlen, 1));
+	pq_decompress(r->codec, src, srclen, dst, dstlen);
+	return dst;
+}
+
+static void
+load_dictionary(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
+{
+	const PqDictionaryPageHeader *dh = &ph->dictionary_page_header;
+	const uint8 *body;
+	PqValueDecoder dec;
+	size_t		bodylen = ph->uncompressed_page_size;
+	MemoryContext old;
+
+	if (!ph->has_dictionary_page_header)
+		pq_corrupt("dictionary page has no dictionary_page_header");
+	if (r->has_dict)
+		pq_corrupt("column chunk has more than one dictionary page");
+	if (dh->num_values < 0)
+		pq_corrupt("dictionary page has a negative value count %d",
+				   dh->num_values);
+	if (dh->encoding != PQ_ENC_PLAIN && dh->encoding != PQ_ENC_PLAIN_DICTIONARY)
+		pq_unsupported("dictionary page encoding %s is not supported",
+					   pq_encoding_name(dh->encoding));
+
+	/* every dictionary entry takes at least one byte (BOOLEAN: one bit) */
+	if (r->col->physical_type == PQ_BOOLEAN ?
+		(size_t) dh->num_values > bodylen * 8 :
+		(size_t) dh->num_values > bodylen)
+		pq_corrupt("dictionary page claims %d values in %zu bytes",
+				   dh->num_values, bodylen);
+
+	old = MemoryContextSwitchTo(r->chunk_cxt);
+	body = page_body(r, r->chunk_cxt, src, ph->compressed_page_size, bodylen);
+	pq_valdec_init(&dec, PQ_ENC_PLAIN, r->col->physical_type,
+				   r->col->type_length, body, bodylen, dh->num_values);
+	r->dict.count = dh->num_values;
+	if (r->col->physical_type == PQ_BYTE_ARRAY)
+	{
+		PqByteArray *ba = palloc_extended(sizeof(PqByteArray) * Max(dh->num_values, 1),
+										  MCXT_ALLOC_HUGE);
+
+		pq_valdec_read_byte_array(&dec, dh->num_values, ba);
+		r->dict.ba = ba;
+		r->dict.fixed = NULL;
+	}
+	else
+	{
+		uint8	   *fixed = palloc_extended((Size) r->value_width * Max(dh->num_values, 1),
+											MCXT_ALLOC_HUGE);
+
+		pq_valdec_read_fixed(&dec, dh->num_values, fixed);
+		r->dict.fixed = fixed;
+		r->dict.ba = NULL;
+	}
+	MemoryContextSwitchTo(old);
+	r->dict.id = ++pq_next_dictionary_id;
+	r->has_dict = true;
+}
+
+/*
+ * Set up one level stream.  v1 RLE levels carry a 4-byte length; BIT_PACKED
+ * levels are decoded whole (their size is bounded by the bytes present).
+ * Returns the bytes consumed.
+ */
+static size_t
+setup_levels(PqColumnReader *r, int encoding, bool prefixed, const uint8 *p,
+			 size_t avail, int max_level, int num_values, bool is_rep)
+{
+	int			bw = pq_bit_width32(max_level);
+	PqRleDecoder *dec = is_rep ? &r->rep_dec : &r->def_dec;
+
+	if (encoding == PQ_ENC_RLE)
+	{
+		size_t		len = avail;
+		size_t		used = 0;
+
+		if (prefixed)
+		{
+			if (avail < 4)
+				pq_corrupt("page ends inside the %s level length",
+						   is_rep ? "repetition" : "definition");
+			len = pq_load_le32(p);
+			if (len > avail - 4)
+				pq_corrupt("%s levels of %zu bytes do not fit in the %zu bytes of the page",
+						   is_rep ? "repetition" : "definition", len, avail - 4);
+			p += 4;
+			used = 4;
+		}
+		pq_rle_init(dec, p, len, bw);
+		if (is_rep)
+			r->rep_rle = true;
+		else
+			r->def_rle = true;
+		return used + len;
+	}
+	else if (encoding == PQ_ENC_BIT_PACKED)
+	{
+		size_t		len = ((size_t) num_values * bw + 7) / 8;
+		int16	   *out;
+
+		if (len > avail)
+			pq_corrupt("BIT_PACKED %s levels need %zu bytes, the page has %zu",
+					   is_rep ? "repetition" : "definition", len, avail);
+		out = MemoryContextAlloc(r->page_cxt, sizeof(int16) * Max(num_values, 1));
+		pq_decode_levels(PQ_ENC_BIT_PACKED, false, p, len, max_level, out,
+						 num_values);
+		if (is_rep)
+		{
+			r->rep_rle = false;
+			r->rep_all = out;
+		}
+		else
+		{
+			r->def_rle = false;
+			r->def_all = out;
+		}
+		return len;
+	}
+	pq_unsupported("level encoding %s is not supported",
+				   pq_encoding_name(encoding));
+}
+
+/* Values section: set up the value decoder. */
+static void
+setup_values(PqColumnReader *r, int encoding, const uint8 *p, size_t len,
+			 int max_values)
+{
+	MemoryContext old;
+
+	if (pq_encoding_is_dictionary(encoding))
+	{
+		if (!r->has_dict)
+			pq_corrupt("dictionary-encoded page without a dictionary page");
+		r->page_is_dict = true;
+	}
+	else
+		r->page_is_dict = false;
+
+	/* BYTE_STREAM_SPLIT's stride is the real value count: len / width */
+	if (encoding == PQ_ENC_BYTE_STREAM_SPLIT && r->value_width > 0)
+		max_values = Min((size_t) max_values, len / r->value_width);
+
+	old = MemoryContextSwitchTo(r->page_cxt);
+	pq_valdec_init(&r->values, encoding, r->col->physical_type,
+				   r->col->type_length, p, len, max_values);
+	MemoryContextSwitchTo(old);
+}
+
+static void
+open_data_page_v1(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
+{
+	const PqDataPageHeader *dh = &ph->data_page_header;
+	size_t		len = ph->uncompressed_page_size;
+	const uint8 *body;
+	size_t		off = 0;
+
+	if (!ph->has_data_page_header)
+		pq_corrupt("data page has no data_page_header");
+	if (dh->num_values < 0)
+		pq_corrupt("data page has a negative value count %d", dh->num_values);
+
+	body = page_body(r, r->page_cxt, src, ph->compressed_page_size, len);
+	if (r->col->max_rep > 0)
+		off += setup_levels(r, dh->repetition_level_encoding, true, body, len,
+							r->col->max_rep, dh->num_values, true);
+	if (r->col->max_def > 0)
+		off += setup_levels(r, dh->definition_level_encoding, true, body + off,
+							len - off, r->col->max_def, dh->num_values, false);
+	setup_values(r, dh->encoding, body + off, len - off, dh->num_values);
+	r->page_left = dh->num_values;
+}
+
+static void
+open_data_page_v2(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
+{
+	const PqDataPageHeaderV2 *dh = &ph->data_page_header_v2;
+	size_t		clen = ph->compressed_page_size;
+	size_t		ulen = ph->uncompressed_page_size;
+	size_t		levels_len;
+	const uint8 *values;
+	size_t		values_len;
+
+	if (!ph->has_data_page_header_v2)
+		pq_corrupt("data page v2 has no data_page_header_v2");
+	if (dh->num_values < 0 || dh->num_nulls < 0 || dh->num_rows < 0 ||
+		dh->num_nulls > dh->num_values)
+		pq_corrupt("data page v2 has invalid counts (values %d, nulls %d, rows %d)",
+				   dh->num_values, dh->num_nulls, dh->num_rows);
+	if (dh->repetition_levels_byte_length < 0 ||
+		dh->definition_levels_byte_length < 0)
+		pq_corrupt("data page v2 has negative level lengths");
+	levels_len = (size_t) dh->repetition_levels_byte_length +
+		dh->definition_levels_byte_length;
+	if (levels_len > clen || levels_len > ulen)
+		pq_corrupt("data page v2 levels (%zu bytes) exceed the page size", levels_len);
+
+	if (r->col->max_rep > 0)
+		setup_levels(r, PQ_ENC_RLE, false, src,
+					 dh->repetition_levels_byte_length, r->col->max_rep,
+					 dh->num_values, true);
+	if (r->col->max_def > 0)
+		setup_levels(r, PQ_ENC_RLE, false,
+					 src + dh->repetition_levels_byte_length,
+					 dh->definition_levels_byte_length, r->col->max_def,
+					 dh->num_values, false);
+
+	/* only the values section is compressed, and only if is_compressed */
+	values_len = ulen - levels_len;
+	if (!dh->is_compressed || r->codec == PQ_CODEC_UNCOMPRESSED)
+	{
+		if (clen - levels_len != values_len)
+			pq_corrupt("uncompressed data page v2 has compressed size %zu but uncompressed size %zu",
+					   clen, ulen);
+		values = src + levels_len;
+	}
+	else if (values_len == 0)
+		values = src + levels_len;
+	else
+		values = page_body(r, r->page_cxt, src + levels_len, clen - levels_len,
+						   values_len);
+	setup_values(r, dh->encoding, values, values_len,
+				 dh->num_values - dh->num_nulls);
+	r->page_left = dh->num_values;
+}
+
+/* Advance to the next data page with values; false at the end of the chunk. */
+static bool
+load_next_page(PqColumnReader *r)
+{
+	for (;;)
+	{
+		PqPageHeader ph;
+		size_t		hlen;
+		const uint8 *body;
+
+		if (r->pos >= r->chunk_len)
+			return false;
+		MemoryContextReset(r->page_cxt);
+		r->rep_all = r->def_all = NULL;
+		r->level_pos = 0;
+		r->page_offset = r->chunk_start + r->pos;
+		pq_errloc.page_offset = r->page_offset;
+
+		hlen = pq_read_page_header(r->chunk + r->pos, r->chunk_len - r->pos, &ph);
+		if (ph.compressed_page_size < 0 || ph.uncompressed_page_size < 0)
+			pq_corrupt("page header has negative sizes (compressed %d, uncompressed %d)",
+					   ph.compressed_page_size, ph.uncompressed_page_size);
+		if ((size_t) ph.compressed_page_size > r->chunk_len - r->pos - hlen)
+			pq_corrupt("page of %d bytes extends past the end of the column chunk",
+					   ph.compressed_page_size);
+		body = r->chunk + r->pos + hlen;
+		r->pos += hlen + ph.compressed_page_size;
+
+		if (ph.has_crc &&
+			pq_crc32(body, ph.compressed_page_size) != (uint32) ph.crc)
+			pq_corrupt("page CRC32 mismatch (stored %08x, computed %08x)",
+					   (uint32) ph.crc, pq_crc32(body, ph.compressed_page_size));
+
+		switch (ph.type)
+		{
+			case PQ_PAGE_DICTIONARY:
+				load_dictionary(r, &ph, body);
+				continue;
+			case PQ_PAGE_DATA:
+				r->in_page = true;
+				r->pages_read++;
+				open_data_page_v1(r, &ph, body);
+				break;
+			case PQ_PAGE_DATA_V2:
+				r->in_page = true;
+				r->pages_read++;
+				open_data_page_v2(r, &ph, body);
+				break;
+			default:
+				/* index pages and page types from the future are skipped */
+				continue;
+		}
+		if (r->page_left > 0)
+			return true;
+		r->in_page = false;
+	}
+}
+
+static void
+read_levels(PqColumnReader *r, bool is_rep, int16 *out, int n, int max_level)
+{
+	int			i;
+
+	if (is_rep ? r->rep_rle : r->def_rle)
+	{
+		PqRleDecoder *dec = is_rep ? &r->rep_dec : &r->def_dec;
+
+		if (pq_rle_read_i16(dec, out, n) != n)
+			pq_corrupt("page has fewer %s levels than its %d values",
+					   is_rep ? "repetition" : "definition",
+					   r->page_left);
+		for (i = 0; i < n; i++)
+			if ((uint16) out[i] > (uint16) max_level)
+				pq_corrupt("%s level %d exceeds the maximum %d",
+						   is_rep ? "repetition" : "definition",
+						   out[i], max_level);
+	}
+	else
+		memcpy(out, (is_rep ? r->rep_all : r->def_all) + r->level_pos,
+			   sizeof(int16) * n);
+}
+
+int
+pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
+{
+	int			n;
+	int			nvalues;
+	int			i;
+
+	set_location(r);
+	if (!r->in_page)
+	{
+		if (r->chunk == NULL || !load_next_page(r))
+		{
+			seg->n = 0;
+			return 0;
+		}
+	}
+	n = Min(Min(max, r->page_left), r->cap);
+
+	seg->n = n;
+	seg->rep = NULL;
+	seg->def = NULL;
+	nvalues = n;
+	if (r->col->max_rep > 0)
+	{
+		read_levels(r, true, r->rep, n, r->col->max_rep);
+		seg->rep = r->rep;
+	}
+	if (r->col->max_def > 0)
+	{
+		int16		max_def = r->col->max_def;
+
+		read_levels(r, false, r->def, n, max_def);
+		seg->def = r->def;
+		nvalues = 0;
+		for (i = 0; i < n; i++)
+			nvalues += (r->def[i] == max_def);
+	}
+	r->level_pos += n;
+
+	seg->nvalues = nvalues;
+	seg->indices = NULL;
+	seg->dict = NULL;
+	seg->fixed = NULL;
+	seg->ba = NULL;
+	if (r->page_is_dict)
+	{
+		pq_valdec_read_indices(&r->values, nvalues, r->indices,
+							   (uint32) r->dict.count);
+		seg->indices = r->indices;
+		seg->dict = &r->dict;
+	}
+	else if (r->col->physical_type == PQ_BYTE_ARRAY)
+	{
+		pq_valdec_read_byte_array(&r->values, nvalues, r->ba);
+		seg->ba = r->ba;
+	}
+	else
+	{
+		pq_valdec_read_fixed(&r->values, nvalues, r->fixed);
+		seg->fixed = r->fixed;
+	}
+
+	r->page_left -= n;
+	if (r->page_left == 0)
+		r->in_page = false;
+	return n;
+}

@@ -1,0 +1,307 @@
+/*
+ * shim.c
+ *		The few PostgreSQL backend functions the format layer uses (palloc
+ *		family, ereport), implemented on malloc and siglongjmp so that the
+ *		format layer links into a standalone test binary.
+ */
+#include "postgres.h"
+
+#include "unit_test.h"
+#include "utils/memutils.h"
+
+sigjmp_buf *PG_exception_stack = NULL;
+ErrorContextCallback *error_context_stack = NULL;
+MemoryContext CurrentMemoryContext = NULL;
+
+int			shim_last_sqlstate;
+char		shim_last_message[2048];
+
+static int	cur_elevel;
+static int	cur_sqlstate;
+
+/* Every allocation carries a header linking it into one list. */
+typedef struct ShimChunk
+{
+	struct ShimChunk *prev;
+	struct ShimChunk *next;
+	size_t		size;
+	size_t		pad;			/* keep the payload 16-byte aligned */
+} ShimChunk;
+
+static ShimChunk chunks = {&chunks, &chunks, 0, 0};
+
+static void *
+shim_alloc(size_t size, bool zero)
+{
+	ShimChunk  *c = malloc(sizeof(ShimChunk) + (size ? size : 1));
+
+	if (c == NULL)
+	{
+		fprintf(stderr, "shim: out of memory allocating %zu bytes\n", size);
+		abort();
+	}
+	c->size = size;
+	c->next = chunks.next;
+	c->prev = &chunks;
+	chunks.next->prev = c;
+	chunks.next = c;
+	if (zero)
+		memset(c + 1, 0, size);
+	return c + 1;
+}
+
+static void
+shim_check_size(Size size, bool huge)
+{
+	if (size > (huge ? MaxAllocHugeSize : MaxAllocSize))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("invalid memory alloc request size %zu", size)));
+}
+
+void *
+palloc(Size size)
+{
+	shim_check_size(size, false);
+	return shim_alloc(size, false);
+}
+
+void *
+palloc0(Size size)
+{
+	shim_check_size(size, false);
+	return shim_alloc(size, true);
+}
+
+void *
+palloc_extended(Size size, int flags)
+{
+	shim_check_size(size, (flags & MCXT_ALLOC_HUGE) != 0);
+	return shim_alloc(size, (flags & MCXT_ALLOC_ZERO) != 0);
+}
+
+void *
+MemoryContextAllocHuge(MemoryContext context, Size size)
+{
+	shim_check_size(size, true);
+	return shim_alloc(size, false);
+}
+
+void
+pfree(void *pointer)
+{
+	ShimChunk  *c = ((ShimChunk *) pointer) - 1;
+
+	c->prev->next = c->next;
+	c->next->prev = c->prev;
+	free(c);
+}
+
+static void *
+shim_realloc(void *pointer, Size size)
+{
+	ShimChunk  *c = ((ShimChunk *) pointer) - 1;
+	ShimChunk  *n;
+
+	c->prev->next = c->next;
+	c->next->prev = c->prev;
+	n = realloc(c, sizeof(ShimChunk) + (size ? size : 1));
+	if (n == NULL)
+		abort();
+	n->size = size;
+	n->next = chunks.next;
+	n->prev = &chunks;
+	chunks.next->prev = n;
+	chunks.next = n;
+	return n + 1;
+}
+
+void *
+repalloc(void *pointer, Size size)
+{
+	shim_check_size(size, false);
+	return shim_realloc(pointer, size);
+}
+
+void *
+repalloc_huge(void *pointer, Size size)
+{
+	shim_check_size(size, true);
+	return shim_realloc(pointer, size);
+}
+
+char *
+pstrdup(const char *in)
+{
+	size_t		len = strlen(in);
+	char	   *out = palloc(len + 1);
+
+	memcpy(out, in, len + 1);
+	return out;
+}
+
+char *
+psprintf(const char *fmt,...)
+{
+	va_list		args;
+	char		buf[8192];
+
+	va_start(args, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	return pstrdup(buf);
+}
+
+void
+shim_free_all(void)
+{
+	while (chunks.next != &chunks)
+	{
+		ShimChunk  *c = chunks.next;
+
+		chunks.next = c->next;
+		free(c);
+	}
+	chunks.prev = &chunks;
+}
+
+bool
+errstart(int elevel, const char *domain)
+{
+	cur_elevel = elevel;
+	cur_sqlstate = ERRCODE_INTERNAL_ERROR;
+	shim_last_message[0] = '\0';
+	return elevel >= ERROR;
+}
+
+bool
+errstart_cold(int elevel, const char *domain)
+{
+	return errstart(elevel, domain);
+}
+
+int
+errcode(int sqlerrcode)
+{
+	cur_sqlstate = sqlerrcode;
+	return 0;
+}
+
+static int
+shim_message(const char *fmt, va_list args)
+{
+	size_t		used = strlen(shim_last_message);
+
+	if (used < sizeof(shim_last_message) - 2)
+	{
+		if (used > 0)
+		{
+			shim_last_message[used++] = '|';
+			shim_last_message[used] = '\0';
+		}
+		vsnprintf(shim_last_message + used,
+				  sizeof(shim_last_message) - used, fmt, args);
+	}
+	return 0;
+}
+
+#define SHIM_MESSAGE_FN(name) \
+int \
+name(const char *fmt,...) \
+{ \
+	va_list		args; \
+	va_start(args, fmt); \
+	shim_message(fmt, args); \
+	va_end(args); \
+	return 0; \
+}
+
+SHIM_MESSAGE_FN(errmsg)
+SHIM_MESSAGE_FN(errmsg_internal)
+SHIM_MESSAGE_FN(errdetail)
+SHIM_MESSAGE_FN(errdetail_internal)
+SHIM_MESSAGE_FN(errhint)
+
+void
+errfinish(const char *filename, int lineno, const char *funcname)
+{
+	if (cur_elevel < ERROR)
+		return;
+	shim_last_sqlstate = cur_sqlstate;
+	if (PG_exception_stack == NULL)
+	{
+		fprintf(stderr, "unexpected ERROR at %s:%d: %s\n",
+				filename, lineno, shim_last_message);
+		abort();
+	}
+	siglongjmp(*PG_exception_stack, 1);
+}
+
+void
+pg_re_throw(void)
+{
+	if (PG_exception_stack == NULL)
+		abort();
+	siglongjmp(*PG_exception_stack, 1);
+}
+
+/*
+ * Which suites run: all by default.  A developer working on one part can
+ * build a smaller binary with e.g. -D'UNIT_SUITES=suite_codec()'.
+ */
+#ifndef UNIT_SUITES
+#define UNIT_SUITES \
+	suite_thrift(), suite_metadata(), suite_bitpack_rle(), suite_plain(), \
+	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom()
+#endif
+
+/* Test runner */
+int			ut_failures_in_test;
+static int	ut_passed;
+static int	ut_failed;
+
+void
+ut_fail(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "  FAIL %s:%d: %s\n", file, line, what);
+	ut_failures_in_test++;
+}
+
+void
+ut_run(const char *name, void (*fn) (void))
+{
+	volatile bool crashed = false;
+
+	ut_failures_in_test = 0;
+	PG_TRY();
+	{
+		fn();
+	}
+	PG_CATCH();
+	{
+		crashed = true;
+	}
+	PG_END_TRY();
+	if (crashed)
+		fprintf(stderr, "  FAIL %s: unexpected ERROR: %s\n", name,
+				shim_last_message);
+	if (crashed || ut_failures_in_test > 0)
+	{
+		ut_failed++;
+		printf("not ok %s\n", name);
+	}
+	else
+	{
+		ut_passed++;
+		printf("ok %s\n", name);
+	}
+	shim_free_all();
+}
+
+int
+main(int argc, char **argv)
+{
+	UNIT_SUITES;
+	printf("unit: %d passed, %d failed\n", ut_passed, ut_failed);
+	return ut_failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,84 @@
+/*
+ * unit_test.h
+ *		Minimal test framework for the format-layer unit tests.  Built as a
+ *		standalone binary with -fsanitize=address,undefined and the
+ *		palloc/ereport shim in shim.c.
+ */
+#ifndef UNIT_TEST_H
+#define UNIT_TEST_H
+
+#include "postgres.h"
+
+/* Last error raised through ereport(ERROR) in the shim. */
+extern int	shim_last_sqlstate;
+extern char shim_last_message[2048];
+
+/* Frees every allocation made through palloc since the last call. */
+extern void shim_free_all(void);
+
+/* Test bookkeeping */
+extern int	ut_failures_in_test;
+extern void ut_fail(const char *file, int line, const char *what);
+extern void ut_run(const char *name, void (*fn) (void));
+
+#define CHECK(cond) \
+	do { \
+		if (!(cond)) \
+		{ \
+			ut_fail(__FILE__, __LINE__, #cond); \
+			return; \
+		} \
+	} while (0)
+
+#define CHECK_EQ_INT(a, b) \
+	do { \
+		long long _a = (long long) (a), _b = (long long) (b); \
+		if (_a != _b) \
+		{ \
+			char _m[256]; \
+			snprintf(_m, sizeof(_m), "%s == %s (%lld != %lld)", #a, #b, _a, _b); \
+			ut_fail(__FILE__, __LINE__, _m); \
+			return; \
+		} \
+	} while (0)
+
+/*
+ * Run stmt and require that it raises ERROR with the given SQLSTATE
+ * (e.g. ERRCODE_DATA_CORRUPTED).
+ */
+#define CHECK_ERROR(stmt, sqlstate) \
+	do { \
+		volatile bool _raised = false; \
+		shim_last_sqlstate = 0; \
+		PG_TRY(); \
+		{ \
+			stmt; \
+		} \
+		PG_CATCH(); \
+		{ \
+			_raised = true; \
+		} \
+		PG_END_TRY(); \
+		if (!_raised) \
+		{ \
+			ut_fail(__FILE__, __LINE__, "expected an error from: " #stmt); \
+			return; \
+		} \
+		if (shim_last_sqlstate != (sqlstate)) \
+		{ \
+			ut_fail(__FILE__, __LINE__, "wrong SQLSTATE from: " #stmt); \
+			return; \
+		} \
+	} while (0)
+
+/* Suites, one per test file. */
+extern void suite_thrift(void);
+extern void suite_metadata(void);
+extern void suite_bitpack_rle(void);
+extern void suite_plain(void);
+extern void suite_delta(void);
+extern void suite_byte_stream_split(void);
+extern void suite_codec(void);
+extern void suite_bloom(void);
+
+#endif							/* UNIT_TEST_H */
