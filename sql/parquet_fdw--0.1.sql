@@ -53,7 +53,7 @@ LANGUAGE C STRICT VOLATILE;
 -- The schema tree of a Parquet file, depth first.
 CREATE FUNCTION schema(
     path text,
-    OUT position int,
+    OUT ordinal int,
     OUT depth int,
     OUT name text,
     OUT path_in_schema text,

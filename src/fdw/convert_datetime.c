@@ -106,7 +106,11 @@ conv_timestamp(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 
 /*
  * INT96 (Impala/Spark): 8 bytes nanoseconds of the day, then 4 bytes Julian
- * day number, both little-endian.
+ * day number, both little-endian.  Spark computes
+ * (day - epoch day) * 86400000000 + nanos / 1000 in wrapping 64-bit
+ * arithmetic, both when writing and reading, so timestamps beyond the
+ * nanosecond range (e.g. year 290000) are stored with a wrapped day number;
+ * the same wrapping arithmetic recovers the microseconds Spark meant.
  */
 static void
 conv_int96(PqConverter *cv, const void *fixed, const PqByteArray *ba, int n,
@@ -120,15 +124,12 @@ conv_int96(PqConverter *cv, const void *fixed, const PqByteArray *ba, int n,
 		const uint8 *p = v + (size_t) i * 12;
 		int64		nanos = (int64) pq_load_le64(p);
 		int64		jday = (int32) pq_load_le32(p + 8);
-		int64		days_us;
 		int64		us;
 		Timestamp	ts;
 
-		if (pg_mul_s64_overflow(jday - POSTGRES_EPOCH_JDATE, USECS_PER_DAY, &days_us) ||
-			pg_add_s64_overflow(days_us, floor_div(nanos, 1000), &us))
-			pqfdw_value_out_of_range(cv, i, "INT96 timestamp");
-		ts = us;
-		if (unlikely(!IS_VALID_TIMESTAMP(ts)))
+		us = (int64) ((uint64) (jday - UNIX_EPOCH_JDATE) * (uint64) USECS_PER_DAY +
+					  (uint64) (nanos / 1000));
+		if (unlikely(!unix_usecs_to_timestamp(us, &ts)))
 			pqfdw_value_out_of_range(cv, i, "INT96 timestamp");
 		out[i] = TimestampGetDatum(ts);
 	}
