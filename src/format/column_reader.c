@@ -481,10 +481,11 @@ pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
 		int16		max_def = r->col->max_def;
 
 		read_levels(r, false, r->def, n, max_def);
-		seg->def = r->def;
 		nvalues = 0;
 		for (i = 0; i < n; i++)
 			nvalues += (r->def[i] == max_def);
+		/* flat columns without nulls need no levels downstream */
+		seg->def = (nvalues == n && r->col->max_rep == 0) ? NULL : r->def;
 	}
 	r->level_pos += n;
 

@@ -28,7 +28,8 @@ typedef struct PqDictionary
 typedef struct PqSegment
 {
 	int			n;				/* level entries (rows for flat columns) */
-	const int16 *def;			/* NULL when max_def == 0: all present */
+	const int16 *def;			/* NULL when every entry of a flat column has
+								 * a value */
 	const int16 *rep;			/* NULL when max_rep == 0 */
 	int			nvalues;		/* non-null values */
 	const uint32 *indices;		/* non-NULL: values are ids into dict */
