@@ -12,6 +12,10 @@ RETURNS void
 AS 'MODULE_PATHNAME'
 LANGUAGE C STRICT;
 
+-- The functions below check file access themselves (superuser or
+-- pg_read_server_files), so everyone may look them up.
+GRANT USAGE ON SCHEMA parquet_fdw TO PUBLIC;
+
 CREATE FOREIGN DATA WRAPPER parquet_fdw
   HANDLER parquet_fdw_handler
   VALIDATOR parquet_fdw_validator;

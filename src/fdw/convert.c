@@ -162,9 +162,8 @@ declaration_error(PqConverter *cv)
 					cv->attname, format_type_with_typemod(cv->target_type, cv->target_typmod),
 					cv->node->name, pq_physical_type_name(cv->physical_type),
 					ltype[0] ? " " : "", ltype),
-			 errhint("Declare the column as %s, or a type %s converts to without loss (such as text).",
-					 format_type_with_typemod(cv->natural_type, cv->natural_typmod),
-					 format_type_be(cv->natural_type))));
+			 errhint("Declare the column as %s, or as a type it converts to without loss, such as text.",
+					 format_type_with_typemod(cv->natural_type, cv->natural_typmod))));
 }
 
 /*
@@ -184,6 +183,10 @@ setup_cast(PqConverter *cv, MemoryContext cxt)
 	{
 		path = find_coercion_pathway(cv->target_type, cv->natural_type,
 									 COERCION_IMPLICIT, &funcid);
+		/* to strings, PostgreSQL's own casts (bool -> text gives 'true') */
+		if (path == COERCION_PATH_NONE && is_string_type(cv->target_type))
+			path = find_coercion_pathway(cv->target_type, cv->natural_type,
+										 COERCION_ASSIGNMENT, &funcid);
 		if (path == COERCION_PATH_FUNC && OidIsValid(funcid))
 		{
 			fmgr_info_cxt(funcid, &cv->cast_func, cxt);

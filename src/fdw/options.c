@@ -164,7 +164,7 @@ expand_glob(const char *pattern)
 	int			rc;
 	size_t		i;
 
-	rc = glob(pattern, GLOB_ERR, NULL, &g);
+	rc = glob(pattern, 0, NULL, &g);
 	if (rc == GLOB_NOMATCH)
 	{
 		globfree(&g);

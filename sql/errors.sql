@@ -1,0 +1,33 @@
+-- Broken files give a clean ERROR with the right SQLSTATE, naming the file;
+-- the server keeps running.
+\set fixtures '/tmp/parquet_fdw_test/fixtures'
+
+SELECT f AS fixture,
+       expect_error(format('SELECT parquet_fdw.create_table_sql(%L)', :'fixtures' || '/' || f),
+                    :'fixtures' || '/' || f) AS result
+FROM unnest(ARRAY[
+    'bad_empty.parquet',
+    'bad_not_parquet.parquet',
+    'bad_only_magic.parquet',
+    'bad_magic_head.parquet',
+    'bad_magic_tail.parquet',
+    'bad_truncated.parquet',
+    'bad_footer_len.parquet',
+    'bad_footer_len_huge.parquet',
+    'bad_footer_thrift.parquet',
+    'bad_missing_file.parquet']) AS f;
+
+-- Damage inside column data is found when the data is read.
+CREATE FOREIGN TABLE ft_bad_page (id bigint, s text, d numeric)
+    SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/bad_page_header.parquet');
+SELECT expect_error('SELECT * FROM ft_bad_page', 'bad_page_header.parquet');
+CREATE FOREIGN TABLE ft_bad_snappy (id bigint, s text, d numeric)
+    SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/bad_snappy_data.parquet');
+SELECT expect_error('SELECT * FROM ft_bad_snappy', 'bad_snappy_data.parquet');
+
+-- The message of a corrupt file names the file, row group, column and page.
+\set VERBOSITY default
+SELECT s FROM ft_bad_page;
+SELECT 1 AS still_alive;
