@@ -69,7 +69,7 @@ SELECT
   CASE WHEN i % 7 = 3 THEN NULL ELSE TIMESTAMP '1900-01-01 00:00:00' + (i * 1234567) * INTERVAL '1 second' END AS c_timestamp_s,
   CASE WHEN i % 7 = 3 THEN NULL ELSE TIMESTAMP '1970-01-01 00:00:00' + (((i - 2500) * 123456789012345 - (((i - 2500) * 123456789012345) % 1000 + 1000) % 1000) / 1000) * INTERVAL '1 microsecond' END AS c_timestamp_ns,
   CASE WHEN i % 7 = 3 THEN NULL ELSE md5(i::text)::uuid END AS c_uuid,
-  CASE WHEN i % 7 = 3 THEN NULL ELSE make_interval(months => (i % 13)::int, days => (i % 31)::int) + (i * 1234567) * INTERVAL '1 millisecond' END AS c_interval,
+  CASE WHEN i % 7 = 3 THEN NULL ELSE make_interval(months => (i % 13)::int, days => (i % 31)::int) + (i * 123457) * INTERVAL '1 millisecond' END AS c_interval,
   CASE WHEN i % 7 = 3 THEN NULL ELSE jsonb_build_object('i', i, 's', 'v' || i) END AS c_json,
   CASE WHEN i % 7 = 3 THEN NULL ELSE (ARRAY['red', 'green', 'blue'])[i % 3 + 1] END AS c_enum,
   (i * 3 - 7000)::int4 AS c_int4_nn,

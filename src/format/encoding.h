@@ -139,8 +139,9 @@ extern void pq_delta_read_i64(PqDeltaDecoder *d, int64 *out, int n);
 extern void pq_delta_read_i32(PqDeltaDecoder *d, int32 *out, int n);
 
 /*
- * Bytes consumed so far, after all total_values were read: DELTA_LENGTH
- * needs the end of the lengths block.  Errors if values remain unread.
+ * End of the encoded data (after the last miniblock holding a value, padding
+ * included): DELTA_LENGTH needs the end of the lengths block.  Values not
+ * read yet are skipped without decoding; the decoder is done afterwards.
  */
 extern const uint8 *pq_delta_end(PqDeltaDecoder *d);
 
@@ -152,9 +153,12 @@ extern void pq_delta_encode_i32(PqBuffer *out, const int32 *in, int n);
 
 /*
  * Decodes the values section of one data page (or a dictionary page) in any
- * encoding.  num_values is the number of encoded (non-null) values.  Byte
- * array results point into buf or into an arena palloc'd in the current
- * memory context at init; they stay valid while both live.
+ * encoding.  num_values bounds the values that will be read: the number of
+ * encoded (non-null) values, or the page's value count when the nulls are
+ * not known yet (v1 pages).  Data holding fewer values is an error only when
+ * they are read.  Byte array results point into buf or into an arena
+ * palloc'd in the current memory context at init; they stay valid while
+ * both live.
  */
 typedef struct PqValueDecoder
 {

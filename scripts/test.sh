@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# The whole test suite (what CI runs through .ci/run), as root on Debian 12:
+#
+#   setup        scripts/setup.sh: apt dependencies, make && make install, npm ci
+#   unit         make unittest: format-layer unit tests (ASan + UBSan binary)
+#   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
+#                (+ test/fixtures.md formula table is up to date)
+#   regress      pg_regress --temp-instance (as postgres) with test/schedule
+#   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
+#   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
+#                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
+#   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
+#
+# Each stage prints "<stage>: N passed, N failed"; a stage that cannot run at
+# all counts as one failure. The last line is the total "N passed, N failed";
+# the exit status is non-zero if anything failed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+REPO=$(pwd)
+
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+FIXTURES=/tmp/parquet_fdw_test/fixtures # fixed: expected outputs name these paths
+LOGDIR=$(mktemp -d /tmp/parquet_fdw_testlog.XXXXXX)
+export PGFDW_NO_TRAP=1
+# shellcheck source=scripts/cluster.sh
+source "$REPO/scripts/cluster.sh"
+
+REGRESS_DIR=
+CORPUS_COPY=
+cleanup() {
+	pgfdw_cluster_stop >/dev/null 2>&1 || true
+	[ -n "$REGRESS_DIR" ] && rm -rf "$REGRESS_DIR"
+	[ -n "$CORPUS_COPY" ] && rm -rf "$CORPUS_COPY"
+	rm -rf "$LOGDIR"
+}
+trap cleanup EXIT
+
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+SUMMARY=()
+
+banner() { printf '\n========== %s ==========\n' "$1"; }
+
+# record STAGE PASSED FAILED [NOTE]
+record() {
+	TOTAL_PASSED=$((TOTAL_PASSED + $2))
+	TOTAL_FAILED=$((TOTAL_FAILED + $3))
+	SUMMARY+=("$(printf '%-12s %5d passed, %5d failed%s' "$1" "$2" "$3" "${4:+  ($4)}")")
+	echo "$1: $2 passed, $3 failed${4:+ ($4)}"
+}
+
+# Stage that could not run at all: one failure.
+could_not_run() {
+	record "$1" 0 1 "COULD NOT RUN: $2"
+}
+
+# parse_counts STAGE LOGFILE PREFIX: read the last "PREFIX: N passed, N failed".
+parse_counts() {
+	local line
+	line=$(grep -E "^$3: [0-9]+ passed, [0-9]+ failed" "$2" | tail -n 1 || true)
+	if [ -z "$line" ]; then
+		return 1
+	fi
+	PARSED_PASSED=$(sed -E 's/^[^:]+: ([0-9]+) passed.*/\1/' <<<"$line")
+	PARSED_FAILED=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+}
+
+# ---------------------------------------------------------------- setup
+banner setup
+SETUP_OK=1
+if ! bash scripts/setup.sh 2>&1 | tee "$LOGDIR/setup.log"; then
+	SETUP_OK=0
+	could_not_run setup "scripts/setup.sh failed (see above)"
+fi
+
+# ----------------------------------------------------------------- unit
+banner unit
+if [ $SETUP_OK = 1 ]; then
+	set +e
+	make unittest PG_CONFIG="$PG_CONFIG" 2>&1 | tee "$LOGDIR/unit.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts unit "$LOGDIR/unit.log" unit; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1 # crashed after its summary
+		record unit "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run unit "make unittest exited $rc without a 'unit: N passed, N failed' line"
+	fi
+else
+	could_not_run unit "setup failed"
+fi
+
+# ------------------------------------------------------------- fixtures
+banner fixtures
+FIXTURES_OK=0
+if [ $SETUP_OK = 1 ]; then
+	mkdir -p "$(dirname "$FIXTURES")"
+	chmod 755 "$(dirname "$FIXTURES")"
+	if node test/js/gen_fixtures.mjs "$FIXTURES" 2>&1 | tee "$LOGDIR/fixtures.log"; then
+		FIXTURES_OK=1
+		# The formula table in test/fixtures.md must match lib/types_table.mjs.
+		node test/js/gen_fixtures.mjs --doc >"$LOGDIR/doc_table.md"
+		sed -n '/<!-- BEGIN types table -->/,/<!-- END types table -->/p' test/fixtures.md |
+			sed '1d;$d' >"$LOGDIR/doc_in_md.md"
+		if diff -u "$LOGDIR/doc_in_md.md" "$LOGDIR/doc_table.md"; then
+			record fixtures 1 0 "generated; test/fixtures.md table up to date"
+		else
+			record fixtures 0 1 "test/fixtures.md types table differs from 'node test/js/gen_fixtures.mjs --doc'"
+		fi
+		if ! runuser -u postgres -- test -r "$FIXTURES/manifest.json"; then
+			echo "fixtures: $FIXTURES is not readable by the postgres user" >&2
+			record fixtures-perm 0 1 "fixtures not readable by postgres"
+		fi
+	else
+		could_not_run fixtures "gen_fixtures.mjs failed"
+	fi
+else
+	could_not_run fixtures "setup failed"
+fi
+
+# -------------------------------------------------------------- regress
+banner regress
+if [ $SETUP_OK = 1 ] && [ $FIXTURES_OK = 1 ] && [ -f test/schedule ]; then
+	REGRESS_DIR=$(mktemp -d /tmp/parquet_fdw_regress.XXXXXX)
+	# pg_regress runs as postgres (PostgreSQL refuses root): give it a copy of
+	# the inputs in a directory it owns, wherever the repository lives.
+	mkdir -p "$REGRESS_DIR/in/test"
+	for d in sql expected input output data; do
+		[ -d "$d" ] && cp -r "$d" "$REGRESS_DIR/in/"
+	done
+	cp test/schedule "$REGRESS_DIR/in/test/schedule"
+	{
+		echo "# scripts/test.sh"
+		echo "fsync = off"
+		[ -f test/regress.conf ] && cat test/regress.conf
+	} >"$REGRESS_DIR/temp.conf"
+	chown -R postgres:postgres "$REGRESS_DIR"
+	PGXS_DIR=$(dirname "$("$PG_CONFIG" --pgxs)")
+	PG_REGRESS="$PGXS_DIR/../test/regress/pg_regress"
+	set +e
+	pgfdw_as_postgres "$PG_REGRESS" \
+		--temp-instance="$REGRESS_DIR/instance" \
+		--bindir="$("$PG_CONFIG" --bindir)" \
+		--inputdir="$REGRESS_DIR/in" \
+		--outputdir="$REGRESS_DIR/out" \
+		--schedule="$REGRESS_DIR/in/test/schedule" \
+		--temp-config="$REGRESS_DIR/temp.conf" \
+		--encoding=UTF8 --no-locale 2>&1 | tee "$LOGDIR/regress.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	ok=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+(ok|failed \(ignored\))' "$LOGDIR/regress.log" || true)
+	bad=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+FAILED' "$LOGDIR/regress.log" || true)
+	if [ "$rc" = 2 ] || [ $((ok + bad)) = 0 ]; then
+		could_not_run regress "pg_regress exited $rc, ran no test"
+	else
+		[ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
+		record regress "$ok" "$bad"
+	fi
+	if [ -s "$REGRESS_DIR/out/regression.diffs" ]; then
+		echo "---- regression.diffs (first 300 lines) ----"
+		head -n 300 "$REGRESS_DIR/out/regression.diffs"
+	fi
+elif [ ! -f test/schedule ]; then
+	could_not_run regress "test/schedule is missing"
+else
+	could_not_run regress "setup or fixtures failed"
+fi
+
+# --------------------------------- formulas, conformance, interop (one cluster)
+# The server reads the corpus in place. If a private parent directory keeps
+# the postgres user out, read a temporary copy instead (never in the repo).
+CORPUS=${PARQUET_TESTING_DIR:-$REPO/../shared/testdata/parquet-testing}
+if [ -d "$CORPUS/data" ] && ! pgfdw_as_postgres test -r "$CORPUS/data/alltypes_plain.parquet"; then
+	echo "!!!!!!!! corpus $CORPUS is not readable by the postgres user; using a temporary copy in /tmp !!!!!!!!"
+	CORPUS_COPY=$(mktemp -d /tmp/parquet_fdw_corpus.XXXXXX)
+	cp -r "$CORPUS/data" "$CORPUS/bad_data" "$CORPUS_COPY/"
+	chmod -R a+rX "$CORPUS_COPY"
+	export PARQUET_TESTING_DIR=$CORPUS_COPY
+fi
+
+CLUSTER_OK=0
+if [ $SETUP_OK = 1 ]; then
+	banner cluster
+	if pgfdw_cluster_start; then
+		CLUSTER_OK=1
+	fi
+fi
+
+run_js_stage() { # STAGE ARGS...
+	local stage=$1 rc
+	shift
+	banner "$stage"
+	set +e
+	node test/js/compare.mjs "$@" 2>&1 | tee "$LOGDIR/$stage.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts "$stage" "$LOGDIR/$stage.log" "$stage"; then
+		if [ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ]; then
+			if [ "$PARSED_PASSED" = 0 ]; then
+				could_not_run "$stage" "nothing ran (exit $rc)"
+				return
+			fi
+			PARSED_FAILED=1
+		fi
+		record "$stage" "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run "$stage" "compare.mjs exited $rc without a summary line"
+	fi
+}
+
+if [ $CLUSTER_OK = 1 ]; then
+	run_js_stage formulas formulas
+	run_js_stage conformance conformance
+	if [ $FIXTURES_OK = 1 ]; then
+		run_js_stage interop interop --dir "$FIXTURES"
+	else
+		could_not_run interop "fixtures failed"
+	fi
+	if grep -qE 'PANIC|server process .* was terminated by signal' "$PGFDW_CLUSTER_DIR/server.log"; then
+		echo "---- server log: crashes ----"
+		grep -E -B2 -A5 'PANIC|terminated by signal' "$PGFDW_CLUSTER_DIR/server.log" | head -n 100
+	fi
+	pgfdw_cluster_stop
+else
+	reason="setup failed"
+	[ $SETUP_OK = 1 ] && reason="could not start a PostgreSQL cluster"
+	could_not_run formulas "$reason"
+	could_not_run conformance "$reason"
+	could_not_run interop "$reason"
+fi
+
+banner summary
+printf '%s\n' "${SUMMARY[@]}"
+echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+[ "$TOTAL_FAILED" = 0 ] && [ "$TOTAL_PASSED" -gt 0 ]

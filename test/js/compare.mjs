@@ -1,0 +1,480 @@
+#!/usr/bin/env node
+// Generic comparison runner: PostgreSQL (parquet_fdw) against a reference
+// reader (DuckDB; arrow-rs via parquet-wasm where DuckDB cannot decode a file;
+// *_expect.csv where the corpus ships them).
+//
+//   node compare.mjs conformance [--corpus DIR]   the parquet-testing corpus
+//   node compare.mjs interop --dir DIR            generated fixtures (DIR/manifest.json)
+//   node compare.mjs formulas                     test/fixtures.md formulas: PostgreSQL vs DuckDB
+// Options: --only REGEX (restrict files), --reference-only (no PostgreSQL:
+//   check that every reference can be read; for developing the runner).
+//
+// PostgreSQL is reached through the usual PG* environment variables (as set
+// by scripts/cluster.sh) as a superuser. Every file gets its own connection
+// with TimeZone=UTC, DateStyle=ISO, IntervalStyle=iso_8601,
+// extra_float_digits=1, bytea_output=hex; every column is fetched as text.
+//
+// Per file: "PASS <file> ..." / "FAIL <file>: <first difference>" /
+// "SKIP <file>: <reason>" (out of scope, listed, never counted). The last line
+// is "<suite>: N passed, N failed". Exit status 0 only if nothing failed and
+// something passed.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { arrowRsReadParquet, duckQuery, duckReadParquet, duck } from './lib/duck.mjs';
+import { canonDuck, canonPg, canonCsv, pgFamily, Unrepresentable } from './lib/canon.mjs';
+import { readMetadata, nestedReason, flatLeaves, naturalPgType } from './lib/parquet.mjs';
+import { parseCsv } from './lib/csv.mjs';
+import { COLUMNS, duckCreateTypesSql, pgTypesQuery } from './lib/types_table.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..', '..');
+
+// SQLSTATEs that count as a clean, expected ERROR for bad input.
+const CLEAN_ERROR_CODES = new Set(['XX001', '0A000', '58P01']);
+const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 ' +
+  '-c extra_float_digits=1 -c bytea_output=hex -c statement_timeout=300s -c client_min_messages=warning';
+const TABLE = 'pqfdw_cmp';
+
+// ------------------------------------------------------------------ args
+
+const argv = process.argv.slice(2);
+const suite = argv[0];
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const flag = (name) => argv.includes(name);
+const only = opt('--only') ? new RegExp(opt('--only')) : null;
+const referenceOnly = flag('--reference-only');
+
+// ------------------------------------------------------- corpus knowledge
+
+// Files of data/ with a known expected outcome other than "rows as DuckDB
+// reads them". Everything else in data/ is compared with DuckDB.
+const CORPUS_SPECIAL = {
+  // DuckDB does not verify page CRCs, so its values are no reference here:
+  // data/README.md documents these CRCs as wrong, which must be an ERROR.
+  'data/datapage_v1-corrupt-checksum.parquet': { mode: 'error', why: 'page CRC mismatch (data/README.md)' },
+  'data/rle-dict-uncompressed-corrupt-checksum.parquet': { mode: 'error', why: 'dictionary page CRC mismatch (data/README.md)' },
+  // Data page headers claim more bytes than the chunk holds (PARQUET-816).
+  // Arrow C++ and DuckDB decode it optimistically, parquet-java rejects it:
+  // a clean ERROR or DuckDB's rows both pass.
+  'data/nation.dict-malformed.parquet': { mode: 'error-or-rows', why: 'truncated data page (PARQUET-816)' },
+  // Deprecated LZ4 codec: DuckDB cannot read it; the reference is arrow-rs,
+  // and the LZ4_RAW twin (same values, verified here too) is a second check.
+  'data/hadoop_lz4_compressed.parquet': { twin: 'data/lz4_raw_compressed.parquet' },
+  'data/hadoop_lz4_compressed_larger.parquet': { twin: 'data/lz4_raw_compressed_larger.parquet' },
+  'data/non_hadoop_lz4_compressed.parquet': { twin: 'data/lz4_raw_compressed.parquet' },
+  // data/README.md: each BYTE_STREAM_SPLIT column equals its PLAIN twin.
+  'data/byte_stream_split_extended.gzip.parquet': { bssPairs: true },
+  // DuckDB overflows the year-290000 INT96 value (it goes through int64
+  // nanoseconds); int96_from_spark.md documents the microseconds instead.
+  'data/int96_from_spark.parquet': {
+    referenceSql: `SELECT make_timestamp(us) AS a FROM (VALUES (1, 1704141296123456), (2, 1704070800000000),
+      (3, 253402225200000000), (4, 1735599600000000), (5, NULL), (6, 9089380393200000000)) AS t(n, us) ORDER BY n`,
+    referenceName: 'documented values (int96_from_spark.md)',
+  },
+};
+
+function findCorpus() {
+  const cands = [process.env.PARQUET_TESTING_DIR, path.resolve(REPO, '..', 'shared', 'testdata', 'parquet-testing')];
+  for (const c of cands) if (c && fs.existsSync(path.join(c, 'data'))) return path.resolve(c);
+  return null;
+}
+
+function listParquet(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.parquet(\.encrypted)?$/.test(e.name)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Entries for the conformance suite: { rel, file, mode, skip?, ...special } */
+function conformanceEntries(root) {
+  const entries = [];
+  for (const file of [...listParquet(path.join(root, 'data')), ...listParquet(path.join(root, 'bad_data'))]) {
+    const rel = path.relative(root, file);
+    const e = { rel, file, mode: 'rows', ...(CORPUS_SPECIAL[rel] || {}) };
+    if (e.twin) e.twin = path.join(root, e.twin);
+    if (rel.startsWith('bad_data/')) {
+      e.mode = 'error-or-rows';
+      e.why = 'bad_data/';
+    } else if (/\.encrypted$/.test(rel)) {
+      e.skip = 'encrypted: Parquet Modular Encryption is a later issue';
+    } else {
+      try {
+        const reason = nestedReason(readMetadata(file));
+        if (reason) e.skip = `nested: issue 3 (${reason})`;
+      } catch {
+        // hyparquet cannot parse this footer: compare it anyway (not skipped).
+      }
+    }
+    const csv = file.replace(/\.parquet$/, '_expect.csv');
+    if (fs.existsSync(csv)) e.expectCsv = csv;
+    entries.push(e);
+  }
+  return entries;
+}
+
+function interopEntries(dir) {
+  const mf = path.join(dir, 'manifest.json');
+  if (!fs.existsSync(mf)) throw new Error(`${mf} not found: run gen_fixtures.mjs first`);
+  const manifest = JSON.parse(fs.readFileSync(mf, 'utf8'));
+  return manifest.files.map((f) => ({
+    rel: f.name,
+    file: path.join(dir, f.name),
+    mode: f.expect === 'error' ? 'error' : 'rows',
+    why: f.why,
+    reference: f.reference, // 'duckdb' | 'arrow-rs'
+    twin: f.twin ? path.join(dir, f.twin) : undefined,
+  }));
+}
+
+// ------------------------------------------------------------ reference
+
+/** Reference rows: { names, types, rows, via } or throws. */
+async function reference(e) {
+  if (e.referenceSql) return { ...(await duckQuery(e.referenceSql)), via: e.referenceName };
+  if (e.reference === 'arrow-rs') return { ...(await arrowRsReadParquet(e.file)), via: 'arrow-rs' };
+  try {
+    return { ...(await duckReadParquet(e.file)), via: 'duckdb' };
+  } catch (err) {
+    // DuckDB cannot decode some valid files (deprecated LZ4); arrow-rs can.
+    try {
+      return { ...(await arrowRsReadParquet(e.file)), via: `arrow-rs (DuckDB: ${firstLine(err.message)})` };
+    } catch (err2) {
+      const e2 = new Error(`no reference reader: DuckDB: ${firstLine(err.message)}; arrow-rs: ${firstLine(String(err2.message || err2))}`);
+      e2.noReference = true;
+      throw e2;
+    }
+  }
+}
+
+const firstLine = (s) => String(s).split('\n')[0].slice(0, 200);
+
+// ----------------------------------------------------------- PostgreSQL
+
+function pgClient() {
+  // query_timeout backs up statement_timeout should a scan ignore cancels.
+  const c = new pg.Client({ options: SESSION_OPTIONS, connectionTimeoutMillis: 30000, query_timeout: 600000 });
+  // A backend crash emits 'error' on the client besides failing the query;
+  // unhandled, it would kill this process. The failed query reports it.
+  c.on('error', () => {});
+  return c;
+}
+
+async function waitForServer(maxMs = 60000) {
+  const t0 = Date.now();
+  for (;;) {
+    const c = pgClient();
+    try {
+      await c.connect();
+      await c.query('SELECT 1');
+      await c.end();
+      return true;
+    } catch (err) {
+      await c.end().catch(() => {});
+      if (Date.now() - t0 > maxMs) return false;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+async function pgSetup() {
+  const c = pgClient();
+  await c.connect();
+  try {
+    await c.query('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
+    await c.query('CREATE SERVER IF NOT EXISTS parquet_srv FOREIGN DATA WRAPPER parquet_fdw');
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * Read a file through parquet_fdw. Returns
+ *   { cols: [{name, type}], rows: (string|null)[][] }  or
+ *   { error: {code, message, stage}, crashed: bool }
+ */
+async function pgRead(file) {
+  const c = pgClient();
+  await c.connect();
+  let stage = 'create_table_sql';
+  let cols = null;
+  try {
+    await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
+    const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2) AS sql', [file, TABLE])).rows[0].sql;
+    stage = 'CREATE FOREIGN TABLE';
+    await c.query(ddl);
+    cols = (await c.query(
+      `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
+        WHERE attrelid = '${TABLE}'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`)).rows;
+    stage = 'SELECT';
+    const res = await c.query({ text: `SELECT * FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
+    await c.query(`DROP FOREIGN TABLE ${TABLE}`);
+    return { cols, rows: res.rows, ddl };
+  } catch (err) {
+    // A SQL error leaves the session usable; a crashed backend does not.
+    let crashed = false;
+    let code = err.code;
+    if (!code && /timeout/i.test(String(err.message))) {
+      code = '(client timeout)';
+    } else {
+      try { await c.query('SELECT 1'); } catch { crashed = true; }
+      if (!code) code = '(connection lost)';
+    }
+    if (crashed && !(await waitForServer())) throw new Error('PostgreSQL did not come back after a crash');
+    return { error: { code, message: firstLine(err.message), stage }, crashed, cols };
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+// -------------------------------------------------------------- compare
+
+/** Build the expected canonical rows; a value PostgreSQL cannot hold makes
+ *  the whole read an expected ERROR (class 22). */
+function expectedRows(ref, fams) {
+  const rows = [];
+  for (let r = 0; r < ref.rows.length; r++) {
+    const row = ref.rows[r];
+    const out = new Array(fams.length);
+    for (let j = 0; j < fams.length; j++) {
+      try {
+        out[j] = canonDuck(fams[j], row[j]);
+      } catch (err) {
+        if (err instanceof Unrepresentable) return { unrepresentable: `row ${r + 1} column ${ref.names[j]}: ${err.message}` };
+        throw new Error(`row ${r + 1} column ${ref.names[j]}: ${err.message}`);
+      }
+    }
+    rows.push(out);
+  }
+  return { rows };
+}
+
+function show(v) {
+  if (v === null) return 'NULL';
+  return v.length > 80 ? JSON.stringify(v.slice(0, 80)) + '...' : JSON.stringify(v);
+}
+
+/** Compare PostgreSQL rows (text) with expected canonical rows. null = equal. */
+function diffRows(pgr, fams, expected, label) {
+  if (pgr.rows.length !== expected.length) return `${label}: ${pgr.rows.length} rows, expected ${expected.length}`;
+  for (let r = 0; r < expected.length; r++) {
+    for (let j = 0; j < fams.length; j++) {
+      let got;
+      try {
+        got = canonPg(fams[j], pgr.rows[r][j]);
+      } catch (err) {
+        return `${label}: row ${r + 1} column "${pgr.cols[j].name}" (${pgr.cols[j].type}): ${err.message}`;
+      }
+      if (got !== expected[r][j]) {
+        return `${label}: row ${r + 1} column "${pgr.cols[j].name}" (${pgr.cols[j].type}): ` +
+          `got ${show(pgr.rows[r][j])}, expected ${show(expected[r][j])}` +
+          (pgr.rows[r][j] !== null && got !== pgr.rows[r][j] ? ` [canonical got ${show(got)}]` : '');
+      }
+    }
+  }
+  return null;
+}
+
+/** Compare the declared column types with the natural mapping of issue 2. */
+function typeMappingProblems(e, pgr) {
+  let md;
+  try { md = readMetadata(e.file); } catch { return []; }
+  const leaves = flatLeaves(md);
+  if (leaves.length !== pgr.cols.length) return [`${pgr.cols.length} columns, file has ${leaves.length} leaf columns`];
+  const problems = [];
+  leaves.forEach((el, j) => {
+    const want = naturalPgType(el);
+    if (want && want !== pgr.cols[j].type) problems.push(`column "${el.name}": declared ${pgr.cols[j].type}, natural type is ${want}`);
+  });
+  return problems;
+}
+
+async function checkEntry(e) {
+  // Reference first (it decides what PostgreSQL must do).
+  let ref = null;
+  let refError = null;
+  if (e.mode !== 'error') {
+    try { ref = await reference(e); } catch (err) { refError = err; }
+  }
+  if (e.mode === 'rows' && refError) return { ok: false, msg: refError.message };
+  if (referenceOnly) {
+    if (e.mode === 'error') return { ok: true, msg: `expects a clean ERROR (${e.why})` };
+    return { ok: true, msg: ref ? `reference ${ref.via}: ${ref.rows.length} rows x ${ref.names.length} columns` : `no reference (${firstLine(refError.message)}); a clean ERROR is required` };
+  }
+
+  const pgr = await pgRead(e.file);
+  if (pgr.error) {
+    const { code, message, stage } = pgr.error;
+    const desc = `${code} at ${stage}: ${message}`;
+    if (pgr.crashed) return { ok: false, msg: `SERVER CRASHED (${desc})` };
+    if (e.mode === 'error' || e.mode === 'error-or-rows') {
+      return CLEAN_ERROR_CODES.has(code)
+        ? { ok: true, msg: `clean ERROR ${desc}` }
+        : { ok: false, msg: `ERROR with unexpected SQLSTATE ${desc} (want one of ${[...CLEAN_ERROR_CODES].join(', ')})` };
+    }
+    // A value PostgreSQL cannot represent must be an ERROR (class 22).
+    if (ref && pgr.cols && e.mode === 'rows') {
+      const exp = expectedRows(ref, pgr.cols.map((c) => pgFamily(c.type)));
+      if (exp.unrepresentable && code.startsWith('22')) return { ok: true, msg: `clean ERROR ${desc} (${exp.unrepresentable})` };
+    }
+    return { ok: false, msg: `ERROR ${desc}` };
+  }
+
+  if (e.mode === 'error') return { ok: false, msg: `read ${pgr.rows.length} rows, expected an ERROR (${e.why})` };
+  if (!ref) return { ok: false, msg: `read ${pgr.rows.length} rows, but no reader can read this file (${firstLine(refError.message)}); expected a clean ERROR` };
+
+  if (pgr.cols.length !== ref.names.length) {
+    return { ok: false, msg: `${pgr.cols.length} columns, reference has ${ref.names.length}` };
+  }
+  const fams = pgr.cols.map((c) => pgFamily(c.type));
+  const exp = expectedRows(ref, fams);
+  if (exp.unrepresentable) {
+    return { ok: false, msg: `read rows, but ${exp.unrepresentable}: expected an ERROR` };
+  }
+  const problems = [];
+  const d = diffRows(pgr, fams, exp.rows, `vs ${ref.via}`);
+  if (d) problems.push(d);
+  if (e.mode === 'rows') problems.push(...typeMappingProblems(e, pgr).map((p) => `type mapping: ${p}`));
+
+  if (e.twin) {
+    const twin = await duckReadParquet(e.twin);
+    const texp = expectedRows(twin, fams);
+    const td = texp.rows ? diffRows(pgr, fams, texp.rows, `vs twin ${path.basename(e.twin)}`) : texp.unrepresentable;
+    if (td) problems.push(td);
+  }
+  if (e.expectCsv) {
+    const csv = parseCsv(fs.readFileSync(e.expectCsv, 'utf8'));
+    const body = csv.slice(1);
+    const cexp = body.map((row) => row.map((v, j) => canonCsv(fams[j], v)));
+    if (csv[0].length !== fams.length) problems.push(`expect.csv has ${csv[0].length} columns, table has ${fams.length}`);
+    else {
+      const cd = diffRows(pgr, fams, cexp, `vs ${path.basename(e.expectCsv)}`);
+      if (cd) problems.push(cd);
+    }
+  }
+  if (e.bssPairs) {
+    let pairs = 0;
+    pgr.cols.forEach((c, j) => {
+      if (!c.name.endsWith('_byte_stream_split')) return;
+      const k = pgr.cols.findIndex((x) => x.name === c.name.replace(/_byte_stream_split$/, '_plain'));
+      if (k < 0) return;
+      pairs++;
+      const r = pgr.rows.findIndex((row) => row[j] !== row[k]);
+      if (r >= 0) problems.push(`BYTE_STREAM_SPLIT twin: row ${r + 1}: ${c.name} = ${show(pgr.rows[r][j])}, ${pgr.cols[k].name} = ${show(pgr.rows[r][k])}`);
+    });
+    if (pairs === 0) problems.push('BYTE_STREAM_SPLIT twin: no *_plain / *_byte_stream_split column pairs found');
+  }
+  if (problems.length) return { ok: false, msg: problems.join('; ') };
+  const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs'].filter(Boolean);
+  const validNote = e.mode === 'error-or-rows' ? ' (file is readable; rows match)' : '';
+  return { ok: true, msg: `${pgr.rows.length} rows x ${fams.length} columns = ${ref.via}${extras.length ? ' + ' + extras.join(' + ') : ''}${validNote}` };
+}
+
+async function runSuite(name, entries) {
+  let passed = 0;
+  let failed = 0;
+  const skipped = [];
+  if (!referenceOnly) {
+    try {
+      await pgSetup();
+    } catch (err) {
+      console.log(`FAIL ${name}: cannot set up parquet_fdw in PostgreSQL: ${firstLine(err.message)}`);
+      const n = entries.filter((e) => !e.skip).length;
+      console.log(`${name}: 0 passed, ${Math.max(n, 1)} failed`);
+      return 1;
+    }
+  }
+  for (const e of entries) {
+    if (only && !only.test(e.rel)) continue;
+    if (e.skip) {
+      skipped.push(e);
+      console.log(`SKIP ${e.rel}: ${e.skip}`);
+      continue;
+    }
+    let res;
+    try {
+      res = await checkEntry(e);
+    } catch (err) {
+      res = { ok: false, msg: `runner error: ${firstLine(err.stack || err.message)}` };
+    }
+    if (res.ok) passed++;
+    else failed++;
+    console.log(`${res.ok ? 'PASS' : 'FAIL'} ${e.rel}: ${res.msg}`);
+  }
+  if (skipped.length) console.log(`${name}: ${skipped.length} files listed as out of scope (SKIP lines above), not counted`);
+  console.log(`${name}: ${passed} passed, ${failed} failed`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+// ---------------------------------------------------- formulas self-check
+
+/** Every PostgreSQL formula of test/fixtures.md against DuckDB's table. */
+async function runFormulas() {
+  for (const s of duckCreateTypesSql()) await (await duck()).run(s);
+  const ref = await duckQuery('SELECT * FROM types ORDER BY id');
+  const c = pgClient();
+  await c.connect();
+  let res;
+  try {
+    res = await c.query({ text: pgTypesQuery(), rowMode: 'array', types: { getTypeParser: () => (v) => v } });
+  } finally {
+    await c.end();
+  }
+  let passed = 0;
+  let failed = 0;
+  COLUMNS.forEach((col, j) => {
+    const f = pgFamily(col.pgType);
+    let bad = null;
+    for (let r = 0; r < ref.rows.length && !bad; r++) {
+      const want = canonDuck(f, ref.rows[r][j]);
+      const got = canonPg(f, res.rows[r][j]);
+      if (want !== got) bad = `row i=${r}: PostgreSQL ${show(res.rows[r][j])} (${show(got)}), DuckDB ${show(want)}`;
+    }
+    if (res.rows.length !== ref.rows.length) bad = `${res.rows.length} rows vs ${ref.rows.length}`;
+    if (bad) failed++;
+    else passed++;
+    console.log(`${bad ? 'FAIL' : 'PASS'} formula ${col.name}${bad ? ': ' + bad : ''}`);
+  });
+  console.log(`formulas: ${passed} passed, ${failed} failed`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+// ------------------------------------------------------------------ main
+
+async function main() {
+  if (suite === 'conformance') {
+    const root = opt('--corpus') ? path.resolve(opt('--corpus')) : findCorpus();
+    if (!root) {
+      console.log('!!!!!!!! WARNING: parquet-testing corpus NOT FOUND (looked at $PARQUET_TESTING_DIR and ../shared/testdata/parquet-testing): conformance suite NOT RUN !!!!!!!!');
+      console.log('conformance: 0 passed, 0 failed');
+      return process.env.CI === 'true' ? 1 : 0;
+    }
+    console.log(`conformance: corpus ${root}`);
+    return runSuite('conformance', conformanceEntries(root));
+  }
+  if (suite === 'interop') {
+    const dir = opt('--dir');
+    if (!dir) throw new Error('interop needs --dir DIR');
+    return runSuite('interop', interopEntries(path.resolve(dir)));
+  }
+  if (suite === 'formulas') return runFormulas();
+  console.error('usage: compare.mjs conformance [--corpus DIR] | interop --dir DIR | formulas  [--only RE] [--reference-only]');
+  return 2;
+}
+
+main().then((code) => process.exit(code), (err) => {
+  console.error(err.stack || String(err));
+  process.exit(1);
+});

@@ -1,0 +1,391 @@
+#!/usr/bin/env node
+// Deterministic Parquet fixtures for the regression (pg_regress) and interop
+// suites, written by three independent writers:
+//   DuckDB         (duckdb_*)  the "types" table (test/fixtures.md) per codec x dictionary/plain x page v1/v2
+//   hyparquet-writer (hyp_*)   data page v2, tiny pages, DELTA_*, BYTE_STREAM_SPLIT, FLOAT16, RLE booleans, page index
+//   parquet-wasm / arrow-rs (pw_*) v1/v2 pages, page index, the deprecated LZ4 (Hadoop) codec, LZ4_RAW/ZSTD/GZIP/BROTLI
+// plus bad_* files that must give a clean ERROR.
+//
+//   node gen_fixtures.mjs OUTDIR     write the fixtures and OUTDIR/manifest.json
+//   node gen_fixtures.mjs --doc      print the formula table of test/fixtures.md
+//
+// After writing, every fixture's intended properties (codec, page types,
+// encodings, pages per chunk, page index) are verified by walking its page
+// headers; a writer that silently stops producing them fails the run.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
+import * as pw from 'parquet-wasm';
+import { duck, duckQuery, sqlString } from './lib/duck.mjs';
+import { duckCreateTypesSql, markdownTable, pgTypesQuery, COLUMNS } from './lib/types_table.mjs';
+import { walkPages } from './lib/parquet.mjs';
+
+if (process.argv[2] === '--doc') {
+  // The generated part of test/fixtures.md (checked by scripts/test.sh).
+  console.log(markdownTable());
+  console.log('\nThe whole table in PostgreSQL, row for row:\n\n```sql\n' + pgTypesQuery() + '\n```');
+  process.exit(0);
+}
+if (!process.argv[2]) {
+  console.error('usage: gen_fixtures.mjs OUTDIR | --doc');
+  process.exit(2);
+}
+
+const OUT = path.resolve(process.argv[2]);
+fs.mkdirSync(OUT, { recursive: true, mode: 0o755 });
+fs.chmodSync(OUT, 0o755);
+for (const f of fs.readdirSync(OUT)) fs.rmSync(path.join(OUT, f), { recursive: true, force: true });
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw-gen-'));
+
+const manifest = [];
+/** Register a fixture. reference: 'duckdb' | 'arrow-rs'; expect: 'rows' | 'error'. */
+function add(name, { writer, exercises, reference = 'duckdb', expect = 'rows', why, twin }) {
+  manifest.push({ name, writer, exercises, reference, expect, why, twin });
+}
+
+function check(name, cond, what) {
+  if (!cond) throw new Error(`fixture ${name}: expected ${what}`);
+}
+
+/** Verify page-level properties of a written fixture. */
+function verifyPages(name, want) {
+  const w = walkPages(path.join(OUT, name));
+  if (want.codec) check(name, w.codecs.size === 1 && w.codecs.has(want.codec), `codec ${want.codec}, found ${[...w.codecs]}`);
+  for (const t of want.pageTypes || []) check(name, w.pageTypes.has(t), `page type ${t}, found ${[...w.pageTypes]}`);
+  for (const t of want.noPageTypes || []) check(name, !w.pageTypes.has(t), `no ${t} pages`);
+  for (const e of want.encodings || []) check(name, w.dataEncodings.has(e), `data page encoding ${e}, found ${[...w.dataEncodings]}`);
+  if (want.minPages) check(name, w.pagesPerChunkMax >= want.minPages, `>= ${want.minPages} pages in a chunk, found ${w.pagesPerChunkMax}`);
+  if (want.minRowGroups) check(name, w.rowGroups >= want.minRowGroups, `>= ${want.minRowGroups} row groups, found ${w.rowGroups}`);
+  if (want.pageIndex) check(name, w.hasColumnIndex && w.hasOffsetIndex, 'column index and offset index');
+  return w;
+}
+
+// ------------------------------------------------------------- DuckDB types
+
+const DUCK_CODECS = [
+  ['uncompressed', 'UNCOMPRESSED'], ['snappy', 'SNAPPY'], ['gzip', 'GZIP'],
+  ['zstd', 'ZSTD'], ['brotli', 'BROTLI'], ['lz4', 'LZ4_RAW'], // DuckDB's 'lz4' writes LZ4_RAW
+];
+
+async function duckdbFixtures() {
+  const c = await duck();
+  for (const s of duckCreateTypesSql()) await c.run(s);
+  // Dictionary on: DuckDB only dictionary-encodes a chunk whose distinct
+  // values fit DICTIONARY_SIZE_LIMIT (default is small for 2048-row groups);
+  // 4096 makes every column except BOOLEAN, DECIMAL(38,10), INTERVAL use it.
+  // Dictionary off: DICTIONARY_SIZE_LIMIT 1 (ENUM columns stay dictionary-encoded).
+  // (PARQUET_VERSION V2 does not make DuckDB write DATA_PAGE_V2 headers; the
+  // page v2 fixtures come from hyparquet-writer and arrow-rs.)
+  // Dictionary off + PARQUET_VERSION V2: DuckDB then uses DELTA_BINARY_PACKED,
+  // DELTA_LENGTH_BYTE_ARRAY and BYTE_STREAM_SPLIT (still in v1 data pages).
+  const variants = [
+    ['dict', 'DICTIONARY_SIZE_LIMIT 4096', 'dictionary encoding'],
+    ['plain', 'DICTIONARY_SIZE_LIMIT 1', 'plain encoding'],
+    ['delta', 'DICTIONARY_SIZE_LIMIT 1, PARQUET_VERSION V2', 'DELTA_BINARY_PACKED / DELTA_LENGTH_BYTE_ARRAY / BYTE_STREAM_SPLIT encodings'],
+  ];
+  for (const [codecName, codecId] of DUCK_CODECS) {
+    for (const [variant, opts, label] of variants) {
+      if (variant === 'delta' && !['uncompressed', 'snappy', 'zstd'].includes(codecName)) continue;
+      const name = `duckdb_types_${codecName}_${variant}.parquet`;
+      const file = path.join(OUT, name);
+      // ROW_GROUP_SIZE 1024 is rounded up to DuckDB's vector size: groups of 2048, 2048, 904 rows.
+      await c.run(`COPY (SELECT * FROM types ORDER BY id) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION ${codecName}, ` +
+        `ROW_GROUP_SIZE 1024, ${opts})`);
+      const md = await duckQuery(`SELECT count(DISTINCT path_in_schema) FILTER (WHERE dictionary_page_offset IS NOT NULL) AS d,
+                                         count(DISTINCT compression) AS nc, min(compression) AS codec, count(DISTINCT row_group_id) AS rg
+                                    FROM parquet_metadata(${sqlString(file)})`);
+      const [d, nc, codec, rg] = md.rows[0];
+      check(name, Number(nc) === 1 && codec === codecId, `compression ${codecId}, found ${codec}`);
+      check(name, Number(rg) >= 3, '>= 3 row groups');
+      if (variant === 'dict') check(name, Number(d) >= 25, `>= 25 dictionary-encoded columns, found ${d}`);
+      else check(name, Number(d) <= 1, `<= 1 dictionary-encoded column (ENUM), found ${d}`);
+      verifyPages(name, variant === 'delta'
+        ? { pageTypes: ['DATA_PAGE'], encodings: ['DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'BYTE_STREAM_SPLIT'] }
+        : { pageTypes: ['DATA_PAGE'], noPageTypes: ['DATA_PAGE_V2'], encodings: variant === 'dict' ? ['PLAIN_DICTIONARY'] : ['PLAIN'] });
+      add(name, {
+        writer: 'duckdb',
+        exercises: `types table (${COLUMNS.length} columns, 5000 rows, row groups of 2048/2048/904), ${codecId}, ${label}, data page v1`,
+      });
+    }
+  }
+}
+
+// ------------------------------------------------------- hyparquet-writer
+
+const HYP_CODECS = {
+  UNCOMPRESSED: undefined,
+  SNAPPY: undefined, // built in
+  GZIP: (b) => new Uint8Array(zlib.gzipSync(b)),
+  BROTLI: (b) => new Uint8Array(zlib.brotliCompressSync(b)),
+};
+
+const I32_MIN = -2147483648;
+const I32_MAX = 2147483647;
+
+/** Columns DuckDB can read (BSS only on FLOAT/DOUBLE). 3000 rows. */
+function hypEncodingsColumns() {
+  const n = 3000;
+  const seq = (f) => Array.from({ length: n }, (_, i) => f(i));
+  return [
+    { name: 'id', data: seq((i) => BigInt(i)), type: 'INT64', nullable: false, encoding: 'DELTA_BINARY_PACKED' },
+    // Deltas between INT32 extremes overflow 32 bits: decoders must wrap.
+    { name: 'delta_i32', type: 'INT32', encoding: 'DELTA_BINARY_PACKED',
+      data: seq((i) => (i % 5 === 2 ? null : i % 10 < 5 ? [I32_MIN, I32_MAX, 0, -1, 1][i % 5] : (i * 7919) % 100000 - 50000)) },
+    { name: 'delta_i64', type: 'INT64', encoding: 'DELTA_BINARY_PACKED',
+      data: seq((i) => (i % 11 === 4 ? null : i % 97 === 0 ? -9223372036854775808n : i % 89 === 0 ? 9223372036854775807n : BigInt(i) * BigInt(i) * 1000000007n - 4500000000000000n)) },
+    { name: 'delta_len_str', type: 'STRING', encoding: 'DELTA_LENGTH_BYTE_ARRAY',
+      data: seq((i) => (i % 6 === 1 ? null : `len_${'x'.repeat(i % 17)}${i}`)) },
+    { name: 'delta_str', type: 'STRING', encoding: 'DELTA_BYTE_ARRAY',
+      data: seq((i) => (i % 13 === 5 ? null : i % 50 === 0 ? '' : `prefix/${String(Math.floor(i / 10)).padStart(5, '0')}/${i % 10}/é`)) },
+    { name: 'delta_bin', type: 'BYTE_ARRAY', encoding: 'DELTA_BYTE_ARRAY',
+      data: seq((i) => (i % 9 === 0 ? null : Uint8Array.from([0, 255, i & 255, (i >> 8) & 255, ...Array(i % 4).fill(7)]))) },
+    { name: 'bss_float', type: 'FLOAT', encoding: 'BYTE_STREAM_SPLIT',
+      data: seq((i) => (i % 7 === 3 ? null : i === 10 ? NaN : i === 11 ? Infinity : i === 12 ? -0 : Math.fround((i - 1500) / 3))) },
+    { name: 'bss_double', type: 'DOUBLE', encoding: 'BYTE_STREAM_SPLIT',
+      data: seq((i) => (i % 7 === 4 ? null : i === 10 ? NaN : i === 11 ? -Infinity : i === 12 ? -0 : (i - 1500) / 7 * 1e-3)) },
+    { name: 'rle_bool', type: 'BOOLEAN', encoding: 'RLE', data: seq((i) => (i % 8 === 0 ? null : Math.floor(i / 37) % 2 === 0)) },
+    { name: 'dict_str', type: 'STRING', data: seq((i) => (i % 10 === 9 ? null : ['red', 'green', 'blue', 'cyan'][i % 4])) },
+    { name: 'f16', type: 'FLOAT16', data: seq((i) => (i % 9 === 1 ? null : i === 2 ? NaN : i === 3 ? -Infinity : i === 4 ? -0 : (i % 2000 - 1000) / 8)) },
+    { name: 'uuid', type: 'UUID', data: seq((i) => (i % 7 === 0 ? null : `${String(i).padStart(8, '0')}-0000-4000-8000-${String(i * 7).padStart(12, '0')}`)) },
+    { name: 'ts_millis', type: 'TIMESTAMP', data: seq((i) => (i % 7 === 5 ? null : new Date(Date.UTC(1965, 0, 1) + i * 123456789))) },
+    { name: 'json', type: 'JSON', data: seq((i) => (i % 7 === 6 ? null : { k: i, a: [i % 3, 'x'], nested: { ok: i % 2 === 0 } })) },
+    { name: 'req_i32', type: 'INT32', nullable: false, data: seq((i) => i * 3 - 4000) },
+  ];
+}
+
+/** Columns only arrow-rs reads among our references: BSS on INT32/INT64/FLBA/FLOAT16, decimals. */
+function hypBssColumns() {
+  const n = 2000;
+  const seq = (f) => Array.from({ length: n }, (_, i) => f(i));
+  const cols = [
+    { name: 'id', data: seq((i) => i), encoding: 'DELTA_BINARY_PACKED' },
+    { name: 'bss_i32', data: seq((i) => (i % 7 === 3 ? null : i % 100 === 0 ? I32_MIN : (i * 104729) % 2000003 - 1000000)), encoding: 'BYTE_STREAM_SPLIT' },
+    { name: 'bss_i64', data: seq((i) => (i % 7 === 4 ? null : BigInt(i) * 12345678901n - 9876543210987n)), encoding: 'BYTE_STREAM_SPLIT' },
+    { name: 'bss_flba5', data: seq((i) => (i % 7 === 5 ? null : Uint8Array.from([i & 255, (i >> 8) & 255, 0, 255, i % 3]))), encoding: 'BYTE_STREAM_SPLIT' },
+    { name: 'bss_f16', data: seq((i) => (i % 7 === 6 ? null : (i % 1000 - 500) / 4)), encoding: 'BYTE_STREAM_SPLIT' },
+    { name: 'dec_flba', data: seq((i) => (i % 5 === 0 ? null : BigInt(i) * 99999999999n - 99999999999999n)) },
+    { name: 'dec_ba', data: seq((i) => (i % 5 === 1 ? null : (BigInt(i) - 1000n) * 123456789012345678901n)) },
+    { name: 'dec_i32', data: seq((i) => (i % 5 === 2 ? null : BigInt(i * 37 - 30000))) },
+  ];
+  const schema = schemaFromColumnData({
+    columnData: cols,
+    schemaOverrides: {
+      id: { name: 'id', type: 'INT32', repetition_type: 'REQUIRED' },
+      bss_i32: { name: 'bss_i32', type: 'INT32', repetition_type: 'OPTIONAL' },
+      bss_i64: { name: 'bss_i64', type: 'INT64', repetition_type: 'OPTIONAL' },
+      bss_flba5: { name: 'bss_flba5', type: 'FIXED_LEN_BYTE_ARRAY', type_length: 5, repetition_type: 'OPTIONAL' },
+      bss_f16: { name: 'bss_f16', type: 'FIXED_LEN_BYTE_ARRAY', type_length: 2, logical_type: { type: 'FLOAT16' }, repetition_type: 'OPTIONAL' },
+      dec_flba: { name: 'dec_flba', type: 'FIXED_LEN_BYTE_ARRAY', type_length: 9, converted_type: 'DECIMAL', precision: 20, scale: 4,
+        logical_type: { type: 'DECIMAL', precision: 20, scale: 4 }, repetition_type: 'OPTIONAL' },
+      dec_ba: { name: 'dec_ba', type: 'BYTE_ARRAY', converted_type: 'DECIMAL', precision: 30, scale: 5,
+        logical_type: { type: 'DECIMAL', precision: 30, scale: 5 }, repetition_type: 'OPTIONAL' },
+      dec_i32: { name: 'dec_i32', type: 'INT32', converted_type: 'DECIMAL', precision: 9, scale: 2, repetition_type: 'OPTIONAL' },
+    },
+  });
+  return { cols, schema };
+}
+
+function writeHyp(name, opts) {
+  const buf = parquetWriteBuffer(opts);
+  fs.writeFileSync(path.join(OUT, name), new Uint8Array(buf));
+}
+
+function hypFixtures() {
+  for (const [codec, fn] of Object.entries(HYP_CODECS)) {
+    const name = `hyp_encodings_${codec.toLowerCase()}.parquet`;
+    const columnData = hypEncodingsColumns().map((c) => ({ ...c, columnIndex: true, bloomFilter: c.name === 'dict_str' || c.name === 'id' }));
+    writeHyp(name, {
+      columnData, codec, compressors: fn ? { [codec]: fn } : undefined,
+      pageSize: 512, rowGroupSize: 1000, statisticsTruncateLength: 16, createdBy: 'hyparquet-writer (parquet_fdw fixtures)',
+    });
+    verifyPages(name, {
+      codec, pageTypes: ['DATA_PAGE_V2', 'DICTIONARY_PAGE'], noPageTypes: ['DATA_PAGE'], minPages: 10, minRowGroups: 3, pageIndex: true,
+      encodings: ['DELTA_BINARY_PACKED', 'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'BYTE_STREAM_SPLIT', 'RLE', 'RLE_DICTIONARY', 'PLAIN'],
+    });
+    add(name, {
+      writer: 'hyparquet-writer',
+      exercises: `${codec}; data page v2 only; ~512-byte pages (many pages per chunk); 3 row groups; DELTA_BINARY_PACKED (INT32/INT64 extremes, overflowing deltas), ` +
+        'DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY (strings, binary), BYTE_STREAM_SPLIT (FLOAT/DOUBLE with NaN/Inf/-0), RLE booleans, ' +
+        'dictionary strings, FLOAT16, UUID, TIMESTAMP_MILLIS (converted type only), JSON, REQUIRED columns, column/offset index, bloom filters',
+    });
+  }
+  {
+    const name = 'hyp_bss_decimal.parquet';
+    const { cols, schema } = hypBssColumns();
+    writeHyp(name, { columnData: cols.map((c) => ({ ...c, columnIndex: true })), schema, codec: 'SNAPPY', pageSize: 1024, rowGroupSize: 700 });
+    verifyPages(name, { codec: 'SNAPPY', pageTypes: ['DATA_PAGE_V2'], encodings: ['BYTE_STREAM_SPLIT', 'DELTA_BINARY_PACKED'], minPages: 3, minRowGroups: 3, pageIndex: true });
+    add(name, {
+      writer: 'hyparquet-writer', reference: 'arrow-rs',
+      exercises: 'BYTE_STREAM_SPLIT on INT32, INT64, FIXED_LEN_BYTE_ARRAY(5) and FLOAT16 (DuckDB cannot read these, so arrow-rs is the reference); ' +
+        'DECIMAL on FIXED_LEN_BYTE_ARRAY(9), BYTE_ARRAY (variable length) and INT32 (converted type only)',
+    });
+  }
+}
+
+// ------------------------------------------------------- parquet-wasm (arrow-rs)
+
+async function pwFixtures() {
+  // Seed: the DuckDB types table minus INTERVAL (arrow-rs reads Parquet
+  // INTERVAL as a day-time interval and would drop the months).
+  const seed = path.join(TMP, 'seed.parquet');
+  const cols = COLUMNS.map((c) => c.name).filter((n) => n !== 'c_interval');
+  const c = await duck();
+  await c.run(`COPY (SELECT ${cols.join(', ')} FROM types ORDER BY id) TO ${sqlString(seed)} (FORMAT parquet, COMPRESSION uncompressed)`);
+  const seedBytes = new Uint8Array(fs.readFileSync(seed));
+  const C = pw.Compression;
+
+  const write = (name, build) => {
+    const table = pw.readParquet(seedBytes);
+    let b = new pw.WriterPropertiesBuilder()
+      .setCreatedBy('parquet-wasm (arrow-rs) (parquet_fdw fixtures)')
+      .setStatisticsEnabled(pw.EnabledStatistics.Page)
+      .setMaxRowGroupSize(2000)
+      // Small pages, checked every 64 rows: many pages per column chunk.
+      .setDataPageSizeLimit(1024)
+      .setWriteBatchSize(64)
+      // A 4 KiB dictionary fills up mid-chunk for high-cardinality columns,
+      // so those chunks fall back from RLE_DICTIONARY to PLAIN pages.
+      .setDictionaryPageSizeLimit(4096);
+    b = build(b);
+    fs.writeFileSync(path.join(OUT, name), pw.writeParquet(table, b.build()));
+  };
+
+  const codecs = [
+    ['lz4', C.LZ4, 'LZ4'], ['lz4_raw', C.LZ4_RAW, 'LZ4_RAW'], ['zstd', C.ZSTD, 'ZSTD'],
+    ['gzip', C.GZIP, 'GZIP'], ['brotli', C.BROTLI, 'BROTLI'], ['snappy', C.SNAPPY, 'SNAPPY'], ['uncompressed', C.UNCOMPRESSED, 'UNCOMPRESSED'],
+  ];
+  for (const [cname, cid, cstr] of codecs) {
+    for (const ver of ['v1', 'v2']) {
+      if (ver === 'v1' && !['lz4', 'snappy'].includes(cname)) continue;
+      const name = `pw_${ver}_${cname}.parquet`;
+      write(name, (b) => b.setCompression(cid).setWriterVersion(ver === 'v2' ? pw.WriterVersion.V2 : pw.WriterVersion.V1));
+      verifyPages(name, { codec: cstr, pageTypes: [ver === 'v2' ? 'DATA_PAGE_V2' : 'DATA_PAGE', 'DICTIONARY_PAGE'], minPages: 20, minRowGroups: 3,
+        pageIndex: true, encodings: ['RLE_DICTIONARY', 'PLAIN'] });
+      const lz4 = cname === 'lz4';
+      add(name, {
+        writer: 'parquet-wasm (arrow-rs)',
+        reference: lz4 ? 'arrow-rs' : 'duckdb',
+        twin: lz4 ? 'pw_v2_lz4_raw.parquet' : undefined, // same seed table, LZ4_RAW (DuckDB reads it)
+        exercises: `${cstr}${lz4 ? ' (deprecated codec, Hadoop framing; DuckDB cannot read it, reference is arrow-rs plus the LZ4_RAW twin)' : ''}; ` +
+          `data page ${ver}; ~1 KiB pages; 2000-row groups; 4 KiB dictionaries (fallback from dictionary to PLAIN mid-chunk); ` +
+          'page statistics + column/offset index; arrow-rs type annotations ' +
+          '(INTEGER logical types, UUID as plain FLBA(16), JSON/ENUM as STRING) of the types table without c_interval',
+      });
+    }
+  }
+
+  // Encodings chosen per column, dictionary off.
+  const enc = pw.Encoding;
+  const intCols = ['id', 'c_int1', 'c_int2', 'c_int4', 'c_int8', 'c_uint1', 'c_uint2', 'c_uint4', 'c_uint8', 'c_date', 'c_time',
+    'c_timestamp', 'c_timestamptz', 'c_timestamp_ms', 'c_timestamp_s', 'c_timestamp_ns', 'c_dec4_2', 'c_dec9_3', 'c_dec18_4', 'c_int4_nn'];
+  const strCols = ['c_varchar', 'c_varchar_long', 'c_blob', 'c_json', 'c_enum', 'c_varchar_nn'];
+  for (const [name, strEnc, label] of [['pw_v2_delta_byte_array.parquet', enc.DELTA_BYTE_ARRAY, 'DELTA_BYTE_ARRAY'],
+    ['pw_v1_delta_length_byte_array.parquet', enc.DELTA_LENGTH_BYTE_ARRAY, 'DELTA_LENGTH_BYTE_ARRAY']]) {
+    write(name, (b) => {
+      b = b.setCompression(C.ZSTD).setDictionaryEnabled(false)
+        .setWriterVersion(name.includes('_v2_') ? pw.WriterVersion.V2 : pw.WriterVersion.V1);
+      for (const col of intCols) b = b.setColumnEncoding(col, enc.DELTA_BINARY_PACKED);
+      for (const col of strCols) b = b.setColumnEncoding(col, strEnc);
+      for (const col of ['c_float', 'c_double', 'c_double_nn']) b = b.setColumnEncoding(col, enc.BYTE_STREAM_SPLIT);
+      return b;
+    });
+    verifyPages(name, { codec: 'ZSTD', encodings: ['DELTA_BINARY_PACKED', label, 'BYTE_STREAM_SPLIT'], noPageTypes: ['DICTIONARY_PAGE'], minPages: 5, pageIndex: true });
+    add(name, {
+      writer: 'parquet-wasm (arrow-rs)',
+      exercises: `ZSTD; dictionary off; DELTA_BINARY_PACKED on every integer/date/time/timestamp/decimal column, ${label} on string/binary columns, ` +
+        `BYTE_STREAM_SPLIT on FLOAT/DOUBLE; data page ${name.includes('_v2_') ? 'v2' : 'v1'}`,
+    });
+  }
+}
+
+// ------------------------------------------------------------- bad files
+
+async function badFixtures() {
+  const base = path.join(TMP, 'base.parquet');
+  const c = await duck();
+  await c.run(`COPY (SELECT i AS id, 'row ' || i AS s, i * 1.5 AS d FROM range(1000) t(i)) TO ${sqlString(base)} (FORMAT parquet, COMPRESSION snappy)`);
+  const good = fs.readFileSync(base);
+  const footerLen = good.readUInt32LE(good.length - 8);
+  const md = await duckQuery(`SELECT data_page_offset, total_compressed_size FROM parquet_metadata(${sqlString(base)}) WHERE column_id = 1`);
+  const [dataOff] = md.rows[0].map(Number);
+
+  const bad = async (name, bytes, why, duckMustFail = true) => {
+    const file = path.join(OUT, name);
+    fs.writeFileSync(file, bytes);
+    // Sanity: the damage must be real, i.e. DuckDB must fail to read it too.
+    let readable = true;
+    try { await duckQuery(`SELECT * FROM read_parquet(${sqlString(file)})`); } catch { readable = false; }
+    if (duckMustFail) check(name, !readable, 'a file DuckDB cannot read');
+    add(name, { writer: 'gen_fixtures.mjs (corrupted DuckDB file)', expect: 'error', reference: 'none', why, exercises: why });
+  };
+  await bad('bad_empty.parquet', Buffer.alloc(0), 'empty file');
+  await bad('bad_not_parquet.parquet', Buffer.from('this is a text file, not Parquet\n'.repeat(10)), 'not a Parquet file');
+  await bad('bad_only_magic.parquet', Buffer.from('PAR1'), 'file of 4 bytes: magic only');
+  const head = Buffer.from(good); head.write('PARX', 0, 'latin1');
+  // DuckDB only checks the trailing magic, so it still reads this one.
+  await bad('bad_magic_head.parquet', head, 'wrong leading magic', false);
+  const tail = Buffer.from(good); tail.write('PARX', good.length - 4, 'latin1');
+  await bad('bad_magic_tail.parquet', tail, 'wrong trailing magic');
+  await bad('bad_truncated.parquet', good.subarray(0, Math.floor(good.length / 2)), 'file truncated to half its size');
+  const flen = Buffer.from(good); flen.writeUInt32LE(good.length + 1000, good.length - 8);
+  await bad('bad_footer_len.parquet', flen, 'footer length points past the start of the file');
+  const fneg = Buffer.from(good); fneg.writeUInt32LE(0xffffffff, good.length - 8);
+  await bad('bad_footer_len_huge.parquet', fneg, 'footer length 0xFFFFFFFF');
+  const thr = Buffer.from(good); thr.fill(0xff, good.length - 8 - footerLen, good.length - 8);
+  await bad('bad_footer_thrift.parquet', thr, 'footer bytes overwritten with 0xFF (corrupt Thrift)');
+  const ph = Buffer.from(good); ph.fill(0xff, dataOff, dataOff + 16);
+  await bad('bad_page_header.parquet', ph, 'first page header of column 1 overwritten with 0xFF');
+  // Overwrite the compressed body of the first data page (after its header).
+  const body = Buffer.from(good);
+  const hdrEnd = findPageBodyStart(good, dataOff);
+  body.fill(0xff, hdrEnd, hdrEnd + 24);
+  await bad('bad_snappy_data.parquet', body, 'corrupt SNAPPY page body (decompression failure or size mismatch)');
+  add('bad_missing_file.parquet', { writer: 'none', expect: 'error', reference: 'none', why: 'file does not exist', exercises: 'missing file (58P01)' });
+}
+
+/** Offset just past the page header at `off` (Thrift compact struct skip). */
+function findPageBodyStart(buf, off) {
+  let p = off;
+  const varint = () => { let r = 0n; let s = 0n; for (;;) { const b = buf[p++]; r |= BigInt(b & 0x7f) << s; s += 7n; if (!(b & 0x80)) return r; } };
+  const skip = (type) => {
+    switch (type) {
+      case 1: case 2: return; // bool true/false
+      case 3: p++; return; // byte
+      case 4: case 5: case 6: varint(); return; // i16/i32/i64
+      case 7: p += 8; return; // double
+      case 8: { const n = Number(varint()); p += n; return; } // binary
+      case 9: case 10: { const h = buf[p++]; let n = h >> 4; const et = h & 15; if (n === 15) n = Number(varint()); for (let i = 0; i < n; i++) skip(et); return; }
+      case 12: struct(); return;
+      default: throw new Error(`thrift type ${type}`);
+    }
+  };
+  const struct = () => {
+    for (;;) {
+      const h = buf[p++];
+      if (h === 0) return;
+      if ((h >> 4) === 0) varint(); // long-form field id (zigzag i16)
+      skip(h & 15);
+    }
+  };
+  struct();
+  return p;
+}
+
+// ------------------------------------------------------------------ main
+
+try {
+  await duckdbFixtures();
+  hypFixtures();
+  await pwFixtures();
+  await badFixtures();
+  const mf = path.join(OUT, 'manifest.json');
+  fs.writeFileSync(mf, JSON.stringify({ generated_by: 'test/js/gen_fixtures.mjs', files: manifest }, null, 2) + '\n');
+  for (const f of fs.readdirSync(OUT)) fs.chmodSync(path.join(OUT, f), 0o644);
+  const good = manifest.filter((m) => m.expect === 'rows').length;
+  console.log(`fixtures: ${manifest.length} entries in ${OUT} (${good} readable, ${manifest.length - good} must fail)`);
+} finally {
+  fs.rmSync(TMP, { recursive: true, force: true });
+}
