@@ -30,4 +30,14 @@ SELECT expect_error('SELECT * FROM ft_bad_snappy', 'bad_snappy_data.parquet');
 -- The message of a corrupt file names the file, row group, column and page.
 \set VERBOSITY default
 SELECT s FROM ft_bad_page;
+
+-- Valid Parquet values PostgreSQL cannot hold: an error naming column and
+-- row (rows 3 and 4 hold a date after 5874897 AD and a timestamp before
+-- 4713 BC); other columns of the same file read normally.
+CREATE FOREIGN TABLE ft_range (id bigint, d date, ts timestamp)
+    SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/range_datetime.parquet');
+SELECT sum(id) FROM ft_range;
+SELECT d FROM ft_range;
+SELECT ts FROM ft_range;
 SELECT 1 AS still_alive;

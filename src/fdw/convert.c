@@ -287,7 +287,7 @@ pqfdw_value_out_of_range(PqConverter *cv, int dense_index, const char *what)
 	if (row < 0)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("%s in dictionary entry %d of column \"%s\" does not fit type %s",
+				 errmsg("%s in dictionary entry %d of column \"%s\" is out of range for type %s",
 						what, dense_index, cv->attname,
 						format_type_be(cv->natural_type))));
 
@@ -307,7 +307,7 @@ pqfdw_value_out_of_range(PqConverter *cv, int dense_index, const char *what)
 
 	ereport(ERROR,
 			(errcode(sqlstate),
-			 errmsg("%s in column \"%s\", row " INT64_FORMAT ", does not fit type %s",
+			 errmsg("%s in column \"%s\", row " INT64_FORMAT ", is out of range for type %s",
 					what, cv->attname, row + 1, format_type_be(cv->natural_type)),
 			 pq_errloc.filename ?
 			 errdetail("Rows are counted from 1 in Parquet file \"%s\".",

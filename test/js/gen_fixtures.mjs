@@ -301,6 +301,19 @@ async function pwFixtures() {
   }
 }
 
+// ------------------------------------------------------------- out of range
+
+/** Valid Parquet values that PostgreSQL's date and timestamp cannot hold. */
+async function rangeFixtures() {
+  const c = await duck();
+  const name = 'range_datetime.parquet';
+  await c.run(`COPY (SELECT i AS id,
+      CASE WHEN i = 2 THEN DATE '5880000-01-01' ELSE DATE '2000-01-01' + i::INTEGER END AS d,
+      CASE WHEN i = 3 THEN TIMESTAMP '5000-01-01 (BC)' ELSE TIMESTAMP '2000-01-01' + to_seconds(i) END AS ts
+    FROM range(10) t(i)) TO ${sqlString(path.join(OUT, name))} (FORMAT parquet, COMPRESSION snappy, DICTIONARY_SIZE_LIMIT 1)`);
+  add(name, { writer: 'duckdb', exercises: 'a date after 5874897 AD (row 3) and a timestamp before 4713 BC (row 4): reading them is a class-22 ERROR naming column and row; other columns read' });
+}
+
 // ------------------------------------------------------------- bad files
 
 async function badFixtures() {
@@ -380,6 +393,7 @@ try {
   await duckdbFixtures();
   hypFixtures();
   await pwFixtures();
+  await rangeFixtures();
   await badFixtures();
   const mf = path.join(OUT, 'manifest.json');
   fs.writeFileSync(mf, JSON.stringify({ generated_by: 'test/js/gen_fixtures.mjs', files: manifest }, null, 2) + '\n');
