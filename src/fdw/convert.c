@@ -393,42 +393,39 @@ dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
 
 void
 pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
-					  Datum *values, bool *nulls)
+					  Datum *values, bool *nulls, int stride)
 {
 	int			i;
 
 	if (cv->always_null)
 	{
-		memset(nulls, true, sizeof(bool) * seg->n);
+		for (i = 0; i < seg->n; i++)
+			nulls[(size_t) i * stride] = true;
 		return;
 	}
 
 	cv->cur_def = seg->def;
+	dense_values(cv, seg, cv->dense);
 	if (seg->def == NULL)
 	{
-		/* required column: values are already in row order */
-		dense_values(cv, seg, values);
-		memset(nulls, false, sizeof(bool) * seg->n);
-		return;
-	}
-
-	if (seg->nvalues == seg->n)
-	{
-		dense_values(cv, seg, values);
-		memset(nulls, false, sizeof(bool) * seg->n);
+		/* every entry has a value: values are already in row order */
+		for (i = 0; i < seg->n; i++)
+		{
+			values[(size_t) i * stride] = cv->dense[i];
+			nulls[(size_t) i * stride] = false;
+		}
 	}
 	else
 	{
 		int16		max_def = cv->max_def;
 		int			k = 0;
 
-		dense_values(cv, seg, cv->dense);
 		for (i = 0; i < seg->n; i++)
 		{
 			bool		present = (seg->def[i] == max_def);
 
-			nulls[i] = !present;
-			values[i] = present ? cv->dense[k] : (Datum) 0;
+			nulls[(size_t) i * stride] = !present;
+			values[(size_t) i * stride] = present ? cv->dense[k] : (Datum) 0;
 			k += present;
 		}
 	}

@@ -85,11 +85,11 @@ extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 								 const char *attname, MemoryContext cxt);
 
 /*
- * Convert one segment into values[0..seg->n) / nulls[0..seg->n), in the
- * current memory context.
+ * Convert one segment into values[i * stride] / nulls[i * stride] for i in
+ * [0, seg->n), allocating in the current memory context.
  */
 extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
-								  Datum *values, bool *nulls);
+								  Datum *values, bool *nulls, int stride);
 
 /* Choose the natural conversion loop (convert_*.c). */
 extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);

@@ -23,8 +23,12 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-/* Rows decoded per column at a time. */
-#define PQFDW_BATCH_ROWS PQ_SEGMENT_CAP
+/*
+ * Rows decoded per batch: up to a segment's worth, fewer for very wide
+ * tables so that a batch stays around 4 MB of Datums.
+ */
+#define PQFDW_BATCH_MAX_ROWS PQ_SEGMENT_CAP
+#define PQFDW_BATCH_TARGET_DATUMS (512 * 1024)
 
 typedef struct PqScanColumn
 {
@@ -33,8 +37,6 @@ typedef struct PqScanColumn
 	PqConverter conv;
 	bool		conv_ready;
 	PqColumnReader *reader;		/* for the current file */
-	Datum	   *values;
-	bool	   *nulls;
 } PqScanColumn;
 
 typedef struct PqScanState
@@ -56,6 +58,11 @@ typedef struct PqScanState
 	int64		rg_rows_left;
 	int64		file_row;		/* rows of this file already decoded */
 
+	/* the batch, row-major: natts Datums and nulls per row */
+	int			natts;
+	int			batch_rows;		/* capacity */
+	Datum	   *batch_values;
+	bool	   *batch_nulls;
 	int			batch_n;
 	int			batch_pos;
 
@@ -105,18 +112,21 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 		c->attnum = lfirst_int(lc);
 		c->attname = MemoryContextStrdup(st->scan_cxt,
 										 NameStr(TupleDescAttr(tupdesc, c->attnum - 1)->attname));
-		c->values = MemoryContextAlloc(st->scan_cxt, sizeof(Datum) * PQFDW_BATCH_ROWS);
-		c->nulls = MemoryContextAlloc(st->scan_cxt, sizeof(bool) * PQFDW_BATCH_ROWS);
 	}
 	st->file_index = -1;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return;
 
-	/* columns without data are NULL in every row */
-	ExecClearTuple(node->ss.ss_ScanTupleSlot);
-	memset(node->ss.ss_ScanTupleSlot->tts_isnull, true,
-		   sizeof(bool) * tupdesc->natts);
+	/* columns that are not read stay NULL in every row */
+	st->natts = tupdesc->natts;
+	st->batch_rows = Max(1, Min(PQFDW_BATCH_MAX_ROWS,
+								PQFDW_BATCH_TARGET_DATUMS / Max(st->natts, 1)));
+	st->batch_values = MemoryContextAllocZero(st->scan_cxt,
+											  sizeof(Datum) * st->batch_rows * Max(st->natts, 1));
+	st->batch_nulls = MemoryContextAlloc(st->scan_cxt,
+										 sizeof(bool) * st->batch_rows * Max(st->natts, 1));
+	memset(st->batch_nulls, true, sizeof(bool) * st->batch_rows * Max(st->natts, 1));
 }
 
 /*
@@ -213,6 +223,7 @@ static void
 fill_column(PqScanState *st, PqScanColumn *c, int n)
 {
 	int			filled = 0;
+	int			att = c->attnum - 1;
 
 	while (filled < n)
 	{
@@ -226,8 +237,10 @@ fill_column(PqScanState *st, PqScanColumn *c, int n)
 					   st->rg_rows_left + filled,
 					   st->file->md.row_groups[st->row_group].num_rows);
 		c->conv.row_base = st->file_row + filled;
-		pqfdw_convert_segment(&c->conv, &seg, c->values + filled,
-							  c->nulls + filled);
+		pqfdw_convert_segment(&c->conv, &seg,
+							  st->batch_values + (size_t) filled * st->natts + att,
+							  st->batch_nulls + (size_t) filled * st->natts + att,
+							  st->natts);
 		filled += got;
 	}
 }
@@ -243,7 +256,7 @@ next_batch(PqScanState *st, TupleDesc tupdesc)
 		return false;
 
 	CHECK_FOR_INTERRUPTS();
-	n = (int) Min((int64) PQFDW_BATCH_ROWS, st->rg_rows_left);
+	n = (int) Min((int64) st->batch_rows, st->rg_rows_left);
 	MemoryContextReset(st->batch_cxt);
 	old = MemoryContextSwitchTo(st->batch_cxt);
 	for (i = 0; i < st->ncols; i++)
@@ -262,22 +275,16 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
-	int			pos;
-	int			i;
+	size_t		row;
 
 	ExecClearTuple(slot);
 	if (st->batch_pos >= st->batch_n &&
 		!next_batch(st, slot->tts_tupleDescriptor))
 		return slot;
 
-	pos = st->batch_pos++;
-	for (i = 0; i < st->ncols; i++)
-	{
-		PqScanColumn *c = &st->cols[i];
-
-		slot->tts_values[c->attnum - 1] = c->values[pos];
-		slot->tts_isnull[c->attnum - 1] = c->nulls[pos];
-	}
+	row = (size_t) st->batch_pos++ * st->natts;
+	memcpy(slot->tts_values, st->batch_values + row, sizeof(Datum) * st->natts);
+	memcpy(slot->tts_isnull, st->batch_nulls + row, sizeof(bool) * st->natts);
 	return ExecStoreVirtualTuple(slot);
 }
 
