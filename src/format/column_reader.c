@@ -428,21 +428,13 @@ load_next_page(PqColumnReader *r)
 static void
 read_levels(PqColumnReader *r, bool is_rep, int16 *out, int n, int max_level)
 {
-	int			i;
-
 	if (is_rep ? r->rep_rle : r->def_rle)
 	{
-		PqRleDecoder *dec = is_rep ? &r->rep_dec : &r->def_dec;
-
-		if (pq_rle_read_i16(dec, out, n) != n)
+		if (pq_rle_read_levels(is_rep ? &r->rep_dec : &r->def_dec, out, n,
+							   max_level) != n)
 			pq_corrupt("page has fewer %s levels than its %d values",
 					   is_rep ? "repetition" : "definition",
 					   r->page_left);
-		for (i = 0; i < n; i++)
-			if ((uint16) out[i] > (uint16) max_level)
-				pq_corrupt("%s level %d exceeds the maximum %d",
-						   is_rep ? "repetition" : "definition",
-						   out[i], max_level);
 	}
 	else
 		memcpy(out, (is_rep ? r->rep_all : r->def_all) + r->level_pos,
@@ -479,13 +471,30 @@ pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
 	if (r->col->max_def > 0)
 	{
 		int16		max_def = r->col->max_def;
+		uint32		run_value;
 
-		read_levels(r, false, r->def, n, max_def);
-		nvalues = 0;
-		for (i = 0; i < n; i++)
-			nvalues += (r->def[i] == max_def);
-		/* flat columns without nulls need no levels downstream */
-		seg->def = (nvalues == n && r->col->max_rep == 0) ? NULL : r->def;
+		if (r->col->max_rep == 0 && r->def_rle &&
+			pq_rle_take_run(&r->def_dec, n, &run_value))
+		{
+			/* one run covers the segment: all present or all null */
+			if (run_value > (uint32) max_def)
+				pq_corrupt("definition level %u exceeds the maximum %d",
+						   run_value, max_def);
+			nvalues = (run_value == (uint32) max_def) ? n : 0;
+			if (nvalues == 0)
+				for (i = 0; i < n; i++)
+					r->def[i] = (int16) run_value;
+			/* flat columns without nulls need no levels downstream */
+			seg->def = (nvalues == n) ? NULL : r->def;
+		}
+		else
+		{
+			read_levels(r, false, r->def, n, max_def);
+			nvalues = 0;
+			for (i = 0; i < n; i++)
+				nvalues += (r->def[i] == max_def);
+			seg->def = (nvalues == n && r->col->max_rep == 0) ? NULL : r->def;
+		}
 	}
 	r->level_pos += n;
 

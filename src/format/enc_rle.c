@@ -194,6 +194,20 @@ pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
 	return done;
 }
 
+bool
+pq_rle_take_run(PqRleDecoder *d, int n, uint32 *value)
+{
+	if (d->bp_group_pos < 8)
+		return false;
+	if (d->run_left == 0 && !rle_next_run(d))
+		return false;
+	if (!d->in_rle || d->run_left < (uint32) n)
+		return false;
+	d->run_left -= n;
+	*value = d->rle_value;
+	return true;
+}
+
 /* Decode n values of at most max each into int16. */
 static int
 rle_read_checked_i16(PqRleDecoder *d, int16 *out, int n, uint32 max)
@@ -223,9 +237,9 @@ rle_read_checked_i16(PqRleDecoder *d, int16 *out, int n, uint32 max)
 }
 
 int
-pq_rle_read_i16(PqRleDecoder *d, int16 *out, int n)
+pq_rle_read_levels(PqRleDecoder *d, int16 *out, int n, int max_level)
 {
-	return rle_read_checked_i16(d, out, n, PG_INT16_MAX);
+	return rle_read_checked_i16(d, out, n, (uint32) max_level);
 }
 
 /* Deprecated BIT_PACKED levels: MSB first, no padding between values. */

@@ -80,7 +80,16 @@ extern void pq_rle_init(PqRleDecoder *d, const uint8 *buf, size_t len,
  * value: the caller decides how many values it needs.
  */
 extern int	pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n);
-extern int	pq_rle_read_i16(PqRleDecoder *d, int16 *out, int n);
+/* Levels: each value is checked against max_level (pq_corrupt if above). */
+extern int	pq_rle_read_levels(PqRleDecoder *d, int16 *out, int n,
+							   int max_level);
+
+/*
+ * If the next n values all belong to one RLE run, consume them, set *value
+ * and return true; otherwise consume nothing and return false.  Lets level
+ * readers skip materialising long runs (all present, all null).
+ */
+extern bool pq_rle_take_run(PqRleDecoder *d, int n, uint32 *value);
 
 /*
  * Decode levels of a data page.  For v1 pages with RLE, buf starts with the

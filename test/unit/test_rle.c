@@ -690,7 +690,7 @@ test_rle_corrupt(void)
 }
 
 static void
-test_rle_read_i16(void)
+test_rle_read_levels(void)
 {
 	static const uint8 w9[] = {0x04, 0x2C, 0x01};
 	static const uint8 w16[] = {0x02, 0x40, 0x9C};
@@ -698,12 +698,15 @@ test_rle_read_i16(void)
 	int16		out[3];
 
 	pq_rle_init(&d, exact_copy(w9, sizeof(w9)), sizeof(w9), 9);
-	CHECK_EQ_INT(pq_rle_read_i16(&d, out, 3), 2);
+	CHECK_EQ_INT(pq_rle_read_levels(&d, out, 3, 300), 2);
 	CHECK_EQ_INT(out[0], 300);
 	CHECK_EQ_INT(out[1], 300);
+	/* 300 is above a maximum level of 299 */
+	pq_rle_init(&d, exact_copy(w9, sizeof(w9)), sizeof(w9), 9);
+	CHECK_ERROR(pq_rle_read_levels(&d, out, 1, 299), ERRCODE_DATA_CORRUPTED);
 	/* 40000 does not fit a level */
 	pq_rle_init(&d, exact_copy(w16, sizeof(w16)), sizeof(w16), 16);
-	CHECK_ERROR(pq_rle_read_i16(&d, out, 1), ERRCODE_DATA_CORRUPTED);
+	CHECK_ERROR(pq_rle_read_levels(&d, out, 1, PG_INT16_MAX), ERRCODE_DATA_CORRUPTED);
 }
 
 /* ---- levels ---- */
@@ -925,7 +928,7 @@ suite_bitpack_rle(void)
 	ut_run("rle: empty runs are skipped", test_rle_empty_runs);
 	ut_run("rle: truncated bit-packed run", test_rle_truncated_bit_packed);
 	ut_run("rle: corrupt input", test_rle_corrupt);
-	ut_run("rle: int16 reads", test_rle_read_i16);
+	ut_run("rle: int16 reads", test_rle_read_levels);
 	ut_run("levels: RLE v1 and v2", test_levels_rle);
 	ut_run("levels: corrupt", test_levels_corrupt);
 	ut_run("levels: deprecated BIT_PACKED", test_levels_bit_packed);
