@@ -37,13 +37,14 @@ extern List *pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt,
 /*
  * Plan-time facts passed to the executor in ForeignScan.fdw_private, as a
  * List: paths (List of String), attnums to read (IntList), row groups
- * (Integer).
+ * (Integer), quals to evaluate on batches (List of OpExpr, see filter.c).
  */
 enum PqfdwPrivateIndex
 {
 	PQFDW_PRIVATE_PATHS,
 	PQFDW_PRIVATE_ATTNUMS,
-	PQFDW_PRIVATE_ROW_GROUPS
+	PQFDW_PRIVATE_ROW_GROUPS,
+	PQFDW_PRIVATE_FILTERS
 };
 
 #endif							/* PQFDW_FDW_API_H */

@@ -13,6 +13,7 @@
 #include "access/sysattr.h"
 #include "access/table.h"
 #include "fdw_api.h"
+#include "filter.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -154,15 +155,18 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	PqfdwPlanState *st = baserel->fdw_private;
 	List	   *paths = NIL;
 	List	   *fdw_private;
+	List	   *filters;
 	ListCell   *lc;
 
-	/* every qual is checked by the executor */
-	scan_clauses = extract_actual_clauses(scan_clauses, false);
+	/* quals the scan evaluates on batches; the executor checks the rest */
+	filters = pqfdw_batch_filter_clauses(scan_clauses, baserel->relid);
+	scan_clauses = list_difference_ptr(extract_actual_clauses(scan_clauses, false),
+									   filters);
 
 	foreach(lc, st->paths)
 		paths = lappend(paths, makeString(pstrdup(lfirst(lc))));
-	fdw_private = list_make3(paths, st->attnums,
-							 makeInteger(st->row_groups));
+	fdw_private = list_make4(paths, st->attnums,
+							 makeInteger(st->row_groups), filters);
 
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
 							NIL, fdw_private, NIL, NIL, outer_plan);

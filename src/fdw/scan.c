@@ -16,10 +16,13 @@
 #include "commands/explain.h"
 #include "convert.h"
 #include "fdw_api.h"
+#include "filter.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "nodes/value.h"
 #include "parquet_fdw.h"
 #include "utils/lsyscache.h"
+#include "utils/ruleutils.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -63,12 +66,20 @@ typedef struct PqScanState
 	int			batch_rows;		/* capacity */
 	Datum	   *batch_values;
 	bool	   *batch_nulls;
-	int			batch_n;
+	int			batch_n;		/* rows that passed the filters */
 	int			batch_pos;
+	int		   *batch_sel;		/* their row numbers, when filtering */
+
+	/* quals evaluated on batches */
+	PqBatchFilter *filters;
+	int			nfilters;
+	List	   *filter_exprs;
+	Index		scanrelid;
 
 	/* EXPLAIN ANALYZE */
 	int64		row_groups_read;
 	int64		bytes_read;
+	int64		rows_filtered;
 } PqScanState;
 
 void
@@ -92,6 +103,8 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 										   PQFDW_PRIVATE_ROW_GROUPS));
 	foreach(lc, paths)
 		st->paths = lappend(st->paths, strVal(lfirst(lc)));
+	st->filter_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_FILTERS);
+	st->scanrelid = plan->scan.scanrelid;
 
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "parquet_fdw scan",
@@ -127,6 +140,11 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	st->batch_nulls = MemoryContextAlloc(st->scan_cxt,
 										 sizeof(bool) * st->batch_rows * Max(st->natts, 1));
 	memset(st->batch_nulls, true, sizeof(bool) * st->batch_rows * Max(st->natts, 1));
+	st->filters = pqfdw_batch_filters_init(st->filter_exprs, st->scanrelid,
+										   &st->nfilters);
+	if (st->nfilters > 0)
+		st->batch_sel = MemoryContextAlloc(st->scan_cxt,
+										   sizeof(int) * st->batch_rows);
 }
 
 /*
@@ -265,8 +283,15 @@ next_batch(PqScanState *st, TupleDesc tupdesc)
 
 	st->rg_rows_left -= n;
 	st->file_row += n;
-	st->batch_n = n;
 	st->batch_pos = 0;
+	st->batch_n = n;
+	if (st->nfilters > 0)
+	{
+		st->batch_n = pqfdw_batch_filter(st->filters, st->nfilters,
+										 st->batch_values, st->batch_nulls,
+										 st->natts, n, st->batch_sel);
+		st->rows_filtered += n - st->batch_n;
+	}
 	return true;
 }
 
@@ -278,11 +303,15 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 	size_t		row;
 
 	ExecClearTuple(slot);
-	if (st->batch_pos >= st->batch_n &&
-		!next_batch(st, slot->tts_tupleDescriptor))
-		return slot;
+	while (st->batch_pos >= st->batch_n)
+	{
+		if (!next_batch(st, slot->tts_tupleDescriptor))
+			return slot;
+	}
 
-	row = (size_t) st->batch_pos++ * st->natts;
+	row = (size_t) (st->nfilters > 0 ? st->batch_sel[st->batch_pos] :
+					st->batch_pos) * st->natts;
+	st->batch_pos++;
 	memcpy(slot->tts_values, st->batch_values + row, sizeof(Datum) * st->natts);
 	memcpy(slot->tts_isnull, st->batch_nulls + row, sizeof(bool) * st->natts);
 	return ExecStoreVirtualTuple(slot);
@@ -341,6 +370,19 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		appendStringInfoString(&buf, "(none)");
 	ExplainPropertyText("Parquet Columns", buf.data, es);
 
+	if (st->filter_exprs != NIL)
+	{
+		List	   *context;
+		Node	   *expr;
+
+		context = set_deparse_context_plan(es->deparse_cxt,
+										   node->ss.ps.plan, NIL);
+		expr = (Node *) make_ands_explicit(st->filter_exprs);
+		ExplainPropertyText("Parquet Filter",
+							deparse_expression(expr, context, false, false),
+							es);
+	}
+
 	if (es->analyze)
 	{
 		int64		bytes = st->bytes_read;
@@ -348,6 +390,9 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		if (st->file)
 			for (i = 0; i < st->ncols; i++)
 				bytes += st->cols[i].reader->bytes_read;
+		if (st->filter_exprs != NIL)
+			ExplainPropertyInteger("Rows Removed by Parquet Filter", NULL,
+								   st->rows_filtered, es);
 		ExplainPropertyInteger("Row Groups Read", NULL, st->row_groups_read, es);
 		ExplainPropertyInteger("Bytes Read", "bytes", bytes, es);
 	}
