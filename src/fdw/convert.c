@@ -21,6 +21,8 @@
 #include "utils/numeric.h"
 #include "utils/syscache.h"
 
+static Datum apply_cast(PqConverter *cv, Datum d);
+
 /* numeric typmod as numeric(p,s) produces it */
 static int32
 numeric_typmod(int precision, int scale)
@@ -262,6 +264,62 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",
 										 ALLOCSET_DEFAULT_SIZES);
 	cv->dense = MemoryContextAlloc(cxt, sizeof(Datum) * PQ_SEGMENT_CAP);
+}
+
+bool
+pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out)
+{
+	PqByteArray ba;
+	uint8	   *fixed;
+	int64		saved_row_base = cv->row_base;
+
+	if (cv->always_null || b.ptr == NULL || b.len < 0)
+		return false;
+	/* a length limit (varchar(n)) would reject a bound instead of keeping it */
+	if (cv->need_typmod_func && is_string_type(cv->target_type))
+		return false;
+	cv->row_base = -1;
+	cv->cur_def = NULL;
+	if (cv->physical_type == PQ_BYTE_ARRAY)
+	{
+		ba.ptr = b.ptr;
+		ba.len = b.len;
+		cv->fn(cv, NULL, &ba, 1, out);
+	}
+	else
+	{
+		int			width = cv->physical_type == PQ_BOOLEAN ? 1 :
+			pq_fixed_width(cv->physical_type, cv->type_length);
+
+		if (b.len != width)
+			return false;
+		/* statistics bytes are not aligned */
+		fixed = palloc(width);
+		memcpy(fixed, b.ptr, width);
+		cv->fn(cv, fixed, NULL, 1, out);
+	}
+	cv->row_base = saved_row_base;
+	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+		*out = apply_cast(cv, *out);
+	return true;
+}
+
+bool
+pqfdw_stat_converter_keeps_order(PqConverter *cv)
+{
+	char		ncat;
+	char		tcat;
+	bool		preferred;
+
+	if (cv->cast == PQ_CAST_NONE)
+		return true;
+	if (cv->cast != PQ_CAST_FUNC)
+		return false;
+	/* widening numeric and date/time casts keep the order */
+	get_type_category_preferred(cv->natural_type, &ncat, &preferred);
+	get_type_category_preferred(cv->target_type, &tcat, &preferred);
+	return ncat == tcat &&
+		(ncat == TYPCATEGORY_NUMERIC || ncat == TYPCATEGORY_DATETIME);
 }
 
 void

@@ -91,6 +91,19 @@ extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
 								  Datum *values, bool *nulls, int stride);
 
+/*
+ * One statistics value (the PLAIN encoding of a value, without a length
+ * prefix for byte arrays) as a Datum of the declared type.  False when its
+ * length does not fit the physical type.
+ */
+extern bool pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out);
+
+/*
+ * True when the declared type orders values as the Parquet type does, so
+ * that min/max statistics bound the declared-type values.
+ */
+extern bool pqfdw_stat_converter_keeps_order(PqConverter *cv);
+
 /* Choose the natural conversion loop (convert_*.c). */
 extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);

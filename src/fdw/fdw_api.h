@@ -37,14 +37,16 @@ extern List *pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt,
 /*
  * Plan-time facts passed to the executor in ForeignScan.fdw_private, as a
  * List: paths (List of String), attnums to read (IntList), row groups
- * (Integer), quals to evaluate on batches (List of OpExpr, see filter.c).
+ * (Integer), quals to evaluate on batches (List of OpExpr, see filter.c),
+ * quals to prune row groups with (List of Expr, see prune.c).
  */
 enum PqfdwPrivateIndex
 {
 	PQFDW_PRIVATE_PATHS,
 	PQFDW_PRIVATE_ATTNUMS,
 	PQFDW_PRIVATE_ROW_GROUPS,
-	PQFDW_PRIVATE_FILTERS
+	PQFDW_PRIVATE_FILTERS,
+	PQFDW_PRIVATE_PRUNE
 };
 
 #endif							/* PQFDW_FDW_API_H */

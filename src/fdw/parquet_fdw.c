@@ -9,8 +9,26 @@
 
 #include "fdw_api.h"
 #include "fmgr.h"
+#include "prune.h"
+#include "utils/guc.h"
 
 PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	DefineCustomBoolVariable("parquet_fdw.enable_statistics_pruning",
+							 "Skips row groups whose column statistics rule out every row.",
+							 NULL,
+							 &pqfdw_enable_statistics_pruning,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	MarkGUCPrefixReserved("parquet_fdw");
+}
 
 PG_FUNCTION_INFO_V1(parquet_fdw_handler);
 

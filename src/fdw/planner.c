@@ -14,6 +14,7 @@
 #include "access/table.h"
 #include "fdw_api.h"
 #include "filter.h"
+#include "prune.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -156,17 +157,19 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	List	   *paths = NIL;
 	List	   *fdw_private;
 	List	   *filters;
+	List	   *prune;
 	ListCell   *lc;
 
-	/* quals the scan evaluates on batches; the executor checks the rest */
+	/* quals that prune row groups, and quals evaluated on batches */
+	prune = pqfdw_prune_clauses(scan_clauses, baserel->relid);
 	filters = pqfdw_batch_filter_clauses(scan_clauses, baserel->relid);
 	scan_clauses = list_difference_ptr(extract_actual_clauses(scan_clauses, false),
 									   filters);
 
 	foreach(lc, st->paths)
 		paths = lappend(paths, makeString(pstrdup(lfirst(lc))));
-	fdw_private = list_make4(paths, st->attnums,
-							 makeInteger(st->row_groups), filters);
+	fdw_private = list_make5(paths, st->attnums,
+							 makeInteger(st->row_groups), filters, prune);
 
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
 							NIL, fdw_private, NIL, NIL, outer_plan);

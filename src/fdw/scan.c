@@ -17,6 +17,7 @@
 #include "convert.h"
 #include "fdw_api.h"
 #include "filter.h"
+#include "prune.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/value.h"
@@ -76,10 +77,18 @@ typedef struct PqScanState
 	List	   *filter_exprs;
 	Index		scanrelid;
 
+	/* row group pruning */
+	PqPrunePred *preds;
+	int			npreds;
+	List	   *prune_exprs;
+	PqConverter **att_cv;		/* per attribute: its converter, or NULL */
+	int		   *att_leaf;		/* per attribute: leaf column in the file */
+
 	/* EXPLAIN ANALYZE */
 	int64		row_groups_read;
 	int64		bytes_read;
 	int64		rows_filtered;
+	int64		row_groups_pruned_stats;
 } PqScanState;
 
 void
@@ -104,6 +113,7 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	foreach(lc, paths)
 		st->paths = lappend(st->paths, strVal(lfirst(lc)));
 	st->filter_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_FILTERS);
+	st->prune_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_PRUNE);
 	st->scanrelid = plan->scan.scanrelid;
 
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -145,6 +155,11 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	if (st->nfilters > 0)
 		st->batch_sel = MemoryContextAlloc(st->scan_cxt,
 										   sizeof(int) * st->batch_rows);
+	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
+	st->att_cv = MemoryContextAllocZero(st->scan_cxt,
+										sizeof(PqConverter *) * Max(st->natts, 1));
+	st->att_leaf = MemoryContextAlloc(st->scan_cxt,
+									  sizeof(int) * Max(st->natts, 1));
 }
 
 /*
@@ -202,6 +217,8 @@ open_next_file(PqScanState *st, TupleDesc tupdesc)
 		}
 		c->reader = pq_column_reader_create(st->file, leaf->first_leaf,
 											st->file_cxt);
+		st->att_cv[c->attnum - 1] = &c->conv;
+		st->att_leaf[c->attnum - 1] = leaf->first_leaf;
 	}
 	st->row_group = -1;
 	st->rg_rows_left = 0;
@@ -230,6 +247,21 @@ next_row_group(PqScanState *st, TupleDesc tupdesc)
 		st->rg_rows_left = st->file->md.row_groups[st->row_group].num_rows;
 		if (st->rg_rows_left == 0)
 			continue;
+		if (st->npreds > 0 && pqfdw_enable_statistics_pruning)
+		{
+			MemoryContext old = MemoryContextSwitchTo(st->batch_cxt);
+			bool		match = pqfdw_row_group_may_match(st->preds, st->npreds,
+														  st->file, st->row_group,
+														  st->att_cv, st->att_leaf);
+
+			MemoryContextSwitchTo(old);
+			if (!match)
+			{
+				st->row_groups_pruned_stats++;
+				st->rg_rows_left = 0;
+				continue;
+			}
+		}
 		for (i = 0; i < st->ncols; i++)
 			pq_column_reader_start(st->cols[i].reader, st->row_group);
 		st->row_groups_read++;
@@ -382,6 +414,16 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							deparse_expression(expr, context, false, false),
 							es);
 	}
+	if (st->prune_exprs != NIL && es->verbose)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, NIL);
+
+		ExplainPropertyText("Pruning Quals",
+							deparse_expression((Node *) make_ands_explicit(st->prune_exprs),
+											   context, false, false),
+							es);
+	}
 
 	if (es->analyze)
 	{
@@ -394,6 +436,9 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 			ExplainPropertyInteger("Rows Removed by Parquet Filter", NULL,
 								   st->rows_filtered, es);
 		ExplainPropertyInteger("Row Groups Read", NULL, st->row_groups_read, es);
+		if (st->prune_exprs != NIL)
+			ExplainPropertyInteger("Row Groups Pruned by Statistics", NULL,
+								   st->row_groups_pruned_stats, es);
 		ExplainPropertyInteger("Bytes Read", "bytes", bytes, es);
 	}
 }

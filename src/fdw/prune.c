@@ -1,0 +1,450 @@
+/*-------------------------------------------------------------------------
+ *
+ * prune.c
+ *		Skip row groups whose column statistics prove that no row matches.
+ *
+ * Quals of the form "column op constant" (op a btree comparison, including
+ * <> and = ANY(array)), IS [NOT] NULL and bare boolean columns are checked
+ * against each row group's min/max and null count before the row group is
+ * read.  The statistics are decoded with the column's own converter, so a
+ * bound is compared in the column's declared PostgreSQL type with the
+ * btree comparison function of the qual's operator family: cross-type
+ * quals (int4 column, int8 constant) are exact.  Pruning is conservative:
+ * whenever the statistics cannot be trusted for the comparison (legacy
+ * signed-order bounds of strings, NaN in floats, non-C collations for
+ * ranges, casts that do not keep order) the row group is read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/nbtree.h"
+#include "access/stratnum.h"
+#include "catalog/pg_amop.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
+#include "prune.h"
+#include "utils/array.h"
+#include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+
+bool		pqfdw_enable_statistics_pruning = true;
+
+#define PQ_STRATEGY_NE 6
+
+static Var *
+plain_var(Node *node, Index relid)
+{
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	if (node && IsA(node, Var) && ((Var *) node)->varno == relid &&
+		((Var *) node)->varattno > 0 && ((Var *) node)->varlevelsup == 0)
+		return (Var *) node;
+	return NULL;
+}
+
+/* The btree interpretation of opno, if any. */
+static OpBtreeInterpretation *
+btree_interpretation(Oid opno)
+{
+	List	   *interps = get_op_btree_interpretation(opno);
+
+	return interps ? linitial(interps) : NULL;
+}
+
+static bool
+is_prune_clause(Expr *clause, Index relid)
+{
+	if (IsA(clause, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+		Node	   *l;
+		Node	   *r;
+
+		if (list_length(op->args) != 2)
+			return false;
+		l = linitial(op->args);
+		r = lsecond(op->args);
+		if (!((plain_var(l, relid) && IsA(r, Const) && !((Const *) r)->constisnull) ||
+			  (plain_var(r, relid) && IsA(l, Const) && !((Const *) l)->constisnull)))
+			return false;
+		return btree_interpretation(op->opno) != NULL;
+	}
+	if (IsA(clause, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
+		OpBtreeInterpretation *bi;
+
+		if (!sa->useOr || list_length(sa->args) != 2 ||
+			!plain_var(linitial(sa->args), relid) ||
+			!IsA(lsecond(sa->args), Const) ||
+			((Const *) lsecond(sa->args))->constisnull)
+			return false;
+		bi = btree_interpretation(sa->opno);
+		return bi && bi->strategy == BTEqualStrategyNumber;
+	}
+	if (IsA(clause, NullTest))
+	{
+		NullTest   *nt = (NullTest *) clause;
+
+		return !nt->argisrow && plain_var((Node *) nt->arg, relid);
+	}
+	if (IsA(clause, Var))
+		return plain_var((Node *) clause, relid) &&
+			((Var *) clause)->vartype == BOOLOID;
+	if (is_notclause(clause))
+	{
+		Node	   *arg = (Node *) get_notclausearg(clause);
+
+		return plain_var(arg, relid) && exprType(arg) == BOOLOID;
+	}
+	return false;
+}
+
+List *
+pqfdw_prune_clauses(List *restrictinfos, Index relid)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, restrictinfos)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (!ri->pseudoconstant && is_prune_clause(ri->clause, relid))
+			result = lappend(result, ri->clause);
+	}
+	return result;
+}
+
+/*
+ * Fill in the comparison of a predicate on column type coltype with
+ * constants of type consttype.  False when the operator family has no
+ * order proc for the pair, or the comparison cannot use byte-ordered
+ * statistics.
+ */
+static bool
+setup_compare(PqPrunePred *p, Oid opfamily, Oid coltype, Oid consttype,
+			  Oid collation)
+{
+	Oid			proc = get_opfamily_proc(opfamily, coltype, consttype,
+										 BTORDER_PROC);
+	char		category;
+	bool		preferred;
+
+	if (!OidIsValid(proc))
+		return false;
+	fmgr_info(proc, &p->cmp);
+	p->collation = collation;
+	get_type_category_preferred(coltype, &category, &preferred);
+	if (coltype == BPCHAROID || coltype == NAMEOID)
+		return false;			/* padding/length semantics differ from bytes */
+	if (category == TYPCATEGORY_STRING)
+	{
+		/* Parquet orders strings by bytes: equal to the C collation */
+		if (p->strategy == BTEqualStrategyNumber ||
+			p->strategy == PQ_STRATEGY_NE)
+			p->collation = C_COLLATION_OID;
+		else if (!OidIsValid(collation) || !lc_collate_is_c(collation))
+			return false;
+	}
+	return true;
+}
+
+static int
+commute_strategy(int strategy)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return BTGreaterStrategyNumber;
+		case BTLessEqualStrategyNumber:
+			return BTGreaterEqualStrategyNumber;
+		case BTGreaterEqualStrategyNumber:
+			return BTLessEqualStrategyNumber;
+		case BTGreaterStrategyNumber:
+			return BTLessStrategyNumber;
+	}
+	return strategy;
+}
+
+static bool
+init_pred(PqPrunePred *p, Expr *clause, Index relid)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = PQ_PRUNE_COMPARE;
+	if (IsA(clause, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+		OpBtreeInterpretation *bi = btree_interpretation(op->opno);
+		Var		   *var = plain_var(linitial(op->args), relid);
+		bool		var_left = (var != NULL);
+		Const	   *c = (Const *) (var_left ? lsecond(op->args) : linitial(op->args));
+		Oid			coltype = var_left ? bi->oplefttype : bi->oprighttype;
+		Oid			consttype = var_left ? bi->oprighttype : bi->oplefttype;
+
+		if (!var_left)
+			var = plain_var(lsecond(op->args), relid);
+		p->attnum = var->varattno;
+		p->strategy = var_left ? bi->strategy : commute_strategy(bi->strategy);
+		p->values = palloc(sizeof(Datum));
+		p->values[0] = c->constvalue;
+		p->nvalues = 1;
+		return setup_compare(p, bi->opfamily_id, coltype, consttype,
+							 op->inputcollid);
+	}
+	if (IsA(clause, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
+		OpBtreeInterpretation *bi = btree_interpretation(sa->opno);
+		Var		   *var = plain_var(linitial(sa->args), relid);
+		Const	   *c = (Const *) lsecond(sa->args);
+		ArrayType  *arr = DatumGetArrayTypeP(c->constvalue);
+		int16		elmlen;
+		bool		elmbyval;
+		char		elmalign;
+		bool	   *nulls;
+		Datum	   *elems;
+		int			nelems;
+		int			i;
+
+		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &elmlen, &elmbyval, &elmalign);
+		deconstruct_array(arr, ARR_ELEMTYPE(arr), elmlen, elmbyval, elmalign,
+						  &elems, &nulls, &nelems);
+		p->attnum = var->varattno;
+		p->strategy = BTEqualStrategyNumber;
+		p->values = palloc(sizeof(Datum) * Max(nelems, 1));
+		for (i = 0; i < nelems; i++)
+			if (!nulls[i])		/* NULL elements never match */
+				p->values[p->nvalues++] = elems[i];
+		return setup_compare(p, bi->opfamily_id, bi->oplefttype,
+							 bi->oprighttype, sa->inputcollid);
+	}
+	if (IsA(clause, NullTest))
+	{
+		NullTest   *nt = (NullTest *) clause;
+
+		p->kind = nt->nulltesttype == IS_NULL ? PQ_PRUNE_IS_NULL :
+			PQ_PRUNE_IS_NOT_NULL;
+		p->attnum = plain_var((Node *) nt->arg, relid)->varattno;
+		return true;
+	}
+
+	/* a bare boolean column is "column = true"; NOT column "= false" */
+	{
+		bool		negated = is_notclause(clause);
+		Var		   *var = plain_var(negated ? (Node *) get_notclausearg(clause) :
+									(Node *) clause, relid);
+
+		p->attnum = var->varattno;
+		p->strategy = BTEqualStrategyNumber;
+		p->values = palloc(sizeof(Datum));
+		p->values[0] = BoolGetDatum(!negated);
+		p->nvalues = 1;
+		return setup_compare(p, BOOL_BTREE_FAM_OID, BOOLOID, BOOLOID,
+							 InvalidOid);
+	}
+}
+
+PqPrunePred *
+pqfdw_prune_init(List *clauses, Index relid, int *npreds)
+{
+	PqPrunePred *preds = palloc0(sizeof(PqPrunePred) * Max(list_length(clauses), 1));
+	ListCell   *lc;
+	int			n = 0;
+
+	foreach(lc, clauses)
+		if (init_pred(&preds[n], (Expr *) lfirst(lc), relid))
+			n++;
+	*npreds = n;
+	return preds;
+}
+
+/*
+ * Physical/logical types whose legacy min/max (written in signed byte
+ * order by old writers) are also correct in the type's own order.
+ */
+static bool
+signed_order_is_type_order(const PqSchemaNode *node)
+{
+	const PqLogicalType *lt = &node->logical;
+
+	switch (node->physical_type)
+	{
+		case PQ_BOOLEAN:
+		case PQ_FLOAT:
+		case PQ_DOUBLE:
+			return lt->id == PQ_LT_NONE;
+		case PQ_INT32:
+		case PQ_INT64:
+			return !(lt->id == PQ_LT_INTEGER && !lt->int_is_signed);
+		default:
+			return false;
+	}
+}
+
+/* Logical types whose statistics must be ignored. */
+static bool
+stats_ignored(const PqSchemaNode *node)
+{
+	switch (node->logical.id)
+	{
+		case PQ_LT_INTERVAL:
+		case PQ_LT_GEOMETRY:
+		case PQ_LT_GEOGRAPHY:
+		case PQ_LT_UNKNOWN:
+		case PQ_LT_JSON:
+		case PQ_LT_BSON:
+		case PQ_LT_VARIANT:
+			return true;
+	}
+	return node->physical_type == PQ_INT96;
+}
+
+/* The usable min and max bounds of a chunk, as declared-type Datums. */
+static bool
+chunk_bounds(PqConverter *cv, const PqColumnDescr *col,
+			 const PqStatistics *s, Datum *min, Datum *max, bool *max_known)
+{
+	PqBytes		lo;
+	PqBytes		hi;
+
+	if (stats_ignored(col->node))
+		return false;
+	if (s->min_value.ptr && s->max_value.ptr &&
+		(col->column_order == PQ_ORDER_TYPE_DEFINED ||
+		 (col->column_order == PQ_ORDER_UNKNOWN &&
+		  signed_order_is_type_order(col->node))))
+	{
+		lo = s->min_value;
+		hi = s->max_value;
+	}
+	else if (s->min.ptr && s->max.ptr && signed_order_is_type_order(col->node))
+	{
+		lo = s->min;
+		hi = s->max;
+	}
+	else
+		return false;
+
+	if (!pqfdw_stat_to_datum(cv, lo, min) || !pqfdw_stat_to_datum(cv, hi, max))
+		return false;
+
+	*max_known = true;
+	if (cv->target_type == FLOAT4OID || cv->target_type == FLOAT8OID)
+	{
+		double		dmin = cv->target_type == FLOAT4OID ?
+		DatumGetFloat4(*min) : DatumGetFloat8(*min);
+		double		dmax = cv->target_type == FLOAT4OID ?
+		DatumGetFloat4(*max) : DatumGetFloat8(*max);
+
+		/* never prune on a NaN bound */
+		if (isnan(dmin) || isnan(dmax))
+			return false;
+
+		/*
+		 * NaN sorts above every number in PostgreSQL, but writers leave NaN
+		 * out of the bounds: the upper bound holds only if there is no NaN.
+		 */
+		if (!(s->has_nan_count && s->nan_count == 0))
+			*max_known = false;
+	}
+	return true;
+}
+
+static int
+compare(PqPrunePred *p, Datum bound, Datum value)
+{
+	return DatumGetInt32(FunctionCall2Coll(&p->cmp, p->collation, bound, value));
+}
+
+/* Can some value in [min, max] satisfy "column strategy value"? */
+static bool
+range_may_match(PqPrunePred *p, Datum min, Datum max, bool max_known,
+				Datum value)
+{
+	switch (p->strategy)
+	{
+		case BTLessStrategyNumber:
+			return compare(p, min, value) < 0;
+		case BTLessEqualStrategyNumber:
+			return compare(p, min, value) <= 0;
+		case BTEqualStrategyNumber:
+			return compare(p, min, value) <= 0 &&
+				(!max_known || compare(p, max, value) >= 0);
+		case BTGreaterEqualStrategyNumber:
+			return !max_known || compare(p, max, value) >= 0;
+		case BTGreaterStrategyNumber:
+			return !max_known || compare(p, max, value) > 0;
+		case PQ_STRATEGY_NE:
+			return !max_known || compare(p, min, value) != 0 ||
+				compare(p, max, value) != 0;
+	}
+	return true;
+}
+
+bool
+pqfdw_row_group_may_match(PqPrunePred *preds, int npreds, const PqFile *file,
+						  int row_group, PqConverter **cvs, const int *leaf)
+{
+	const PqRowGroup *rg = &file->md.row_groups[row_group];
+	int			i;
+
+	for (i = 0; i < npreds; i++)
+	{
+		PqPrunePred *p = &preds[i];
+		PqConverter *cv = cvs[p->attnum - 1];
+		int			c = leaf[p->attnum - 1];
+		const PqColumnChunk *cc;
+		const PqStatistics *s;
+		bool		all_null;
+		Datum		min;
+		Datum		max;
+		bool		max_known;
+		bool		any;
+		int			k;
+
+		if (cv == NULL || c < 0)
+			continue;
+		cc = &rg->columns[c];
+		if (!cc->has_meta_data || !cc->meta_data.has_statistics ||
+			cv->node->max_rep > 0)
+			continue;
+		s = &cc->meta_data.statistics;
+		all_null = s->has_null_count && cc->meta_data.num_values > 0 &&
+			s->null_count == cc->meta_data.num_values;
+
+		if (p->kind == PQ_PRUNE_IS_NULL)
+		{
+			if (s->has_null_count && s->null_count == 0)
+				return false;
+			continue;
+		}
+		if (p->kind == PQ_PRUNE_IS_NOT_NULL)
+		{
+			if (all_null)
+				return false;
+			continue;
+		}
+
+		/* comparisons never match NULL */
+		if (all_null)
+			return false;
+		if (!pqfdw_stat_converter_keeps_order(cv) ||
+			!chunk_bounds(cv, &file->schema->columns[c], s, &min, &max,
+						  &max_known))
+			continue;
+		any = false;
+		for (k = 0; k < p->nvalues && !any; k++)
+			any = range_may_match(p, min, max, max_known, p->values[k]);
+		if (!any)
+			return false;
+	}
+	return true;
+}
