@@ -45,7 +45,7 @@ SELECT cond, compare_prune(cond) FROM unnest(ARRAY[
     'c_double_nn >= 2400.5',
     'c_varchar_nn = ''nn_4321''',
     'c_varchar_nn IN (''nn_1'', ''nn_4999'')',
-    'c_varchar_nn < ''nn_2''',
+    'c_varchar_nn < ''nn_2'' COLLATE "und-x-icu"',
     'c_varchar_nn < ''nn_2'' COLLATE "C"',
     'c_bool_nn',
     'NOT c_bool_nn',
