@@ -38,6 +38,9 @@ bool		pqfdw_enable_statistics_pruning = true;
 
 #define PQ_STRATEGY_NE 6
 
+static bool range_may_match(PqPrunePred *p, Datum min, Datum max,
+							bool max_known, Datum value);
+
 static Var *
 plain_var(Node *node, Index relid)
 {
@@ -307,55 +310,81 @@ stats_ignored(const PqSchemaNode *node)
 	return node->physical_type == PQ_INT96;
 }
 
-/* The usable min and max bounds of a chunk, as declared-type Datums. */
+/*
+ * The min/max pair of chunk statistics that is usable for the column: the
+ * type-defined min_value/max_value, or legacy min/max where signed byte
+ * order is the type's order.
+ */
 static bool
-chunk_bounds(PqConverter *cv, const PqColumnDescr *col,
-			 const PqStatistics *s, Datum *min, Datum *max, bool *max_known)
+chunk_stat_bytes(const PqColumnDescr *col, const PqStatistics *s,
+				 PqBytes *lo, PqBytes *hi)
 {
-	PqBytes		lo;
-	PqBytes		hi;
-
-	if (stats_ignored(col->node))
-		return false;
 	if (s->min_value.ptr && s->max_value.ptr &&
 		(col->column_order == PQ_ORDER_TYPE_DEFINED ||
 		 (col->column_order == PQ_ORDER_UNKNOWN &&
 		  signed_order_is_type_order(col->node))))
 	{
-		lo = s->min_value;
-		hi = s->max_value;
+		*lo = s->min_value;
+		*hi = s->max_value;
+		return true;
 	}
-	else if (s->min.ptr && s->max.ptr && signed_order_is_type_order(col->node))
+	if (s->min.ptr && s->max.ptr && signed_order_is_type_order(col->node))
 	{
-		lo = s->min;
-		hi = s->max;
+		*lo = s->min;
+		*hi = s->max;
+		return true;
 	}
-	else
-		return false;
+	return false;
+}
 
-	if (!pqfdw_stat_to_datum(cv, lo, min) || !pqfdw_stat_to_datum(cv, hi, max))
-		return false;
+bool
+pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
+							const PqColumnDescr *col, PqBytes lo, PqBytes hi,
+							bool nan_free)
+{
+	Datum		min;
+	Datum		max;
+	bool		max_known = true;
+	int			k;
 
-	*max_known = true;
+	if (stats_ignored(col->node) || !pqfdw_stat_converter_keeps_order(cv) ||
+		!pqfdw_stat_to_datum(cv, lo, &min) || !pqfdw_stat_to_datum(cv, hi, &max))
+		return true;
+
 	if (cv->target_type == FLOAT4OID || cv->target_type == FLOAT8OID)
 	{
 		double		dmin = cv->target_type == FLOAT4OID ?
-		DatumGetFloat4(*min) : DatumGetFloat8(*min);
+		DatumGetFloat4(min) : DatumGetFloat8(min);
 		double		dmax = cv->target_type == FLOAT4OID ?
-		DatumGetFloat4(*max) : DatumGetFloat8(*max);
+		DatumGetFloat4(max) : DatumGetFloat8(max);
 
 		/* never prune on a NaN bound */
 		if (isnan(dmin) || isnan(dmax))
-			return false;
+			return true;
 
 		/*
 		 * NaN sorts above every number in PostgreSQL, but writers leave NaN
 		 * out of the bounds: the upper bound holds only if there is no NaN.
 		 */
-		if (!(s->has_nan_count && s->nan_count == 0))
-			*max_known = false;
+		if (!nan_free)
+			max_known = false;
 	}
-	return true;
+
+	for (k = 0; k < p->nvalues; k++)
+		if (range_may_match(p, min, max, max_known, p->values[k]))
+			return true;
+	return false;
+}
+
+bool
+pqfdw_pred_value_may_match(PqPrunePred *p, Datum value)
+{
+	int			k;
+
+	for (k = 0; k < p->nvalues; k++)
+		if (range_may_match(p, value, value, true, p->values[k]))
+			return true;
+	return false;
 }
 
 static int
@@ -404,11 +433,8 @@ pqfdw_row_group_may_match(PqPrunePred *preds, int npreds, const PqFile *file,
 		const PqColumnChunk *cc;
 		const PqStatistics *s;
 		bool		all_null;
-		Datum		min;
-		Datum		max;
-		bool		max_known;
-		bool		any;
-		int			k;
+		PqBytes		lo;
+		PqBytes		hi;
 
 		if (cv == NULL || c < 0)
 			continue;
@@ -436,14 +462,9 @@ pqfdw_row_group_may_match(PqPrunePred *preds, int npreds, const PqFile *file,
 		/* comparisons never match NULL */
 		if (all_null)
 			return false;
-		if (!pqfdw_stat_converter_keeps_order(cv) ||
-			!chunk_bounds(cv, &file->schema->columns[c], s, &min, &max,
-						  &max_known))
-			continue;
-		any = false;
-		for (k = 0; k < p->nvalues && !any; k++)
-			any = range_may_match(p, min, max, max_known, p->values[k]);
-		if (!any)
+		if (chunk_stat_bytes(&file->schema->columns[c], s, &lo, &hi) &&
+			!pqfdw_pred_bounds_may_match(p, cv, &file->schema->columns[c], lo, hi,
+										 s->has_nan_count && s->nan_count == 0))
 			return false;
 	}
 	return true;

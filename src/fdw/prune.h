@@ -47,6 +47,19 @@ extern bool pqfdw_row_group_may_match(PqPrunePred *preds, int npreds,
 									  const PqFile *file, int row_group,
 									  PqConverter **cvs, const int *leaf);
 
+/*
+ * Can a value in [lo, hi] (statistics bytes of the column: chunk or page
+ * bounds) satisfy the comparison predicate p?  nan_free: the bounds'
+ * source says the values hold no NaN.  True whenever the bounds cannot be
+ * trusted for this column and type.
+ */
+extern bool pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
+										const PqColumnDescr *col,
+										PqBytes lo, PqBytes hi, bool nan_free);
+
+/* Can this one declared-type value satisfy the comparison predicate p? */
+extern bool pqfdw_pred_value_may_match(PqPrunePred *p, Datum value);
+
 /* GUC parquet_fdw.enable_statistics_pruning */
 extern bool pqfdw_enable_statistics_pruning;
 
