@@ -72,3 +72,20 @@ CREATE FOREIGN TABLE ft_prune_text (id text)
     SERVER parquet_srv OPTIONS (filename :'file');
 SELECT count(*) FROM ft_prune_text WHERE id < '2';
 SELECT count(*) FROM expected_types WHERE id::text < '2';
+
+-- Values known only at run time: prepared statements with generic plans,
+-- initplans, stable expressions; re-evaluated on every execution.
+SET plan_cache_mode = force_generic_plan;
+PREPARE by_id(bigint, bigint) AS SELECT count(*), sum(id) FROM ft_prune WHERE id BETWEEN $1 AND $2;
+EXECUTE by_id(10, 20);
+EXECUTE by_id(4000, 4100);
+SELECT count(*), sum(id) FROM expected_types WHERE id BETWEEN 4000 AND 4100;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_id(4000, 4100);
+EXECUTE by_id(NULL, 4100);
+PREPARE by_list(bigint[]) AS SELECT count(*) FROM ft_prune WHERE id = ANY ($1);
+EXECUTE by_list(ARRAY[1, 4999]);
+EXECUTE by_list(ARRAY[NULL]::bigint[]);
+RESET plan_cache_mode;
+SELECT compare_prune('id < (SELECT 100)');
+SELECT compare_prune('c_timestamptz > TIMESTAMPTZ ''2060-01-01 00:00:00+00'' + INTERVAL ''1 day''');
+SELECT compare_prune('id = NULL::bigint');

@@ -158,10 +158,11 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	List	   *fdw_private;
 	List	   *filters;
 	List	   *prune;
+	List	   *prune_values;
 	ListCell   *lc;
 
 	/* quals that prune row groups, and quals evaluated on batches */
-	prune = pqfdw_prune_clauses(scan_clauses, baserel->relid);
+	prune = pqfdw_prune_clauses(scan_clauses, baserel->relid, &prune_values);
 	filters = pqfdw_batch_filter_clauses(scan_clauses, baserel->relid);
 	scan_clauses = list_difference_ptr(extract_actual_clauses(scan_clauses, false),
 									   filters);
@@ -171,6 +172,7 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	fdw_private = list_make5(paths, st->attnums,
 							 makeInteger(st->row_groups), filters, prune);
 
+	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
-							NIL, fdw_private, NIL, NIL, outer_plan);
+							prune_values, fdw_private, NIL, NIL, outer_plan);
 }

@@ -29,6 +29,8 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
 #include "prune.h"
 #include "utils/array.h"
 #include "utils/lsyscache.h"
@@ -61,36 +63,80 @@ btree_interpretation(Oid opno)
 	return interps ? linitial(interps) : NULL;
 }
 
+/*
+ * The side of a comparison that is not the column: a constant, a parameter
+ * or any stable expression without columns, evaluated once per scan.
+ */
 static bool
-is_prune_clause(Expr *clause, Index relid)
+is_value_expr(Node *node)
 {
+	if (IsA(node, Const))
+		return !((Const *) node)->constisnull;
+	return !contain_var_clause(node) && !contain_volatile_functions(node) &&
+		!contain_subplans(node);
+}
+
+/* The column and value sides of a two-argument operator clause. */
+static bool
+split_operands(List *args, Index relid, Var **var, Node **value, bool *var_left)
+{
+	Node	   *l;
+	Node	   *r;
+
+	if (list_length(args) != 2)
+		return false;
+	l = linitial(args);
+	r = lsecond(args);
+	if ((*var = plain_var(l, relid)) != NULL && is_value_expr(r))
+	{
+		*value = r;
+		*var_left = true;
+		return true;
+	}
+	if ((*var = plain_var(r, relid)) != NULL && is_value_expr(l))
+	{
+		*value = l;
+		*var_left = false;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Recognise a prunable clause; value expressions are appended to *values
+ * in the order pqfdw_prune_init() consumes them.
+ */
+static bool
+is_prune_clause(Expr *clause, Index relid, List **values)
+{
+	Var		   *var;
+	Node	   *value;
+	bool		var_left;
+
 	if (IsA(clause, OpExpr))
 	{
 		OpExpr	   *op = (OpExpr *) clause;
-		Node	   *l;
-		Node	   *r;
 
-		if (list_length(op->args) != 2)
+		if (!split_operands(op->args, relid, &var, &value, &var_left) ||
+			btree_interpretation(op->opno) == NULL)
 			return false;
-		l = linitial(op->args);
-		r = lsecond(op->args);
-		if (!((plain_var(l, relid) && IsA(r, Const) && !((Const *) r)->constisnull) ||
-			  (plain_var(r, relid) && IsA(l, Const) && !((Const *) l)->constisnull)))
-			return false;
-		return btree_interpretation(op->opno) != NULL;
+		*values = lappend(*values, value);
+		return true;
 	}
 	if (IsA(clause, ScalarArrayOpExpr))
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
 		OpBtreeInterpretation *bi;
 
-		if (!sa->useOr || list_length(sa->args) != 2 ||
-			!plain_var(linitial(sa->args), relid) ||
-			!IsA(lsecond(sa->args), Const) ||
-			((Const *) lsecond(sa->args))->constisnull)
+		if (!sa->useOr ||
+			!split_operands(sa->args, relid, &var, &value, &var_left) ||
+			!var_left)
 			return false;
 		bi = btree_interpretation(sa->opno);
-		return bi && bi->strategy == BTEqualStrategyNumber;
+		if (!bi || bi->strategy != BTEqualStrategyNumber)
+			return false;
+		*values = lappend(*values, value);
+		return true;
 	}
 	if (IsA(clause, NullTest))
 	{
@@ -107,20 +153,32 @@ is_prune_clause(Expr *clause, Index relid)
 
 		return plain_var(arg, relid) && exprType(arg) == BOOLOID;
 	}
+	if (is_orclause(clause))
+	{
+		List	   *branch_values = NIL;
+		ListCell   *lc;
+
+		foreach(lc, ((BoolExpr *) clause)->args)
+			if (!is_prune_clause((Expr *) lfirst(lc), relid, &branch_values))
+				return false;
+		*values = list_concat(*values, branch_values);
+		return true;
+	}
 	return false;
 }
 
 List *
-pqfdw_prune_clauses(List *restrictinfos, Index relid)
+pqfdw_prune_clauses(List *restrictinfos, Index relid, List **values)
 {
 	List	   *result = NIL;
 	ListCell   *lc;
 
+	*values = NIL;
 	foreach(lc, restrictinfos)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 
-		if (!ri->pseudoconstant && is_prune_clause(ri->clause, relid))
+		if (!ri->pseudoconstant && is_prune_clause(ri->clause, relid, values))
 			result = lappend(result, ri->clause);
 	}
 	return result;
@@ -177,55 +235,50 @@ commute_strategy(int strategy)
 	return strategy;
 }
 
+/*
+ * Set up the predicate for a clause accepted by is_prune_clause().
+ * *next_value is the index of the clause's first value expression; it
+ * advances past the clause's values even when the predicate is unusable.
+ */
 static bool
-init_pred(PqPrunePred *p, Expr *clause, Index relid)
+init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 {
+	Var		   *var;
+	Node	   *value;
+	bool		var_left;
+
 	memset(p, 0, sizeof(*p));
 	p->kind = PQ_PRUNE_COMPARE;
+	p->value_index = -1;
 	if (IsA(clause, OpExpr))
 	{
 		OpExpr	   *op = (OpExpr *) clause;
 		OpBtreeInterpretation *bi = btree_interpretation(op->opno);
-		Var		   *var = plain_var(linitial(op->args), relid);
-		bool		var_left = (var != NULL);
-		Const	   *c = (Const *) (var_left ? lsecond(op->args) : linitial(op->args));
-		Oid			coltype = var_left ? bi->oplefttype : bi->oprighttype;
-		Oid			consttype = var_left ? bi->oprighttype : bi->oplefttype;
 
-		if (!var_left)
-			var = plain_var(lsecond(op->args), relid);
+		split_operands(op->args, relid, &var, &value, &var_left);
 		p->attnum = var->varattno;
+		p->value_index = (*next_value)++;
 		p->strategy = var_left ? bi->strategy : commute_strategy(bi->strategy);
-		p->values = palloc(sizeof(Datum));
-		p->values[0] = c->constvalue;
-		p->nvalues = 1;
-		return setup_compare(p, bi->opfamily_id, coltype, consttype,
+		return setup_compare(p, bi->opfamily_id,
+							 var_left ? bi->oplefttype : bi->oprighttype,
+							 var_left ? bi->oprighttype : bi->oplefttype,
 							 op->inputcollid);
 	}
 	if (IsA(clause, ScalarArrayOpExpr))
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
 		OpBtreeInterpretation *bi = btree_interpretation(sa->opno);
-		Var		   *var = plain_var(linitial(sa->args), relid);
-		Const	   *c = (Const *) lsecond(sa->args);
-		ArrayType  *arr = DatumGetArrayTypeP(c->constvalue);
-		int16		elmlen;
-		bool		elmbyval;
-		char		elmalign;
-		bool	   *nulls;
-		Datum	   *elems;
-		int			nelems;
-		int			i;
 
-		get_typlenbyvalalign(ARR_ELEMTYPE(arr), &elmlen, &elmbyval, &elmalign);
-		deconstruct_array(arr, ARR_ELEMTYPE(arr), elmlen, elmbyval, elmalign,
-						  &elems, &nulls, &nelems);
+		split_operands(sa->args, relid, &var, &value, &var_left);
 		p->attnum = var->varattno;
+		p->value_index = (*next_value)++;
 		p->strategy = BTEqualStrategyNumber;
-		p->values = palloc(sizeof(Datum) * Max(nelems, 1));
-		for (i = 0; i < nelems; i++)
-			if (!nulls[i])		/* NULL elements never match */
-				p->values[p->nvalues++] = elems[i];
+		p->value_is_array = true;
+		p->elemtype = get_element_type(exprType(value));
+		if (!OidIsValid(p->elemtype))
+			return false;
+		get_typlenbyvalalign(p->elemtype, &p->elmlen, &p->elmbyval,
+							 &p->elmalign);
 		return setup_compare(p, bi->opfamily_id, bi->oplefttype,
 							 bi->oprighttype, sa->inputcollid);
 	}
@@ -238,13 +291,27 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid)
 		p->attnum = plain_var((Node *) nt->arg, relid)->varattno;
 		return true;
 	}
+	if (is_orclause(clause))
+	{
+		List	   *args = ((BoolExpr *) clause)->args;
+		ListCell   *lc;
+		bool		ok = true;
+
+		p->kind = PQ_PRUNE_OR;
+		p->args = palloc0(sizeof(PqPrunePred) * list_length(args));
+		foreach(lc, args)
+			ok &= init_pred(&p->args[p->nargs++], (Expr *) lfirst(lc), relid,
+							next_value);
+		/* one branch we cannot judge makes the whole OR undecidable */
+		return ok;
+	}
 
 	/* a bare boolean column is "column = true"; NOT column "= false" */
 	{
 		bool		negated = is_notclause(clause);
-		Var		   *var = plain_var(negated ? (Node *) get_notclausearg(clause) :
-									(Node *) clause, relid);
 
+		var = plain_var(negated ? (Node *) get_notclausearg(clause) :
+						(Node *) clause, relid);
 		p->attnum = var->varattno;
 		p->strategy = BTEqualStrategyNumber;
 		p->values = palloc(sizeof(Datum));
@@ -260,13 +327,59 @@ pqfdw_prune_init(List *clauses, Index relid, int *npreds)
 {
 	PqPrunePred *preds = palloc0(sizeof(PqPrunePred) * Max(list_length(clauses), 1));
 	ListCell   *lc;
+	int			next_value = 0;
 	int			n = 0;
 
 	foreach(lc, clauses)
-		if (init_pred(&preds[n], (Expr *) lfirst(lc), relid))
+		if (init_pred(&preds[n], (Expr *) lfirst(lc), relid, &next_value))
 			n++;
 	*npreds = n;
 	return preds;
+}
+
+void
+pqfdw_prune_set_values(PqPrunePred *preds, int npreds, const Datum *values,
+					   const bool *isnull)
+{
+	int			i;
+
+	for (i = 0; i < npreds; i++)
+	{
+		PqPrunePred *p = &preds[i];
+		int			v = p->value_index;
+
+		if (p->kind == PQ_PRUNE_OR)
+		{
+			pqfdw_prune_set_values(p->args, p->nargs, values, isnull);
+			continue;
+		}
+		if (v < 0)
+			continue;
+		p->nvalues = 0;
+		if (isnull[v])
+			continue;			/* compared with NULL: never true */
+		if (p->value_is_array)
+		{
+			ArrayType  *arr = DatumGetArrayTypeP(values[v]);
+			bool	   *nulls;
+			Datum	   *elems;
+			int			nelems;
+			int			k;
+
+			deconstruct_array(arr, p->elemtype, p->elmlen, p->elmbyval,
+							  p->elmalign, &elems, &nulls, &nelems);
+			p->values = palloc(sizeof(Datum) * Max(nelems, 1));
+			for (k = 0; k < nelems; k++)
+				if (!nulls[k])	/* NULL elements never match */
+					p->values[p->nvalues++] = elems[k];
+		}
+		else
+		{
+			p->values = palloc(sizeof(Datum));
+			p->values[0] = values[v];
+			p->nvalues = 1;
+		}
+	}
 }
 
 /*
@@ -418,6 +531,61 @@ range_may_match(PqPrunePred *p, Datum min, Datum max, bool max_known,
 	return true;
 }
 
+/* Can a row of the row group satisfy predicate p? */
+static bool
+pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
+			   PqConverter **cvs, const int *leaf)
+{
+	PqConverter *cv;
+	int			c;
+	const PqColumnChunk *cc;
+	const PqStatistics *s;
+	bool		all_null;
+	PqBytes		lo;
+	PqBytes		hi;
+	int			i;
+
+	if (p->kind == PQ_PRUNE_OR)
+	{
+		for (i = 0; i < p->nargs; i++)
+			if (pred_may_match(&p->args[i], file, rg, cvs, leaf))
+				return true;
+		return false;
+	}
+	/* a comparison with NULL (or only NULL array elements) is never true */
+	if (p->kind == PQ_PRUNE_COMPARE && p->nvalues == 0)
+		return false;
+
+	cv = cvs[p->attnum - 1];
+	c = leaf[p->attnum - 1];
+	if (cv == NULL || c < 0 || cv->node->max_rep > 0)
+		return true;
+	cc = &rg->columns[c];
+	if (!cc->has_meta_data || !cc->meta_data.has_statistics)
+		return true;
+	s = &cc->meta_data.statistics;
+	all_null = s->has_null_count && cc->meta_data.num_values > 0 &&
+		s->null_count == cc->meta_data.num_values;
+
+	switch (p->kind)
+	{
+		case PQ_PRUNE_IS_NULL:
+			return !(s->has_null_count && s->null_count == 0);
+		case PQ_PRUNE_IS_NOT_NULL:
+			return !all_null;
+		default:
+			break;
+	}
+
+	/* comparisons never match NULL */
+	if (all_null)
+		return false;
+	if (!chunk_stat_bytes(&file->schema->columns[c], s, &lo, &hi))
+		return true;
+	return pqfdw_pred_bounds_may_match(p, cv, &file->schema->columns[c], lo, hi,
+									   s->has_nan_count && s->nan_count == 0);
+}
+
 bool
 pqfdw_row_group_may_match(PqPrunePred *preds, int npreds, const PqFile *file,
 						  int row_group, PqConverter **cvs, const int *leaf)
@@ -426,46 +594,7 @@ pqfdw_row_group_may_match(PqPrunePred *preds, int npreds, const PqFile *file,
 	int			i;
 
 	for (i = 0; i < npreds; i++)
-	{
-		PqPrunePred *p = &preds[i];
-		PqConverter *cv = cvs[p->attnum - 1];
-		int			c = leaf[p->attnum - 1];
-		const PqColumnChunk *cc;
-		const PqStatistics *s;
-		bool		all_null;
-		PqBytes		lo;
-		PqBytes		hi;
-
-		if (cv == NULL || c < 0)
-			continue;
-		cc = &rg->columns[c];
-		if (!cc->has_meta_data || !cc->meta_data.has_statistics ||
-			cv->node->max_rep > 0)
-			continue;
-		s = &cc->meta_data.statistics;
-		all_null = s->has_null_count && cc->meta_data.num_values > 0 &&
-			s->null_count == cc->meta_data.num_values;
-
-		if (p->kind == PQ_PRUNE_IS_NULL)
-		{
-			if (s->has_null_count && s->null_count == 0)
-				return false;
-			continue;
-		}
-		if (p->kind == PQ_PRUNE_IS_NOT_NULL)
-		{
-			if (all_null)
-				return false;
-			continue;
-		}
-
-		/* comparisons never match NULL */
-		if (all_null)
+		if (!pred_may_match(&preds[i], file, rg, cvs, leaf))
 			return false;
-		if (chunk_stat_bytes(&file->schema->columns[c], s, &lo, &hi) &&
-			!pqfdw_pred_bounds_may_match(p, cv, &file->schema->columns[c], lo, hi,
-										 s->has_nan_count && s->nan_count == 0))
-			return false;
-	}
 	return true;
 }

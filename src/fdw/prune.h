@@ -17,7 +17,8 @@ typedef enum PqPruneKind
 {
 	PQ_PRUNE_COMPARE,			/* column op constant(s) */
 	PQ_PRUNE_IS_NULL,
-	PQ_PRUNE_IS_NOT_NULL
+	PQ_PRUNE_IS_NOT_NULL,
+	PQ_PRUNE_OR					/* any of args */
 } PqPruneKind;
 
 typedef struct PqPrunePred
@@ -25,18 +26,35 @@ typedef struct PqPrunePred
 	PqPruneKind kind;
 	AttrNumber	attnum;			/* 1-based */
 	int			strategy;		/* btree strategy, column on the left; 6 = <> */
-	Datum	   *values;			/* constants; several for = ANY(array) */
+	Datum	   *values;			/* non-NULL values compared with; several
+								 * for = ANY(array); none: never true */
 	int			nvalues;
+	int			value_index;	/* its value expression, -1 if fixed */
+	bool		value_is_array;
+	Oid			elemtype;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
 	FmgrInfo	cmp;			/* btree order proc (column type, const type) */
 	Oid			collation;
-	bool		bytewise;		/* string equality: compare bytes */
+	struct PqPrunePred *args;	/* PQ_PRUNE_OR */
+	int			nargs;
 } PqPrunePred;
 
-/* Quals (bare Exprs) of a RestrictInfo list that statistics can decide. */
-extern List *pqfdw_prune_clauses(List *restrictinfos, Index relid);
+/*
+ * Quals (bare Exprs) of a RestrictInfo list that statistics can decide,
+ * and in *values the expressions (constants, parameters) they compare
+ * with, to be evaluated by the executor in this order.
+ */
+extern List *pqfdw_prune_clauses(List *restrictinfos, Index relid,
+								 List **values);
 
 /* Executor-side form of those quals; unusable ones are left out. */
 extern PqPrunePred *pqfdw_prune_init(List *clauses, Index relid, int *npreds);
+
+/* Install the evaluated value expressions (by index) into the predicates. */
+extern void pqfdw_prune_set_values(PqPrunePred *preds, int npreds,
+								   const Datum *values, const bool *isnull);
 
 /*
  * False when the statistics of the row group prove that no row can satisfy

@@ -15,13 +15,16 @@
 
 #include "commands/explain.h"
 #include "convert.h"
+#include "executor/executor.h"
 #include "fdw_api.h"
 #include "filter.h"
 #include "prune.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/value.h"
 #include "parquet_fdw.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/ruleutils.h"
 #include "utils/memutils.h"
@@ -76,11 +79,15 @@ typedef struct PqScanState
 	int			nfilters;
 	List	   *filter_exprs;
 	Index		scanrelid;
+	ExprContext *econtext;
 
 	/* row group pruning */
 	PqPrunePred *preds;
 	int			npreds;
 	List	   *prune_exprs;
+	List	   *prune_value_states; /* ExprStates of fdw_exprs */
+	bool		prune_values_ready;
+	MemoryContext param_cxt;	/* evaluated values, reset on rescan */
 	PqConverter **att_cv;		/* per attribute: its converter, or NULL */
 	int		   *att_leaf;		/* per attribute: leaf column in the file */
 
@@ -115,6 +122,7 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	st->filter_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_FILTERS);
 	st->prune_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_PRUNE);
 	st->scanrelid = plan->scan.scanrelid;
+	st->econtext = node->ss.ps.ps_ExprContext;
 
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "parquet_fdw scan",
@@ -156,6 +164,10 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 		st->batch_sel = MemoryContextAlloc(st->scan_cxt,
 										   sizeof(int) * st->batch_rows);
 	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
+	st->prune_value_states = ExecInitExprList(plan->fdw_exprs,
+											  (PlanState *) node);
+	st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw params",
+										  ALLOCSET_SMALL_SIZES);
 	st->att_cv = MemoryContextAllocZero(st->scan_cxt,
 										sizeof(PqConverter *) * Max(st->natts, 1));
 	st->att_leaf = MemoryContextAlloc(st->scan_cxt,
@@ -226,6 +238,47 @@ open_next_file(PqScanState *st, TupleDesc tupdesc)
 	return true;
 }
 
+/*
+ * Evaluate the values the pruning predicates compare with: constants,
+ * parameters of prepared statements and initplans.  Done at the first row
+ * group of each (re)scan, not in BeginForeignScan, so that initplans run
+ * only when the scan does.
+ */
+static void
+evaluate_prune_values(PqScanState *st, ExprContext *econtext)
+{
+	int			n = list_length(st->prune_value_states);
+	Datum	   *values;
+	bool	   *isnull;
+	ListCell   *lc;
+	int			i = 0;
+	MemoryContext old;
+
+	MemoryContextReset(st->param_cxt);
+	old = MemoryContextSwitchTo(st->param_cxt);
+	values = palloc(sizeof(Datum) * Max(n, 1));
+	isnull = palloc(sizeof(bool) * Max(n, 1));
+	foreach(lc, st->prune_value_states)
+	{
+		ExprState  *es = (ExprState *) lfirst(lc);
+		Oid			type = exprType((Node *) es->expr);
+		int16		typlen;
+		bool		typbyval;
+		Datum		v;
+
+		MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		v = ExecEvalExpr(es, econtext, &isnull[i]);
+		MemoryContextSwitchTo(st->param_cxt);
+		get_typlenbyval(type, &typlen, &typbyval);
+		values[i] = isnull[i] ? (Datum) 0 : datumCopy(v, typbyval, typlen);
+		i++;
+	}
+	pqfdw_prune_set_values(st->preds, st->npreds, values, isnull);
+	MemoryContextSwitchTo(old);
+	ResetExprContext(econtext);
+	st->prune_values_ready = true;
+}
+
 /* Advance to a row group with rows; false when every file is done. */
 static bool
 next_row_group(PqScanState *st, TupleDesc tupdesc)
@@ -249,11 +302,15 @@ next_row_group(PqScanState *st, TupleDesc tupdesc)
 			continue;
 		if (st->npreds > 0 && pqfdw_enable_statistics_pruning)
 		{
-			MemoryContext old = MemoryContextSwitchTo(st->batch_cxt);
-			bool		match = pqfdw_row_group_may_match(st->preds, st->npreds,
-														  st->file, st->row_group,
-														  st->att_cv, st->att_leaf);
+			MemoryContext old;
+			bool		match;
 
+			if (!st->prune_values_ready)
+				evaluate_prune_values(st, st->econtext);
+			old = MemoryContextSwitchTo(st->batch_cxt);
+			match = pqfdw_row_group_may_match(st->preds, st->npreds, st->file,
+											  st->row_group, st->att_cv,
+											  st->att_leaf);
 			MemoryContextSwitchTo(old);
 			if (!match)
 			{
@@ -361,6 +418,7 @@ pqfdw_ReScanForeignScan(ForeignScanState *node)
 	st->row_group = -1;
 	st->rg_rows_left = 0;
 	st->batch_n = st->batch_pos = 0;
+	st->prune_values_ready = false;
 	MemoryContextReset(st->batch_cxt);
 	MemoryContextReset(st->file_cxt);
 }
