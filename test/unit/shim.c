@@ -255,6 +255,33 @@ pg_re_throw(void)
 	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom()
 #endif
 
+uint8 *
+ut_exact_copy(const void *src, size_t len)
+{
+	uint8	   *p = palloc(len > 0 ? len : 1);
+
+	if (len > 0)
+		memcpy(p, src, len);
+	return p;
+}
+
+static uint64 ut_rng_state = UINT64CONST(88172645463325252);
+
+void
+ut_rng_seed(uint64 seed)
+{
+	ut_rng_state = seed ? seed : UINT64CONST(88172645463325252);
+}
+
+uint64
+ut_rng_next(void)
+{
+	ut_rng_state ^= ut_rng_state >> 12;
+	ut_rng_state ^= ut_rng_state << 25;
+	ut_rng_state ^= ut_rng_state >> 27;
+	return ut_rng_state * UINT64CONST(0x2545F4914F6CDD1D);
+}
+
 /* Test runner */
 int			ut_failures_in_test;
 static int	ut_passed;

@@ -20,16 +20,6 @@ static const uint32 spec_salt[8] = {
 	0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U
 };
 
-static uint64 rng_state = 0x9E3779B97F4A7C15ULL;
-
-static uint64
-rng_next(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 static int
 count_bits(const uint8 *p, size_t n)
@@ -74,7 +64,7 @@ test_bit_layout(void)
 
 	for (round = 0; round < 200; round++)
 	{
-		uint64		h = rng_next();
+		uint64		h = ut_rng_next();
 		uint32		lo = (uint32) h;
 		size_t		blk = (size_t) (((h >> 32) * 4) >> 32);
 		int			i;
@@ -274,7 +264,7 @@ test_corpus_filter(void)
 	for (i = 0; i < 1000; i++)
 	{
 		snprintf(s, sizeof(s), "absent-%d-%llx", i,
-				 (unsigned long long) rng_next());
+				 (unsigned long long) ut_rng_next());
 		if (!pq_bloom_check(bitset, nbytes,
 							pq_bloom_hash_bytes((const uint8 *) s, strlen(s))))
 			absent++;

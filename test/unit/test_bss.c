@@ -8,34 +8,13 @@
 #include "encoding.h"
 #include "unit_test.h"
 
-static uint64 rng_state;
-
-static uint64
-rng_next(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64CONST(0x2545F4914F6CDD1D);
-}
-
-/* Copy into an exact-size palloc'd buffer so ASan catches overreads. */
-static uint8 *
-exact_copy(const void *src, size_t len)
-{
-	uint8	   *p = palloc(len > 0 ? len : 1);
-
-	if (len > 0)
-		memcpy(p, src, len);
-	return p;
-}
 
 static void
 bss(PqValueDecoder *d, int ptype, int type_length, const uint8 *bytes,
 	size_t len, int num_values)
 {
 	pq_valdec_init(d, PQ_ENC_BYTE_STREAM_SPLIT, ptype, type_length,
-				   exact_copy(bytes, len), len, num_values);
+				   ut_exact_copy(bytes, len), len, num_values);
 }
 
 /* The specification's example: three 4-byte values. */
@@ -159,7 +138,7 @@ test_bss_roundtrip(void)
 {
 	int			width;
 
-	rng_state = 17;
+	ut_rng_seed(17);
 	for (width = 1; width <= 16; width++)
 	{
 		int			n = 777;
@@ -172,18 +151,18 @@ test_bss_roundtrip(void)
 		int			i;
 
 		if (width == 4)
-			ptype = (rng_next() & 1) ? PQ_FLOAT : PQ_INT32;
+			ptype = (ut_rng_next() & 1) ? PQ_FLOAT : PQ_INT32;
 		else if (width == 8)
-			ptype = (rng_next() & 1) ? PQ_DOUBLE : PQ_INT64;
+			ptype = (ut_rng_next() & 1) ? PQ_DOUBLE : PQ_INT64;
 		for (i = 0; i < n * width; i++)
-			vals[i] = (uint8) rng_next();
+			vals[i] = (uint8) ut_rng_next();
 		pq_buffer_init(&buf, 0);
 		pq_byte_stream_split_encode(&buf, width, vals, n);
 		CHECK_EQ_INT(buf.len, (size_t) n * width);
 		bss(&d, ptype, width, buf.data, buf.len, n);
 		for (got = 0; got < n;)
 		{
-			int			k = 1 + (int) (rng_next() % 50);
+			int			k = 1 + (int) (ut_rng_next() % 50);
 
 			k = Min(k, n - got);
 			pq_valdec_read_fixed(&d, k, out + (size_t) got * width);

@@ -31,16 +31,6 @@ static const int real_codecs[] = {
 #define MB (1024 * 1024)
 
 /* Deterministic xorshift64 generator. */
-static uint64 rng_state = 88172645463325252ULL;
-
-static uint64
-rng_next(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 static uint8 *
 random_bytes(size_t len)
@@ -49,7 +39,7 @@ random_bytes(size_t len)
 	size_t		i;
 
 	for (i = 0; i < len; i++)
-		p[i] = (uint8) rng_next();
+		p[i] = (uint8) ut_rng_next();
 	return p;
 }
 
@@ -66,7 +56,7 @@ compressible_bytes(size_t len)
 
 	while (i < len)
 	{
-		const char *w = words[rng_next() % lengthof(words)];
+		const char *w = words[ut_rng_next() % lengthof(words)];
 		size_t		n = Min(strlen(w), len - i);
 
 		memcpy(p + i, w, n);
@@ -762,10 +752,10 @@ test_garbage(void)
 		/* Random bytes, all-ones, all-zeros */
 		for (round = 0; round < 200; round++)
 		{
-			size_t		jlen = 1 + rng_next() % 4096;
+			size_t		jlen = 1 + ut_rng_next() % 4096;
 
 			for (pos = 0; pos < jlen; pos++)
-				junk[pos] = (uint8) rng_next();
+				junk[pos] = (uint8) ut_rng_next();
 			CHECK_EQ_INT(decompress_status(c, junk, jlen, back, 3000),
 						 ERRCODE_DATA_CORRUPTED);
 			CHECK_EQ_INT(decompress_status(c, junk, jlen, back, 0),

@@ -13,27 +13,6 @@
 #include "encoding.h"
 #include "unit_test.h"
 
-static uint64 rng_state;
-
-static uint64
-rng_next(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64CONST(0x2545F4914F6CDD1D);
-}
-
-/* Copy into an exact-size palloc'd buffer so ASan catches overreads. */
-static uint8 *
-exact_copy(const void *src, size_t len)
-{
-	uint8	   *p = palloc(len > 0 ? len : 1);
-
-	if (len > 0)
-		memcpy(p, src, len);
-	return p;
-}
 
 static bool
 buffer_is(const PqBuffer *buf, const uint8 *expect, size_t len)
@@ -90,7 +69,7 @@ static void
 test_delta_spec_examples(void)
 {
 	PqDeltaDecoder d;
-	uint8	   *buf = exact_copy(spec1, sizeof(spec1));
+	uint8	   *buf = ut_exact_copy(spec1, sizeof(spec1));
 	int64		out[8];
 	int32		out32[8];
 	int			i;
@@ -101,7 +80,7 @@ test_delta_spec_examples(void)
 		CHECK_EQ_INT(out[i], i + 1);
 	CHECK(pq_delta_end(&d) == buf + sizeof(spec1));
 
-	buf = exact_copy(spec2, sizeof(spec2));
+	buf = ut_exact_copy(spec2, sizeof(spec2));
 	pq_delta_init(&d, buf, sizeof(spec2));
 	pq_delta_read_i32(&d, out32, 3);
 	pq_delta_read_i32(&d, out32 + 3, 5);
@@ -137,7 +116,7 @@ static void
 test_delta_parquet_mr(void)
 {
 	PqDeltaDecoder d;
-	uint8	   *buf = exact_copy(parquet_mr_bitwidth3,
+	uint8	   *buf = ut_exact_copy(parquet_mr_bitwidth3,
 								 sizeof(parquet_mr_bitwidth3));
 	int64		out[200];
 	int			i;
@@ -156,7 +135,7 @@ test_delta_single_value(void)
 {
 	static const uint8 one[] = {0x80, 0x01, 0x04, 0x01, 0x05};
 	PqDeltaDecoder d;
-	uint8	   *buf = exact_copy(one, sizeof(one));
+	uint8	   *buf = ut_exact_copy(one, sizeof(one));
 	int64		out[2];
 
 	pq_delta_init(&d, buf, sizeof(one));
@@ -188,7 +167,7 @@ test_delta_width64(void)
 	bytes[15] = 64;
 	memset(bytes + 19 + 8, 0xFF, 8);
 
-	pq_delta_init(&d, exact_copy(bytes, sizeof(bytes)), sizeof(bytes));
+	pq_delta_init(&d, ut_exact_copy(bytes, sizeof(bytes)), sizeof(bytes));
 	pq_delta_read_i64(&d, out, 3);
 	for (i = 0; i < 3; i++)
 		CHECK(out[i] == vals[i]);
@@ -212,7 +191,7 @@ test_delta_int64_extremes(void)
 		vals[i] = (i % 2) ? PG_INT64_MAX : PG_INT64_MIN;
 	pq_buffer_init(&buf, 0);
 	pq_delta_encode_i64(&buf, vals, n);
-	pq_delta_init(&d, exact_copy(buf.data, buf.len), buf.len);
+	pq_delta_init(&d, ut_exact_copy(buf.data, buf.len), buf.len);
 	pq_delta_read_i64(&d, out, n);
 	for (i = 0; i < n; i++)
 		CHECK(out[i] == vals[i]);
@@ -237,7 +216,7 @@ test_delta_int32_wrap(void)
 	PqBuffer	buf;
 	int			i;
 
-	pq_delta_init(&d, exact_copy(wrap, sizeof(wrap)), sizeof(wrap));
+	pq_delta_init(&d, ut_exact_copy(wrap, sizeof(wrap)), sizeof(wrap));
 	pq_delta_read_i32(&d, out, 2);
 	CHECK_EQ_INT(out[0], PG_INT32_MAX);
 	CHECK_EQ_INT(out[1], PG_INT32_MIN);
@@ -250,7 +229,7 @@ test_delta_int32_wrap(void)
 	pq_buffer_reset(&buf);
 	pq_delta_encode_i64(&buf, vals64, 5);
 	CHECK_EQ_INT(buf.data[14], 33);
-	pq_delta_init(&d, exact_copy(buf.data, buf.len), buf.len);
+	pq_delta_init(&d, ut_exact_copy(buf.data, buf.len), buf.len);
 	pq_delta_read_i32(&d, out, 5);
 	for (i = 0; i < 5; i++)
 		CHECK_EQ_INT(out[i], vals[i]);
@@ -270,7 +249,7 @@ test_delta_garbage(void)
 	memset(bytes + 7, 0xFF, 3);
 	bytes[11] = 0xFF;
 	memset(bytes + 12, 0xA5, 6);
-	buf = exact_copy(bytes, sizeof(bytes));
+	buf = ut_exact_copy(bytes, sizeof(bytes));
 	pq_delta_init(&d, buf, sizeof(bytes));
 	pq_delta_read_i64(&d, out, 8);
 	for (i = 0; i < 8; i++)
@@ -289,14 +268,14 @@ test_delta_short_last_block(void)
 	int64		out[8];
 	int			i;
 
-	pq_delta_init(&d, exact_copy(spec2, 12), 12);
+	pq_delta_init(&d, ut_exact_copy(spec2, 12), 12);
 	pq_delta_read_i64(&d, out, 8);
 	for (i = 0; i < 8; i++)
 		CHECK_EQ_INT(out[i], spec2_values[i]);
 	CHECK_ERROR(pq_delta_end(&d), ERRCODE_DATA_CORRUPTED);
 
 	/* the bytes of a needed value must exist */
-	pq_delta_init(&d, exact_copy(spec2, 11), 11);
+	pq_delta_init(&d, ut_exact_copy(spec2, 11), 11);
 	CHECK_ERROR(pq_delta_read_i64(&d, out, 8), ERRCODE_DATA_CORRUPTED);
 }
 
@@ -387,13 +366,13 @@ test_delta_end_skips(void)
 	uint8	   *copy;
 	int			i;
 
-	rng_state = 3;
+	ut_rng_seed(3);
 	for (i = 0; i < n; i++)
-		vals[i] = (int64) (rng_next() % 100000);
+		vals[i] = (int64) (ut_rng_next() % 100000);
 	pq_buffer_init(&buf, 0);
 	pq_delta_encode_i64(&buf, vals, n);
 	pq_buffer_append(&buf, "XYZ", 3);
-	copy = exact_copy(buf.data, buf.len);
+	copy = ut_exact_copy(buf.data, buf.len);
 
 	pq_delta_init(&d, copy, buf.len);
 	CHECK(pq_delta_end(&d) == copy + buf.len - 3);
@@ -415,7 +394,7 @@ test_delta_roundtrip(void)
 	int			shape;
 	int			c;
 
-	rng_state = 99;
+	ut_rng_seed(99);
 	for (shape = 0; shape < 6; shape++)
 		for (c = 0; c < lengthof(counts); c++)
 		{
@@ -432,7 +411,7 @@ test_delta_roundtrip(void)
 
 			for (i = 0; i < n; i++)
 			{
-				uint64		r = rng_next();
+				uint64		r = ut_rng_next();
 
 				switch (shape)
 				{
@@ -460,11 +439,11 @@ test_delta_roundtrip(void)
 
 			pq_buffer_init(&buf, 0);
 			pq_delta_encode_i64(&buf, v64, n);
-			copy = exact_copy(buf.data, buf.len);
+			copy = ut_exact_copy(buf.data, buf.len);
 			pq_delta_init(&d, copy, buf.len);
 			for (got = 0; got < n;)
 			{
-				int			k = 1 + (int) (rng_next() % 100);
+				int			k = 1 + (int) (ut_rng_next() % 100);
 
 				k = Min(k, n - got);
 				pq_delta_read_i64(&d, o64 + got, k);
@@ -476,11 +455,11 @@ test_delta_roundtrip(void)
 
 			pq_buffer_reset(&buf);
 			pq_delta_encode_i32(&buf, v32, n);
-			copy = exact_copy(buf.data, buf.len);
+			copy = ut_exact_copy(buf.data, buf.len);
 			pq_delta_init(&d, copy, buf.len);
 			for (got = 0; got < n;)
 			{
-				int			k = 1 + (int) (rng_next() % 100);
+				int			k = 1 + (int) (ut_rng_next() % 100);
 
 				k = Min(k, n - got);
 				pq_delta_read_i32(&d, o32 + got, k);
@@ -553,7 +532,7 @@ test_dlba_spec(void)
 	PqBuffer	buf;
 
 	pq_valdec_init(&d, PQ_ENC_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 0,
-				   exact_copy(dlba_spec, sizeof(dlba_spec)),
+				   ut_exact_copy(dlba_spec, sizeof(dlba_spec)),
 				   sizeof(dlba_spec), 4);
 	pq_valdec_read_byte_array(&d, 1, out);
 	pq_valdec_read_byte_array(&d, 3, out + 1);
@@ -561,7 +540,7 @@ test_dlba_spec(void)
 
 	/* a header with more lengths than the caller's values */
 	pq_valdec_init(&d, PQ_ENC_DELTA_LENGTH_BYTE_ARRAY, PQ_BYTE_ARRAY, 0,
-				   exact_copy(dlba_spec, sizeof(dlba_spec)),
+				   ut_exact_copy(dlba_spec, sizeof(dlba_spec)),
 				   sizeof(dlba_spec), 3);
 	pq_valdec_read_byte_array(&d, 3, out);
 	CHECK(arrays_are(out, dlba_words, 3));
@@ -582,7 +561,7 @@ test_dlba_corrupt(void)
 	/* data cut short, too few lengths, a negative length */
 	CHECK_ERROR(pq_valdec_init(&d, PQ_ENC_DELTA_LENGTH_BYTE_ARRAY,
 							   PQ_BYTE_ARRAY, 0,
-							   exact_copy(dlba_spec, sizeof(dlba_spec) - 1),
+							   ut_exact_copy(dlba_spec, sizeof(dlba_spec) - 1),
 							   sizeof(dlba_spec) - 1, 4),
 				ERRCODE_DATA_CORRUPTED);
 	/* five values asked for (nulls included?), four present */
@@ -606,7 +585,7 @@ test_dba_spec(void)
 	PqBuffer	buf;
 
 	pq_valdec_init(&d, PQ_ENC_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0,
-				   exact_copy(dba_spec, sizeof(dba_spec)), sizeof(dba_spec),
+				   ut_exact_copy(dba_spec, sizeof(dba_spec)), sizeof(dba_spec),
 				   4);
 	pq_valdec_read_byte_array(&d, 2, out);
 	pq_valdec_read_byte_array(&d, 2, out + 2);
@@ -614,14 +593,14 @@ test_dba_spec(void)
 
 	/* three of four: the unread prefix length is skipped */
 	pq_valdec_init(&d, PQ_ENC_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0,
-				   exact_copy(dba_spec, sizeof(dba_spec)), sizeof(dba_spec),
+				   ut_exact_copy(dba_spec, sizeof(dba_spec)), sizeof(dba_spec),
 				   3);
 	pq_valdec_read_byte_array(&d, 3, out);
 	CHECK(arrays_are(out, dba_words, 3));
 
 	/* six asked for (nulls included?), four present */
 	pq_valdec_init(&d, PQ_ENC_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0,
-				   exact_copy(dba_spec, sizeof(dba_spec)), sizeof(dba_spec),
+				   ut_exact_copy(dba_spec, sizeof(dba_spec)), sizeof(dba_spec),
 				   6);
 	CHECK_ERROR(pq_valdec_read_byte_array(&d, 5, out),
 				ERRCODE_DATA_CORRUPTED);
@@ -648,12 +627,12 @@ test_dba_flba(void)
 	pq_buffer_init(&buf, 0);
 	pq_delta_byte_array_encode(&buf, in, 4);
 	pq_valdec_init(&d, PQ_ENC_DELTA_BYTE_ARRAY, PQ_FIXED_LEN_BYTE_ARRAY, 4,
-				   exact_copy(buf.data, buf.len), buf.len, 4);
+				   ut_exact_copy(buf.data, buf.len), buf.len, 4);
 	pq_valdec_read_fixed(&d, 3, fixed);
 	pq_valdec_read_fixed(&d, 1, fixed + 12);
 	CHECK(memcmp(fixed, "abcdabceabcexbce", 16) == 0);
 	pq_valdec_init(&d, PQ_ENC_DELTA_BYTE_ARRAY, PQ_FIXED_LEN_BYTE_ARRAY, 4,
-				   exact_copy(buf.data, buf.len), buf.len, 4);
+				   ut_exact_copy(buf.data, buf.len), buf.len, 4);
 	pq_valdec_read_byte_array(&d, 4, out);
 	CHECK(arrays_are(out, words, 4));
 
@@ -708,10 +687,10 @@ test_dba_corrupt(void)
 				ERRCODE_DATA_CORRUPTED);
 	/* suffix section cut short */
 	CHECK_ERROR(pq_valdec_init(&d, PQ_ENC_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0,
-							   exact_copy(dba_spec, 30), 30, 4),
+							   ut_exact_copy(dba_spec, 30), 30, 4),
 				ERRCODE_DATA_CORRUPTED);
 	CHECK_ERROR(pq_valdec_init(&d, PQ_ENC_DELTA_BYTE_ARRAY, PQ_BYTE_ARRAY, 0,
-							   exact_copy(dba_spec, sizeof(dba_spec) - 1),
+							   ut_exact_copy(dba_spec, sizeof(dba_spec) - 1),
 							   sizeof(dba_spec) - 1, 4),
 				ERRCODE_DATA_CORRUPTED);
 }
@@ -726,7 +705,7 @@ test_delta_bytes_roundtrip(void)
 	int			enc;
 	int			i;
 
-	rng_state = 5;
+	ut_rng_seed(5);
 	for (i = 0; i < n; i++)
 	{
 		uint32		len;
@@ -734,22 +713,22 @@ test_delta_bytes_roundtrip(void)
 		uint32		keep = 0;
 		uint32		j;
 
-		if (i > 0 && rng_next() % 5 == 0)
+		if (i > 0 && ut_rng_next() % 5 == 0)
 		{
 			vals[i] = vals[i - 1];	/* duplicate */
 			continue;
 		}
-		len = (uint32) (rng_next() % 24);
+		len = (uint32) (ut_rng_next() % 24);
 		p = palloc(len + 1);
 		if (i > 0)
 		{
-			keep = (uint32) (rng_next() % (vals[i - 1].len + 1));
+			keep = (uint32) (ut_rng_next() % (vals[i - 1].len + 1));
 			keep = Min(keep, len);
 		}
 		if (keep > 0)
 			memcpy(p, vals[i - 1].ptr, keep);
 		for (j = keep; j < len; j++)
-			p[j] = (uint8) ('a' + rng_next() % 4);
+			p[j] = (uint8) ('a' + ut_rng_next() % 4);
 		vals[i].ptr = p;
 		vals[i].len = len;
 	}
@@ -768,10 +747,10 @@ test_delta_bytes_roundtrip(void)
 		else
 			pq_delta_length_encode(&buf, vals, n);
 		pq_valdec_init(&d, encoding, PQ_BYTE_ARRAY, 0,
-					   exact_copy(buf.data, buf.len), buf.len, n);
+					   ut_exact_copy(buf.data, buf.len), buf.len, n);
 		for (got = 0; got < n;)
 		{
-			int			k = 1 + (int) (rng_next() % 200);
+			int			k = 1 + (int) (ut_rng_next() % 200);
 
 			k = Min(k, n - got);
 			pq_valdec_read_byte_array(&d, k, out + got);
@@ -798,12 +777,12 @@ test_delta_valdec(void)
 	int			i;
 
 	pq_valdec_init(&d, PQ_ENC_DELTA_BINARY_PACKED, PQ_INT32, 0,
-				   exact_copy(spec2, sizeof(spec2)), sizeof(spec2), 8);
+				   ut_exact_copy(spec2, sizeof(spec2)), sizeof(spec2), 8);
 	pq_valdec_read_fixed(&d, 8, o32);
 	for (i = 0; i < 8; i++)
 		CHECK_EQ_INT(o32[i], spec2_values[i]);
 	pq_valdec_init(&d, PQ_ENC_DELTA_BINARY_PACKED, PQ_INT64, 0,
-				   exact_copy(spec1, sizeof(spec1)), sizeof(spec1), 5);
+				   ut_exact_copy(spec1, sizeof(spec1)), sizeof(spec1), 5);
 	pq_valdec_read_fixed(&d, 5, o64);
 	CHECK_EQ_INT(o64[4], 5);
 	/* six values asked for (nulls included?), five present */

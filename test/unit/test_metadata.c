@@ -17,15 +17,6 @@
 
 /* ---- helpers ---- */
 
-static const uint8 *
-exact_copy(const uint8 *bytes, size_t len)
-{
-	uint8	   *copy = palloc(len);
-
-	memcpy(copy, bytes, len);
-	return copy;
-}
-
 static PqBytes
 mkbytes(const char *s)
 {
@@ -569,7 +560,7 @@ test_page_header_hand_bytes(void)
 	PqPageHeader ph;
 	size_t		used;
 
-	used = pq_read_page_header(exact_copy(bytes, sizeof(bytes)), sizeof(bytes), &ph);
+	used = pq_read_page_header(ut_exact_copy(bytes, sizeof(bytes)), sizeof(bytes), &ph);
 	CHECK_EQ_INT(used, sizeof(bytes) - 2);
 	CHECK_EQ_INT(ph.type, PQ_PAGE_DATA);
 	CHECK_EQ_INT(ph.uncompressed_page_size, 100);
@@ -621,7 +612,7 @@ test_dictionary_and_v2_hand_bytes(void)
 	};
 	PqPageHeader ph;
 
-	CHECK_EQ_INT(pq_read_page_header(exact_copy(dict, sizeof(dict)), sizeof(dict), &ph),
+	CHECK_EQ_INT(pq_read_page_header(ut_exact_copy(dict, sizeof(dict)), sizeof(dict), &ph),
 				 sizeof(dict));
 	CHECK_EQ_INT(ph.type, PQ_PAGE_DICTIONARY);
 	CHECK(ph.has_dictionary_page_header);
@@ -630,7 +621,7 @@ test_dictionary_and_v2_hand_bytes(void)
 	CHECK(ph.dictionary_page_header.has_is_sorted);
 	CHECK(ph.dictionary_page_header.is_sorted);
 
-	CHECK_EQ_INT(pq_read_page_header(exact_copy(v2, sizeof(v2)), sizeof(v2), &ph),
+	CHECK_EQ_INT(pq_read_page_header(ut_exact_copy(v2, sizeof(v2)), sizeof(v2), &ph),
 				 sizeof(v2));
 	CHECK_EQ_INT(ph.type, PQ_PAGE_DATA_V2);
 	CHECK(ph.has_crc);
@@ -661,7 +652,7 @@ test_bloom_filter_header_hand_bytes(void)
 	PqBloomFilterHeader bf;
 	PqBuffer	buf;
 
-	CHECK_EQ_INT(pq_read_bloom_filter_header(exact_copy(bytes, sizeof(bytes)),
+	CHECK_EQ_INT(pq_read_bloom_filter_header(ut_exact_copy(bytes, sizeof(bytes)),
 											 sizeof(bytes), &bf), sizeof(bytes));
 	CHECK_EQ_INT(bf.num_bytes, 32);
 	CHECK_EQ_INT(bf.algorithm, 1);
@@ -773,7 +764,7 @@ test_mismatched_types_skipped(void)
 	};
 	PqPageHeader ph;
 
-	CHECK_EQ_INT(pq_read_page_header(exact_copy(bytes, sizeof(bytes)),
+	CHECK_EQ_INT(pq_read_page_header(ut_exact_copy(bytes, sizeof(bytes)),
 									 sizeof(bytes), &ph), sizeof(bytes));
 	CHECK_EQ_INT(ph.compressed_page_size, 1);
 	CHECK(!ph.has_crc);
@@ -813,7 +804,7 @@ test_unknown_fields_skipped(void)
 	pq_thrift_write_i64_field(&w, -3, 1);
 	pq_thrift_write_struct_end(&w);
 
-	CHECK_EQ_INT(pq_read_page_header(exact_copy(buf.data, buf.len), buf.len, &ph),
+	CHECK_EQ_INT(pq_read_page_header(ut_exact_copy(buf.data, buf.len), buf.len, &ph),
 				 buf.len);
 	CHECK_EQ_INT(ph.type, PQ_PAGE_DATA_V2);
 	CHECK_EQ_INT(ph.uncompressed_page_size, 500);
@@ -947,7 +938,7 @@ test_encryption_unions(void)
 	static const uint8 missing[] = {0x28, 0x01, 'k', 0x00};
 	PqFileCryptoMetaData cm;
 
-	CHECK_EQ_INT(pq_read_file_crypto_metadata(exact_copy(gcm, sizeof(gcm)),
+	CHECK_EQ_INT(pq_read_file_crypto_metadata(ut_exact_copy(gcm, sizeof(gcm)),
 											  sizeof(gcm), &cm), sizeof(gcm));
 	CHECK_EQ_INT(cm.encryption_algorithm.kind, PQ_AES_GCM_V1);
 	CHECK(cm.encryption_algorithm.aad_prefix.ptr == NULL);
@@ -1004,7 +995,7 @@ test_file_metadata_round_trip(void)
 	build_file_metadata(&md);
 	pq_buffer_init(&buf, 0);
 	pq_write_file_metadata(&buf, &md);
-	copy = exact_copy(buf.data, buf.len);
+	copy = ut_exact_copy(buf.data, buf.len);
 	CHECK_EQ_INT(pq_read_file_metadata(copy, buf.len, &back), buf.len);
 	compare_file_metadata(&md, &back);
 	CHECK_EQ_INT(ut_failures_in_test, 0);
@@ -1235,7 +1226,7 @@ test_page_header_round_trip(void)
 		pq_write_page_header(&buf, &ph[i]);
 		/* page data follows the header */
 		pq_buffer_append(&buf, "DATA", 4);
-		CHECK_EQ_INT(pq_read_page_header(exact_copy(buf.data, buf.len), buf.len, &back),
+		CHECK_EQ_INT(pq_read_page_header(ut_exact_copy(buf.data, buf.len), buf.len, &back),
 					 buf.len - 4);
 		CHECK_EQ_INT(back.type, ph[i].type);
 		CHECK_EQ_INT(back.uncompressed_page_size, ph[i].uncompressed_page_size);
@@ -1326,7 +1317,7 @@ test_index_round_trip(void)
 
 	pq_buffer_init(&buf, 0);
 	pq_write_column_index(&buf, &ci);
-	CHECK_EQ_INT(pq_read_column_index(exact_copy(buf.data, buf.len), buf.len, &ci_back),
+	CHECK_EQ_INT(pq_read_column_index(ut_exact_copy(buf.data, buf.len), buf.len, &ci_back),
 				 buf.len);
 	CHECK_EQ_INT(ci_back.n_null_pages, 3);
 	for (i = 0; i < 3; i++)
@@ -1379,7 +1370,7 @@ test_index_round_trip(void)
 	CHECK_EQ_INT(buf.data[0], 0x19);
 	CHECK_EQ_INT(buf.data[1], 0xfc);
 	CHECK_EQ_INT(buf.data[2], 20);
-	CHECK_EQ_INT(pq_read_offset_index(exact_copy(buf.data, buf.len), buf.len, &oi_back),
+	CHECK_EQ_INT(pq_read_offset_index(ut_exact_copy(buf.data, buf.len), buf.len, &oi_back),
 				 buf.len);
 	CHECK_EQ_INT(oi_back.n_page_locations, 20);
 	for (i = 0; i < 20; i++)
@@ -1416,7 +1407,7 @@ test_other_round_trips(void)
 	fill_column_metadata(&cmd, 5);
 	pq_buffer_init(&buf, 0);
 	pq_write_column_metadata(&buf, &cmd);
-	CHECK_EQ_INT(pq_read_column_metadata(exact_copy(buf.data, buf.len),
+	CHECK_EQ_INT(pq_read_column_metadata(ut_exact_copy(buf.data, buf.len),
 										 buf.len, &cmd_back), buf.len);
 	compare_column_metadata(&cmd, &cmd_back);
 	check_all_truncations(buf.data, buf.len, read_cmd, &cmd_back);
@@ -1429,7 +1420,7 @@ test_other_round_trips(void)
 	fcm.key_metadata = mkbytes("footer-key");
 	pq_buffer_reset(&buf);
 	pq_write_file_crypto_metadata(&buf, &fcm);
-	CHECK_EQ_INT(pq_read_file_crypto_metadata(exact_copy(buf.data, buf.len),
+	CHECK_EQ_INT(pq_read_file_crypto_metadata(ut_exact_copy(buf.data, buf.len),
 											  buf.len, &fcm_back), buf.len);
 	compare_encryption(&fcm.encryption_algorithm, &fcm_back.encryption_algorithm);
 	CHECK(bytes_eq(fcm.key_metadata, fcm_back.key_metadata));
@@ -1441,7 +1432,7 @@ test_other_round_trips(void)
 	bf.compression = 1;
 	pq_buffer_reset(&buf);
 	pq_write_bloom_filter_header(&buf, &bf);
-	CHECK_EQ_INT(pq_read_bloom_filter_header(exact_copy(buf.data, buf.len),
+	CHECK_EQ_INT(pq_read_bloom_filter_header(ut_exact_copy(buf.data, buf.len),
 											 buf.len, &bf_back), buf.len);
 	CHECK_EQ_INT(bf_back.num_bytes, 1 << 20);
 	CHECK_EQ_INT(bf_back.algorithm, 1);
@@ -1507,7 +1498,7 @@ footer_of(const uint8 *file, size_t file_len, const char *magic,
 	if (flen > file_len - 12)
 		return NULL;
 	*footer_len = flen;
-	return exact_copy(file + file_len - 8 - flen, flen);
+	return ut_exact_copy(file + file_len - 8 - flen, flen);
 }
 
 static void

@@ -8,33 +8,12 @@
 #include "encoding.h"
 #include "unit_test.h"
 
-static uint64 rng_state;
-
-static uint64
-rng_next(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64CONST(0x2545F4914F6CDD1D);
-}
-
-/* Copy into an exact-size palloc'd buffer so ASan catches overreads. */
-static uint8 *
-exact_copy(const void *src, size_t len)
-{
-	uint8	   *p = palloc(len > 0 ? len : 1);
-
-	if (len > 0)
-		memcpy(p, src, len);
-	return p;
-}
 
 static void
 valdec(PqValueDecoder *d, int encoding, int ptype, int type_length,
 	   const void *bytes, size_t len, int num_values)
 {
-	pq_valdec_init(d, encoding, ptype, type_length, exact_copy(bytes, len),
+	pq_valdec_init(d, encoding, ptype, type_length, ut_exact_copy(bytes, len),
 				   len, num_values);
 }
 
@@ -415,7 +394,7 @@ test_plain_roundtrip(void)
 	int			t;
 	int			n = 1001;
 
-	rng_state = 11;
+	ut_rng_seed(11);
 	for (t = 0; t < lengthof(types); t++)
 	{
 		int			width = pq_fixed_width(types[t], 5);
@@ -427,7 +406,7 @@ test_plain_roundtrip(void)
 		int			i;
 
 		for (i = 0; i < n * width; i++)
-			vals[i] = (uint8) rng_next();
+			vals[i] = (uint8) ut_rng_next();
 		if (types[t] == PQ_BOOLEAN)
 			for (i = 0; i < n; i++)
 				vals[i] &= 1;
@@ -436,7 +415,7 @@ test_plain_roundtrip(void)
 		valdec(&d, PQ_ENC_PLAIN, types[t], 5, buf.data, buf.len, n);
 		while (got < n)
 		{
-			int			k = 1 + (int) (rng_next() % 37);
+			int			k = 1 + (int) (ut_rng_next() % 37);
 
 			k = Min(k, n - got);
 			pq_valdec_read_fixed(&d, k, out + (size_t) got * width);
@@ -457,15 +436,15 @@ test_plain_roundtrip_byte_array(void)
 	int			got = 0;
 	int			i;
 
-	rng_state = 12;
+	ut_rng_seed(12);
 	for (i = 0; i < n; i++)
 	{
-		uint32		len = (uint32) (rng_next() % 20);
+		uint32		len = (uint32) (ut_rng_next() % 20);
 		uint8	   *p = palloc(len + 1);
 		uint32		j;
 
 		for (j = 0; j < len; j++)
-			p[j] = (uint8) rng_next();
+			p[j] = (uint8) ut_rng_next();
 		vals[i].ptr = p;
 		vals[i].len = len;
 	}
@@ -474,7 +453,7 @@ test_plain_roundtrip_byte_array(void)
 	valdec(&d, PQ_ENC_PLAIN, PQ_BYTE_ARRAY, 0, buf.data, buf.len, n);
 	while (got < n)
 	{
-		int			k = 1 + (int) (rng_next() % 37);
+		int			k = 1 + (int) (ut_rng_next() % 37);
 
 		k = Min(k, n - got);
 		pq_valdec_read_byte_array(&d, k, out + got);
@@ -497,15 +476,15 @@ garbage_page(int encoding, int ptype, const uint8 *buf, size_t len,
 	PqByteArray ba[10];
 	uint32		idx[10];
 
-	pq_valdec_init(&d, encoding, ptype, 1 + (int) (rng_next() % 16), buf,
+	pq_valdec_init(&d, encoding, ptype, 1 + (int) (ut_rng_next() % 16), buf,
 				   len, num_values);
 	while (d.remaining > 0)
 	{
-		int			k = 1 + (int) (rng_next() % 10);
+		int			k = 1 + (int) (ut_rng_next() % 10);
 
 		k = Min(k, d.remaining);
 		if (pq_encoding_is_dictionary(encoding))
-			pq_valdec_read_indices(&d, k, idx, 1 + (uint32) (rng_next() % 8));
+			pq_valdec_read_indices(&d, k, idx, 1 + (uint32) (ut_rng_next() % 8));
 		else if (ptype == PQ_BYTE_ARRAY)
 			pq_valdec_read_byte_array(&d, k, ba);
 		else
@@ -527,24 +506,24 @@ test_garbage(void)
 	int			iter;
 	int			bad_errors = 0;
 
-	rng_state = 23;
+	ut_rng_seed(23);
 	for (iter = 0; iter < 30000; iter++)
 	{
-		int			encoding = encodings[rng_next() % lengthof(encodings)];
-		int			ptype = (int) (rng_next() % 8);
-		size_t		len = (size_t) (rng_next() % ((iter % 10) ? 40 : 600));
-		int			num_values = (int) (rng_next() % 200);
-		uint8		mask = (rng_next() & 1) ? 0xFF : 0x07;
+		int			encoding = encodings[ut_rng_next() % lengthof(encodings)];
+		int			ptype = (int) (ut_rng_next() % 8);
+		size_t		len = (size_t) (ut_rng_next() % ((iter % 10) ? 40 : 600));
+		int			num_values = (int) (ut_rng_next() % 200);
+		uint8		mask = (ut_rng_next() & 1) ? 0xFF : 0x07;
 		uint8	   *buf = palloc(len + 1);
 		size_t		i;
 
 		for (i = 0; i < len; i++)
-			buf[i] = (uint8) rng_next() & mask;
+			buf[i] = (uint8) ut_rng_next() & mask;
 		if (len > 0 && encoding == PQ_ENC_DELTA_BINARY_PACKED)
 			buf[0] = 0x80;		/* block size 128 */
 		PG_TRY();
 		{
-			garbage_page(encoding, ptype, exact_copy(buf, len), len,
+			garbage_page(encoding, ptype, ut_exact_copy(buf, len), len,
 						 num_values);
 		}
 		PG_CATCH();
@@ -566,18 +545,18 @@ valid_page(PqBuffer *buf, int kind, int n)
 	PqByteArray *ba = palloc(sizeof(PqByteArray) * n);
 	int64	   *ints = palloc(sizeof(int64) * n);
 	PqRleEncoder e;
-	int			bw = 1 + (int) (rng_next() % 12);
+	int			bw = 1 + (int) (ut_rng_next() % 12);
 	int			i;
 
 	for (i = 0; i < n; i++)
 	{
-		uint32		len = (uint32) (rng_next() % 6);
+		uint32		len = (uint32) (ut_rng_next() % 6);
 		uint8	   *p = palloc(len + 1);
 
-		memset(p, 'a' + (int) (rng_next() % 3), len);
+		memset(p, 'a' + (int) (ut_rng_next() % 3), len);
 		ba[i].ptr = p;
 		ba[i].len = len;
-		ints[i] = (int64) (rng_next() >> (rng_next() % 64));
+		ints[i] = (int64) (ut_rng_next() >> (ut_rng_next() % 64));
 	}
 	switch (kind)
 	{
@@ -588,7 +567,7 @@ valid_page(PqBuffer *buf, int kind, int n)
 			pq_buffer_append_byte(buf, (uint8) bw);
 			pq_rle_encoder_init(&e, buf, bw);
 			for (i = 0; i < n; i++)
-				pq_rle_encoder_put(&e, (i % 3) ? (uint32) (rng_next() % 3) : 1);
+				pq_rle_encoder_put(&e, (i % 3) ? (uint32) (ut_rng_next() % 3) : 1);
 			pq_rle_encoder_flush(&e);
 			break;
 		case 2:
@@ -626,28 +605,28 @@ test_corrupted_pages(void)
 	int			iter;
 	int			bad_errors = 0;
 
-	rng_state = 31;
+	ut_rng_seed(31);
 	for (iter = 0; iter < 6000; iter++)
 	{
 		int			kind = iter % lengthof(encodings);
-		int			n = 1 + (int) (rng_next() % 300);
+		int			n = 1 + (int) (ut_rng_next() % 300);
 		PqBuffer	buf;
 
 		pq_buffer_init(&buf, 0);
 		valid_page(&buf, kind, n);
-		if (rng_next() % 4 == 0)
-			buf.len = (size_t) (rng_next() % (buf.len + 1));
+		if (ut_rng_next() % 4 == 0)
+			buf.len = (size_t) (ut_rng_next() % (buf.len + 1));
 		else
 		{
-			int			flips = 1 + (int) (rng_next() % 3);
+			int			flips = 1 + (int) (ut_rng_next() % 3);
 
 			while (flips-- > 0)
-				buf.data[rng_next() % buf.len] ^= (uint8) (1 + rng_next() % 255);
+				buf.data[ut_rng_next() % buf.len] ^= (uint8) (1 + ut_rng_next() % 255);
 		}
 		PG_TRY();
 		{
 			garbage_page(encodings[kind], ptypes[kind],
-						 exact_copy(buf.data, buf.len), buf.len, n);
+						 ut_exact_copy(buf.data, buf.len), buf.len, n);
 		}
 		PG_CATCH();
 		{

@@ -12,16 +12,6 @@
 #include "unit_test.h"
 
 /* Fixed-seed xorshift64* so that failures reproduce. */
-static uint64 rng_state;
-
-static uint64
-rng_next(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64CONST(0x2545F4914F6CDD1D);
-}
 
 static uint64
 mask64(int bw)
@@ -45,17 +35,6 @@ ref_pack(const uint64 *vals, int n, int bw, uint8 *out)
 
 				out[bit / 8] |= (uint8) (1 << (bit % 8));
 			}
-}
-
-/* Copy into an exact-size palloc'd buffer so ASan catches overreads. */
-static uint8 *
-exact_copy(const void *src, size_t len)
-{
-	uint8	   *p = palloc(len > 0 ? len : 1);
-
-	if (len > 0)
-		memcpy(p, src, len);
-	return p;
 }
 
 /*
@@ -381,7 +360,7 @@ static void
 test_unpack_spec_example(void)
 {
 	static const uint8 bytes[] = {0x88, 0xC6, 0xFA};
-	uint8	   *in = exact_copy(bytes, sizeof(bytes));
+	uint8	   *in = ut_exact_copy(bytes, sizeof(bytes));
 	uint32		out32[8];
 	uint64		out64[8];
 	int			i;
@@ -404,7 +383,7 @@ test_width_vectors(void)
 	for (bw = 0; bw <= 64; bw++)
 	{
 		size_t		len = (11 * bw + 7) / 8;
-		uint8	   *in = exact_copy(width_vectors[bw], len);
+		uint8	   *in = ut_exact_copy(width_vectors[bw], len);
 		uint64		vals[11];
 		uint64		out64[11];
 		uint32		vals32[11];
@@ -478,7 +457,7 @@ test_reference_random(void)
 	int			bw;
 	int			c;
 
-	rng_state = 42;
+	ut_rng_seed(42);
 	for (bw = 0; bw <= 64; bw++)
 		for (c = 0; c < lengthof(counts); c++)
 		{
@@ -495,11 +474,11 @@ test_reference_random(void)
 
 			for (i = 0; i < n; i++)
 			{
-				vals[i] = rng_next() & mask64(bw);
+				vals[i] = ut_rng_next() & mask64(bw);
 				vals32[i] = (uint32) vals[i];
 			}
 			ref_pack(vals, n, bw, ref);
-			in = exact_copy(ref, len);
+			in = ut_exact_copy(ref, len);
 			pq_unpack64(in, bw, out64, n);
 			for (i = 0; i < n; i++)
 				CHECK(out64[i] == vals[i]);
@@ -545,7 +524,7 @@ rle_decode(const uint8 *bytes, size_t len, int bw, uint32 *out, int n)
 {
 	PqRleDecoder d;
 
-	pq_rle_init(&d, exact_copy(bytes, len), len, bw);
+	pq_rle_init(&d, ut_exact_copy(bytes, len), len, bw);
 	return pq_rle_read_u32(&d, out, n);
 }
 
@@ -583,7 +562,7 @@ test_rle_mixed_runs(void)
 		CHECK_EQ_INT(out[i], 6);
 
 	/* the same in small reads, which split runs and groups */
-	pq_rle_init(&d, exact_copy(bytes, sizeof(bytes)), sizeof(bytes), 3);
+	pq_rle_init(&d, ut_exact_copy(bytes, sizeof(bytes)), sizeof(bytes), 3);
 	CHECK_EQ_INT(pq_rle_read_u32(&d, out, 3), 3);
 	CHECK_EQ_INT(out[2], 4);
 	CHECK_EQ_INT(pq_rle_read_u32(&d, out, 4), 4);
@@ -697,15 +676,15 @@ test_rle_read_levels(void)
 	PqRleDecoder d;
 	int16		out[3];
 
-	pq_rle_init(&d, exact_copy(w9, sizeof(w9)), sizeof(w9), 9);
+	pq_rle_init(&d, ut_exact_copy(w9, sizeof(w9)), sizeof(w9), 9);
 	CHECK_EQ_INT(pq_rle_read_levels(&d, out, 3, 300), 2);
 	CHECK_EQ_INT(out[0], 300);
 	CHECK_EQ_INT(out[1], 300);
 	/* 300 is above a maximum level of 299 */
-	pq_rle_init(&d, exact_copy(w9, sizeof(w9)), sizeof(w9), 9);
+	pq_rle_init(&d, ut_exact_copy(w9, sizeof(w9)), sizeof(w9), 9);
 	CHECK_ERROR(pq_rle_read_levels(&d, out, 1, 299), ERRCODE_DATA_CORRUPTED);
 	/* 40000 does not fit a level */
-	pq_rle_init(&d, exact_copy(w16, sizeof(w16)), sizeof(w16), 16);
+	pq_rle_init(&d, ut_exact_copy(w16, sizeof(w16)), sizeof(w16), 16);
 	CHECK_ERROR(pq_rle_read_levels(&d, out, 1, PG_INT16_MAX), ERRCODE_DATA_CORRUPTED);
 }
 
@@ -723,7 +702,7 @@ static void
 test_levels_rle(void)
 {
 	static const int16 expect[] = {2, 2, 2, 2, 0, 1, 2, 0, 1, 2, 0, 1};
-	uint8	   *buf = exact_copy(v1_levels, sizeof(v1_levels));
+	uint8	   *buf = ut_exact_copy(v1_levels, sizeof(v1_levels));
 	int16		out[12];
 	int			i;
 
@@ -752,7 +731,7 @@ test_levels_corrupt(void)
 	static const uint8 rle_high[] = {0x02, 0x03};
 	static const uint8 bp_high[] = {0x03, 0xFF, 0xFF};
 	static const uint8 long_prefix[] = {0x06, 0x00, 0x00, 0x00, 0x02, 0x01};
-	uint8	   *buf = exact_copy(v1_levels, sizeof(v1_levels));
+	uint8	   *buf = ut_exact_copy(v1_levels, sizeof(v1_levels));
 	int16		out[16];
 
 	/* more levels than the data holds */
@@ -779,7 +758,7 @@ test_levels_bit_packed(void)
 	static const uint8 spec[] = {0x05, 0x39, 0x77};
 	static const uint8 thirty[] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
 	0xF0};
-	uint8	   *buf = exact_copy(spec, sizeof(spec));
+	uint8	   *buf = ut_exact_copy(spec, sizeof(spec));
 	int16		out[30];
 	int			i;
 
@@ -788,13 +767,13 @@ test_levels_bit_packed(void)
 	for (i = 0; i < 8; i++)
 		CHECK_EQ_INT(out[i], i);
 	/* the spec's 30 values of 2 bits take 8 bytes */
-	buf = exact_copy(thirty, sizeof(thirty));
+	buf = ut_exact_copy(thirty, sizeof(thirty));
 	CHECK_EQ_INT(pq_decode_levels(PQ_ENC_BIT_PACKED, false, buf, 8, 3, out,
 								  30), 8);
 	for (i = 0; i < 30; i++)
 		CHECK_EQ_INT(out[i], 3);
 	/* too few bytes; a level above the maximum */
-	buf = exact_copy(spec, sizeof(spec));
+	buf = ut_exact_copy(spec, sizeof(spec));
 	CHECK_ERROR(pq_decode_levels(PQ_ENC_BIT_PACKED, true, buf, 3, 7, out, 9),
 				ERRCODE_DATA_CORRUPTED);
 	CHECK_ERROR(pq_decode_levels(PQ_ENC_BIT_PACKED, true, buf, 3, 4, out, 8),
@@ -869,7 +848,7 @@ test_rle_roundtrip(void)
 {
 	int			bw;
 
-	rng_state = 7;
+	ut_rng_seed(7);
 	for (bw = 0; bw <= 32; bw++)
 	{
 		int			n = 5000;
@@ -883,12 +862,12 @@ test_rle_roundtrip(void)
 
 		while (i < n)
 		{
-			int			run = 1 + (int) (rng_next() % 40);
-			bool		repeat = (rng_next() & 1) != 0;
-			uint32		v = (uint32) (rng_next() & mask64(bw));
+			int			run = 1 + (int) (ut_rng_next() % 40);
+			bool		repeat = (ut_rng_next() & 1) != 0;
+			uint32		v = (uint32) (ut_rng_next() & mask64(bw));
 
 			for (; run > 0 && i < n; run--)
-				vals[i++] = repeat ? v : (uint32) (rng_next() & mask64(bw));
+				vals[i++] = repeat ? v : (uint32) (ut_rng_next() & mask64(bw));
 		}
 		pq_buffer_init(&buf, 0);
 		pq_rle_encoder_init(&e, &buf, bw);
@@ -896,10 +875,10 @@ test_rle_roundtrip(void)
 			pq_rle_encoder_put(&e, vals[i]);
 		pq_rle_encoder_flush(&e);
 
-		pq_rle_init(&d, exact_copy(buf.data, buf.len), buf.len, bw);
+		pq_rle_init(&d, ut_exact_copy(buf.data, buf.len), buf.len, bw);
 		while (got < n)
 		{
-			int			want = 1 + (int) (rng_next() % 70);
+			int			want = 1 + (int) (ut_rng_next() % 70);
 
 			want = Min(want, n - got);
 			CHECK_EQ_INT(pq_rle_read_u32(&d, out + got, want), want);

@@ -12,19 +12,10 @@
 #include "unit_test.h"
 
 /* Copy bytes into an exactly sized allocation so ASan sees any overread. */
-static const uint8 *
-exact_copy(const uint8 *bytes, size_t len)
-{
-	uint8	   *copy = palloc(len);
-
-	memcpy(copy, bytes, len);
-	return copy;
-}
-
 static void
 reader_on(PqThriftReader *r, const uint8 *bytes, size_t len)
 {
-	pq_thrift_reader_init(r, exact_copy(bytes, len), len);
+	pq_thrift_reader_init(r, ut_exact_copy(bytes, len), len);
 }
 
 static bool

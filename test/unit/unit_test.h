@@ -16,6 +16,13 @@ extern char shim_last_message[2048];
 /* Frees every allocation made through palloc since the last call. */
 extern void shim_free_all(void);
 
+/* Copy into an exact-size palloc'd buffer so ASan catches overreads. */
+extern uint8 *ut_exact_copy(const void *src, size_t len);
+
+/* Deterministic pseudo-random numbers (xorshift64*). */
+extern void ut_rng_seed(uint64 seed);
+extern uint64 ut_rng_next(void);
+
 /* Test bookkeeping */
 extern int	ut_failures_in_test;
 extern void ut_fail(const char *file, int line, const char *what);
