@@ -1,0 +1,264 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_reader.c
+ *		Files -> row groups -> batches of decoded rows for one foreign table.
+ *
+ * Memory: the reader's context holds converters, the first file's footer
+ * and the batch arrays; the file context (reset per file) holds the footer
+ * and column readers, whose chunk contexts are reset per row group; the
+ * batch context (reset per batch) holds the Datums of the batch.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "parquet_fdw.h"
+#include "table_reader.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+/*
+ * Rows decoded per batch: up to a segment's worth, fewer for very wide
+ * tables so that a batch stays around 4 MB of Datums.
+ */
+#define PQFDW_BATCH_MAX_ROWS PQ_SEGMENT_CAP
+#define PQFDW_BATCH_TARGET_DATUMS (512 * 1024)
+
+PqTableReader *
+pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
+						  MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "parquet_fdw reader",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	PqTableReader *tr = palloc0(sizeof(PqTableReader));
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	Size		cells;
+	ListCell   *lc;
+	int			i;
+
+	tr->cxt = cxt;
+	tr->file_cxt = AllocSetContextCreate(cxt, "parquet_fdw file",
+										 ALLOCSET_DEFAULT_SIZES);
+	tr->batch_cxt = AllocSetContextCreate(cxt, "parquet_fdw batch",
+										  ALLOCSET_DEFAULT_SIZES);
+	tr->relid = RelationGetRelid(rel);
+	tr->tupdesc = tupdesc;
+	tr->natts = tupdesc->natts;
+	tr->paths = list_copy(paths);
+	tr->ncols = list_length(attnums);
+	tr->cols = palloc0(sizeof(PqTableColumn) * Max(tr->ncols, 1));
+	i = 0;
+	foreach(lc, attnums)
+	{
+		PqTableColumn *c = &tr->cols[i++];
+
+		c->attnum = lfirst_int(lc);
+		c->attname = pstrdup(NameStr(TupleDescAttr(tupdesc, c->attnum - 1)->attname));
+	}
+	tr->att_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
+	tr->att_leaf = palloc(sizeof(int) * Max(tr->natts, 1));
+	for (i = 0; i < tr->natts; i++)
+		tr->att_leaf[i] = -1;
+
+	tr->batch_rows = Max(1, Min(PQFDW_BATCH_MAX_ROWS,
+								PQFDW_BATCH_TARGET_DATUMS / Max(tr->natts, 1)));
+	cells = (Size) tr->batch_rows * Max(tr->natts, 1);
+	tr->batch_values = palloc0(sizeof(Datum) * cells);
+	/* columns that are not read stay NULL in every row */
+	tr->batch_nulls = palloc(sizeof(bool) * cells);
+	memset(tr->batch_nulls, true, sizeof(bool) * cells);
+	tr->file_index = -1;
+	MemoryContextSwitchTo(old);
+	return tr;
+}
+
+/*
+ * Open the next file and map the columns read onto it; the first file also
+ * sets up the converters, which checks the declared types once before any
+ * row is returned.
+ */
+static bool
+open_next_file(PqTableReader *tr)
+{
+	MemoryContext old;
+	const char *path;
+	int			i;
+
+	if (tr->file)
+	{
+		for (i = 0; i < tr->ncols; i++)
+			tr->bytes_read += tr->cols[i].reader->bytes_read;
+		pqfdw_source_close(tr->file->src);
+	}
+	tr->file = NULL;
+	MemoryContextReset(tr->file_cxt);
+
+	if (++tr->file_index >= list_length(tr->paths))
+		return false;
+	path = list_nth(tr->paths, tr->file_index);
+
+	/* the first file's footer lives as long as the reader, for comparisons */
+	old = MemoryContextSwitchTo(tr->first_file ? tr->file_cxt : tr->cxt);
+	tr->file = pqfdw_file_open(path);
+	MemoryContextSwitchTo(old);
+	if (tr->first_file == NULL)
+		tr->first_file = tr->file;
+	else if (!pq_schema_node_equal(tr->first_file->schema->root,
+								   tr->file->schema->root))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+				 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",
+						path, tr->first_file->src->name),
+				 errhint("All files of one foreign table must have the same columns and types.")));
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqTableColumn *c = &tr->cols[i];
+		PqSchemaNode *leaf = pqfdw_find_column(tr->file, tr->relid, c->attnum,
+											   path);
+		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, c->attnum - 1);
+
+		if (!leaf->is_leaf || leaf->max_rep > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("nested Parquet column \"%s\" is not supported yet",
+							leaf->name)));
+		if (!c->conv_ready)
+		{
+			pqfdw_converter_init(&c->conv, leaf, att->atttypid, att->atttypmod,
+								 c->attname, tr->cxt);
+			c->conv_ready = true;
+		}
+		c->reader = pq_column_reader_create(tr->file, leaf->first_leaf,
+											tr->file_cxt);
+		tr->att_cv[c->attnum - 1] = &c->conv;
+		tr->att_leaf[c->attnum - 1] = leaf->first_leaf;
+	}
+	tr->row_group = -1;
+	tr->rg_rows_left = 0;
+	tr->file_row = 0;
+	return true;
+}
+
+/* Advance to a row group with rows; false when every file is done. */
+static bool
+next_row_group(PqTableReader *tr)
+{
+	int			i;
+
+	for (;;)
+	{
+		if (tr->file == NULL || tr->row_group + 1 >= tr->file->md.n_row_groups)
+		{
+			if (!open_next_file(tr))
+				return false;
+			continue;
+		}
+		tr->row_group++;
+		tr->rg_rows_left = tr->file->md.row_groups[tr->row_group].num_rows;
+		if (tr->rg_rows_left == 0)
+			continue;
+		if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
+		{
+			tr->file_row += tr->rg_rows_left;
+			tr->rg_rows_left = 0;
+			continue;
+		}
+		for (i = 0; i < tr->ncols; i++)
+			pq_column_reader_start(tr->cols[i].reader, tr->row_group);
+		tr->row_groups_read++;
+		return true;
+	}
+}
+
+static void
+fill_column(PqTableReader *tr, PqTableColumn *c, int n)
+{
+	int			filled = 0;
+	int			att = c->attnum - 1;
+
+	while (filled < n)
+	{
+		PqSegment	seg;
+		int			got;
+
+		got = pq_column_reader_next(c->reader, n - filled, &seg);
+		if (got == 0)
+			pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " rows of its row group",
+					   tr->file->md.row_groups[tr->row_group].num_rows -
+					   tr->rg_rows_left + filled,
+					   tr->file->md.row_groups[tr->row_group].num_rows);
+		c->conv.row_base = tr->file_row + filled;
+		pqfdw_convert_segment(&c->conv, &seg,
+							  tr->batch_values + (size_t) filled * tr->natts + att,
+							  tr->batch_nulls + (size_t) filled * tr->natts + att,
+							  tr->natts);
+		filled += got;
+	}
+}
+
+int
+pqfdw_table_reader_next_batch(PqTableReader *tr)
+{
+	MemoryContext old;
+	int			n;
+	int			i;
+
+	/* the previous batch's Datums are no longer referenced */
+	MemoryContextReset(tr->batch_cxt);
+	if (tr->rg_rows_left == 0 && !next_row_group(tr))
+		return 0;
+
+	CHECK_FOR_INTERRUPTS();
+	n = (int) Min((int64) tr->batch_rows, tr->rg_rows_left);
+	old = MemoryContextSwitchTo(tr->batch_cxt);
+	for (i = 0; i < tr->ncols; i++)
+		fill_column(tr, &tr->cols[i], n);
+	MemoryContextSwitchTo(old);
+
+	tr->rg_rows_left -= n;
+	tr->file_row += n;
+	return n;
+}
+
+void
+pqfdw_table_reader_rescan(PqTableReader *tr)
+{
+	int			i;
+
+	if (tr->file)
+	{
+		for (i = 0; i < tr->ncols; i++)
+			tr->bytes_read += tr->cols[i].reader->bytes_read;
+		pqfdw_source_close(tr->file->src);
+	}
+	tr->file = NULL;
+	tr->file_index = -1;
+	tr->row_group = -1;
+	tr->rg_rows_left = 0;
+	MemoryContextReset(tr->batch_cxt);
+	MemoryContextReset(tr->file_cxt);
+}
+
+int64
+pqfdw_table_reader_bytes_read(PqTableReader *tr)
+{
+	int64		bytes = tr->bytes_read;
+	int			i;
+
+	if (tr->file)
+		for (i = 0; i < tr->ncols; i++)
+			bytes += tr->cols[i].reader->bytes_read;
+	return bytes;
+}
+
+void
+pqfdw_table_reader_end(PqTableReader *tr)
+{
+	if (tr->file)
+		pqfdw_source_close(tr->file->src);
+	tr->file = NULL;
+	MemoryContextDelete(tr->cxt);
+}

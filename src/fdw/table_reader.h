@@ -1,0 +1,90 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_reader.h
+ *		Reads a foreign table's Parquet files as batches of rows: files ->
+ *		row groups -> per-column segments -> a row-major batch of Datums.
+ *		Used by the scan (scan.c) and by ANALYZE (analyze.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_TABLE_READER_H
+#define PQFDW_TABLE_READER_H
+
+#include "convert.h"
+#include "utils/relcache.h"
+
+typedef struct PqTableReader PqTableReader;
+
+/* Called before a row group is read; false skips it. */
+typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
+
+typedef struct PqTableColumn
+{
+	AttrNumber	attnum;			/* 1-based */
+	char	   *attname;
+	PqConverter conv;
+	bool		conv_ready;
+	PqColumnReader *reader;		/* for the current file */
+} PqTableColumn;
+
+struct PqTableReader
+{
+	Oid			relid;
+	TupleDesc	tupdesc;
+	int			natts;
+	List	   *paths;
+	int			ncols;			/* columns read */
+	PqTableColumn *cols;
+
+	/* per attribute (attnum - 1): converter and leaf column, when read */
+	PqConverter **att_cv;
+	int		   *att_leaf;
+
+	MemoryContext cxt;			/* lives as long as the reader */
+	MemoryContext file_cxt;		/* reset per file */
+	MemoryContext batch_cxt;	/* reset per batch: the Datums handed out */
+
+	int			file_index;		/* into paths; -1 before the first */
+	PqFile	   *file;
+	PqFile	   *first_file;		/* schema every later file must match */
+	int			row_group;
+	int64		rg_rows_left;
+	int64		file_row;		/* rows of this file already decoded */
+
+	/* the batch, row-major: natts Datums and nulls per row */
+	int			batch_rows;		/* capacity */
+	Datum	   *batch_values;
+	bool	   *batch_nulls;
+
+	PqRowGroupCheck rg_check;
+	void	   *rg_check_arg;
+
+	/* statistics */
+	int64		row_groups_read;
+	int64		bytes_read;		/* of files already closed */
+};
+
+/*
+ * A reader of rel's attributes attnums (IntList) from paths (List of
+ * char *), allocating under parent.
+ */
+extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
+												List *attnums,
+												MemoryContext parent);
+
+/*
+ * Decode the next batch into batch_values/batch_nulls; returns its row
+ * count, 0 when every file is done.  Columns not read stay NULL.
+ */
+extern int	pqfdw_table_reader_next_batch(PqTableReader *tr);
+
+/* Start again from the first file. */
+extern void pqfdw_table_reader_rescan(PqTableReader *tr);
+
+/* Close files and free memory. */
+extern void pqfdw_table_reader_end(PqTableReader *tr);
+
+/* Bytes read from files so far. */
+extern int64 pqfdw_table_reader_bytes_read(PqTableReader *tr);
+
+#endif							/* PQFDW_TABLE_READER_H */
