@@ -30,6 +30,11 @@ extern void pqfdw_EndForeignScan(ForeignScanState *node);
 extern void pqfdw_ExplainForeignScan(ForeignScanState *node,
 									 struct ExplainState *es);
 
+/* analyze.c */
+extern bool pqfdw_AnalyzeForeignTable(Relation relation,
+									  AcquireSampleRowsFunc *func,
+									  BlockNumber *totalpages);
+
 /* import.c */
 extern List *pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt,
 									   Oid serverOid);

@@ -46,6 +46,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->EndForeignScan = pqfdw_EndForeignScan;
 	routine->ExplainForeignScan = pqfdw_ExplainForeignScan;
 	routine->ImportForeignSchema = pqfdw_ImportForeignSchema;
+	routine->AnalyzeForeignTable = pqfdw_AnalyzeForeignTable;
 
 	PG_RETURN_POINTER(routine);
 }

@@ -9,13 +9,18 @@
  * Dictionary-encoded pages are returned as dictionary ids plus the
  * dictionary, so that callers can convert each dictionary entry once.
  *
+ * With an OffsetIndex, a reader can load only the pages that hold given row
+ * ranges (pq_column_reader_start_ranges) and move forward over rows it does
+ * not need (pq_column_reader_skip): pages outside the ranges are never read
+ * from the file.
+ *
  *-------------------------------------------------------------------------
  */
 #ifndef PQ_COLUMN_READER_H
 #define PQ_COLUMN_READER_H
 
 #include "encoding.h"
-#include "file_reader.h"
+#include "page_index.h"
 
 typedef struct PqDictionary
 {
@@ -38,6 +43,16 @@ typedef struct PqSegment
 	const PqByteArray *ba;		/* BYTE_ARRAY values */
 } PqSegment;
 
+/* A data page selected by pq_column_reader_start_ranges(). */
+typedef struct PqPageRef
+{
+	int64		offset;			/* file offset of the page header */
+	int32		size;			/* header and body (OffsetIndex) */
+	int64		first_row;		/* within the row group */
+	int64		nrows;
+	const uint8 *data;			/* the page's bytes, in chunk_cxt */
+} PqPageRef;
+
 typedef struct PqColumnReader
 {
 	PqFile	   *file;
@@ -48,11 +63,22 @@ typedef struct PqColumnReader
 	MemoryContext chunk_cxt;	/* chunk bytes and dictionary */
 	MemoryContext page_cxt;		/* decompressed page, decoder arenas */
 
-	/* the column chunk's bytes */
+	/*
+	 * The column chunk's bytes; with selected pages only those before the
+	 * first data page (dictionary), the pages themselves are in sel.
+	 */
 	uint8	   *chunk;
 	int64		chunk_start;
 	size_t		chunk_len;
 	size_t		pos;
+
+	PqPageRef  *sel;			/* NULL when reading the whole chunk */
+	int			nsel;
+	int			sel_next;		/* next page of sel to open */
+
+	/* level entries (rows, for flat columns) consumed in the row group */
+	int64		row;
+	int64		end_row;		/* entries in the row group */
 
 	bool		has_dict;
 	PqDictionary dict;
@@ -80,7 +106,8 @@ typedef struct PqColumnReader
 	PqByteArray *ba;
 
 	/* statistics */
-	int64		pages_read;
+	int64		pages_read;		/* data pages decoded */
+	int64		pages_skipped;	/* data pages not read from the file */
 	int64		bytes_read;
 } PqColumnReader;
 
@@ -94,8 +121,40 @@ extern PqColumnReader *pq_column_reader_create(PqFile *file, int column,
 extern void pq_column_reader_start(PqColumnReader *r, int row_group);
 
 /*
- * Next segment of at most max level entries.  Returns seg->n, 0 at the end
- * of the chunk.
+ * Start row_group reading only the data pages that overlap ranges (sorted,
+ * disjoint, within the row group) plus whatever precedes the first data
+ * page (the dictionary).  oi must come from pq_offset_index_read() for this
+ * chunk.  Nearby pages are fetched with one read.  The reader is positioned
+ * at the first row of the first selected page (the row group's end when
+ * none is).  With oi or ranges NULL, or for a repeated column, the whole
+ * chunk is read, as pq_column_reader_start() does.
+ */
+extern void pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
+										  const PqOffsetIndex *oi,
+										  const PqRowRange *ranges,
+										  int nranges);
+
+/*
+ * Move forward nrows level entries (rows, for flat columns) without
+ * returning them.  Rows of pages that were not loaded are passed over
+ * without reading; pages that are skipped whole are not decoded.
+ */
+extern void pq_column_reader_skip(PqColumnReader *r, int64 nrows);
+
+/*
+ * Level entries (rows, for flat columns) already returned or skipped in the
+ * row group: the row the next segment starts with.
+ */
+static inline int64
+pq_column_reader_row(const PqColumnReader *r)
+{
+	return r->row;
+}
+
+/*
+ * Next segment of at most max level entries, starting at
+ * pq_column_reader_row().  Returns seg->n, 0 at the end of the chunk.
+ * Asking for rows of a page that was not selected is an error.
  */
 extern int	pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg);
 
