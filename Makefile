@@ -27,6 +27,9 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies: rebuild everything when a header changes.
+$(OBJS): $(wildcard src/format/*.h src/fdw/*.h)
+
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/column_reader.c src/format/file_reader.c src/format/schema.c,$(FORMAT_SRCS))
 UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(sort $(wildcard test/unit/*.c))

@@ -89,3 +89,26 @@ RESET plan_cache_mode;
 SELECT compare_prune('id < (SELECT 100)');
 SELECT compare_prune('c_timestamptz > TIMESTAMPTZ ''2060-01-01 00:00:00+00'' + INTERVAL ''1 day''');
 SELECT compare_prune('id = NULL::bigint');
+
+-- Join clauses prune per outer row through a parameterized path (a nested
+-- loop re-scans the file with each outer value).
+CREATE TABLE outer_ids AS SELECT * FROM (VALUES (5), (100), (4500), (7000)) v(id);
+ANALYZE outer_ids;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+    SELECT o.id, f.c_varchar FROM outer_ids o JOIN ft_prune f ON f.id = o.id;
+SELECT o.id, f.c_varchar FROM outer_ids o JOIN ft_prune f ON f.id = o.id ORDER BY 1;
+SELECT o.id, e.c_varchar FROM outer_ids o JOIN expected_types e ON e.id = o.id ORDER BY 1;
+-- LATERAL with a range
+SELECT o.id, s.n FROM outer_ids o,
+    LATERAL (SELECT count(*) AS n FROM ft_prune f
+             WHERE f.id BETWEEN o.id AND o.id + 9 AND f.c_int4_nn > -6980) s
+ORDER BY 1;
+SELECT o.id, s.n FROM outer_ids o,
+    LATERAL (SELECT count(*) AS n FROM expected_types e
+             WHERE e.id BETWEEN o.id AND o.id + 9 AND e.c_int4_nn > -6980) s
+ORDER BY 1;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+DROP TABLE outer_ids;

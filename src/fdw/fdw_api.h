@@ -43,7 +43,9 @@ extern List *pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt,
  * Plan-time facts passed to the executor in ForeignScan.fdw_private, as a
  * List: paths (List of String), attnums to read (IntList), row groups
  * (Integer), quals to evaluate on batches (List of OpExpr, see filter.c),
- * quals to prune row groups with (List of Expr, see prune.c).
+ * quals to prune row groups with (List of Expr, see prune.c), and the
+ * relation's range table index at plan time (Integer): the Vars in those
+ * quals carry it, and set_plan_references may renumber the scan.
  */
 enum PqfdwPrivateIndex
 {
@@ -51,7 +53,8 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_ATTNUMS,
 	PQFDW_PRIVATE_ROW_GROUPS,
 	PQFDW_PRIVATE_FILTERS,
-	PQFDW_PRIVATE_PRUNE
+	PQFDW_PRIVATE_PRUNE,
+	PQFDW_PRIVATE_RELID
 };
 
 #endif							/* PQFDW_FDW_API_H */

@@ -103,6 +103,8 @@ pqfdw_batch_filters_init(List *clauses, Index relid, int *nfilters)
 		f->var_on_left = (var != NULL);
 		if (var == NULL)
 			var = scan_var(lsecond(op->args), relid);
+		if (var == NULL)
+			elog(ERROR, "unrecognized parquet_fdw filter clause");
 		c = (Const *) (f->var_on_left ? lsecond(op->args) : left);
 		f->attnum = var->varattno;
 		f->constval = c->constvalue;

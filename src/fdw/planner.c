@@ -4,7 +4,9 @@
  *		Relation size, paths and plan for parquet_fdw foreign tables.
  *
  * Row counts come from the footers; costs from the compressed bytes of the
- * column chunks the query needs.
+ * column chunks the query needs.  Besides the plain scan, a parameterized
+ * path is offered for each join clause that pruning can use, so that a
+ * nested loop can look up outer rows in a file sorted on the join column.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,6 +21,7 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
 #include "parquet_fdw.h"
@@ -31,7 +34,16 @@ typedef struct PqfdwPlanState
 	int			row_groups;
 	double		bytes;			/* compressed bytes of the needed chunks */
 	int			ncolumns;
+	List	   *files;			/* PqFile footers */
+	Oid			relid;
 } PqfdwPlanState;
+
+/* State of ec_member_matches_foreign(), as in postgres_fdw. */
+typedef struct EcMemberArg
+{
+	Expr	   *current;
+	List	   *already_used;
+} EcMemberArg;
 
 /* Attribute numbers referenced by the target list and the quals. */
 static List *
@@ -76,7 +88,9 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 
 	pqfdw_get_table_options(foreigntableid, &opts);
 	st->paths = opts.paths;
+	st->relid = foreigntableid;
 	files = pqfdw_open_footers(opts.paths);
+	st->files = files;
 
 	rel = table_open(foreigntableid, NoLock);
 	st->attnums = needed_attnums(baserel, rel);
@@ -120,6 +134,167 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	baserel->fdw_private = st;
 }
 
+/* An integer statistics bound (signed INT32/INT64 columns only). */
+static bool
+int_bound(const PqColumnDescr *col, PqBytes b, int64 *v)
+{
+	if (col->physical_type == PQ_INT32 && b.len == 4)
+		*v = (int32) pq_load_le32(b.ptr);
+	else if (col->physical_type == PQ_INT64 && b.len == 8)
+		*v = (int64) pq_load_le64(b.ptr);
+	else
+		return false;
+	return !(col->node->logical.id == PQ_LT_INTEGER &&
+			 !col->node->logical.int_is_signed);
+}
+
+typedef struct RgRange
+{
+	int64		min;
+	int64		max;
+} RgRange;
+
+static int
+rg_range_cmp(const void *a, const void *b)
+{
+	const RgRange *x = a;
+	const RgRange *y = b;
+
+	return x->min < y->min ? -1 : x->min > y->min;
+}
+
+/*
+ * Fraction of the column's data one equality lookup is expected to read:
+ * one row group when the row groups' ranges of the column are disjoint
+ * (a file sorted on it), a small part of it when the chunks also carry a
+ * page index; everything otherwise.
+ */
+static double
+lookup_fraction(PqfdwPlanState *st, AttrNumber attnum)
+{
+	RgRange    *ranges;
+	int			n = 0;
+	bool		page_index = true;
+	ListCell   *lc;
+	int			i;
+
+	ranges = palloc(sizeof(RgRange) * Max(st->row_groups, 1));
+	foreach(lc, st->files)
+	{
+		PqFile	   *f = lfirst(lc);
+		PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum, f->src->name);
+		const PqColumnDescr *col;
+
+		if (!node->is_leaf)
+			return 1.0;
+		col = &f->schema->columns[node->first_leaf];
+		for (i = 0; i < f->md.n_row_groups; i++)
+		{
+			const PqColumnChunk *cc = &f->md.row_groups[i].columns[col->index];
+			const PqStatistics *s = &cc->meta_data.statistics;
+			PqBytes		lo = s->min_value.ptr ? s->min_value : s->min;
+			PqBytes		hi = s->max_value.ptr ? s->max_value : s->max;
+
+			if (!cc->has_meta_data || !cc->meta_data.has_statistics ||
+				!int_bound(col, lo, &ranges[n].min) ||
+				!int_bound(col, hi, &ranges[n].max))
+				return 1.0;
+			page_index &= cc->has_column_index_offset && cc->has_offset_index_offset;
+			n++;
+		}
+	}
+	if (n == 0)
+		return 1.0;
+	qsort(ranges, n, sizeof(RgRange), rg_range_cmp);
+	for (i = 1; i < n; i++)
+		if (ranges[i].min <= ranges[i - 1].max)
+			return 1.0;
+	return (1.0 / n) * (page_index ? 0.02 : 1.0);
+}
+
+static bool
+ec_member_matches_foreign(PlannerInfo *root, RelOptInfo *rel,
+						  EquivalenceClass *ec, EquivalenceMember *em,
+						  void *arg)
+{
+	EcMemberArg *state = arg;
+	Expr	   *expr = em->em_expr;
+
+	if (state->current != NULL)
+		return equal(expr, state->current);
+	if (list_member(state->already_used, expr))
+		return false;
+	state->current = expr;
+	return true;
+}
+
+/* Parameterizations from join clauses (and equivalence classes) pruning can use. */
+static List *
+prunable_param_infos(PlannerInfo *root, RelOptInfo *baserel)
+{
+	List	   *ppis = NIL;
+	List	   *clauses = list_copy(baserel->joininfo);
+	ListCell   *lc;
+
+	if (baserel->has_eclass_joins)
+	{
+		EcMemberArg arg = {NULL, NIL};
+
+		for (;;)
+		{
+			List	   *eclauses;
+
+			eclauses = generate_implied_equalities_for_column(root, baserel,
+															  ec_member_matches_foreign,
+															  &arg,
+															  baserel->lateral_referencers);
+			if (arg.current == NULL)
+				break;
+			clauses = list_concat(clauses, eclauses);
+			arg.already_used = lappend(arg.already_used, arg.current);
+			arg.current = NULL;
+		}
+	}
+
+	foreach(lc, clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		Relids		required_outer;
+
+		if (!join_clause_is_movable_to(ri, baserel) ||
+			!pqfdw_is_prune_clause(ri->clause, baserel->relid))
+			continue;
+		required_outer = bms_union(ri->clause_relids, baserel->lateral_relids);
+		required_outer = bms_del_member(required_outer, baserel->relid);
+		if (bms_is_empty(required_outer))
+			continue;
+		ppis = list_append_unique_ptr(ppis,
+									  get_baserel_parampathinfo(root, baserel,
+																required_outer));
+	}
+	return ppis;
+}
+
+/* The column a parameterized path's clauses look up, if a plain one. */
+static AttrNumber
+lookup_attnum(ParamPathInfo *ppi, Index relid)
+{
+	ListCell   *lc;
+
+	foreach(lc, ppi->ppi_clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		Bitmapset  *attrs = NULL;
+		int			attno;
+
+		pull_varattnos((Node *) ri->clause, relid, &attrs);
+		attno = -1;
+		if (bms_get_singleton_member(attrs, &attno))
+			return attno + FirstLowInvalidHeapAttributeNumber;
+	}
+	return InvalidAttrNumber;
+}
+
 void
 pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 					  Oid foreigntableid)
@@ -128,6 +303,7 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	Cost		startup_cost;
 	Cost		run_cost;
 	QualCost	qcost;
+	ListCell   *lc;
 
 	/* reading footers, then sequential reads of the needed chunks */
 	startup_cost = 10.0 * list_length(st->paths);
@@ -146,6 +322,23 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 									 startup_cost,
 									 startup_cost + run_cost,
 									 NIL, NULL, NULL, NIL));
+
+	foreach(lc, prunable_param_infos(root, baserel))
+	{
+		ParamPathInfo *ppi = lfirst(lc);
+		AttrNumber	attnum = lookup_attnum(ppi, baserel->relid);
+		double		fraction = attnum > 0 ? lookup_fraction(st, attnum) : 1.0;
+		Cost		param_run;
+
+		/* repeated scans find the footers in the OS cache */
+		param_run = run_cost * fraction;
+		add_path(baserel, (Path *)
+				 create_foreignscan_path(root, baserel, NULL,
+										 ppi->ppi_rows,
+										 startup_cost / 10,
+										 startup_cost / 10 + param_run,
+										 NIL, ppi->ppi_req_outer, NULL, NIL));
+	}
 }
 
 ForeignScan *
@@ -171,6 +364,7 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 		paths = lappend(paths, makeString(pstrdup(lfirst(lc))));
 	fdw_private = list_make5(paths, st->attnums,
 							 makeInteger(st->row_groups), filters, prune);
+	fdw_private = lappend(fdw_private, makeInteger(baserel->relid));
 
 	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,

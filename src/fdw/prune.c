@@ -63,16 +63,30 @@ btree_interpretation(Oid opno)
 	return interps ? linitial(interps) : NULL;
 }
 
+static bool
+references_rel(Node *node, Index *relid)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+		return ((Var *) node)->varno == *relid &&
+			((Var *) node)->varlevelsup == 0;
+	if (IsA(node, PlaceHolderVar))
+		return true;
+	return expression_tree_walker(node, references_rel, relid);
+}
+
 /*
- * The side of a comparison that is not the column: a constant, a parameter
- * or any stable expression without columns, evaluated once per scan.
+ * The side of a comparison that is not the column: a constant, a
+ * parameter, a column of an outer relation (parameterized paths) or any
+ * stable expression of these, evaluated once per (re)scan.
  */
 static bool
-is_value_expr(Node *node)
+is_value_expr(Node *node, Index relid)
 {
 	if (IsA(node, Const))
 		return !((Const *) node)->constisnull;
-	return !contain_var_clause(node) && !contain_volatile_functions(node) &&
+	return !references_rel(node, &relid) && !contain_volatile_functions(node) &&
 		!contain_subplans(node);
 }
 
@@ -87,13 +101,13 @@ split_operands(List *args, Index relid, Var **var, Node **value, bool *var_left)
 		return false;
 	l = linitial(args);
 	r = lsecond(args);
-	if ((*var = plain_var(l, relid)) != NULL && is_value_expr(r))
+	if ((*var = plain_var(l, relid)) != NULL && is_value_expr(r, relid))
 	{
 		*value = r;
 		*var_left = true;
 		return true;
 	}
-	if ((*var = plain_var(r, relid)) != NULL && is_value_expr(l))
+	if ((*var = plain_var(r, relid)) != NULL && is_value_expr(l, relid))
 	{
 		*value = l;
 		*var_left = false;
@@ -165,6 +179,62 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 		return true;
 	}
 	return false;
+}
+
+bool
+pqfdw_is_prune_clause(Expr *clause, Index relid)
+{
+	List	   *values = NIL;
+
+	return is_prune_clause(clause, relid, &values);
+}
+
+/* Copy of clause with its value expressions taken from *values. */
+static Expr *
+substitute_values(Expr *clause, Index relid, ListCell **next, List *values)
+{
+	Var		   *var;
+	Node	   *value;
+	bool		var_left;
+
+	if (IsA(clause, OpExpr) || IsA(clause, ScalarArrayOpExpr))
+	{
+		List	  **args = IsA(clause, OpExpr) ? &((OpExpr *) clause)->args :
+		&((ScalarArrayOpExpr *) clause)->args;
+
+		clause = copyObject(clause);
+		split_operands(*args, relid, &var, &value, &var_left);
+		if (var_left)
+			lsecond(*args) = lfirst(*next);
+		else
+			linitial(*args) = lfirst(*next);
+		*next = lnext(values, *next);
+		return clause;
+	}
+	if (is_orclause(clause))
+	{
+		List	   *args = NIL;
+		ListCell   *lc;
+
+		foreach(lc, ((BoolExpr *) clause)->args)
+			args = lappend(args, substitute_values((Expr *) lfirst(lc), relid,
+												   next, values));
+		return make_orclause(args);
+	}
+	return clause;
+}
+
+List *
+pqfdw_prune_clauses_with_values(List *clauses, Index relid, List *values)
+{
+	List	   *result = NIL;
+	ListCell   *next = list_head(values);
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+		result = lappend(result, substitute_values((Expr *) lfirst(lc), relid,
+												   &next, values));
+	return result;
 }
 
 List *
@@ -255,7 +325,8 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 		OpExpr	   *op = (OpExpr *) clause;
 		OpBtreeInterpretation *bi = btree_interpretation(op->opno);
 
-		split_operands(op->args, relid, &var, &value, &var_left);
+		if (!split_operands(op->args, relid, &var, &value, &var_left))
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
 		p->attnum = var->varattno;
 		p->value_index = (*next_value)++;
 		p->strategy = var_left ? bi->strategy : commute_strategy(bi->strategy);
@@ -269,7 +340,8 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
 		OpBtreeInterpretation *bi = btree_interpretation(sa->opno);
 
-		split_operands(sa->args, relid, &var, &value, &var_left);
+		if (!split_operands(sa->args, relid, &var, &value, &var_left))
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
 		p->attnum = var->varattno;
 		p->value_index = (*next_value)++;
 		p->strategy = BTEqualStrategyNumber;
@@ -288,7 +360,10 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 
 		p->kind = nt->nulltesttype == IS_NULL ? PQ_PRUNE_IS_NULL :
 			PQ_PRUNE_IS_NOT_NULL;
-		p->attnum = plain_var((Node *) nt->arg, relid)->varattno;
+		var = plain_var((Node *) nt->arg, relid);
+		if (var == NULL)
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
+		p->attnum = var->varattno;
 		return true;
 	}
 	if (is_orclause(clause))

@@ -49,6 +49,16 @@ typedef struct PqPrunePred
 extern List *pqfdw_prune_clauses(List *restrictinfos, Index relid,
 								 List **values);
 
+/* Whether a clause is one of those (for parameterized paths). */
+extern bool pqfdw_is_prune_clause(Expr *clause, Index relid);
+
+/*
+ * The clauses with their value expressions replaced by values (the plan's
+ * fdw_exprs after set_plan_references), for EXPLAIN.
+ */
+extern List *pqfdw_prune_clauses_with_values(List *clauses, Index relid,
+											 List *values);
+
 /* Executor-side form of those quals; unusable ones are left out. */
 extern PqPrunePred *pqfdw_prune_init(List *clauses, Index relid, int *npreds);
 

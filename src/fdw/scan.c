@@ -17,6 +17,7 @@
 #include "nodes/value.h"
 #include "parquet_fdw.h"
 #include "prune.h"
+#include "rewrite/rewriteManip.h"
 #include "table_reader.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -66,6 +67,7 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	PqScanState *st;
 	ListCell   *lc;
+	Index		plan_relid;
 
 	st = palloc0(sizeof(PqScanState));
 	node->fdw_state = st;
@@ -78,6 +80,15 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	st->filter_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_FILTERS);
 	st->prune_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_PRUNE);
 	st->scanrelid = plan->scan.scanrelid;
+	plan_relid = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_RELID));
+	if (plan_relid != st->scanrelid)
+	{
+		/* flattened into an outer query's range table: renumber our Vars */
+		st->filter_exprs = copyObject(st->filter_exprs);
+		st->prune_exprs = copyObject(st->prune_exprs);
+		ChangeVarNodes((Node *) st->filter_exprs, plan_relid, st->scanrelid, 0);
+		ChangeVarNodes((Node *) st->prune_exprs, plan_relid, st->scanrelid, 0);
+	}
 	st->econtext = node->ss.ps.ps_ExprContext;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
@@ -238,6 +249,7 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	PqScanState *st = node->fdw_state;
 	StringInfoData buf;
 	ListCell   *lc;
+	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
 
 	initStringInfo(&buf);
 	foreach(lc, st->paths)
@@ -264,7 +276,7 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 										   node->ss.ps.plan, NIL);
 		expr = (Node *) make_ands_explicit(st->filter_exprs);
 		ExplainPropertyText("Parquet Filter",
-							deparse_expression(expr, context, false, false),
+							deparse_expression(expr, context, useprefix, false),
 							es);
 	}
 	if (st->prune_exprs != NIL && es->verbose)
@@ -272,9 +284,13 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		List	   *context = set_deparse_context_plan(es->deparse_cxt,
 													   node->ss.ps.plan, NIL);
 
+		List	   *clauses;
+
+		clauses = pqfdw_prune_clauses_with_values(st->prune_exprs, st->scanrelid,
+												  ((ForeignScan *) node->ss.ps.plan)->fdw_exprs);
 		ExplainPropertyText("Pruning Quals",
-							deparse_expression((Node *) make_ands_explicit(st->prune_exprs),
-											   context, false, false),
+							deparse_expression((Node *) make_ands_explicit(clauses),
+											   context, useprefix, false),
 							es);
 	}
 

@@ -12,6 +12,12 @@
 #include "codec.h"
 #include "utils/memutils.h"
 
+/*
+ * Selected pages separated by less than this are fetched with one read:
+ * reading the gap costs less than another request.
+ */
+#define PQ_COALESCE_GAP (64 * 1024)
+
 static uint32 pq_next_dictionary_id = 0;
 
 /*
@@ -86,6 +92,11 @@ pq_column_reader_release(PqColumnReader *r)
 	r->chunk = NULL;
 	r->chunk_len = 0;
 	r->pos = 0;
+	r->sel = NULL;
+	r->nsel = 0;
+	r->sel_next = 0;
+	r->row = 0;
+	r->end_row = 0;
 	r->has_dict = false;
 	r->in_page = false;
 }
@@ -99,29 +110,146 @@ set_location(PqColumnReader *r)
 	pq_errloc.page_offset = r->in_page ? r->page_offset : -1;
 }
 
-void
-pq_column_reader_start(PqColumnReader *r, int row_group)
+/* Reset the reader for row_group; returns the chunk's byte range. */
+static void
+begin_chunk(PqColumnReader *r, int row_group, int64 *start, int64 *len)
 {
-	int64		start;
-	int64		len;
 	const PqColumnMetaData *cm;
 
 	pq_column_reader_release(r);
 	r->row_group = row_group;
 	set_location(r);
 	cm = pq_file_chunk_meta(r->file, row_group, r->col->index);
-	pq_file_chunk_range(r->file, row_group, r->col->index, &start, &len);
+	pq_file_chunk_range(r->file, row_group, r->col->index, start, len);
 	r->codec = cm->codec;
 	if (!pq_codec_supported(r->codec))
 		pq_unsupported("compression codec %s is not supported",
 					   pq_codec_name(r->codec));
+	r->end_row = r->col->max_rep > 0 ? cm->num_values :
+		r->file->md.row_groups[row_group].num_rows;
+}
 
+void
+pq_column_reader_start(PqColumnReader *r, int row_group)
+{
+	int64		start;
+	int64		len;
+
+	begin_chunk(r, row_group, &start, &len);
 	r->chunk = MemoryContextAllocHuge(r->chunk_cxt, Max(len, 1));
 	r->file->src->read(r->file->src, start, len, r->chunk);
 	r->chunk_start = start;
 	r->chunk_len = len;
-	r->pos = 0;
 	r->bytes_read += len;
+}
+
+/* Bytes [start, end) of the file. */
+typedef struct ByteExtent
+{
+	int64		start;
+	int64		end;
+} ByteExtent;
+
+/* Append [start, end) to a sorted list of extents to read. */
+static void
+add_extent(ByteExtent *ext, int *n, int64 start, int64 end)
+{
+	if (*n > 0 && start - ext[*n - 1].end < PQ_COALESCE_GAP)
+		ext[*n - 1].end = end;
+	else
+	{
+		ext[*n].start = start;
+		ext[*n].end = end;
+		(*n)++;
+	}
+}
+
+void
+pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
+							  const PqOffsetIndex *oi,
+							  const PqRowRange *ranges, int nranges)
+{
+	int64		start;
+	int64		len;
+	int64		prefix;
+	int64		total;
+	ByteExtent *ext;
+	int			next;
+	uint8	   *buf;
+	int			i;
+	int			k;
+
+	if (oi == NULL || ranges == NULL || r->col->max_rep > 0)
+	{
+		pq_column_reader_start(r, row_group);
+		return;
+	}
+	begin_chunk(r, row_group, &start, &len);
+	pq_offset_index_check(oi, r->end_row, start, start + len);
+	for (k = 0; k < nranges; k++)
+		if (ranges[k].start < (k > 0 ? ranges[k - 1].end : 0) ||
+			ranges[k].end < ranges[k].start || ranges[k].end > r->end_row)
+			elog(ERROR, "row ranges must be sorted, disjoint and inside the row group");
+
+	/* the pages that overlap a non-empty range; both lists are sorted */
+	r->sel = MemoryContextAlloc(r->chunk_cxt,
+								sizeof(PqPageRef) * Max(oi->n_page_locations, 1));
+	k = 0;
+	for (i = 0; i < oi->n_page_locations; i++)
+	{
+		const PqPageLocation *loc = &oi->page_locations[i];
+		int64		end = pq_page_end_row(oi, i, r->end_row);
+
+		while (k < nranges && (ranges[k].end <= loc->first_row_index ||
+							   ranges[k].end == ranges[k].start))
+			k++;
+		if (k < nranges && ranges[k].start < end && loc->first_row_index < end)
+		{
+			PqPageRef  *p = &r->sel[r->nsel++];
+
+			p->offset = loc->offset;
+			p->size = loc->compressed_page_size;
+			p->first_row = loc->first_row_index;
+			p->nrows = end - loc->first_row_index;
+		}
+	}
+	r->pages_skipped += oi->n_page_locations - r->nsel;
+	r->row = r->nsel > 0 ? r->sel[0].first_row : r->end_row;
+	if (r->nsel == 0)
+		return;
+
+	/*
+	 * Read what precedes the first data page (the dictionary, if any) and
+	 * the selected pages, merging extents separated by small gaps.
+	 */
+	ext = MemoryContextAlloc(r->chunk_cxt, sizeof(ByteExtent) * (r->nsel + 1));
+	next = 0;
+	prefix = oi->page_locations[0].offset - start;
+	if (prefix > 0)
+		add_extent(ext, &next, start, start + prefix);
+	for (i = 0; i < r->nsel; i++)
+		add_extent(ext, &next, r->sel[i].offset, r->sel[i].offset + r->sel[i].size);
+	total = 0;
+	for (k = 0; k < next; k++)
+		total += ext[k].end - ext[k].start;
+	buf = MemoryContextAllocHuge(r->chunk_cxt, total);
+
+	total = 0;
+	i = 0;
+	for (k = 0; k < next; k++)
+	{
+		r->file->src->read(r->file->src, ext[k].start,
+						   ext[k].end - ext[k].start, buf + total);
+		for (; i < r->nsel && r->sel[i].offset < ext[k].end; i++)
+			r->sel[i].data = buf + total + (r->sel[i].offset - ext[k].start);
+		total += ext[k].end - ext[k].start;
+	}
+	r->bytes_read += total;
+
+	/* the prefix, if any, is at the start of buf */
+	r->chunk = buf;
+	r->chunk_start = start;
+	r->chunk_len = prefix;
 }
 
 /* Decompressed page body, in page_cxt (or the input when uncompressed). */
@@ -298,11 +426,6 @@ open_data_page_v1(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 	const uint8 *body;
 	size_t		off = 0;
 
-	if (!ph->has_data_page_header)
-		pq_corrupt("data page has no data_page_header");
-	if (dh->num_values < 0)
-		pq_corrupt("data page has a negative value count %d", dh->num_values);
-
 	body = page_body(r, r->page_cxt, src, ph->compressed_page_size, len);
 	if (r->col->max_rep > 0)
 		off += setup_levels(r, dh->repetition_level_encoding, true, body, len,
@@ -324,12 +447,6 @@ open_data_page_v2(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 	const uint8 *values;
 	size_t		values_len;
 
-	if (!ph->has_data_page_header_v2)
-		pq_corrupt("data page v2 has no data_page_header_v2");
-	if (dh->num_values < 0 || dh->num_nulls < 0 || dh->num_rows < 0 ||
-		dh->num_nulls > dh->num_values)
-		pq_corrupt("data page v2 has invalid counts (values %d, nulls %d, rows %d)",
-				   dh->num_values, dh->num_nulls, dh->num_rows);
 	if (dh->repetition_levels_byte_length < 0 ||
 		dh->definition_levels_byte_length < 0)
 		pq_corrupt("data page v2 has negative level lengths");
@@ -367,58 +484,141 @@ open_data_page_v2(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 	r->page_left = dh->num_values;
 }
 
-/* Advance to the next data page with values; false at the end of the chunk. */
+/* Level entries of a data page (v1 or v2), with its counts checked. */
+static int32
+data_page_entries(const PqPageHeader *ph)
+{
+	if (ph->type == PQ_PAGE_DATA)
+	{
+		if (!ph->has_data_page_header)
+			pq_corrupt("data page has no data_page_header");
+		if (ph->data_page_header.num_values < 0)
+			pq_corrupt("data page has a negative value count %d",
+					   ph->data_page_header.num_values);
+		return ph->data_page_header.num_values;
+	}
+	else
+	{
+		const PqDataPageHeaderV2 *dh = &ph->data_page_header_v2;
+
+		if (!ph->has_data_page_header_v2)
+			pq_corrupt("data page v2 has no data_page_header_v2");
+		if (dh->num_values < 0 || dh->num_nulls < 0 || dh->num_rows < 0 ||
+			dh->num_nulls > dh->num_values)
+			pq_corrupt("data page v2 has invalid counts (values %d, nulls %d, rows %d)",
+					   dh->num_values, dh->num_nulls, dh->num_rows);
+		return dh->num_values;
+	}
+}
+
+static void
+check_crc(const PqPageHeader *ph, const uint8 *body)
+{
+	if (ph->has_crc &&
+		pq_crc32(body, ph->compressed_page_size) != (uint32) ph->crc)
+		pq_corrupt("page CRC32 mismatch (stored %08x, computed %08x)",
+				   (uint32) ph->crc, pq_crc32(body, ph->compressed_page_size));
+}
+
+/*
+ * Advance to the next data page with values and open it; false at the end
+ * of the chunk.  A data page of at most skip level entries is passed over
+ * without being decoded: r->row moves past it and the result is true with
+ * no page open.  With selected pages, the bytes before the first data page
+ * come first (dictionary), then the selected pages, each of which must
+ * start at r->row.
+ */
 static bool
-load_next_page(PqColumnReader *r)
+load_next_page(PqColumnReader *r, int64 skip)
 {
 	for (;;)
 	{
 		PqPageHeader ph;
+		PqPageRef  *ref = NULL;
+		const uint8 *p;
+		size_t		avail;
 		size_t		hlen;
 		const uint8 *body;
+		int32		entries;
 
-		if (r->pos >= r->chunk_len)
+		if (r->pos < r->chunk_len)
+		{
+			p = r->chunk + r->pos;
+			avail = r->chunk_len - r->pos;
+			r->page_offset = r->chunk_start + r->pos;
+		}
+		else if (r->sel != NULL && r->sel_next < r->nsel)
+		{
+			ref = &r->sel[r->sel_next];
+			if (ref->first_row != r->row)
+				elog(ERROR, "rows " INT64_FORMAT " to " INT64_FORMAT " of column \"%s\" were not loaded",
+					 r->row, ref->first_row - 1, r->col->path);
+			p = ref->data;
+			avail = ref->size;
+			r->page_offset = ref->offset;
+		}
+		else
+		{
+			if (r->sel != NULL && r->row < r->end_row)
+				elog(ERROR, "rows " INT64_FORMAT " to " INT64_FORMAT " of column \"%s\" were not loaded",
+					 r->row, r->end_row - 1, r->col->path);
 			return false;
+		}
 		MemoryContextReset(r->page_cxt);
 		r->rep_all = r->def_all = NULL;
 		r->level_pos = 0;
-		r->page_offset = r->chunk_start + r->pos;
 		pq_errloc.page_offset = r->page_offset;
 
-		hlen = pq_read_page_header(r->chunk + r->pos, r->chunk_len - r->pos, &ph);
+		hlen = pq_read_page_header(p, avail, &ph);
 		if (ph.compressed_page_size < 0 || ph.uncompressed_page_size < 0)
 			pq_corrupt("page header has negative sizes (compressed %d, uncompressed %d)",
 					   ph.compressed_page_size, ph.uncompressed_page_size);
-		if ((size_t) ph.compressed_page_size > r->chunk_len - r->pos - hlen)
-			pq_corrupt("page of %d bytes extends past the end of the column chunk",
-					   ph.compressed_page_size);
-		body = r->chunk + r->pos + hlen;
-		r->pos += hlen + ph.compressed_page_size;
-
-		if (ph.has_crc &&
-			pq_crc32(body, ph.compressed_page_size) != (uint32) ph.crc)
-			pq_corrupt("page CRC32 mismatch (stored %08x, computed %08x)",
-					   (uint32) ph.crc, pq_crc32(body, ph.compressed_page_size));
-
-		switch (ph.type)
+		if ((size_t) ph.compressed_page_size > avail - hlen)
+			pq_corrupt("page of %d bytes extends past the end of the %s",
+					   ph.compressed_page_size,
+					   ref ? "page the offset index gives" : "column chunk");
+		body = p + hlen;
+		if (ref)
 		{
-			case PQ_PAGE_DICTIONARY:
-				load_dictionary(r, &ph, body);
-				continue;
-			case PQ_PAGE_DATA:
-				r->in_page = true;
-				r->pages_read++;
-				open_data_page_v1(r, &ph, body);
-				break;
-			case PQ_PAGE_DATA_V2:
-				r->in_page = true;
-				r->pages_read++;
-				open_data_page_v2(r, &ph, body);
-				break;
-			default:
-				/* index pages and page types from the future are skipped */
-				continue;
+			if (hlen + ph.compressed_page_size != (size_t) ref->size)
+				pq_corrupt("page has %zu bytes with its header, but the offset index says %d",
+						   hlen + ph.compressed_page_size, ref->size);
+			r->sel_next++;
 		}
+		else
+			r->pos += hlen + ph.compressed_page_size;
+
+		if (ph.type != PQ_PAGE_DATA && ph.type != PQ_PAGE_DATA_V2)
+		{
+			if (ref)
+				pq_corrupt("offset index points at a %s page, not a data page",
+						   pq_page_type_name(ph.type));
+			check_crc(&ph, body);
+			if (ph.type == PQ_PAGE_DICTIONARY)
+				load_dictionary(r, &ph, body);
+			/* index pages and page types from the future are skipped */
+			continue;
+		}
+		if (r->sel != NULL && ref == NULL)
+			pq_corrupt("data page precedes the first page of the offset index");
+
+		entries = data_page_entries(&ph);
+		if (ref && entries != ref->nrows)
+			pq_corrupt("data page has %d rows, but the offset index gives it " INT64_FORMAT,
+					   entries, ref->nrows);
+		if (entries > 0 && entries <= skip)
+		{
+			r->row += entries;
+			return true;
+		}
+
+		check_crc(&ph, body);
+		r->in_page = true;
+		r->pages_read++;
+		if (ph.type == PQ_PAGE_DATA)
+			open_data_page_v1(r, &ph, body);
+		else
+			open_data_page_v2(r, &ph, body);
 		if (r->page_left > 0)
 			return true;
 		r->in_page = false;
@@ -441,23 +641,12 @@ read_levels(PqColumnReader *r, bool is_rep, int16 *out, int n, int max_level)
 			   sizeof(int16) * n);
 }
 
-int
-pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
+/* Decode the next n (>= 1) level entries of the open page into seg. */
+static void
+decode_segment(PqColumnReader *r, int n, PqSegment *seg)
 {
-	int			n;
 	int			nvalues;
 	int			i;
-
-	set_location(r);
-	if (!r->in_page)
-	{
-		if (r->chunk == NULL || !load_next_page(r))
-		{
-			seg->n = 0;
-			return 0;
-		}
-	}
-	n = Min(Min(max, r->page_left), r->cap);
 
 	seg->n = n;
 	seg->rep = NULL;
@@ -521,8 +710,59 @@ pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
 		seg->fixed = r->fixed;
 	}
 
+	r->row += n;
 	r->page_left -= n;
 	if (r->page_left == 0)
 		r->in_page = false;
+}
+
+int
+pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
+{
+	int			n;
+
+	set_location(r);
+	if (!r->in_page && !load_next_page(r, 0))
+	{
+		seg->n = 0;
+		return 0;
+	}
+	n = Min(Min(max, r->page_left), r->cap);
+	decode_segment(r, n, seg);
 	return n;
+}
+
+void
+pq_column_reader_skip(PqColumnReader *r, int64 nrows)
+{
+	int64		target = r->row + nrows;
+	PqSegment	seg;
+
+	if (nrows < 0 || target > r->end_row)
+		elog(ERROR, "cannot skip " INT64_FORMAT " rows at row " INT64_FORMAT " of " INT64_FORMAT,
+			 nrows, r->row, r->end_row);
+	set_location(r);
+	while (r->row < target)
+	{
+		if (r->in_page)
+		{
+			/* decode and discard: the value decoders can only go forward */
+			decode_segment(r, (int) Min(Min((int64) r->page_left, target - r->row),
+										(int64) r->cap), &seg);
+			continue;
+		}
+		if (r->sel != NULL)
+		{
+			/* rows up to the next selected page were never loaded */
+			if (r->sel_next >= r->nsel || r->sel[r->sel_next].first_row >= target)
+			{
+				r->row = target;
+				break;
+			}
+			r->row = r->sel[r->sel_next].first_row;
+		}
+		if (!load_next_page(r, target - r->row))
+			pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " level entries",
+					   r->row, r->end_row);
+	}
 }
