@@ -7,6 +7,8 @@
  */
 #include "postgres.h"
 
+#include "bloom_prune.h"
+#include "dict_prune.h"
 #include "fdw_api.h"
 #include "fmgr.h"
 #include "prune.h"
@@ -23,6 +25,22 @@ _PG_init(void)
 							 "Skips row groups whose column statistics rule out every row.",
 							 NULL,
 							 &pqfdw_enable_statistics_pruning,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_bloom_pruning",
+							 "Skips row groups whose Bloom filters rule out every value of an equality or IN.",
+							 NULL,
+							 &pqfdw_enable_bloom_pruning,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_dictionary_pruning",
+							 "Skips row groups whose dictionaries hold no value that satisfies a comparison.",
+							 NULL,
+							 &pqfdw_enable_dictionary_pruning,
 							 true,
 							 PGC_USERSET,
 							 0,

@@ -2,7 +2,7 @@
  *
  * physical_value.h
  *		The stored (PLAIN-encoded) form of the value an equality qual looks
- *		for, as a writer would have stored it in the column (physical_value.c).
+ *		for, as a writer stored it in the column (physical_value.c).
  *
  * Bloom filters hash a value's PLAIN encoding in the column's physical
  * type, so probing one needs the exact bytes the writer hashed: an int4
@@ -21,7 +21,7 @@ typedef enum PqPhysResult
 {
 	PQ_PHYS_OK,					/* *out: the only stored value equal to it */
 	PQ_PHYS_NO_MATCH,			/* no value the column can store equals it */
-	PQ_PHYS_UNKNOWN				/* no single stored form: assume it may match */
+	PQ_PHYS_UNKNOWN				/* no single stored form: may match */
 } PqPhysResult;
 
 /*

@@ -278,9 +278,14 @@ setup_compare(PqPrunePred *p, Oid opfamily, Oid coltype, Oid consttype,
 		return false;			/* padding/length semantics differ from bytes */
 	if (category == TYPCATEGORY_STRING)
 	{
-		/* Parquet orders strings by bytes: equal to the C collation */
-		if (p->strategy == BTEqualStrategyNumber ||
-			p->strategy == PQ_STRATEGY_NE)
+		/*
+		 * Parquet orders strings by bytes: equal to the C collation, and for
+		 * equality to any deterministic one (a nondeterministic collation
+		 * calls different bytes equal)
+		 */
+		if ((p->strategy == BTEqualStrategyNumber ||
+			 p->strategy == PQ_STRATEGY_NE) &&
+			(!OidIsValid(collation) || get_collation_isdeterministic(collation)))
 			p->collation = C_COLLATION_OID;
 		else if (!OidIsValid(collation) || !lc_collate_is_c(collation))
 			return false;

@@ -8,7 +8,9 @@
  */
 #include "postgres.h"
 
+#include "bloom_prune.h"
 #include "commands/explain.h"
+#include "dict_prune.h"
 #include "executor/executor.h"
 #include "fdw_api.h"
 #include "filter.h"
@@ -53,10 +55,14 @@ typedef struct PqScanState
 	List	   *prune_value_states; /* ExprStates of fdw_exprs */
 	bool		prune_values_ready;
 	MemoryContext param_cxt;	/* evaluated values, reset on rescan */
+	PqBloomProbe *bloom_probes; /* hashes of the values, in param_cxt */
 
 	/* EXPLAIN ANALYZE */
 	int64		rows_filtered;
 	int64		row_groups_pruned_stats;
+	int64		row_groups_pruned_bloom;
+	int64		row_groups_pruned_dict;
+	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
 } PqScanState;
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
@@ -158,24 +164,55 @@ evaluate_prune_values(PqScanState *st, ExprContext *econtext)
 	st->prune_values_ready = true;
 }
 
-/* Row group check of the table reader: prune with statistics. */
+/*
+ * Row group check of the table reader: prune with statistics (footer
+ * only), then Bloom filters, then dictionaries (each a read).
+ */
 static bool
 row_group_check(void *arg, PqTableReader *tr, int row_group)
 {
 	PqScanState *st = arg;
 	MemoryContext old;
-	bool		match;
+	bool		match = true;
+	int64		bytes_before = tr->file->src->bytes_read;
 
-	if (!pqfdw_enable_statistics_pruning)
-		return true;
 	if (!st->prune_values_ready)
+	{
 		evaluate_prune_values(st, st->econtext);
+		st->bloom_probes = NULL;
+	}
 	old = MemoryContextSwitchTo(tr->batch_cxt);
-	match = pqfdw_row_group_may_match(st->preds, st->npreds, tr->file,
-									  row_group, tr->att_cv, tr->att_leaf);
-	MemoryContextSwitchTo(old);
-	if (!match)
+	if (pqfdw_enable_statistics_pruning &&
+		!pqfdw_row_group_may_match(st->preds, st->npreds, tr->file,
+								   row_group, tr->att_cv, tr->att_leaf))
+	{
 		st->row_groups_pruned_stats++;
+		match = false;
+	}
+	if (match && pqfdw_enable_bloom_pruning)
+	{
+		if (st->bloom_probes == NULL)
+			st->bloom_probes = pqfdw_bloom_probes_create(st->preds, st->npreds,
+														 tr->att_cv,
+														 st->param_cxt);
+		if (!pqfdw_row_group_bloom_may_match(st->preds, st->bloom_probes,
+											 st->npreds, tr->file, row_group,
+											 tr->att_leaf))
+		{
+			st->row_groups_pruned_bloom++;
+			match = false;
+		}
+	}
+	if (match && pqfdw_enable_dictionary_pruning &&
+		!pqfdw_row_group_dictionary_may_match(st->preds, st->npreds, tr->file,
+											  row_group, tr->att_cv,
+											  tr->att_leaf))
+	{
+		st->row_groups_pruned_dict++;
+		match = false;
+	}
+	MemoryContextSwitchTo(old);
+	st->pruning_bytes_read += tr->file->src->bytes_read - bytes_before;
 	return match;
 }
 
@@ -302,9 +339,16 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyInteger("Row Groups Read", NULL,
 							   st->reader->row_groups_read, es);
 		if (st->prune_exprs != NIL)
+		{
 			ExplainPropertyInteger("Row Groups Pruned by Statistics", NULL,
 								   st->row_groups_pruned_stats, es);
+			ExplainPropertyInteger("Row Groups Pruned by Bloom Filter", NULL,
+								   st->row_groups_pruned_bloom, es);
+			ExplainPropertyInteger("Row Groups Pruned by Dictionary", NULL,
+								   st->row_groups_pruned_dict, es);
+		}
 		ExplainPropertyInteger("Bytes Read", "bytes",
-							   pqfdw_table_reader_bytes_read(st->reader), es);
+							   pqfdw_table_reader_bytes_read(st->reader) +
+							   st->pruning_bytes_read, es);
 	}
 }

@@ -387,6 +387,106 @@ function findPageBodyStart(buf, off) {
   return p;
 }
 
+// ------------------------------------------------------- bloom / dictionary
+
+/**
+ * Bloom filter and dictionary pruning (test/fixtures.md, "Bloom filter and
+ * dictionary fixtures"). p = (i * 7919) % n is a permutation of 0..n-1, so
+ * the h_* columns hold each even number 2p once, spread over every row
+ * group: min/max statistics cannot prune an equality, Bloom filters can;
+ * odd numbers are absent everywhere. lc_* columns hold three values per row
+ * group, one of them different in each group.
+ */
+const BLOOM_DUCK_SELECT = `SELECT i AS id,
+    p * 2 AS h_int8,
+    (p * 2)::INTEGER AS h_int4,
+    (p * 2 - 8192)::SMALLINT AS h_int2,
+    (p * 2 + 3000000000)::UINTEGER AS h_uint4,
+    (p * 2 + 10000000000000000000)::UBIGINT AS h_uint8,
+    (p * 2 * 0.01)::DECIMAL(9,2) AS h_dec9,
+    (p * 2 * 0.001)::DECIMAL(18,3) AS h_dec18,
+    (p * 2 + 0.5)::FLOAT AS h_float,
+    (p * 2 + 0.25)::DOUBLE AS h_double,
+    'k' || (p * 2) AS h_str,
+    md5(p::VARCHAR)::UUID AS h_uuid,
+    DATE '2000-01-01' + (p * 2)::INTEGER AS h_date,
+    TIMESTAMP '2000-01-01' + to_seconds(p * 2) AS h_ts,
+    (TIMESTAMP '2000-01-01' + to_milliseconds(p * 2 * 1001))::TIMESTAMP_MS AS h_ts_ms,
+    TIMESTAMPTZ '2000-01-01 00:00:00+00' + to_seconds(p * 2) AS h_tstz,
+    TIME '00:00:00' + to_seconds(p * 2) AS h_time,
+    CASE WHEN i % 5 = 0 THEN NULL ELSE 'n' || (p * 2) END AS h_null,
+    CASE i % 3 WHEN 0 THEN 'aa' WHEN 1 THEN 'zz' ELSE 'm' || (i // 2048) END AS lc_str,
+    (CASE i % 3 WHEN 0 THEN 0 WHEN 1 THEN 100 ELSE 10 + i // 2048 END)::INTEGER AS lc_int
+  FROM (SELECT i, (i * 7919) % 8192 AS p FROM range(8192) t(i)) ORDER BY i`;
+
+async function bloomDictFixtures() {
+  const { readMetadata } = await import('./lib/parquet.mjs');
+  const c = await duck();
+  {
+    // DuckDB writes a Bloom filter for every dictionary-encoded chunk; the
+    // large DICTIONARY_SIZE_LIMIT dictionary-encodes the 2048 distinct
+    // values of each h_* chunk. It writes no encoding_stats, so its
+    // dictionaries cannot prove that a chunk holds nothing else.
+    const name = 'duckdb_bloom.parquet';
+    const file = path.join(OUT, name);
+    await c.run(`COPY (${BLOOM_DUCK_SELECT}) TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048, DICTIONARY_SIZE_LIMIT 1000000)`);
+    const md = await duckQuery(`SELECT count(DISTINCT row_group_id), min(row_group_num_rows), max(row_group_num_rows),
+        count(*) FILTER (WHERE path_in_schema LIKE 'h\\_%' ESCAPE '\\' AND bloom_filter_offset IS NULL),
+        count(*) FILTER (WHERE path_in_schema LIKE 'h\\_%' ESCAPE '\\')
+      FROM parquet_metadata(${sqlString(file)})`);
+    const [rg, minRows, maxRows, noBloom, hChunks] = md.rows[0].map(Number);
+    check(name, rg === 4 && minRows === 2048 && maxRows === 2048, `4 row groups of 2048 rows, found ${rg} (${minRows}..${maxRows})`);
+    check(name, hChunks === 4 * 17 && noBloom === 0, `a Bloom filter on every h_* chunk, ${noBloom} of ${hChunks} without`);
+    // every row group spans nearly the whole range: statistics cannot prune
+    // an absent odd value in [300, 16000]
+    const spans = await duckQuery(`SELECT count(*) FROM (SELECT id // 2048 AS g, min(h_int8) AS lo, max(h_int8) AS hi
+        FROM read_parquet(${sqlString(file)}) GROUP BY g) WHERE lo > 300 OR hi < 16000`);
+    check(name, Number(spans.rows[0][0]) === 0, 'every row group\'s h_int8 bounds to contain [300, 16000]');
+    verifyPages(name, { codec: 'ZSTD', pageTypes: ['DICTIONARY_PAGE', 'DATA_PAGE'], encodings: ['PLAIN_DICTIONARY'], minRowGroups: 4 });
+    add(name, {
+      writer: 'duckdb',
+      exercises: '8192 rows in 4 row groups of 2048; unsorted high-cardinality columns (INT64, INT32, INT(16), UINT32, UINT64, DECIMAL in INT32/INT64, FLOAT, DOUBLE, STRING, UUID, DATE, TIMESTAMP MICROS/MILLIS, timestamptz, TIME) with DuckDB Bloom filters that statistics cannot replace; low-cardinality dictionary columns (no encoding_stats)',
+    });
+  }
+  {
+    // hyparquet-writer: encoding_stats (so dictionary pruning applies), its
+    // own Bloom filter hashing (INT32, INT64, STRING), SNAPPY pages.
+    const name = 'hyp_bloom_dict.parquet';
+    const n = 4000;
+    const seq = (f) => Array.from({ length: n }, (_, i) => f(i));
+    const perm = (i) => (i * 7919) % n;
+    const columnData = [
+      { name: 'id', type: 'INT32', nullable: false, data: seq((i) => i) },
+      { name: 'h_int4', type: 'INT32', bloomFilter: true, data: seq((i) => perm(i) * 2) },
+      { name: 'h_int8', type: 'INT64', bloomFilter: true, data: seq((i) => BigInt(perm(i) * 2)) },
+      { name: 'h_str', type: 'STRING', bloomFilter: true, data: seq((i) => (i % 7 === 3 ? null : `k${perm(i) * 2}`)) },
+      { name: 'lc_str', type: 'STRING', data: seq((i) => ['aa', 'zz', `m${Math.floor(i / 1000)}`][i % 3]) },
+      { name: 'lc_int', type: 'INT32', data: seq((i) => [0, 100, 10 + Math.floor(i / 1000)][i % 3]) },
+    ];
+    writeHyp(name, { columnData, codec: 'SNAPPY', rowGroupSize: 1000, pageSize: 2048, createdBy: 'hyparquet-writer (parquet_fdw fixtures)' });
+    const fmd = readMetadata(path.join(OUT, name));
+    check(name, fmd.row_groups.length === 4, `4 row groups, found ${fmd.row_groups.length}`);
+    for (const rg of fmd.row_groups) {
+      for (const col of rg.columns) {
+        const m = col.meta_data;
+        const cname = m.path_in_schema.join('.');
+        if (cname.startsWith('lc_')) {
+          const es = m.encoding_stats || [];
+          check(name, es.some((e) => e.page_type === 'DICTIONARY_PAGE') &&
+            es.every((e) => e.page_type === 'DICTIONARY_PAGE' || ['RLE_DICTIONARY', 'PLAIN_DICTIONARY'].includes(e.encoding)),
+          `${cname}: encoding_stats with only dictionary-encoded data pages, found ${JSON.stringify(es)}`);
+        }
+        if (cname.startsWith('h_')) check(name, m.bloom_filter_offset !== undefined, `${cname}: a Bloom filter`);
+      }
+    }
+    verifyPages(name, { codec: 'SNAPPY', pageTypes: ['DICTIONARY_PAGE'], minRowGroups: 4 });
+    add(name, {
+      writer: 'hyparquet-writer',
+      exercises: '4000 rows in 4 row groups of 1000; Bloom filters (INT32, INT64, STRING with nulls) hashed by hyparquet; encoding_stats proving fully dictionary-encoded low-cardinality chunks; SNAPPY dictionary pages',
+    });
+  }
+}
+
 // ------------------------------------------------------------------ main
 
 try {
@@ -395,6 +495,7 @@ try {
   await pwFixtures();
   await rangeFixtures();
   await badFixtures();
+  await bloomDictFixtures();
   const mf = path.join(OUT, 'manifest.json');
   fs.writeFileSync(mf, JSON.stringify({ generated_by: 'test/js/gen_fixtures.mjs', files: manifest }, null, 2) + '\n');
   for (const f of fs.readdirSync(OUT)) fs.chmodSync(path.join(OUT, f), 0o644);
