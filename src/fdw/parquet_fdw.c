@@ -11,6 +11,7 @@
 #include "dict_prune.h"
 #include "fdw_api.h"
 #include "fmgr.h"
+#include "page_prune.h"
 #include "prune.h"
 #include "utils/guc.h"
 
@@ -41,6 +42,14 @@ _PG_init(void)
 							 "Skips row groups whose dictionaries hold no value that satisfies a comparison.",
 							 NULL,
 							 &pqfdw_enable_dictionary_pruning,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_page_index_pruning",
+							 "Reads only the pages whose page index says they may hold matching rows.",
+							 NULL,
+							 &pqfdw_enable_page_index_pruning,
 							 true,
 							 PGC_USERSET,
 							 0,

@@ -17,6 +17,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/value.h"
+#include "page_prune.h"
 #include "parquet_fdw.h"
 #include "prune.h"
 #include "rewrite/rewriteManip.h"
@@ -62,6 +63,9 @@ typedef struct PqScanState
 	int64		row_groups_pruned_stats;
 	int64		row_groups_pruned_bloom;
 	int64		row_groups_pruned_dict;
+	int64		row_groups_pruned_pages;
+	int64		pages_total;
+	int64		pages_pruned;
 	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
 } PqScanState;
 
@@ -212,6 +216,22 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 		match = false;
 	}
 	MemoryContextSwitchTo(old);
+
+	/* the ranges live as long as the row group: in rg_cxt */
+	if (match && pqfdw_enable_page_index_pruning)
+	{
+		old = MemoryContextSwitchTo(tr->rg_cxt);
+		tr->rg_ranges = pqfdw_page_ranges(st->preds, st->npreds, tr->file,
+										  row_group, tr->att_cv, tr->att_leaf,
+										  &tr->rg_nranges, &st->pages_total,
+										  &st->pages_pruned);
+		MemoryContextSwitchTo(old);
+		if (tr->rg_ranges != NULL && tr->rg_nranges == 0)
+		{
+			st->row_groups_pruned_pages++;
+			match = false;
+		}
+	}
 	st->pruning_bytes_read += tr->file->src->bytes_read - bytes_before;
 	return match;
 }
@@ -346,6 +366,15 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 								   st->row_groups_pruned_bloom, es);
 			ExplainPropertyInteger("Row Groups Pruned by Dictionary", NULL,
 								   st->row_groups_pruned_dict, es);
+			/* only files with a page index that a qual could use */
+			if (st->pages_total > 0)
+			{
+				ExplainPropertyInteger("Row Groups Pruned by Page Index", NULL,
+									   st->row_groups_pruned_pages, es);
+				ExplainPropertyInteger("Pages Total", NULL, st->pages_total, es);
+				ExplainPropertyInteger("Pages Pruned by Page Index", NULL,
+									   st->pages_pruned, es);
+			}
 		}
 		ExplainPropertyInteger("Bytes Read", "bytes",
 							   pqfdw_table_reader_bytes_read(st->reader) +

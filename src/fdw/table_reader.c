@@ -43,6 +43,8 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 										 ALLOCSET_DEFAULT_SIZES);
 	tr->batch_cxt = AllocSetContextCreate(cxt, "parquet_fdw batch",
 										  ALLOCSET_DEFAULT_SIZES);
+	tr->rg_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
+									   ALLOCSET_DEFAULT_SIZES);
 	tr->relid = RelationGetRelid(rel);
 	tr->tupdesc = tupdesc;
 	tr->natts = tupdesc->natts;
@@ -142,55 +144,93 @@ open_next_file(PqTableReader *tr)
 	return true;
 }
 
+/*
+ * Start every column reader on the row group: only the pages holding
+ * tr->rg_ranges when there are ranges and the column has an OffsetIndex.
+ */
+static void
+start_columns(PqTableReader *tr)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqColumnReader *r = tr->cols[i].reader;
+		PqOffsetIndex oi;
+		bool		have_oi = false;
+
+		if (tr->rg_ranges != NULL)
+		{
+			MemoryContext old = MemoryContextSwitchTo(tr->rg_cxt);
+			int64		before = tr->file->src->bytes_read;
+
+			have_oi = pq_offset_index_read(tr->file, tr->row_group,
+										   r->col->index, &oi);
+			tr->bytes_read += tr->file->src->bytes_read - before;
+			MemoryContextSwitchTo(old);
+		}
+		pq_column_reader_start_ranges(r, tr->row_group, have_oi ? &oi : NULL,
+									  tr->rg_ranges, tr->rg_nranges);
+	}
+}
+
 /* Advance to a row group with rows; false when every file is done. */
 static bool
 next_row_group(PqTableReader *tr)
 {
-	int			i;
-
 	for (;;)
 	{
+		int64		num_rows;
+
 		if (tr->file == NULL || tr->row_group + 1 >= tr->file->md.n_row_groups)
 		{
 			if (!open_next_file(tr))
 				return false;
 			continue;
 		}
+		if (tr->row_group >= 0)
+			tr->file_row += tr->file->md.row_groups[tr->row_group].num_rows;
 		tr->row_group++;
-		tr->rg_rows_left = tr->file->md.row_groups[tr->row_group].num_rows;
+		num_rows = tr->file->md.row_groups[tr->row_group].num_rows;
+		if (num_rows == 0)
+			continue;
+		MemoryContextReset(tr->rg_cxt);
+		tr->rg_ranges = NULL;
+		tr->rg_nranges = 0;
+		if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
+			continue;
+		tr->rg_rows_left = tr->rg_ranges ?
+			pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
 		if (tr->rg_rows_left == 0)
 			continue;
-		if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
-		{
-			tr->file_row += tr->rg_rows_left;
-			tr->rg_rows_left = 0;
-			continue;
-		}
-		for (i = 0; i < tr->ncols; i++)
-			pq_column_reader_start(tr->cols[i].reader, tr->row_group);
+		start_columns(tr);
+		tr->rg_range = 0;
+		tr->rg_pos = tr->rg_ranges ? tr->rg_ranges[0].start : 0;
 		tr->row_groups_read++;
 		return true;
 	}
 }
 
+/* Decode rows [tr->rg_pos, tr->rg_pos + n) of column c into the batch. */
 static void
 fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 {
 	int			filled = 0;
 	int			att = c->attnum - 1;
 
+	pq_column_reader_skip(c->reader,
+						  tr->rg_pos - pq_column_reader_row(c->reader));
 	while (filled < n)
 	{
 		PqSegment	seg;
+		int64		row = pq_column_reader_row(c->reader);
 		int			got;
 
 		got = pq_column_reader_next(c->reader, n - filled, &seg);
 		if (got == 0)
 			pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " rows of its row group",
-					   tr->file->md.row_groups[tr->row_group].num_rows -
-					   tr->rg_rows_left + filled,
-					   tr->file->md.row_groups[tr->row_group].num_rows);
-		c->conv.row_base = tr->file_row + filled;
+					   row, tr->file->md.row_groups[tr->row_group].num_rows);
+		c->conv.row_base = tr->file_row + row;
 		pqfdw_convert_segment(&c->conv, &seg,
 							  tr->batch_values + (size_t) filled * tr->natts + att,
 							  tr->batch_nulls + (size_t) filled * tr->natts + att,
@@ -203,6 +243,7 @@ int
 pqfdw_table_reader_next_batch(PqTableReader *tr)
 {
 	MemoryContext old;
+	int64		end;
 	int			n;
 	int			i;
 
@@ -211,15 +252,25 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 	if (tr->rg_rows_left == 0 && !next_row_group(tr))
 		return 0;
 
+	/* a batch stays inside one range */
+	if (tr->rg_ranges)
+	{
+		if (tr->rg_pos >= tr->rg_ranges[tr->rg_range].end)
+			tr->rg_pos = tr->rg_ranges[++tr->rg_range].start;
+		end = tr->rg_ranges[tr->rg_range].end;
+	}
+	else
+		end = tr->file->md.row_groups[tr->row_group].num_rows;
+
 	CHECK_FOR_INTERRUPTS();
-	n = (int) Min((int64) tr->batch_rows, tr->rg_rows_left);
+	n = (int) Min((int64) tr->batch_rows, end - tr->rg_pos);
 	old = MemoryContextSwitchTo(tr->batch_cxt);
 	for (i = 0; i < tr->ncols; i++)
 		fill_column(tr, &tr->cols[i], n);
 	MemoryContextSwitchTo(old);
 
 	tr->rg_rows_left -= n;
-	tr->file_row += n;
+	tr->rg_pos += n;
 	return n;
 }
 

@@ -11,6 +11,7 @@
 #define PQFDW_TABLE_READER_H
 
 #include "convert.h"
+#include "page_index.h"
 #include "utils/relcache.h"
 
 typedef struct PqTableReader PqTableReader;
@@ -48,8 +49,18 @@ struct PqTableReader
 	PqFile	   *file;
 	PqFile	   *first_file;		/* schema every later file must match */
 	int			row_group;
-	int64		rg_rows_left;
-	int64		file_row;		/* rows of this file already decoded */
+	int64		rg_rows_left;	/* rows still to return from the row group */
+	int64		file_row;		/* file row of the row group's first row */
+
+	/*
+	 * Rows of the row group to read, sorted (NULL: all of them); rg_check
+	 * may set them, allocated in rg_cxt.  rg_pos is the next row to return.
+	 */
+	PqRowRange *rg_ranges;
+	int			rg_nranges;
+	int			rg_range;
+	int64		rg_pos;
+	MemoryContext rg_cxt;		/* reset per row group */
 
 	/* the batch, row-major: natts Datums and nulls per row */
 	int			batch_rows;		/* capacity */
@@ -61,7 +72,7 @@ struct PqTableReader
 
 	/* statistics */
 	int64		row_groups_read;
-	int64		bytes_read;		/* of files already closed */
+	int64		bytes_read;		/* of files already closed; OffsetIndexes */
 };
 
 /*

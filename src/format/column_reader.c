@@ -192,8 +192,8 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 			elog(ERROR, "row ranges must be sorted, disjoint and inside the row group");
 
 	/* the pages that overlap a non-empty range; both lists are sorted */
-	r->sel = MemoryContextAlloc(r->chunk_cxt,
-								sizeof(PqPageRef) * Max(oi->n_page_locations, 1));
+	r->sel = MemoryContextAlloc(r->chunk_cxt, sizeof(PqPageRef) *
+								Max(oi->n_page_locations, 1));
 	k = 0;
 	for (i = 0; i < oi->n_page_locations; i++)
 	{
@@ -228,7 +228,8 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 	if (prefix > 0)
 		add_extent(ext, &next, start, start + prefix);
 	for (i = 0; i < r->nsel; i++)
-		add_extent(ext, &next, r->sel[i].offset, r->sel[i].offset + r->sel[i].size);
+		add_extent(ext, &next, r->sel[i].offset,
+				   r->sel[i].offset + r->sel[i].size);
 	total = 0;
 	for (k = 0; k < next; k++)
 		total += ext[k].end - ext[k].start;

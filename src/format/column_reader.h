@@ -122,12 +122,13 @@ extern void pq_column_reader_start(PqColumnReader *r, int row_group);
 
 /*
  * Start row_group reading only the data pages that overlap ranges (sorted,
- * disjoint, within the row group) plus whatever precedes the first data
- * page (the dictionary).  oi must come from pq_offset_index_read() for this
- * chunk.  Nearby pages are fetched with one read.  The reader is positioned
- * at the first row of the first selected page (the row group's end when
- * none is).  With oi or ranges NULL, or for a repeated column, the whole
- * chunk is read, as pq_column_reader_start() does.
+ * disjoint, within the row group; empty ones are ignored) plus whatever
+ * precedes the first data page (the dictionary).  oi must come from
+ * pq_offset_index_read() for this chunk; a page whose header disagrees with
+ * it is corrupt.  Nearby pages are fetched with one read.  The reader is
+ * positioned at the first row of the first selected page (the row group's
+ * end when none is).  With oi or ranges NULL, or for a repeated column, the
+ * whole chunk is read, as pq_column_reader_start() does.
  */
 extern void pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 										  const PqOffsetIndex *oi,

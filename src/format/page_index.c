@@ -96,15 +96,41 @@ check_list(const char *name, int n, int npages)
 		pq_corrupt("column index has %d %s for %d pages", n, name, npages);
 }
 
-static void
-check_counts(const char *name, const int64 *counts, int n)
+/* Counts are known when none is negative (parquet-mr writes -1). */
+static bool
+counts_known(const int64 *counts, int n)
 {
 	int			i;
 
 	for (i = 0; i < n; i++)
 		if (counts[i] < 0)
-			pq_corrupt("column index has a negative %s entry " INT64_FORMAT,
-					   name, counts[i]);
+			return false;
+	return true;
+}
+
+/*
+ * Whether the page statistics can be believed.  parquet-mr writes a
+ * ColumnIndex even when it collected no statistics: every page "null",
+ * with null count -1.  A null page of a flat column must hold only nulls.
+ */
+static bool
+column_index_trusted(const PqColumnDescr *col, const PqOffsetIndex *oi,
+					 const PqColumnIndex *ci, int64 num_rows)
+{
+	int			i;
+
+	if (ci->null_counts && !counts_known(ci->null_counts, ci->n_null_counts))
+		return false;
+	if (col->max_rep > 0)
+		return true;
+	for (i = 0; i < oi->n_page_locations; i++)
+		if (ci->null_pages[i] &&
+			(col->max_def == 0 ||
+			 (ci->null_counts &&
+			  ci->null_counts[i] != pq_page_end_row(oi, i, num_rows) -
+			  oi->page_locations[i].first_row_index)))
+			return false;
+	return true;
 }
 
 bool
@@ -126,21 +152,20 @@ pq_column_index_read(PqFile *file, int row_group, int column,
 	check_list("min_values", ci->n_min_values, npages);
 	check_list("max_values", ci->n_max_values, npages);
 	if (ci->null_counts)
-	{
 		check_list("null_counts", ci->n_null_counts, npages);
-		check_counts("null_counts", ci->null_counts, npages);
-	}
 	if (ci->nan_counts)
 	{
 		check_list("nan_counts", ci->n_nan_counts, npages);
-		check_counts("nan_counts", ci->nan_counts, npages);
+		if (!counts_known(ci->nan_counts, npages))
+			ci->nan_counts = NULL;
 	}
 	if (ci->boundary_order != PQ_BOUNDARY_UNORDERED &&
 		ci->boundary_order != PQ_BOUNDARY_ASCENDING &&
 		ci->boundary_order != PQ_BOUNDARY_DESCENDING)
 		pq_corrupt("column index has unknown boundary order %d",
 				   ci->boundary_order);
-	return true;
+	return column_index_trusted(&file->schema->columns[column], oi, ci,
+								file->md.row_groups[row_group].num_rows);
 }
 
 int64

@@ -35,9 +35,12 @@ extern bool pq_offset_index_read(PqFile *file, int row_group, int column,
 
 /*
  * Read, decode and validate the ColumnIndex of a column chunk whose
- * OffsetIndex is oi: every per-page list present has one entry per page,
- * counts are not negative, boundary_order is known.  False when the chunk
- * has none.  Bounds point into a buffer in the current memory context.
+ * OffsetIndex is oi: every per-page list present has one entry per page and
+ * boundary_order is known (else pq_corrupt()).  False when the chunk has
+ * none, or its statistics cannot be believed: unknown (negative) null
+ * counts, or a "null" page of a flat column that holds values.  Negative
+ * nan_counts are dropped (set to NULL).  Bounds point into a buffer in the
+ * current memory context.
  */
 extern bool pq_column_index_read(PqFile *file, int row_group, int column,
 								 const PqOffsetIndex *oi, PqColumnIndex *ci);
