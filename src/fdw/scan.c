@@ -376,6 +376,8 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 									   st->pages_pruned, es);
 			}
 		}
+		ExplainPropertyInteger("Data Pages Read", NULL,
+							   pqfdw_table_reader_pages_read(st->reader), es);
 		ExplainPropertyInteger("Bytes Read", "bytes",
 							   pqfdw_table_reader_bytes_read(st->reader) +
 							   st->pruning_bytes_read, es);

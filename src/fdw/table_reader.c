@@ -91,7 +91,10 @@ open_next_file(PqTableReader *tr)
 	if (tr->file)
 	{
 		for (i = 0; i < tr->ncols; i++)
+		{
 			tr->bytes_read += tr->cols[i].reader->bytes_read;
+			tr->pages_read += tr->cols[i].reader->pages_read;
+		}
 		pqfdw_source_close(tr->file->src);
 	}
 	tr->file = NULL;
@@ -282,7 +285,10 @@ pqfdw_table_reader_rescan(PqTableReader *tr)
 	if (tr->file)
 	{
 		for (i = 0; i < tr->ncols; i++)
+		{
 			tr->bytes_read += tr->cols[i].reader->bytes_read;
+			tr->pages_read += tr->cols[i].reader->pages_read;
+		}
 		pqfdw_source_close(tr->file->src);
 	}
 	tr->file = NULL;
@@ -291,6 +297,18 @@ pqfdw_table_reader_rescan(PqTableReader *tr)
 	tr->rg_rows_left = 0;
 	MemoryContextReset(tr->batch_cxt);
 	MemoryContextReset(tr->file_cxt);
+}
+
+int64
+pqfdw_table_reader_pages_read(PqTableReader *tr)
+{
+	int64		pages = tr->pages_read;
+	int			i;
+
+	if (tr->file)
+		for (i = 0; i < tr->ncols; i++)
+			pages += tr->cols[i].reader->pages_read;
+	return pages;
 }
 
 int64

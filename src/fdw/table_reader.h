@@ -73,6 +73,7 @@ struct PqTableReader
 	/* statistics */
 	int64		row_groups_read;
 	int64		bytes_read;		/* of files already closed; OffsetIndexes */
+	int64		pages_read;		/* data pages, of files already closed */
 };
 
 /*
@@ -97,5 +98,8 @@ extern void pqfdw_table_reader_end(PqTableReader *tr);
 
 /* Bytes read from files so far. */
 extern int64 pqfdw_table_reader_bytes_read(PqTableReader *tr);
+
+/* Data pages decoded so far, over all columns read. */
+extern int64 pqfdw_table_reader_pages_read(PqTableReader *tr);
 
 #endif							/* PQFDW_TABLE_READER_H */
