@@ -24,6 +24,7 @@
 #include "access/stratnum.h"
 #include "catalog/pg_amop.h"
 #include "catalog/pg_collation.h"
+#include "catalog/pg_operator.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
@@ -33,12 +34,14 @@
 #include "optimizer/optimizer.h"
 #include "prune.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
 
 bool		pqfdw_enable_statistics_pruning = true;
 
 #define PQ_STRATEGY_NE 6
+#define PQ_STRATEGY_PREFIX 7	/* LIKE 'prefix%': [prefix, prefix_end) */
 
 static bool range_may_match(PqPrunePred *p, Datum min, Datum max,
 							bool max_known, Datum value);
@@ -131,8 +134,17 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 	{
 		OpExpr	   *op = (OpExpr *) clause;
 
-		if (!split_operands(op->args, relid, &var, &value, &var_left) ||
-			btree_interpretation(op->opno) == NULL)
+		if (!split_operands(op->args, relid, &var, &value, &var_left))
+			return false;
+		if (op->opno == OID_TEXT_LIKE_OP)
+		{
+			/* a LIKE pattern is a byte range when it has a fixed prefix */
+			if (!var_left ||
+				(OidIsValid(op->inputcollid) &&
+				 !get_collation_isdeterministic(op->inputcollid)))
+				return false;
+		}
+		else if (btree_interpretation(op->opno) == NULL)
 			return false;
 		*values = lappend(*values, value);
 		return true;
@@ -325,6 +337,18 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 	memset(p, 0, sizeof(*p));
 	p->kind = PQ_PRUNE_COMPARE;
 	p->value_index = -1;
+	if (IsA(clause, OpExpr) && ((OpExpr *) clause)->opno == OID_TEXT_LIKE_OP)
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+
+		if (!split_operands(op->args, relid, &var, &value, &var_left))
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
+		p->attnum = var->varattno;
+		p->value_index = (*next_value)++;
+		p->strategy = PQ_STRATEGY_PREFIX;
+		return setup_compare(p, TEXT_BTREE_FAM_OID, TEXTOID, TEXTOID,
+							 C_COLLATION_OID);
+	}
 	if (IsA(clause, OpExpr))
 	{
 		OpExpr	   *op = (OpExpr *) clause;
@@ -417,6 +441,45 @@ pqfdw_prune_init(List *clauses, Index relid, int *npreds)
 	return preds;
 }
 
+/*
+ * The fixed prefix of a LIKE pattern (up to the first unescaped % or _) and
+ * the smallest byte string above every string with that prefix.  Without a
+ * prefix the predicate tells nothing: it is left with one value and no
+ * upper bound, which every non-null range matches.
+ */
+static void
+set_like_prefix(PqPrunePred *p, text *pattern)
+{
+	const char *s = VARDATA_ANY(pattern);
+	int			len = VARSIZE_ANY_EXHDR(pattern);
+	char	   *prefix = palloc(len + 1);
+	int			n = 0;
+	int			i;
+
+	for (i = 0; i < len; i++)
+	{
+		if (s[i] == '%' || s[i] == '_')
+			break;
+		if (s[i] == '\\' && i + 1 < len)
+			i++;
+		prefix[n++] = s[i];
+	}
+	p->values = palloc(sizeof(Datum));
+	p->values[0] = PointerGetDatum(cstring_to_text_with_len(prefix, n));
+	p->nvalues = 1;
+
+	/* increment the last byte that can be incremented, dropping 0xFF bytes */
+	p->has_prefix_end = false;
+	while (n > 0 && (unsigned char) prefix[n - 1] == 0xFF)
+		n--;
+	if (n > 0)
+	{
+		prefix[n - 1]++;
+		p->prefix_end = PointerGetDatum(cstring_to_text_with_len(prefix, n));
+		p->has_prefix_end = true;
+	}
+}
+
 void
 pqfdw_prune_set_values(PqPrunePred *preds, int npreds, const Datum *values,
 					   const bool *isnull)
@@ -453,6 +516,8 @@ pqfdw_prune_set_values(PqPrunePred *preds, int npreds, const Datum *values,
 				if (!nulls[k])	/* NULL elements never match */
 					p->values[p->nvalues++] = elems[k];
 		}
+		else if (p->strategy == PQ_STRATEGY_PREFIX)
+			set_like_prefix(p, DatumGetTextPP(values[v]));
 		else
 		{
 			p->values = palloc(sizeof(Datum));
@@ -607,6 +672,10 @@ range_may_match(PqPrunePred *p, Datum min, Datum max, bool max_known,
 		case PQ_STRATEGY_NE:
 			return !max_known || compare(p, min, value) != 0 ||
 				compare(p, max, value) != 0;
+		case PQ_STRATEGY_PREFIX:
+			/* value = the prefix; every match lies in [prefix, prefix_end) */
+			return (!max_known || compare(p, max, value) >= 0) &&
+				(!p->has_prefix_end || compare(p, min, p->prefix_end) < 0);
 	}
 	return true;
 }

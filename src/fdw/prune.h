@@ -37,6 +37,8 @@ typedef struct PqPrunePred
 	char		elmalign;
 	FmgrInfo	cmp;			/* btree order proc (column type, const type) */
 	Oid			collation;
+	Datum		prefix_end;		/* LIKE 'prefix%': upper bound (exclusive) */
+	bool		has_prefix_end;
 	struct PqPrunePred *args;	/* PQ_PRUNE_OR */
 	int			nargs;
 } PqPrunePred;
