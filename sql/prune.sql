@@ -117,3 +117,18 @@ ORDER BY 1;
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 DROP TABLE outer_ids;
+
+-- Plan-time estimates leave out row groups that constant quals prune.
+CREATE FUNCTION plan_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
+    RETURN jsonb_path_query_first(plan, 'strict $.**."Plan Rows"')::float8;
+END
+$$;
+SELECT plan_rows('SELECT * FROM ft_prune WHERE id > 10000') AS pruned_everything,
+       plan_rows('SELECT * FROM ft_prune WHERE id >= 4096') <= 904 AS within_last_row_group;
+SET parquet_fdw.enable_statistics_pruning = off;
+SELECT plan_rows('SELECT * FROM ft_prune WHERE id > 10000') > 1 AS estimate_without_pruning;
+RESET parquet_fdw.enable_statistics_pruning;

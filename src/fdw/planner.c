@@ -18,6 +18,7 @@
 #include "filter.h"
 #include "prune.h"
 #include "nodes/makefuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -25,6 +26,7 @@
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
 #include "parquet_fdw.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 typedef struct PqfdwPlanState
@@ -36,6 +38,7 @@ typedef struct PqfdwPlanState
 	int			ncolumns;
 	List	   *files;			/* PqFile footers */
 	Oid			relid;
+	double		scanned_tuples; /* in row groups statistics do not prune */
 } PqfdwPlanState;
 
 /* State of ec_member_matches_foreign(), as in postgres_fdw. */
@@ -75,6 +78,97 @@ needed_attnums(RelOptInfo *baserel, Relation rel)
 	return result;
 }
 
+/*
+ * Which row groups statistics rule out at plan time, for quals whose
+ * values are known now (constants and what the planner can fold): NULL when
+ * nothing can be decided.  Indexed by row group over all files in order.
+ */
+static bool *
+plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
+				  List *files, int total_row_groups)
+{
+	List	   *values;
+	List	   *clauses;
+	MemoryContext cxt;
+	MemoryContext old;
+	PqPrunePred *preds;
+	PqConverter **cvs;
+	int		   *leaf;
+	Datum	   *vals;
+	bool	   *nulls;
+	bool	   *pruned;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PqFile	   *first = linitial(files);
+	ListCell   *lc;
+	int			npreds;
+	int			i;
+	int			k;
+
+	if (!pqfdw_enable_statistics_pruning || files == NIL)
+		return NULL;
+	clauses = pqfdw_prune_clauses(baserel->baserestrictinfo, baserel->relid,
+								  &values);
+	if (clauses == NIL)
+		return NULL;
+
+	pruned = palloc0(sizeof(bool) * Max(total_row_groups, 1));
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw planning",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	vals = palloc(sizeof(Datum) * Max(list_length(values), 1));
+	nulls = palloc(sizeof(bool) * Max(list_length(values), 1));
+	i = 0;
+	foreach(lc, values)
+	{
+		Node	   *v = estimate_expression_value(root, (Node *) lfirst(lc));
+
+		if (!IsA(v, Const))
+		{
+			/* a value known only at run time: decide nothing now */
+			MemoryContextSwitchTo(old);
+			MemoryContextDelete(cxt);
+			return NULL;
+		}
+		vals[i] = ((Const *) v)->constvalue;
+		nulls[i++] = ((Const *) v)->constisnull;
+	}
+	preds = pqfdw_prune_init(clauses, baserel->relid, &npreds);
+	pqfdw_prune_set_values(preds, npreds, vals, nulls);
+
+	/* converters of the flat columns the quals use (same in every file) */
+	cvs = palloc0(sizeof(PqConverter *) * Max(tupdesc->natts, 1));
+	leaf = palloc(sizeof(int) * Max(tupdesc->natts, 1));
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		PqSchemaNode *node;
+
+		leaf[i] = -1;
+		if (att->attisdropped)
+			continue;
+		node = pq_schema_find_field(first->schema,
+									pqfdw_column_name(RelationGetRelid(rel), i + 1));
+		if (node == NULL || !node->is_leaf || node->max_rep > 0)
+			continue;
+		cvs[i] = palloc(sizeof(PqConverter));
+		pqfdw_converter_init(cvs[i], node, att->atttypid, att->atttypmod,
+							 NameStr(att->attname), cxt);
+		leaf[i] = node->first_leaf;
+	}
+
+	k = 0;
+	foreach(lc, files)
+	{
+		PqFile	   *f = lfirst(lc);
+
+		for (i = 0; i < f->md.n_row_groups; i++, k++)
+			pruned[k] = !pqfdw_row_group_may_match(preds, npreds, f, i, cvs, leaf);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	return pruned;
+}
+
 void
 pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 						Oid foreigntableid)
@@ -84,7 +178,10 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	List	   *files;
 	ListCell   *lc;
 	double		tuples = 0;
+	double		surviving = 0;
 	Relation	rel;
+	bool	   *pruned;
+	int			k = 0;
 
 	pqfdw_get_table_options(foreigntableid, &opts);
 	st->paths = opts.paths;
@@ -95,6 +192,9 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	rel = table_open(foreigntableid, NoLock);
 	st->attnums = needed_attnums(baserel, rel);
 	st->ncolumns = list_length(st->attnums);
+	foreach(lc, files)
+		st->row_groups += ((PqFile *) lfirst(lc))->md.n_row_groups;
+	pruned = plan_time_pruning(root, baserel, rel, files, st->row_groups);
 
 	foreach(lc, files)
 	{
@@ -103,7 +203,9 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		int			rg;
 
 		tuples += f->md.num_rows;
-		st->row_groups += f->md.n_row_groups;
+		for (rg = 0; rg < f->md.n_row_groups; rg++)
+			if (!pruned || !pruned[k + rg])
+				surviving += f->md.row_groups[rg].num_rows;
 		foreach(ac, st->attnums)
 		{
 			AttrNumber	attnum = lfirst_int(ac);
@@ -114,6 +216,8 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 			{
 				int			c;
 
+				if (pruned && pruned[k + rg])
+					continue;
 				for (c = node->first_leaf; c < node->first_leaf + node->n_leaves; c++)
 				{
 					const PqColumnChunk *cc = &f->md.row_groups[rg].columns[c];
@@ -123,14 +227,17 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 				}
 			}
 		}
+		k += f->md.n_row_groups;
 	}
 	table_close(rel, NoLock);
 
+	/* rows pruned by statistics cannot be returned; the rest as estimated */
 	baserel->tuples = tuples;
-	baserel->rows = clamp_row_est(tuples *
-								  clauselist_selectivity(root,
-														 baserel->baserestrictinfo,
-														 0, JOIN_INNER, NULL));
+	baserel->rows = clamp_row_est(Min(surviving,
+									  tuples * clauselist_selectivity(root,
+																	  baserel->baserestrictinfo,
+																	  0, JOIN_INNER, NULL)));
+	st->scanned_tuples = surviving;
 	baserel->fdw_private = st;
 }
 
@@ -309,11 +416,11 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	startup_cost = 10.0 * list_length(st->paths);
 	run_cost = seq_page_cost * (st->bytes / BLCKSZ);
 	/* decoding is cheap per value; forming tuples costs like a heap scan */
-	run_cost += baserel->tuples * (cpu_tuple_cost * 0.5 +
-								   cpu_operator_cost * 0.25 * st->ncolumns);
+	run_cost += st->scanned_tuples * (cpu_tuple_cost * 0.5 +
+									  cpu_operator_cost * 0.25 * st->ncolumns);
 	cost_qual_eval(&qcost, baserel->baserestrictinfo, root);
 	startup_cost += qcost.startup;
-	run_cost += qcost.per_tuple * baserel->tuples;
+	run_cost += qcost.per_tuple * st->scanned_tuples;
 	run_cost += baserel->reltarget->cost.per_tuple * baserel->rows;
 
 	add_path(baserel, (Path *)
