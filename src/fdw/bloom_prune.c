@@ -9,8 +9,8 @@
  * filter of the qual's column chunk has none of the hashes.  Values that no
  * stored value can equal need no hash; one without a single stored form
  * turns the filters off for the qual.  Filters are read only for row groups
- * that survived the statistics, header and bitset in one read when
- * possible.
+ * that survived the statistics: the header, then only the 32-byte blocks
+ * the probes fall in (or the whole bitset for long IN lists).
  *
  *-------------------------------------------------------------------------
  */
@@ -30,12 +30,8 @@ bool		pqfdw_enable_bloom_pruning = true;
 #define PQ_BLOOM_HASH_XXHASH 1
 #define PQ_BLOOM_COMPRESSION_UNCOMPRESSED 1
 
-/*
- * Bytes read first when bloom_filter_length is absent: the header takes a
- * few dozen bytes (a longer one is reported as corrupt), and small bitsets
- * come with it.
- */
-#define PQ_BLOOM_PREFIX 4096
+/* Bytes read for a header: it takes a few dozen (a longer one is corrupt). */
+#define PQ_BLOOM_HEADER_PREFIX 256
 
 /* Hashes of the stored forms of a comparison predicate's values. */
 static void
@@ -127,51 +123,52 @@ pqfdw_bloom_probes_create(PqPrunePred *preds, int npreds, PqConverter **cvs,
  * when the filter uses an algorithm, hash or compression we do not know.
  * Filters lie in the data area, between row groups or after all of them.
  */
-static const uint8 *
-read_bloom_filter(PqFile *file, const PqColumnMetaData *cm, size_t *nbytes)
+/*
+ * Locate a chunk's bloom filter: validate its header and return the file
+ * offset and size of the bitset, false when the filter is of a kind this
+ * reader does not know.  Reads only the header (with a short prefix).
+ */
+static bool
+locate_bloom_filter(PqFile *file, const PqColumnMetaData *cm,
+					int64 *bitset_offset, size_t *nbytes)
 {
 	int64		off = cm->bloom_filter_offset;
 	int64		avail;
 	size_t		want;
 	size_t		hlen;
 	uint8	   *buf;
-	uint8	   *bitset;
 	PqBloomFilterHeader h;
 
 	if (off < 4 || off >= file->data_end)
 		pq_corrupt("Bloom filter offset " INT64_FORMAT " is outside the data area [4, " INT64_FORMAT ")",
 				   off, file->data_end);
 	avail = file->data_end - off;
+	if (cm->has_bloom_filter_length &&
+		(cm->bloom_filter_length <= 0 || cm->bloom_filter_length > avail))
+		pq_corrupt("Bloom filter of %d bytes at offset " INT64_FORMAT " does not fit in the data area, which ends at " INT64_FORMAT,
+				   cm->bloom_filter_length, off, file->data_end);
+	want = Min(avail, PQ_BLOOM_HEADER_PREFIX);
 	if (cm->has_bloom_filter_length)
-	{
-		if (cm->bloom_filter_length <= 0 || cm->bloom_filter_length > avail)
-			pq_corrupt("Bloom filter of %d bytes at offset " INT64_FORMAT " does not fit in the data area, which ends at " INT64_FORMAT,
-					   cm->bloom_filter_length, off, file->data_end);
-		want = cm->bloom_filter_length;
-	}
-	else
-		want = Min(avail, PQ_BLOOM_PREFIX);
+		want = Min(want, (size_t) cm->bloom_filter_length);
 
-	buf = palloc_extended(want, MCXT_ALLOC_HUGE);
+	buf = palloc(want);
 	file->src->read(file->src, off, want, buf);
 	hlen = pq_read_bloom_filter_header(buf, want, &h);
 	if (h.algorithm != PQ_BLOOM_ALGORITHM_BLOCK ||
 		h.hash != PQ_BLOOM_HASH_XXHASH ||
 		h.compression != PQ_BLOOM_COMPRESSION_UNCOMPRESSED)
-		return NULL;
+		return false;
 	*nbytes = h.num_bytes;
 	pq_bloom_validate(*nbytes);
 	if (*nbytes > (size_t) avail - hlen)
 		pq_corrupt("Bloom filter bitset of %zu bytes at offset " INT64_FORMAT " extends past the data area",
 				   *nbytes, off + (int64) hlen);
-	if (hlen + *nbytes <= want)
-		return buf + hlen;
-	if (cm->has_bloom_filter_length)
+	if (cm->has_bloom_filter_length &&
+		hlen + *nbytes > (size_t) cm->bloom_filter_length)
 		pq_corrupt("Bloom filter header and bitset (%zu bytes) exceed bloom_filter_length %d",
 				   hlen + *nbytes, cm->bloom_filter_length);
-	bitset = palloc_extended(*nbytes, MCXT_ALLOC_HUGE);
-	file->src->read(file->src, off + hlen, *nbytes, bitset);
-	return bitset;
+	*bitset_offset = off + hlen;
+	return true;
 }
 
 /* May the chunk of column leaf in row_group hold one of the probe's values? */
@@ -184,7 +181,7 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	const PqColumnDescr *col = &file->schema->columns[leaf];
 	MemoryContext tmp;
 	MemoryContext old;
-	const uint8 *bitset;
+	int64		bitset_offset;
 	size_t		nbytes;
 	bool		match = false;
 	int			k;
@@ -204,11 +201,32 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw bloom filter",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	bitset = read_bloom_filter(file, cm, &nbytes);
-	if (bitset == NULL)
+	if (!locate_bloom_filter(file, cm, &bitset_offset, &nbytes))
 		match = true;
-	for (k = 0; k < probe->nhashes && !match; k++)
-		match = pq_bloom_check(bitset, nbytes, probe->hashes[k]);
+	else if ((size_t) probe->nhashes * PQ_BLOOM_BLOCK_BYTES * 4 >= nbytes)
+	{
+		/* many probes: read the whole bitset once */
+		uint8	   *bitset = palloc_extended(nbytes, MCXT_ALLOC_HUGE);
+
+		file->src->read(file->src, bitset_offset, nbytes, bitset);
+		for (k = 0; k < probe->nhashes && !match; k++)
+			match = pq_bloom_check(bitset, nbytes, probe->hashes[k]);
+	}
+	else
+	{
+		/* few probes: each needs only its 32-byte block */
+		size_t		nblocks = nbytes / PQ_BLOOM_BLOCK_BYTES;
+		uint8		block[PQ_BLOOM_BLOCK_BYTES];
+
+		for (k = 0; k < probe->nhashes && !match; k++)
+		{
+			size_t		b = pq_bloom_block(probe->hashes[k], nblocks);
+
+			file->src->read(file->src, bitset_offset + (int64) b * PQ_BLOOM_BLOCK_BYTES,
+							PQ_BLOOM_BLOCK_BYTES, block);
+			match = pq_bloom_check_block(block, probe->hashes[k]);
+		}
+	}
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
 	return match;

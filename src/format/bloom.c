@@ -73,23 +73,18 @@ pq_bloom_validate(size_t nbytes)
 }
 
 /* The block a hash falls in: its upper 32 bits scaled to the block count. */
-static inline size_t
+size_t
 pq_bloom_block(uint64 hash, size_t nblocks)
 {
 	return (size_t) (((hash >> 32) * (uint64) nblocks) >> 32);
 }
 
 bool
-pq_bloom_check(const uint8 *bitset, size_t nbytes, uint64 hash)
+pq_bloom_check_block(const uint8 *block, uint64 hash)
 {
-	size_t		nblocks = nbytes / PQ_BLOOM_BLOCK_BYTES;
-	const uint8 *block;
 	uint32		key = (uint32) hash;
 	int			i;
 
-	if (nblocks == 0)
-		return true;
-	block = bitset + pq_bloom_block(hash, nblocks) * PQ_BLOOM_BLOCK_BYTES;
 	for (i = 0; i < 8; i++)
 	{
 		uint32		mask = (uint32) 1 << ((key * pq_bloom_salt[i]) >> 27);
@@ -98,6 +93,17 @@ pq_bloom_check(const uint8 *bitset, size_t nbytes, uint64 hash)
 			return false;
 	}
 	return true;
+}
+
+bool
+pq_bloom_check(const uint8 *bitset, size_t nbytes, uint64 hash)
+{
+	size_t		nblocks = nbytes / PQ_BLOOM_BLOCK_BYTES;
+
+	if (nblocks == 0)
+		return true;
+	return pq_bloom_check_block(bitset + pq_bloom_block(hash, nblocks) *
+								PQ_BLOOM_BLOCK_BYTES, hash);
 }
 
 void

@@ -43,6 +43,10 @@ extern void pq_bloom_validate(size_t nbytes);
  * pq_bloom_optimal_bytes()).  pq_bloom_check() never returns false for an
  * inserted hash; a bitset smaller than one block excludes nothing.
  */
+/* The block (of nblocks) a hash falls in, and the check within a block. */
+extern size_t pq_bloom_block(uint64 hash, size_t nblocks);
+extern bool pq_bloom_check_block(const uint8 *block, uint64 hash);
+
 extern bool pq_bloom_check(const uint8 *bitset, size_t nbytes, uint64 hash);
 extern void pq_bloom_insert(uint8 *bitset, size_t nbytes, uint64 hash);
 
