@@ -86,8 +86,26 @@ open_next_file(PqTableReader *tr)
 {
 	MemoryContext old;
 	const char *path;
+	int			next = tr->file_index + 1;
 	int			i;
 
+	/*
+	 * The open file stays open when no other follows, and a rescan that
+	 * comes back to it reuses it with its footer and page indexes.
+	 */
+	if (tr->file && tr->open_index == next)
+	{
+		tr->file_index = next;
+		tr->row_group = -1;
+		tr->rg_rows_left = 0;
+		tr->file_row = 0;
+		return true;
+	}
+	if (next >= list_length(tr->paths))
+	{
+		tr->file_index = next;
+		return false;
+	}
 	if (tr->file)
 	{
 		for (i = 0; i < tr->ncols; i++)
@@ -99,9 +117,8 @@ open_next_file(PqTableReader *tr)
 	}
 	tr->file = NULL;
 	MemoryContextReset(tr->file_cxt);
-
-	if (++tr->file_index >= list_length(tr->paths))
-		return false;
+	tr->file_index = next;
+	tr->open_index = next;
 	path = list_nth(tr->paths, tr->file_index);
 
 	/* the first file's footer lives as long as the reader, for comparisons */
@@ -185,7 +202,8 @@ next_row_group(PqTableReader *tr)
 	{
 		int64		num_rows;
 
-		if (tr->file == NULL || tr->row_group + 1 >= tr->file->md.n_row_groups)
+		if (tr->file == NULL || tr->file_index < 0 ||
+			tr->row_group + 1 >= tr->file->md.n_row_groups)
 		{
 			if (!open_next_file(tr))
 				return false;
@@ -280,23 +298,11 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 void
 pqfdw_table_reader_rescan(PqTableReader *tr)
 {
-	int			i;
-
-	if (tr->file)
-	{
-		for (i = 0; i < tr->ncols; i++)
-		{
-			tr->bytes_read += tr->cols[i].reader->bytes_read;
-			tr->pages_read += tr->cols[i].reader->pages_read;
-		}
-		pqfdw_source_close(tr->file->src);
-	}
-	tr->file = NULL;
+	/* the open file is kept: open_next_file() reuses it */
 	tr->file_index = -1;
 	tr->row_group = -1;
 	tr->rg_rows_left = 0;
 	MemoryContextReset(tr->batch_cxt);
-	MemoryContextReset(tr->file_cxt);
 }
 
 int64

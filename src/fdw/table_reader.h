@@ -47,6 +47,7 @@ struct PqTableReader
 
 	int			file_index;		/* into paths; -1 before the first */
 	PqFile	   *file;
+	int			open_index;		/* file's index in paths */
 	PqFile	   *first_file;		/* schema every later file must match */
 	int			row_group;
 	int64		rg_rows_left;	/* rows still to return from the row group */

@@ -44,6 +44,7 @@ pq_file_open(PqSource *src)
 				   footer_len, src->size);
 
 	file = palloc0(sizeof(PqFile));
+	file->cxt = CurrentMemoryContext;
 	file->src = src;
 	file->footer_len = footer_len;
 	file->data_end = src->size - 8 - footer_len;

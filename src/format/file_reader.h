@@ -35,6 +35,8 @@ typedef struct PqFile
 	int64		data_end;		/* first byte after the column data */
 	PqFileMetaData md;
 	PqSchema   *schema;
+	MemoryContext cxt;			/* where the file was opened: caches live here */
+	void	   *page_index_cache;	/* decoded page indexes (page_index.c) */
 } PqFile;
 
 /* Smallest valid file: "PAR1" + footer length + "PAR1" and a footer byte */

@@ -71,9 +71,84 @@ pq_offset_index_check(const PqOffsetIndex *oi, int64 num_rows,
 	}
 }
 
+/*
+ * Decoded page indexes are kept with the file: a nested loop re-scans the
+ * same row groups once per outer row.  States: 0 not read, 1 absent (or
+ * not to be trusted), 2 present.
+ */
+typedef struct PageIndexEntry
+{
+	int8		oi_state;
+	int8		ci_state;
+	PqOffsetIndex oi;
+	PqColumnIndex ci;
+} PageIndexEntry;
+
+static PageIndexEntry *
+cache_entry(PqFile *file, int row_group, int column)
+{
+	PageIndexEntry **rgs = file->page_index_cache;
+
+	if (rgs == NULL)
+	{
+		rgs = MemoryContextAllocZero(file->cxt, sizeof(PageIndexEntry *) *
+									 Max(file->md.n_row_groups, 1));
+		file->page_index_cache = rgs;
+	}
+	if (rgs[row_group] == NULL)
+		rgs[row_group] = MemoryContextAllocZero(file->cxt, sizeof(PageIndexEntry) *
+												Max(file->schema->n_columns, 1));
+	return &rgs[row_group][column];
+}
+
+static bool offset_index_read(PqFile *file, int row_group, int column,
+							  PqOffsetIndex *oi);
+static bool column_index_read(PqFile *file, int row_group, int column,
+							  const PqOffsetIndex *oi, PqColumnIndex *ci);
+
 bool
 pq_offset_index_read(PqFile *file, int row_group, int column,
 					 PqOffsetIndex *oi)
+{
+	PageIndexEntry *e = cache_entry(file, row_group, column);
+
+	if (e->oi_state == 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(file->cxt);
+		bool		found = offset_index_read(file, row_group, column, &e->oi);
+
+		MemoryContextSwitchTo(old);
+		e->oi_state = found ? 2 : 1;
+	}
+	if (e->oi_state == 1)
+		return false;
+	*oi = e->oi;
+	return true;
+}
+
+bool
+pq_column_index_read(PqFile *file, int row_group, int column,
+					 const PqOffsetIndex *oi, PqColumnIndex *ci)
+{
+	PageIndexEntry *e = cache_entry(file, row_group, column);
+
+	if (e->ci_state == 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(file->cxt);
+		bool		found = column_index_read(file, row_group, column, oi, &e->ci);
+
+		MemoryContextSwitchTo(old);
+		e->ci_state = found ? 2 : 1;
+	}
+	if (e->ci_state == 1)
+		return false;
+	*ci = e->ci;
+	return true;
+}
+
+static bool
+offset_index_read(PqFile *file, int row_group, int column,
+				  PqOffsetIndex *oi)
 {
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
 	uint8	   *buf;
@@ -133,9 +208,9 @@ column_index_trusted(const PqColumnDescr *col, const PqOffsetIndex *oi,
 	return true;
 }
 
-bool
-pq_column_index_read(PqFile *file, int row_group, int column,
-					 const PqOffsetIndex *oi, PqColumnIndex *ci)
+static bool
+column_index_read(PqFile *file, int row_group, int column,
+				  const PqOffsetIndex *oi, PqColumnIndex *ci)
 {
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
 	int			npages = oi->n_page_locations;

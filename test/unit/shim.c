@@ -87,6 +87,13 @@ MemoryContextAllocHuge(MemoryContext context, Size size)
 	return shim_alloc(size, false);
 }
 
+void *
+MemoryContextAllocZero(MemoryContext context, Size size)
+{
+	shim_check_size(size, false);
+	return shim_alloc(size, true);
+}
+
 void
 pfree(void *pointer)
 {
@@ -252,7 +259,8 @@ pg_re_throw(void)
 #ifndef UNIT_SUITES
 #define UNIT_SUITES \
 	suite_thrift(), suite_metadata(), suite_bitpack_rle(), suite_plain(), \
-	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom()
+	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom(), \
+	suite_writer()
 #endif
 
 uint8 *
