@@ -32,19 +32,31 @@ $(OBJS): $(wildcard src/format/*.h src/fdw/*.h)
 
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/column_reader.c src/format/file_reader.c src/format/schema.c,$(FORMAT_SRCS))
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(sort $(wildcard test/unit/*.c))
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(filter-out test/unit/writer_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
+UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -Wall -Werror -Wno-unused-function \
+	-I src/format -I test/unit -I $(PG_INCLUDEDIR_SERVER)
+UNIT_LIBS = $(shell $(PG_CONFIG) --pkglibdir)/libpgport.a $(SHLIB_LINK) -lm
 
 $(UNIT_BIN): $(UNIT_SRCS) $(wildcard src/format/*.h) test/unit/unit_test.h
-	$(CC) -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
-		-fno-sanitize-recover=undefined -Wall -Werror -Wno-unused-function \
-		-I src/format -I test/unit -I $(PG_INCLUDEDIR_SERVER) \
-		-o $@ $(UNIT_SRCS) $(shell $(PG_CONFIG) --pkglibdir)/libpgport.a \
-		$(SHLIB_LINK) -lm
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LIBS)
 
 unittest: $(UNIT_BIN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(UNIT_BIN)
 
-.PHONY: unittest
-EXTRA_CLEAN = $(UNIT_BIN)
+# ---- writer_cli DIR: files for test/js/check_writer.mjs (same shim) ----
+WRITER_CLI = test/unit/writer_cli
+
+$(WRITER_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/writer_cli.c \
+		$(wildcard src/format/*.h) test/unit/unit_test.h
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/writer_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_FORMAT_SRCS) test/unit/writer_cli.c \
+		test/unit/writer_cli_shim.o $(UNIT_LIBS)
+
+writer_cli: $(WRITER_CLI)
+
+.PHONY: unittest writer_cli
+EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o

@@ -3,6 +3,7 @@
 #
 #   setup        scripts/setup.sh: apt dependencies, make && make install, npm ci
 #   unit         make unittest: format-layer unit tests (ASan + UBSan binary)
+#   writer       files from the format-layer writer checked with DuckDB/arrow-rs
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
@@ -88,6 +89,28 @@ if [ $SETUP_OK = 1 ]; then
 	fi
 else
 	could_not_run unit "setup failed"
+fi
+
+# ------------------------------------------------------------- writer
+# The format-layer writer: files written by test/unit/writer_cli, read back
+# and checked by DuckDB, arrow-rs and a raw Thrift walk (check_writer.mjs).
+banner writer
+if [ $SETUP_OK = 1 ]; then
+	WRITER_DIR=$(mktemp -d /tmp/parquet_fdw_writer.XXXXXX)
+	set +e
+	{ make writer_cli PG_CONFIG="$PG_CONFIG" && test/unit/writer_cli "$WRITER_DIR" >/dev/null &&
+		node test/js/check_writer.mjs "$WRITER_DIR"; } 2>&1 | tee "$LOGDIR/writer.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	rm -rf "$WRITER_DIR"
+	if parse_counts writer "$LOGDIR/writer.log" writer; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+		record writer "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run writer "writer_cli/check_writer.mjs exited $rc without a summary line"
+	fi
+else
+	could_not_run writer "setup failed"
 fi
 
 # ------------------------------------------------------------- fixtures

@@ -87,5 +87,6 @@ extern void suite_delta(void);
 extern void suite_byte_stream_split(void);
 extern void suite_codec(void);
 extern void suite_bloom(void);
+extern void suite_writer(void);
 
 #endif							/* UNIT_TEST_H */
