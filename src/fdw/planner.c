@@ -437,11 +437,15 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 		double		fraction = attnum > 0 ? lookup_fraction(st, attnum) : 1.0;
 		Cost		param_run;
 
-		/* repeated scans find the footers in the OS cache */
+		/*
+		 * repeated scans reuse the open file; a lookup returns at most the
+		 * rows of what it reads
+		 */
 		param_run = run_cost * fraction;
 		add_path(baserel, (Path *)
 				 create_foreignscan_path(root, baserel, NULL,
-										 ppi->ppi_rows,
+										 clamp_row_est(Min(ppi->ppi_rows,
+														   st->scanned_tuples * fraction)),
 										 startup_cost / 10,
 										 startup_cost / 10 + param_run,
 										 NIL, ppi->ppi_req_outer, NULL, NIL));
