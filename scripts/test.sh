@@ -10,6 +10,8 @@
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
+#   pruning      corpus files with statistics/page index/bloom filters: every
+#                pruning kind on gives the same rows as all of them off
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #
 # Each stage prints "<stage>: N passed, N failed"; a stage that cannot run at
@@ -209,12 +211,12 @@ if [ $SETUP_OK = 1 ]; then
 	fi
 fi
 
-run_js_stage() { # STAGE ARGS...
-	local stage=$1 rc
-	shift
+run_js_stage() { # STAGE SCRIPT ARGS...
+	local stage=$1 script=$2 rc
+	shift 2
 	banner "$stage"
 	set +e
-	node test/js/compare.mjs "$@" 2>&1 | tee "$LOGDIR/$stage.log"
+	node "test/js/$script" "$@" 2>&1 | tee "$LOGDIR/$stage.log"
 	rc=${PIPESTATUS[0]}
 	set -e
 	if parse_counts "$stage" "$LOGDIR/$stage.log" "$stage"; then
@@ -227,15 +229,16 @@ run_js_stage() { # STAGE ARGS...
 		fi
 		record "$stage" "$PARSED_PASSED" "$PARSED_FAILED"
 	else
-		could_not_run "$stage" "compare.mjs exited $rc without a summary line"
+		could_not_run "$stage" "$script exited $rc without a summary line"
 	fi
 }
 
 if [ $CLUSTER_OK = 1 ]; then
-	run_js_stage formulas formulas
-	run_js_stage conformance conformance
+	run_js_stage formulas compare.mjs formulas
+	run_js_stage conformance compare.mjs conformance
+	run_js_stage pruning check_pruning.mjs
 	if [ $FIXTURES_OK = 1 ]; then
-		run_js_stage interop interop --dir "$FIXTURES"
+		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
 	else
 		could_not_run interop "fixtures failed"
 	fi
@@ -249,6 +252,7 @@ else
 	[ $SETUP_OK = 1 ] && reason="could not start a PostgreSQL cluster"
 	could_not_run formulas "$reason"
 	could_not_run conformance "$reason"
+	could_not_run pruning "$reason"
 	could_not_run interop "$reason"
 fi
 
