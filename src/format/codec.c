@@ -8,6 +8,8 @@
  */
 #include "codec.h"
 
+#include "utils/memutils.h"
+
 /*
  * Level ranges of the codecs that take a level, and the level used when the
  * user gives none.  GZIP 6 and ZSTD 3 are the libraries' own defaults;
@@ -202,4 +204,36 @@ pq_compress(int codec, int level, const uint8 *src, size_t srclen,
 			pq_lz4_raw_compress(src, srclen, out);
 			break;
 	}
+}
+
+/*
+ * Upper bound of uncompressed/compressed size per codec, so that a page
+ * header cannot make us allocate far more than its data can produce.
+ * ZSTD and BROTLI have no useful bound below the allocation limit.
+ */
+bool
+pq_decompressed_size_plausible(int codec, size_t compressed, size_t uncompressed)
+{
+	double		ratio;
+
+	if (uncompressed > MaxAllocSize)
+		return false;
+	switch (codec)
+	{
+		case PQ_CODEC_UNCOMPRESSED:
+			return uncompressed == compressed;
+		case PQ_CODEC_SNAPPY:
+			ratio = 32.0;
+			break;
+		case PQ_CODEC_GZIP:
+			ratio = 1032.0;
+			break;
+		case PQ_CODEC_LZ4:
+		case PQ_CODEC_LZ4_RAW:
+			ratio = 256.0;
+			break;
+		default:
+			return true;
+	}
+	return (double) uncompressed <= (double) compressed * ratio + 64.0;
 }

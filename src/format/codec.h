@@ -37,6 +37,15 @@ extern void pq_decompress(int codec, const uint8 *src, size_t srclen,
 extern void pq_compress(int codec, int level, const uint8 *src, size_t srclen,
 						PqBuffer *out);
 
+/*
+ * Whether a page that claims dstlen bytes uncompressed from srclen
+ * compressed bytes is plausible for the codec (checked before the output
+ * buffer is allocated): within the allocation limit and the codec's
+ * largest expansion ratio where it has a useful one.
+ */
+extern bool pq_decompressed_size_plausible(int codec, size_t compressed,
+										   size_t uncompressed);
+
 /* True if this build can decompress and compress codec. */
 extern bool pq_codec_supported(int codec);
 

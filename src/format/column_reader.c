@@ -20,38 +20,6 @@
 
 static uint32 pq_next_dictionary_id = 0;
 
-/*
- * Upper bound of uncompressed/compressed size per codec, so that a page
- * header cannot make us allocate far more than its data can produce.
- * ZSTD and BROTLI have no useful bound below the allocation limit.
- */
-static bool
-decompressed_size_plausible(int codec, size_t compressed, size_t uncompressed)
-{
-	double		ratio;
-
-	if (uncompressed > MaxAllocSize)
-		return false;
-	switch (codec)
-	{
-		case PQ_CODEC_UNCOMPRESSED:
-			return uncompressed == compressed;
-		case PQ_CODEC_SNAPPY:
-			ratio = 32.0;
-			break;
-		case PQ_CODEC_GZIP:
-			ratio = 1032.0;
-			break;
-		case PQ_CODEC_LZ4:
-		case PQ_CODEC_LZ4_RAW:
-			ratio = 256.0;
-			break;
-		default:
-			return true;
-	}
-	return (double) uncompressed <= (double) compressed * ratio + 64.0;
-}
-
 PqColumnReader *
 pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 {
@@ -267,7 +235,7 @@ page_body(PqColumnReader *r, MemoryContext cxt, const uint8 *src,
 					   srclen, dstlen);
 		return src;
 	}
-	if (!decompressed_size_plausible(r->codec, srclen, dstlen))
+	if (!pq_decompressed_size_plausible(r->codec, srclen, dstlen))
 		pq_corrupt("page claims %zu uncompressed bytes from %zu %s-compressed bytes",
 				   dstlen, srclen, pq_codec_name(r->codec));
 	dst = MemoryContextAlloc(cxt, Max(dstlen, 1));

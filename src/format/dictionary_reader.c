@@ -59,36 +59,6 @@ pq_chunk_fully_dictionary_encoded(const PqColumnMetaData *cm)
 	return dict_page && dict_data;
 }
 
-/*
- * Upper bound of uncompressed/compressed size per compressing codec (the
- * bounds of the column reader), so that a page header cannot make us
- * allocate far more than its data can produce.
- */
-static bool
-decompressed_size_plausible(int codec, size_t compressed, size_t uncompressed)
-{
-	double		ratio;
-
-	if (uncompressed > MaxAllocSize)
-		return false;
-	switch (codec)
-	{
-		case PQ_CODEC_SNAPPY:
-			ratio = 32.0;
-			break;
-		case PQ_CODEC_GZIP:
-			ratio = 1032.0;
-			break;
-		case PQ_CODEC_LZ4:
-		case PQ_CODEC_LZ4_RAW:
-			ratio = 256.0;
-			break;
-		default:
-			return true;
-	}
-	return (double) uncompressed <= (double) compressed * ratio + 64.0;
-}
-
 /* Decode the PLAIN values of a dictionary page body. */
 static void
 decode_entries(const PqColumnDescr *col, const uint8 *body, size_t len,
@@ -231,7 +201,7 @@ pq_read_dictionary(PqFile *file, int row_group, int column,
 	{
 		uint8	   *dst;
 
-		if (!decompressed_size_plausible(cm->codec, clen, ulen))
+		if (!pq_decompressed_size_plausible(cm->codec, clen, ulen))
 			pq_corrupt("page claims %zu uncompressed bytes from %zu %s-compressed bytes",
 					   ulen, clen, pq_codec_name(cm->codec));
 		dst = palloc(Max(ulen, 1));
