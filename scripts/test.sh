@@ -7,6 +7,8 @@
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
+#   copy         the files COPY ... TO ... (FORMAT parquet) wrote in the
+#                regression run, read by DuckDB and compared with their CSV
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
@@ -144,6 +146,12 @@ else
 fi
 
 # -------------------------------------------------------------- regress
+# COPY TO parquet files of the regression run land here (outside the
+# temp instance) for the copy stage to check with DuckDB.
+COPY_OUT=/tmp/parquet_fdw_test/out
+mkdir -p "$COPY_OUT" && chmod 777 "$COPY_OUT"
+find "$COPY_OUT" -mindepth 1 -delete
+
 banner regress
 if [ $SETUP_OK = 1 ] && [ $FIXTURES_OK = 1 ] && [ -f test/schedule ]; then
 	REGRESS_DIR=$(mktemp -d /tmp/parquet_fdw_regress.XXXXXX)
@@ -189,6 +197,21 @@ elif [ ! -f test/schedule ]; then
 	could_not_run regress "test/schedule is missing"
 else
 	could_not_run regress "setup or fixtures failed"
+fi
+
+# ------------------------------------------------------------- copy
+banner copy
+if [ $SETUP_OK = 1 ] && [ -f "$COPY_OUT/copy_all.csv" ]; then
+	set +e
+	node test/js/check_copy.mjs "$COPY_OUT" 2>&1 | tee "$LOGDIR/copy.log"
+	set -e
+	if parse_counts copy "$LOGDIR/copy.log" copy; then
+		record copy "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run copy "check_copy.mjs printed no counts"
+	fi
+else
+	could_not_run copy "the regression run wrote no COPY files"
 fi
 
 # --------------------------------- formulas, conformance, interop (one cluster)

@@ -1,13 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * parquet_fdw.c
- *		Module entry points: the FDW handler.
+ *		Module entry points: the FDW handler and the COPY TO hook.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "bloom_prune.h"
+#include "copy_to.h"
 #include "dict_prune.h"
 #include "fdw_api.h"
 #include "fmgr.h"
@@ -55,6 +56,9 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("parquet_fdw");
+
+	/* COPY ... TO ... (FORMAT parquet) */
+	pqfdw_copy_hook_init();
 }
 
 PG_FUNCTION_INFO_V1(parquet_fdw_handler);

@@ -1,0 +1,480 @@
+/*-------------------------------------------------------------------------
+ *
+ * copy_hook.c
+ *		COPY ... TO ... WITH (FORMAT parquet) through a ProcessUtility hook.
+ *
+ * PostgreSQL's COPY has no format extension point, so a ProcessUtility
+ * hook takes every CopyStmt whose options say FORMAT parquet and passes
+ * everything else to the previous hook (or standard_ProcessUtility)
+ * untouched.  It follows PostgreSQL's DoCopy()/BeginCopyTo():
+ *
+ *	- a server file needs superuser or pg_write_server_files and an
+ *	  absolute path; STDOUT needs nothing;
+ *	- COPY table [(cols)] becomes SELECT cols FROM ONLY table and COPY
+ *	  (query) runs the query, both through the planner and the executor,
+ *	  so SELECT privileges and row-level security apply exactly as for a
+ *	  query.  A partitioned table is read without ONLY, i.e. with all its
+ *	  partitions (PostgreSQL 15's own COPY refuses partitioned tables);
+ *	- without a column list, generated columns are left out.
+ *
+ * The executor hands rows to a DestReceiver that collects a batch
+ * column-major (by-reference Datums copied into the batch context) and
+ * converts it column by column (write_convert.c) into the file writer.
+ * Batches end where row groups end, so row groups hold exactly
+ * row_group_size rows (unless row_group_size_bytes ends them first).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
+#include "commands/progress.h"
+#include "copy_to.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "parser/parser.h"
+#include "pgstat.h"
+#include "tcop/tcopprot.h"
+#include "tcop/utility.h"
+#include "utils/acl.h"
+#include "utils/backend_progress.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "write_convert.h"
+
+/* rows per batch, and bytes of copied values that end a batch earlier */
+#define BATCH_ROWS 4096
+#define BATCH_BYTES (16 * 1024 * 1024)
+
+typedef struct CopyState
+{
+	DestReceiver pub;			/* first: the executor's view */
+	PqCopyOptions opts;
+	const bool *required;		/* per output column, NULL: none */
+	int			ncols;
+	PqWriteColumn *cols;
+	PqFileWriter *writer;
+	PqCopySink	sink;
+	MemoryContext batch_cxt;
+	int			nrows;			/* rows in the batch */
+	int			batch_limit;	/* rows that end this batch */
+	Size		batch_bytes;
+	uint64		processed;
+} CopyState;
+
+static ProcessUtility_hook_type prev_ProcessUtility = NULL;
+
+static void
+flush_batch(CopyState *st)
+{
+	MemoryContext old;
+	int			c;
+
+	if (st->nrows == 0)
+		return;
+	CHECK_FOR_INTERRUPTS();
+	old = MemoryContextSwitchTo(st->batch_cxt);
+	for (c = 0; c < st->ncols; c++)
+	{
+		PqWriteColumn *col = &st->cols[c];
+		int			nvalues = pqfdw_write_convert(col, st->nrows,
+												  (int64) st->processed);
+
+		pq_file_writer_write_column(st->writer, c, st->nrows,
+									col->required ? NULL : col->def, NULL,
+									nvalues, col->fixed, col->ba);
+	}
+	pq_file_writer_end_rows(st->writer, st->nrows);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->batch_cxt);
+
+	st->processed += st->nrows;
+	pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED,
+								 (int64) st->processed);
+	st->nrows = 0;
+	st->batch_bytes = 0;
+	st->batch_limit = (int) Min((int64) BATCH_ROWS,
+								pq_file_writer_row_group_room(st->writer));
+	if (st->batch_limit <= 0)
+		st->batch_limit = BATCH_ROWS;
+}
+
+static bool
+copy_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	CopyState  *st = (CopyState *) self;
+	MemoryContext old;
+	int			r = st->nrows;
+	int			c;
+
+	slot_getallattrs(slot);
+	old = MemoryContextSwitchTo(st->batch_cxt);
+	for (c = 0; c < st->ncols; c++)
+	{
+		PqWriteColumn *col = &st->cols[c];
+		Datum		v = slot->tts_values[c];
+		bool		isnull = slot->tts_isnull[c];
+
+		/* the slot's values die with the next row */
+		if (!isnull && !col->typbyval)
+		{
+			Size		size = datumGetSize(v, false, col->typlen);
+
+			v = datumCopy(v, false, col->typlen);
+			st->batch_bytes += size;
+		}
+		col->values[r] = v;
+		col->nulls[r] = isnull;
+	}
+	MemoryContextSwitchTo(old);
+	st->nrows++;
+	if (st->nrows >= st->batch_limit || st->batch_bytes >= BATCH_BYTES)
+		flush_batch(st);
+	return true;
+}
+
+static void
+copy_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+}
+
+static void
+copy_shutdown(DestReceiver *self)
+{
+}
+
+static void
+copy_destroy(DestReceiver *self)
+{
+}
+
+/* The Parquet schema of the query's result and the writer for it. */
+static void
+start_writer(CopyState *st, TupleDesc tupdesc)
+{
+	PqWriterField *fields;
+	ListCell   *lc;
+	int			c;
+
+	st->ncols = tupdesc->natts;
+	st->cols = palloc0(sizeof(PqWriteColumn) * Max(st->ncols, 1));
+	fields = palloc0(sizeof(PqWriterField) * Max(st->ncols, 1));
+	for (c = 0; c < st->ncols; c++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, c);
+
+		pqfdw_write_column_init(&st->cols[c], &fields[c],
+								pstrdup(NameStr(attr->attname)),
+								attr->atttypid, attr->atttypmod,
+								st->required != NULL && st->required[c],
+								st->opts.numeric_scale, BATCH_ROWS);
+	}
+
+	foreach(lc, st->opts.bloom_columns)
+	{
+		const char *name = lfirst(lc);
+
+		for (c = 0; c < st->ncols; c++)
+			if (strcmp(fields[c].name, name) == 0)
+				break;
+		if (c == st->ncols)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("bloom_filter column \"%s\" is not a column of the COPY output",
+							name)));
+		fields[c].bloom_filter = true;
+		fields[c].bloom_fpp = st->opts.bloom_fpp;
+	}
+
+	st->writer = pq_file_writer_create(&st->sink.sink, fields, st->ncols,
+									   &st->opts.writer);
+	st->batch_limit = (int) Min((int64) BATCH_ROWS,
+								pq_file_writer_row_group_room(st->writer));
+}
+
+/*
+ * COPY table [(cols)]: SELECT cols FROM [ONLY] table, naming the relation
+ * by schema and name so that it cannot resolve to another one.  Fills
+ * required[] with the NOT NULL flags of the chosen columns.
+ */
+static RawStmt *
+table_query(CopyStmt *stmt, Relation rel, bool **required)
+{
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	SelectStmt *select = makeNode(SelectStmt);
+	RangeVar   *from;
+	RawStmt    *raw = makeNode(RawStmt);
+	List	   *names = NIL;
+	ListCell   *lc;
+	int			i;
+
+	if (stmt->attlist == NIL)
+	{
+		for (i = 0; i < tupdesc->natts; i++)
+		{
+			Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+			if (attr->attisdropped || attr->attgenerated)
+				continue;
+			names = lappend(names, NameStr(attr->attname));
+		}
+	}
+	else
+	{
+		foreach(lc, stmt->attlist)
+		{
+			char	   *name = strVal(lfirst(lc));
+			AttrNumber	attnum = InvalidAttrNumber;
+			ListCell   *lc2;
+
+			for (i = 0; i < tupdesc->natts; i++)
+			{
+				Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+				if (!attr->attisdropped && namestrcmp(&attr->attname, name) == 0)
+				{
+					if (attr->attgenerated)
+						ereport(ERROR,
+								(errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+								 errmsg("column \"%s\" is a generated column", name),
+								 errdetail("Generated columns cannot be used in COPY.")));
+					attnum = attr->attnum;
+					break;
+				}
+			}
+			if (attnum == InvalidAttrNumber)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_COLUMN),
+						 errmsg("column \"%s\" of relation \"%s\" does not exist",
+								name, RelationGetRelationName(rel))));
+			foreach(lc2, names)
+				if (strcmp((char *) lfirst(lc2), name) == 0)
+					ereport(ERROR,
+							(errcode(ERRCODE_DUPLICATE_COLUMN),
+							 errmsg("column \"%s\" specified more than once",
+									name)));
+			names = lappend(names, name);
+		}
+	}
+
+	*required = palloc0(sizeof(bool) * Max(list_length(names), 1));
+	foreach(lc, names)
+	{
+		char	   *name = lfirst(lc);
+		ColumnRef  *cref = makeNode(ColumnRef);
+		ResTarget  *target = makeNode(ResTarget);
+
+		for (i = 0; i < tupdesc->natts; i++)
+		{
+			Form_pg_attribute attr = TupleDescAttr(tupdesc, i);
+
+			if (!attr->attisdropped && namestrcmp(&attr->attname, name) == 0)
+				(*required)[foreach_current_index(lc)] = attr->attnotnull;
+		}
+		cref->fields = list_make1(makeString(name));
+		cref->location = -1;
+		target->val = (Node *) cref;
+		target->location = -1;
+		select->targetList = lappend(select->targetList, target);
+	}
+
+	from = makeRangeVar(get_namespace_name(RelationGetNamespace(rel)),
+						pstrdup(RelationGetRelationName(rel)), -1);
+	from->inh = rel->rd_rel->relkind == RELKIND_PARTITIONED_TABLE;
+	select->fromClause = list_make1(from);
+	raw->stmt = (Node *) select;
+	raw->stmt_location = -1;
+	return raw;
+}
+
+/* Analyze, rewrite and plan as BeginCopyTo() does for COPY (query). */
+static PlannedStmt *
+plan_copy_query(RawStmt *raw, const char *queryString)
+{
+	List	   *rewritten;
+	Query	   *query;
+
+	rewritten = pg_analyze_and_rewrite_fixedparams(raw, queryString,
+												   NULL, 0, NULL);
+	if (rewritten == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("DO INSTEAD NOTHING rules are not supported for COPY")));
+	if (list_length(rewritten) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("multi-statement DO INSTEAD rules are not supported for COPY")));
+	query = linitial_node(Query, rewritten);
+	if (query->utilityStmt != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("COPY (SELECT INTO) is not supported")));
+	if (query->commandType != CMD_SELECT && query->returningList == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("COPY query must have a RETURNING clause")));
+	return pg_plan_query(query, queryString, CURSOR_OPT_PARALLEL_OK, NULL);
+}
+
+static uint64
+copy_to_parquet(CopyStmt *stmt, const char *queryString)
+{
+	MemoryContext cxt;
+	MemoryContext old;
+	CopyState  *st;
+	Relation	rel = NULL;
+	RawStmt    *raw;
+	bool	   *required = NULL;
+	PlannedStmt *plan;
+	QueryDesc  *qd;
+	uint64		processed;
+	const int	progress_index[] = {PROGRESS_COPY_COMMAND, PROGRESS_COPY_TYPE};
+	int64		progress_vals[2];
+
+	if (stmt->is_from)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("COPY FROM with FORMAT parquet is not supported yet"),
+				 errhint("Read Parquet files through a parquet_fdw foreign table: INSERT INTO ... SELECT * FROM it.")));
+	if (stmt->is_program)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("COPY TO PROGRAM with FORMAT parquet is not supported")));
+	if (stmt->whereClause != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("WHERE clause not allowed with COPY TO")));
+
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet COPY TO",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	st = palloc0(sizeof(CopyState));
+	pqfdw_copy_parse_options(stmt->options, &st->opts);
+
+	if (stmt->filename != NULL)
+	{
+		if (!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("must be superuser or have privileges of the pg_write_server_files role to COPY to a file"),
+					 errhint("Anyone can COPY to stdout or from stdin. "
+							 "psql's \\copy command also works for anyone.")));
+		if (!is_absolute_path(stmt->filename))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_NAME),
+					 errmsg("relative path not allowed for COPY to file")));
+	}
+
+	if (stmt->relation != NULL)
+	{
+		/* held to the end of the transaction, as COPY holds it */
+		rel = table_openrv(stmt->relation, AccessShareLock);
+		raw = table_query(stmt, rel, &required);
+	}
+	else
+	{
+		raw = makeNode(RawStmt);
+		raw->stmt = stmt->query;
+		raw->stmt_location = -1;
+	}
+	st->required = required;
+
+	plan = plan_copy_query(raw, queryString);
+
+	progress_vals[0] = PROGRESS_COPY_COMMAND_TO;
+	progress_vals[1] = stmt->filename != NULL ? PROGRESS_COPY_TYPE_FILE :
+		PROGRESS_COPY_TYPE_PIPE;
+	pgstat_progress_start_command(PROGRESS_COMMAND_COPY,
+								  rel != NULL ? RelationGetRelid(rel) : InvalidOid);
+	pgstat_progress_update_multi_param(2, progress_index, progress_vals);
+
+	st->pub.receiveSlot = copy_receive;
+	st->pub.rStartup = copy_startup;
+	st->pub.rShutdown = copy_shutdown;
+	st->pub.rDestroy = copy_destroy;
+	st->pub.mydest = DestNone;
+	st->batch_cxt = AllocSetContextCreate(cxt, "parquet COPY TO batch",
+										  ALLOCSET_DEFAULT_SIZES);
+
+	/* the query sees the data as of now, and what this command did before */
+	PushCopiedSnapshot(GetActiveSnapshot());
+	UpdateActiveSnapshotCommandId();
+	qd = CreateQueryDesc(plan, queryString, GetActiveSnapshot(),
+						 InvalidSnapshot, (DestReceiver *) st, NULL, NULL, 0);
+	ExecutorStart(qd, 0);
+
+	pqfdw_copy_sink_open(&st->sink, stmt->filename);
+	PG_TRY();
+	{
+		start_writer(st, qd->tupDesc);
+		ExecutorRun(qd, ForwardScanDirection, 0, true);
+		ExecutorFinish(qd);
+		flush_batch(st);
+		pq_file_writer_finish(st->writer);
+		pqfdw_copy_sink_finish(&st->sink);
+	}
+	PG_CATCH();
+	{
+		pqfdw_copy_sink_abort(&st->sink);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	ExecutorEnd(qd);
+	FreeQueryDesc(qd);
+	PopActiveSnapshot();
+	pgstat_progress_end_command();
+
+	processed = st->processed;
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	if (rel != NULL)
+		table_close(rel, NoLock);
+	return processed;
+}
+
+static void
+pqfdw_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
+					 bool readOnlyTree, ProcessUtilityContext context,
+					 ParamListInfo params, QueryEnvironment *queryEnv,
+					 DestReceiver *dest, QueryCompletion *qc)
+{
+	Node	   *parsetree = pstmt->utilityStmt;
+
+	if (IsA(parsetree, CopyStmt) &&
+		pqfdw_copy_is_parquet(((CopyStmt *) parsetree)->options))
+	{
+		CopyStmt   *stmt = (CopyStmt *) parsetree;
+		uint64		processed;
+
+		/* parse analysis scribbles on the query; a cached plan must not change */
+		if (readOnlyTree)
+			stmt = copyObject(stmt);
+		processed = copy_to_parquet(stmt, queryString);
+		if (qc != NULL)
+			SetQueryCompletion(qc, CMDTAG_COPY, processed);
+		return;
+	}
+
+	if (prev_ProcessUtility != NULL)
+		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+							params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+}
+
+void
+pqfdw_copy_hook_init(void)
+{
+	prev_ProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = pqfdw_ProcessUtility;
+}

@@ -1,0 +1,255 @@
+/*-------------------------------------------------------------------------
+ *
+ * copy_options.c
+ *		Validate the WITH (...) options of COPY ... TO ... (FORMAT parquet)
+ *		into writer options.
+ *
+ * COPY's grammar takes any "name value" pair, so every option is checked
+ * here: an unknown one (including text-format options such as header or
+ * delimiter) is a syntax error listing the valid ones; a bad value is an
+ * invalid-parameter error naming the option and its valid values.
+ *
+ * Lists (bloom_filter, key_value_metadata) are written either as one
+ * comma-separated string, 'a,b', or as a parenthesised list, ('a', 'b');
+ * a key_value_metadata entry is key=value, split at its first '=' (the
+ * list form lets values hold commas).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "codec.h"
+#include "commands/defrem.h"
+#include "copy_to.h"
+#include "utils/builtins.h"
+#include "utils/varlena.h"
+
+#define VALID_OPTIONS "format, compression, compression_level, " \
+	"row_group_size, row_group_size_bytes, data_page_size, page_version, " \
+	"dictionary, statistics, page_index, bloom_filter, bloom_filter_fpp, " \
+	"key_value_metadata, numeric_scale"
+
+typedef struct CodecName
+{
+	const char *name;
+	int			codec;
+} CodecName;
+
+static const CodecName codec_names[] = {
+	{"uncompressed", PQ_CODEC_UNCOMPRESSED},
+	{"snappy", PQ_CODEC_SNAPPY},
+	{"gzip", PQ_CODEC_GZIP},
+	{"brotli", PQ_CODEC_BROTLI},
+	{"zstd", PQ_CODEC_ZSTD},
+	{"lz4_raw", PQ_CODEC_LZ4_RAW}
+};
+
+static void
+bad_value(DefElem *def, const char *value, const char *valid)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for COPY option \"%s\": \"%s\"",
+					def->defname, value),
+			 errhint("Valid values are %s.", valid)));
+}
+
+static int64
+get_int64(DefElem *def, int64 min, int64 max)
+{
+	char	   *s = defGetString(def);
+	char	   *end;
+	int64		v;
+
+	errno = 0;
+	v = strtoi64(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+		bad_value(def, s, psprintf("integers from " INT64_FORMAT " to " INT64_FORMAT,
+								   min, max));
+	return v;
+}
+
+/* The elements of a list option: ('a', 'b') or 'a,b'. */
+static List *
+get_list(DefElem *def)
+{
+	List	   *out = NIL;
+	ListCell   *lc;
+
+	if (def->arg != NULL && IsA(def->arg, List))
+	{
+		foreach(lc, (List *) def->arg)
+		{
+			Node	   *elem = lfirst(lc);
+
+			if (!IsA(elem, String))
+				bad_value(def, nodeToString(elem), "strings");
+			out = lappend(out, pstrdup(strVal(elem)));
+		}
+		return out;
+	}
+	/* identifiers as in SQL: unquoted ones are folded to lower case */
+	if (!SplitIdentifierString(pstrdup(defGetString(def)), ',', &out))
+		bad_value(def, defGetString(def), "comma-separated column names");
+	return out;
+}
+
+/* key_value_metadata items: split at ',' only in the one-string form. */
+static List *
+get_key_values(DefElem *def)
+{
+	List	   *out = NIL;
+	char	   *s;
+	char	   *tok;
+	char	   *save;
+
+	if (def->arg != NULL && IsA(def->arg, List))
+	{
+		ListCell   *lc;
+
+		foreach(lc, (List *) def->arg)
+		{
+			if (!IsA(lfirst(lc), String))
+				bad_value(def, nodeToString(lfirst(lc)), "key=value strings");
+			out = lappend(out, pstrdup(strVal(lfirst(lc))));
+		}
+		return out;
+	}
+	s = pstrdup(defGetString(def));
+	for (tok = strtok_r(s, ",", &save); tok != NULL;
+		 tok = strtok_r(NULL, ",", &save))
+		out = lappend(out, tok);
+	return out;
+}
+
+bool
+pqfdw_copy_is_parquet(List *options)
+{
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = lfirst_node(DefElem, lc);
+
+		if (strcmp(def->defname, "format") == 0 && def->arg != NULL &&
+			IsA(def->arg, String) &&
+			pg_strcasecmp(strVal(def->arg), "parquet") == 0)
+			return true;
+	}
+	return false;
+}
+
+void
+pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
+{
+	List	   *seen = NIL;
+	DefElem    *level_def = NULL;
+	ListCell   *lc;
+
+	memset(opts, 0, sizeof(*opts));
+	pq_writer_options_init(&opts->writer);
+	opts->writer.created_by = "parquet_fdw version " PQFDW_VERSION;
+	opts->numeric_scale = PQFDW_DEFAULT_NUMERIC_SCALE;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = lfirst_node(DefElem, lc);
+		const char *name = def->defname;
+		ListCell   *lc2;
+
+		foreach(lc2, seen)
+			if (strcmp((char *) lfirst(lc2), name) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("conflicting or redundant options"),
+						 errdetail("Option \"%s\" is given more than once.", name)));
+		seen = lappend(seen, (char *) name);
+
+		if (strcmp(name, "format") == 0)
+			continue;			/* pqfdw_copy_is_parquet() checked it */
+		else if (strcmp(name, "compression") == 0)
+		{
+			char	   *s = defGetString(def);
+			int			i;
+
+			for (i = 0; i < lengthof(codec_names); i++)
+				if (pg_strcasecmp(s, codec_names[i].name) == 0)
+					break;
+			if (i == lengthof(codec_names))
+				bad_value(def, s, "uncompressed, snappy, gzip, brotli, zstd and lz4_raw");
+			opts->writer.codec = codec_names[i].codec;
+		}
+		else if (strcmp(name, "compression_level") == 0)
+			level_def = def;
+		else if (strcmp(name, "row_group_size") == 0)
+			opts->writer.row_group_rows = get_int64(def, 1, PG_INT32_MAX);
+		else if (strcmp(name, "row_group_size_bytes") == 0)
+			opts->writer.row_group_bytes = get_int64(def, 1, PG_INT64_MAX);
+		else if (strcmp(name, "data_page_size") == 0)
+			opts->writer.data_page_bytes = get_int64(def, 1, PG_INT32_MAX / 2);
+		else if (strcmp(name, "page_version") == 0)
+			opts->writer.page_version = (int) get_int64(def, 1, 2);
+		else if (strcmp(name, "dictionary") == 0)
+			opts->writer.dictionary = defGetBoolean(def);
+		else if (strcmp(name, "statistics") == 0)
+			opts->writer.statistics = defGetBoolean(def);
+		else if (strcmp(name, "page_index") == 0)
+			opts->writer.page_index = defGetBoolean(def);
+		else if (strcmp(name, "bloom_filter") == 0)
+			opts->bloom_columns = get_list(def);
+		else if (strcmp(name, "bloom_filter_fpp") == 0)
+		{
+			char	   *s = defGetString(def);
+			char	   *end;
+
+			errno = 0;
+			opts->bloom_fpp = strtod(s, &end);
+			if (errno != 0 || end == s || *end != '\0' ||
+				!(opts->bloom_fpp > 0.0 && opts->bloom_fpp < 1.0))
+				bad_value(def, s, "numbers between 0 and 1 (exclusive)");
+		}
+		else if (strcmp(name, "key_value_metadata") == 0)
+		{
+			List	   *items = get_key_values(def);
+			PqKeyValue *kv = palloc0(sizeof(PqKeyValue) * Max(list_length(items), 1));
+			int			n = 0;
+
+			foreach(lc2, items)
+			{
+				char	   *item = lfirst(lc2);
+				char	   *eq = strchr(item, '=');
+
+				if (eq == NULL || eq == item)
+					bad_value(def, item, "key=value items, separated by commas or given as a list");
+				*eq = '\0';
+				kv[n].key = item;
+				kv[n].value = eq + 1;
+				n++;
+			}
+			opts->writer.key_value = kv;
+			opts->writer.n_key_value = n;
+		}
+		else if (strcmp(name, "numeric_scale") == 0)
+			opts->numeric_scale = (int) get_int64(def, 0, 38);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("COPY option \"%s\" not recognized with FORMAT parquet",
+							name),
+					 errhint("Valid options are %s.", VALID_OPTIONS)));
+	}
+
+	if (level_def != NULL)
+	{
+		int			lo;
+		int			hi;
+
+		if (!pq_codec_level_range(opts->writer.codec, &lo, &hi))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("COPY option \"compression_level\" is not valid with compression %s",
+							pq_codec_name(opts->writer.codec)),
+					 errhint("Only gzip, brotli and zstd have levels.")));
+		opts->writer.compression_level = (int) get_int64(level_def, lo, hi);
+	}
+}

@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * copy_to.h
+ *		COPY ... TO ... (FORMAT parquet): the ProcessUtility hook, its
+ *		options and where the bytes go.
+ *
+ *		copy_hook.c				the hook: permissions, the query, batches
+ *		copy_options.c			WITH (...) options -> writer options
+ *		copy_sink.c				temporary file + rename, or COPY protocol
+ *		write_convert*.c		Datums -> Parquet values (write_convert.h)
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_COPY_TO_H
+#define PQFDW_COPY_TO_H
+
+#include "file_writer.h"
+#include "nodes/pg_list.h"
+
+/* Must match default_version in parquet_fdw.control; written as created_by. */
+#define PQFDW_VERSION "0.1"
+
+/* numeric without a declared precision: DECIMAL(38, this) by default */
+#define PQFDW_DEFAULT_NUMERIC_SCALE 9
+
+typedef struct PqCopyOptions
+{
+	PqWriterOptions writer;
+	List	   *bloom_columns;	/* column names (char *) */
+	double		bloom_fpp;		/* <= 0: the writer's default */
+	int			numeric_scale;
+} PqCopyOptions;
+
+/* True when the COPY options say FORMAT parquet (any case). */
+extern bool pqfdw_copy_is_parquet(List *options);
+
+/*
+ * Validate every option (format included) into opts; an unknown option or
+ * a bad value is an ERROR naming it.
+ */
+extern void pqfdw_copy_parse_options(List *options, PqCopyOptions *opts);
+
+/*
+ * The destination of the file.  A server file is written to a temporary
+ * file in the target's directory, renamed over the target (as COPY's
+ * truncation replaces it) only once it is complete and durable; STDOUT is
+ * a binary COPY-out stream.  Embeds the writer's PqSink (first member).
+ */
+typedef struct PqCopySink
+{
+	PqSink		sink;
+	const char *target;			/* NULL: STDOUT */
+	char	   *tmp_path;
+	int			fd;
+	char	   *buf;
+	int			buf_len;
+	int64		bytes;			/* reported to pg_stat_progress_copy */
+} PqCopySink;
+
+/* Create the temporary file (target != NULL) or start COPY-out. */
+extern void pqfdw_copy_sink_open(PqCopySink *s, const char *target);
+
+/* Flush; file: make it durable and rename it over the target. */
+extern void pqfdw_copy_sink_finish(PqCopySink *s);
+
+/* After an error: close and remove the temporary file. */
+extern void pqfdw_copy_sink_abort(PqCopySink *s);
+
+/* Install the ProcessUtility hook (from _PG_init). */
+extern void pqfdw_copy_hook_init(void);
+
+#endif							/* PQFDW_COPY_TO_H */

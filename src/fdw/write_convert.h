@@ -1,0 +1,115 @@
+/*-------------------------------------------------------------------------
+ *
+ * write_convert.h
+ *		PostgreSQL Datums -> Parquet values (the write direction of
+ *		convert.h), for COPY ... TO ... (FORMAT parquet).
+ *
+ * Each output column gets a PqWriteColumn: its Parquet schema node is
+ * chosen once from the column's type (domains resolved to their base
+ * type), together with a PqWriteKind naming the conversion loop.  Rows
+ * are collected column-major (values/nulls, by-reference Datums copied)
+ * and converted one column and one batch at a time into the dense arrays
+ * pq_file_writer_write_column() takes: definition levels, then the
+ * non-null values as fixed-width values or PqByteArrays.  A value that
+ * Parquet cannot hold exactly is an ERROR naming column and row; nothing
+ * is rounded or clamped.
+ *
+ *		write_convert.c				type mapping, batches, levels, errors
+ *		write_convert_numeric.c		bool, integers, floats, numeric
+ *		write_convert_datetime.c	date, time, timetz, timestamp[tz],
+ *									interval
+ *		write_convert_binary.c		text-like, bytea, uuid, jsonb, and
+ *									everything else through its output
+ *									function
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_WRITE_CONVERT_H
+#define PQFDW_WRITE_CONVERT_H
+
+#include "file_writer.h"
+#include "fmgr.h"
+
+/* The conversion loop of a column (one switch per column and batch). */
+typedef enum PqWriteKind
+{
+	PQW_BOOL,
+	PQW_INT2,
+	PQW_INT4,
+	PQW_INT8,
+	PQW_FLOAT4,
+	PQW_FLOAT8,
+	PQW_DECIMAL,				/* numeric -> INT32/INT64/FLBA decimal */
+	PQW_DATE,
+	PQW_TIME,
+	PQW_TIMETZ,
+	PQW_TIMESTAMP,				/* timestamp and timestamptz */
+	PQW_INTERVAL,
+	PQW_VARLENA,				/* text, varchar, bpchar, json, bytea: the
+								 * bytes of the varlena as they are */
+	PQW_NAME,
+	PQW_UUID,
+	PQW_JSONB,					/* its text form */
+	PQW_OUTPUT					/* the type's output function (enums, and
+								 * every type without a mapping) */
+} PqWriteKind;
+
+typedef struct PqWriteColumn
+{
+	const char *name;			/* output column, for messages */
+	Oid			typid;			/* base type */
+	int32		typmod;
+	int16		typlen;
+	bool		typbyval;
+	PqWriteKind kind;
+	bool		required;		/* NOT NULL column: REQUIRED, no levels */
+	int			physical_type;
+	int			type_length;	/* FIXED_LEN_BYTE_ARRAY */
+	int			decimal_precision;
+	int			decimal_scale;
+	bool		to_utf8;		/* STRING/JSON/ENUM in a database encoding
+								 * other than UTF8 (and SQL_ASCII) */
+	FmgrInfo	out_func;		/* PQW_OUTPUT */
+
+	/* the current batch, capacity rows (values/nulls filled by the caller) */
+	int			capacity;
+	Datum	   *values;
+	bool	   *nulls;
+
+	/* converted batch: levels and dense values */
+	int16	   *def;
+	uint8	   *fixed;			/* capacity * fixed width */
+	PqByteArray *ba;
+} PqWriteColumn;
+
+/*
+ * Set up col for an output column of type typid/typmod and describe its
+ * Parquet leaf in field.  numeric_scale is the scale used for numeric
+ * without a declared precision.  Allocates batch arrays of capacity rows
+ * in the current memory context.
+ */
+extern void pqfdw_write_column_init(PqWriteColumn *col, PqWriterField *field,
+									const char *name, Oid typid,
+									int32 typmod, bool required,
+									int numeric_scale, int capacity);
+
+/*
+ * Convert the first n rows of the batch (row_base: number of rows written
+ * before it, for messages) into col->def and col->fixed / col->ba, and
+ * return the number of non-null values.  Transient memory (detoasted or
+ * printed values) comes from the current memory context and must live
+ * until the values are handed to the writer.
+ */
+extern int	pqfdw_write_convert(PqWriteColumn *col, int n, int64 row_base);
+
+/* The loops of each family: nulls skipped, values appended densely. */
+extern void pqfdw_write_numeric(PqWriteColumn *col, int n, int64 row_base);
+extern void pqfdw_write_datetime(PqWriteColumn *col, int n, int64 row_base);
+extern void pqfdw_write_binary(PqWriteColumn *col, int n, int64 row_base);
+
+/* ERROR for a value Parquet cannot hold; row is the 0-based batch index. */
+extern void pqfdw_write_value_error(PqWriteColumn *col, int64 row_base,
+									int row, int sqlstate,
+									const char *reason) pg_attribute_noreturn();
+
+#endif							/* PQFDW_WRITE_CONVERT_H */
