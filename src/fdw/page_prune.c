@@ -71,24 +71,10 @@ page_index_entry(PagePruneState *st, int column)
 static bool
 page_bounds_usable(const PqColumnDescr *col)
 {
-	const PqLogicalType *lt = &col->node->logical;
-
 	if (col->column_order == PQ_ORDER_TYPE_DEFINED)
 		return true;
-	if (col->column_order != PQ_ORDER_UNKNOWN)
-		return false;
-	switch (col->physical_type)
-	{
-		case PQ_BOOLEAN:
-		case PQ_FLOAT:
-		case PQ_DOUBLE:
-			return lt->id == PQ_LT_NONE;
-		case PQ_INT32:
-		case PQ_INT64:
-			return !(lt->id == PQ_LT_INTEGER && !lt->int_is_signed);
-		default:
-			return false;
-	}
+	return col->column_order == PQ_ORDER_UNKNOWN &&
+		pqfdw_signed_order_is_type_order(col->node);
 }
 
 /* May page i hold a row satisfying the leaf predicate p? */

@@ -531,8 +531,8 @@ pqfdw_prune_set_values(PqPrunePred *preds, int npreds, const Datum *values,
  * Physical/logical types whose legacy min/max (written in signed byte
  * order by old writers) are also correct in the type's own order.
  */
-static bool
-signed_order_is_type_order(const PqSchemaNode *node)
+bool
+pqfdw_signed_order_is_type_order(const PqSchemaNode *node)
 {
 	const PqLogicalType *lt = &node->logical;
 
@@ -580,13 +580,13 @@ chunk_stat_bytes(const PqColumnDescr *col, const PqStatistics *s,
 	if (s->min_value.ptr && s->max_value.ptr &&
 		(col->column_order == PQ_ORDER_TYPE_DEFINED ||
 		 (col->column_order == PQ_ORDER_UNKNOWN &&
-		  signed_order_is_type_order(col->node))))
+		  pqfdw_signed_order_is_type_order(col->node))))
 	{
 		*lo = s->min_value;
 		*hi = s->max_value;
 		return true;
 	}
-	if (s->min.ptr && s->max.ptr && signed_order_is_type_order(col->node))
+	if (s->min.ptr && s->max.ptr && pqfdw_signed_order_is_type_order(col->node))
 	{
 		*lo = s->min;
 		*hi = s->max;

@@ -87,6 +87,12 @@ extern bool pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
 										const PqColumnDescr *col,
 										PqBytes lo, PqBytes hi, bool nan_free);
 
+/*
+ * Whether signed byte order (legacy min/max, bounds of files without column
+ * orders) is the type's own order for this column.
+ */
+extern bool pqfdw_signed_order_is_type_order(const PqSchemaNode *node);
+
 /* Can this one declared-type value satisfy the comparison predicate p? */
 extern bool pqfdw_pred_value_may_match(PqPrunePred *p, Datum value);
 
