@@ -25,6 +25,23 @@
 //        exit status 1 when large/small peak > MAX_RATIO (default 1.5).
 //   node bench/bench.mjs report WORKDIR
 //        the results table of reader.sh, from WORKDIR/{timing.log,result_*,duckdb.json,rss_*.json,info.json}.
+//
+// For bench/copy.sh (COPY TO parquet, issue 5):
+//   node bench/bench.mjs copy-psql-script WORKDIR RUNS TABLE [VARIANT...]
+//        psql script: LOAD 'parquet_fdw', then per COPY variant (pq_snappy,
+//        pq_zstd, csv; default all) one warm-up and RUNS timed runs, alternating,
+//        `\! sync` before each; "@@ copy <variant> <run>" markers.
+//   node bench/bench.mjs copy-sql VARIANT TABLE FILE      print one variant's COPY statement.
+//   node bench/bench.mjs checksum-sql pg|duckdb FROM      print the aggregate-checksum query.
+//   node bench/bench.mjs peak-rss-copy LABEL RUNS VARIANT TABLE WORKDIR
+//        as peak-rss, for the variant's COPY (after LOAD and a 1000-row COPY warm-up, no EXPLAIN).
+//   node bench/bench.mjs duckdb-copy SRC.parquet WORKDIR RUNS OUT.json
+//        DuckDB (threads = 1) loads SRC into a table, then times COPY TO parquet
+//        with snappy and zstd (WORKDIR/duck_<codec>.parquet).
+//   node bench/bench.mjs copy-check WORKDIR OUT.json
+//        DuckDB reads every Parquet file in WORKDIR the run wrote: checksums, sizes, layout.
+//   node bench/bench.mjs copy-ratio WORKDIR     COPY TO parquet (snappy) / COPY TO csv median time.
+//   node bench/bench.mjs copy-report WORKDIR    the results of copy.sh (exit 1 if DuckDB's checksums differ).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -142,7 +159,10 @@ function rssAnonKB(pid) {
   return Number(m[1]);
 }
 
-async function peakRss(label, runs, sql) {
+// opts (bench/copy.sh): pre = statements run first on each new connection
+// (e.g. LOAD and a small warm-up COPY); explain = false skips the EXPLAIN
+// (a COPY cannot be explained). The defaults are reader.sh's behaviour.
+async function peakRss(label, runs, sql, { pre = [], explain = true } = {}) {
   const pg = require('pg');
   const out = [];
   for (let r = 0; r < runs; r++) {
@@ -151,7 +171,8 @@ async function peakRss(label, runs, sql) {
     await client.connect();
     try {
       const pid = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-      await client.query(`EXPLAIN ${sql}`);
+      for (const p of pre) await client.query(p);
+      if (explain) await client.query(`EXPLAIN ${sql}`);
       const before = rssAnonKB(pid);
       let peak = before;
       let samples = 0;
@@ -360,6 +381,311 @@ function memoryReport(work, maxRatio) {
   if (!ok) process.exitCode = 1;
 }
 
+// ---------------------------------------------------------------- COPY TO benchmark (bench/copy.sh)
+// The statements timed by copy.sh, on the heap table T, writing file F.
+export const COPY_VARIANTS = {
+  pq_snappy: {
+    title: 'COPY TO parquet (snappy)',
+    file: 'pg_snappy.parquet',
+    codec: 'snappy',
+    sql: (t, f) => `COPY ${t} TO '${f}' WITH (FORMAT parquet)`,
+  },
+  pq_zstd: {
+    title: 'COPY TO parquet (zstd)',
+    file: 'pg_zstd.parquet',
+    codec: 'zstd',
+    sql: (t, f) => `COPY ${t} TO '${f}' WITH (FORMAT parquet, compression 'zstd')`,
+  },
+  csv: {
+    title: 'COPY TO csv',
+    file: 'pg.csv',
+    sql: (t, f) => `COPY ${t} TO '${f}' WITH (FORMAT csv)`,
+  },
+};
+const DUCK_CODECS = ['snappy', 'zstd'];
+
+// Aggregate checksums of the lineitem columns (bench/gen_lineitem.mjs), exact
+// in both engines: integers, doubles as rounded cents, decimals, text lengths
+// and a 60-bit md5 prefix, dates as days and the timestamp as microseconds.
+const LI_COLUMNS = ['l_orderkey', 'l_partkey', 'l_suppkey', 'l_linenumber', 'l_quantity', 'l_extendedprice',
+  'l_discount', 'l_tax', 'l_returnflag', 'l_linestatus', 'l_shipdate', 'l_commitdate', 'l_receiptdate',
+  'l_shipinstruct', 'l_shipmode', 'l_comment', 'l_ts', 'l_price'];
+const cents = (c) => [`sum(round(${c} * 100)::bigint)`, `sum(CAST(round(${c} * 100) AS BIGINT))`];
+const days = (d) => (c) => `(${c} - ${d} '1970-01-01')`;
+export const CHECKSUMS = [
+  ['rows', 'count(*)', 'count(*)'],
+  ['non-null values', LI_COLUMNS.map((c) => `count(${c})`).join(' + '), LI_COLUMNS.map((c) => `count(${c})`).join(' + ')],
+  ...['l_orderkey', 'l_partkey', 'l_suppkey', 'l_linenumber'].map((c) => [`sum(${c})`, `sum(${c})`, `sum(${c})`]),
+  ...['l_quantity', 'l_extendedprice', 'l_discount', 'l_tax'].map((c) => [`sum(round(${c} * 100))`, ...cents(c)]),
+  ['sum(l_price)', 'sum(l_price)', 'sum(l_price)'],
+  ['sum(ascii(flags))', 'sum(ascii(l_returnflag) * 256 + ascii(l_linestatus))', 'sum(ascii(l_returnflag) * 256 + ascii(l_linestatus))'],
+  ...['l_shipinstruct', 'l_shipmode', 'l_comment'].map((c) => [`sum(length(${c}))`, `sum(length(${c}))`, `sum(length(${c}))`]),
+  ['sum(md5 60 bits(l_comment))', "sum(('x' || left(md5(l_comment), 15))::bit(60)::bigint)",
+    "sum(CAST('0x' || left(md5(l_comment), 15) AS BIGINT))"],
+  ['sum(md5 60 bits(shipinstruct|shipmode))', "sum(('x' || left(md5(l_shipinstruct || '|' || l_shipmode), 15))::bit(60)::bigint)",
+    "sum(CAST('0x' || left(md5(l_shipinstruct || '|' || l_shipmode), 15) AS BIGINT))"],
+  ...['l_shipdate', 'l_commitdate', 'l_receiptdate'].map((c) => [`sum(days(${c}))`, `sum${days('date')(c)}`, `sum${days('DATE')(c)}`]),
+  ['sum(epoch_us(l_ts))', 'sum((extract(epoch FROM l_ts) * 1000000)::bigint)', 'sum(epoch_us(l_ts))'],
+];
+const checksumSql = (dialect, from) => `SELECT ${CHECKSUMS.map((c) => (dialect === 'pg' ? c[1] : c[2])).join(',\n       ')}\n  FROM ${from}`;
+
+// psql script: LOAD, then per variant one warm-up and RUNS timed runs,
+// alternating between the variants; `sync` (psql's \!) before every statement
+// so that no dirty pages of the previous run are written back during the next.
+function copyPsqlScript(work, runs, table, keys) {
+  const out = ['\\set ON_ERROR_STOP 1', "LOAD 'parquet_fdw';", '\\timing on'];
+  const stmt = (key, run) => {
+    const v = COPY_VARIANTS[key];
+    out.push('\\! sync', `\\echo @@ copy ${key} ${run}`, v.sql(table, path.join(work, v.file)) + ';');
+  };
+  for (const k of keys) stmt(k, 'warmup');
+  for (let r = 1; r <= runs; r++) for (let i = 0; i < keys.length; i++) stmt(keys[(r - 1 + i) % keys.length], r);
+  return out.join('\n') + '\n';
+}
+
+async function duckConnect(threads) {
+  const { DuckDBInstance } = require('@duckdb/node-api');
+  const opts = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
+  if (threads) opts.threads = String(threads);
+  return (await DuckDBInstance.create(':memory:', opts)).connect();
+}
+const sqlStr = (s) => `'${String(s).replace(/'/g, "''")}'`;
+
+// DuckDB (threads = 1) loads SRC into an in-memory table, then writes it with
+// COPY ... (FORMAT parquet, COMPRESSION snappy|zstd): one warm-up and RUNS
+// timed runs per codec, alternating, `sync` before each.
+async function duckdbCopy(src, work, runs, outFile) {
+  const { execFileSync } = await import('node:child_process');
+  const conn = await duckConnect(1);
+  let t0 = performance.now();
+  await conn.run(`CREATE TABLE li AS SELECT * FROM read_parquet(${sqlStr(src)})`);
+  const loadMs = performance.now() - t0;
+  const version = (await conn.runAndReadAll('SELECT version()')).getRows()[0][0];
+  const res = { version, load_ms: loadMs, codecs: {} };
+  const copy = async (codec) => {
+    const file = path.join(work, `duck_${codec}.parquet`);
+    const sql = `COPY li TO ${sqlStr(file)} (FORMAT parquet, COMPRESSION ${codec})`;
+    execFileSync('sync');
+    t0 = performance.now();
+    await conn.run(sql);
+    const ms = performance.now() - t0;
+    res.codecs[codec] ??= { sql, file, times: [] };
+    return ms;
+  };
+  for (const c of DUCK_CODECS) await copy(c);
+  for (let r = 1; r <= runs; r++) {
+    for (let i = 0; i < DUCK_CODECS.length; i++) {
+      const c = DUCK_CODECS[(r - 1 + i) % DUCK_CODECS.length];
+      res.codecs[c].times.push(await copy(c));
+    }
+  }
+  for (const c of DUCK_CODECS) res.codecs[c].median_ms = median(res.codecs[c].times);
+  fs.writeFileSync(outFile, JSON.stringify(res, null, 1));
+}
+
+// DuckDB reads every Parquet file of the run: the checksums, size and layout
+// (row groups, per-column compressed bytes, encodings, codecs, created_by).
+async function copyCheck(work, outFile) {
+  const conn = await duckConnect(0);
+  const files = [...Object.values(COPY_VARIANTS).filter((v) => v.codec).map((v) => v.file),
+    ...DUCK_CODECS.map((c) => `duck_${c}.parquet`)];
+  const res = {};
+  for (const f of files) {
+    const file = path.join(work, f);
+    if (!fs.existsSync(file)) continue;
+    const q = sqlStr(file);
+    const r = { size: fs.statSync(file).size };
+    try {
+      r.checksums = (await conn.runAndReadAll(checksumSql('duckdb', `read_parquet(${q})`))).getRowsJson()[0].map(String);
+      r.types = (await conn.runAndReadAll(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${q}))`))
+        .getRowsJson().map(([n, t]) => `${n} ${t}`);
+      r.file_meta = (await conn.runAndReadAll(`SELECT created_by, num_rows, num_row_groups, format_version FROM parquet_file_metadata(${q})`))
+        .getRowObjectsJson()[0];
+      const meta = (await conn.runAndReadAll(`SELECT * FROM parquet_metadata(${q})`)).getRowObjectsJson();
+      const cols = {};
+      const rgs = {};
+      for (const m of meta) {
+        const c = (cols[m.path_in_schema] ??= { compressed: 0, uncompressed: 0, encodings: new Set(), codecs: new Set(),
+          bloom: 0, stats: 0 });
+        c.compressed += Number(m.total_compressed_size);
+        c.uncompressed += Number(m.total_uncompressed_size);
+        for (const e of String(m.encodings).split(',')) c.encodings.add(e.trim());
+        c.codecs.add(m.compression);
+        if (m.bloom_filter_offset != null && m.bloom_filter_offset !== '') c.bloom++;
+        if (m.stats_min_value != null || m.stats_min != null) c.stats++;
+        const g = (rgs[m.row_group_id] ??= { rows: Number(m.row_group_num_rows), compressed: 0, uncompressed: 0 });
+        g.compressed += Number(m.total_compressed_size);
+        g.uncompressed += Number(m.total_uncompressed_size);
+      }
+      for (const c of Object.values(cols)) {
+        c.encodings = [...c.encodings].sort().join(',');
+        c.codecs = [...c.codecs].join(',');
+      }
+      r.columns = cols;
+      const g = Object.values(rgs);
+      r.row_groups = g.length;
+      r.max_rg_rows = Math.max(...g.map((x) => x.rows));
+      r.max_rg_compressed = Math.max(...g.map((x) => x.compressed));
+      r.max_rg_uncompressed = Math.max(...g.map((x) => x.uncompressed));
+      r.chunks_total = g.reduce((a, x) => a + x.compressed, 0);
+    } catch (e) {
+      r.error = String(e.message ?? e);
+    }
+    res[f] = r;
+  }
+  fs.writeFileSync(outFile, JSON.stringify(res, null, 1));
+}
+
+function table(head, rows, leftCols = [0]) {
+  const w = head.map((x, i) => Math.max(x.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((x, i) => (leftCols.includes(i) ? String(x).padEnd(w[i]) : String(x).padStart(w[i]))).join('  ').trimEnd();
+  return [line(head), w.map((n) => '-'.repeat(n)).join('  '), ...rows.map(line)].join('\n');
+}
+
+// The ratios copy.sh needs before the report (whether to profile).
+function copyRatio(work) {
+  const t = parseTiming(path.join(work, 'timing.log')).copy ?? {};
+  const m = (k) => (t[k]?.length ? median(t[k]) : NaN);
+  console.log((m('pq_snappy') / m('csv')).toFixed(3));
+}
+
+function copyReport(work) {
+  const load = (f) => (fs.existsSync(path.join(work, f)) ? JSON.parse(fs.readFileSync(path.join(work, f), 'utf8')) : null);
+  const info = load('info.json');
+  const timing = parseTiming(path.join(work, 'timing.log')).copy ?? {};
+  const tFsync = fs.existsSync(path.join(work, 'timing_fsync.log')) ? parseTiming(path.join(work, 'timing_fsync.log')).copy ?? {} : {};
+  const duck = load('duck_copy.json');
+  const check = load('check.json') ?? {};
+  const heapSums = fs.readFileSync(path.join(work, 'checksum_heap.txt'), 'utf8').trim().split('|');
+  const rss = {};
+  for (const k of Object.keys(COPY_VARIANTS)) rss[k] = load(`rss_${k}.json`);
+  const notes = [];
+  const mibB = (b) => (b / 1048576).toFixed(1);
+  const med = (xs) => (xs?.length ? median(xs) : null);
+  const csvMs = med(timing.csv);
+  const duckMs = (c) => duck?.codecs?.[c]?.median_ms ?? null;
+  const duckSize = (c) => check[`duck_${c}.parquet`]?.size ?? null;
+  const sumsOk = (f) => {
+    const r = check[f];
+    if (!r) return 'not read';
+    if (r.error) return 'ERROR';
+    const bad = CHECKSUMS.filter((_, i) => r.checksums[i] !== heapSums[i]).map((c) => c[0]);
+    if (bad.length) {
+      notes.push(`${f}: checksums differ from the heap table's: ${bad.join(', ')}`);
+      return `DIFFERENT (${bad.length}/${CHECKSUMS.length})`;
+    }
+    return `identical (${r.checksums[0]} rows, ${CHECKSUMS.length - 1} sums)`;
+  };
+  const rows = [];
+  for (const [k, v] of Object.entries(COPY_VARIANTS)) {
+    const ms = med(timing[k]);
+    const size = v.codec ? check[v.file]?.size : fs.existsSync(path.join(work, v.file)) ? fs.statSync(path.join(work, v.file)).size : null;
+    rows.push([v.title, fmtMs(ms), fmtRatio(ms, csvMs), v.codec ? fmtRatio(ms, duckMs(v.codec)) : '',
+      size == null ? 'n/a' : mibB(size), v.codec ? fmtRatio(size, duckSize(v.codec)) : '',
+      rss[k] ? mib(rss[k].median_delta_kB) : 'n/a', v.codec ? sumsOk(v.file) : '']);
+  }
+  for (const c of DUCK_CODECS) {
+    const ms = duckMs(c);
+    const f = `duck_${c}.parquet`;
+    rows.push([`DuckDB COPY TO parquet (${c})`, fmtMs(ms), fmtRatio(ms, csvMs), '', duckSize(c) == null ? 'n/a' : mibB(duckSize(c)), '', '', sumsOk(f)]);
+  }
+  if (tFsync.pq_snappy_fsync?.length) {
+    const ms = med(tFsync.pq_snappy_fsync);
+    rows.push(['COPY TO parquet (snappy), fsync = on', fmtMs(ms), fmtRatio(ms, csvMs), fmtRatio(ms, duckMs('snappy')), '', '', '', '']);
+  }
+  console.log(table(['writer', 'median ms', 'vs csv', 'vs DuckDB', 'file MiB', 'size vs DuckDB', 'peak RssAnon', 'DuckDB reads it: rows, checksums vs heap'],
+    rows, [0, 7]));
+  console.log();
+  console.log(`Times: median of ${info.runs} runs after one warm-up; PostgreSQL: one psql session, client-side \\timing, the`);
+  console.log('variants alternating; DuckDB (threads = 1): the table in memory, only COPY ... TO timed. `sync` before every run.');
+  console.log('"vs csv": time / COPY TO csv time; "vs DuckDB" and "size vs DuckDB": against DuckDB with the same codec.');
+  console.log('The cluster runs with fsync = off (scripts/cluster.sh): the writer\'s fsyncs before the rename are no-ops,');
+  console.log('as DuckDB, which renames its temporary file without fsync; the "fsync = on" row pays for them.');
+
+  // Targets.
+  const tgt = (label, x, limit) => {
+    const ok = x != null && Number.isFinite(x) && x <= limit;
+    console.log(`  ${label.padEnd(44)} ${x == null || !Number.isFinite(x) ? 'n/a' : x.toFixed(2) + 'x'}  (target <= ${limit}x: ${ok ? 'MET' : 'NOT MET'})`);
+  };
+  console.log();
+  console.log('Targets (issue 5):');
+  for (const k of ['pq_snappy', 'pq_zstd']) {
+    const v = COPY_VARIANTS[k];
+    tgt(`time ${v.codec}: COPY TO parquet / COPY TO csv`, med(timing[k]) / csvMs, 1.5);
+  }
+  for (const k of ['pq_snappy', 'pq_zstd']) {
+    const v = COPY_VARIANTS[k];
+    tgt(`size ${v.codec}: ours / DuckDB's`, check[v.file]?.size / duckSize(v.codec), 1.1);
+  }
+  const allOk = ['pq_snappy', 'pq_zstd'].every((k) => sumsOk(COPY_VARIANTS[k].file).startsWith('identical'));
+  console.log(`  ${'DuckDB reads our files: rows and checksums'.padEnd(44)} ${allOk ? 'identical to the heap table\'s' : 'NOT identical'}`);
+  if (!allOk) process.exitCode = 1;
+
+  // Memory.
+  console.log();
+  console.log('Peak backend memory during COPY (RssAnon peak minus RssAnon just before; sampled every 10 ms; a new');
+  console.log("connection per run, after LOAD 'parquet_fdw' and a 1000-row COPY of the same kind as warm-up):");
+  for (const [k, v] of Object.entries(COPY_VARIANTS)) {
+    if (!rss[k]) continue;
+    console.log(`  ${v.title.padEnd(26)} ${mib(rss[k].median_delta_kB).padStart(10)} (median; runs: ${rss[k].runs.map((x) => mib(x.delta_kB)).join(', ')}; ` +
+      `RssAnon before: ${mib(rss[k].runs[0].before_kB)}; ${median(rss[k].runs.map((x) => x.ms))} ms)`);
+  }
+  for (const k of ['pq_snappy', 'pq_zstd']) {
+    const r = check[COPY_VARIANTS[k].file];
+    if (r?.row_groups) {
+      console.log(`  largest row group of our ${COPY_VARIANTS[k].codec} file: ${r.max_rg_rows} rows, ${mibB(r.max_rg_uncompressed)} MiB uncompressed, ` +
+        `${mibB(r.max_rg_compressed)} MiB compressed (${r.row_groups} row groups)`);
+    }
+  }
+
+  // Layout: per column, ours vs DuckDB's.
+  for (const c of DUCK_CODECS) {
+    const ours = check[`pg_${c}.parquet`];
+    const theirs = check[`duck_${c}.parquet`];
+    if (!ours?.columns || !theirs?.columns) continue;
+    console.log();
+    console.log(`Column chunks, ${c} (compressed bytes summed over row groups; encodings as DuckDB's parquet_metadata lists them):`);
+    const lr = [];
+    for (const col of Object.keys(ours.columns)) {
+      const o = ours.columns[col];
+      const t = theirs.columns[col];
+      lr.push([col, mibB(o.compressed), t ? mibB(t.compressed) : 'n/a', t ? fmtRatio(o.compressed, t.compressed) : '',
+        mibB(o.uncompressed), t ? mibB(t.uncompressed) : 'n/a', o.encodings, t ? t.encodings : '']);
+    }
+    const other = (r) => r.size - r.chunks_total;
+    lr.push(['(footer, page index, bloom filters)', mibB(other(ours)), mibB(other(theirs)), fmtRatio(other(ours), other(theirs)), '', '', '', '']);
+    lr.push(['total file', mibB(ours.size), mibB(theirs.size), fmtRatio(ours.size, theirs.size), '', '', '', '']);
+    console.log(table(['column', 'ours MiB', 'DuckDB MiB', 'ratio', 'ours uncompr.', 'DuckDB uncompr.', 'ours encodings', 'DuckDB encodings'],
+      lr, [0, 6, 7]));
+    console.log(`  created_by: ours "${ours.file_meta?.created_by}", DuckDB "${theirs.file_meta?.created_by}"; ` +
+      `row groups ${ours.row_groups} vs ${theirs.row_groups}`);
+  }
+
+  // Checksums.
+  console.log();
+  console.log('Checksums (heap table in PostgreSQL; the Parquet files read by DuckDB):');
+  const files = Object.keys(check);
+  const cr = CHECKSUMS.map((c, i) => [c[0], heapSums[i], ...files.map((f) => {
+    const v = check[f].checksums?.[i];
+    return v === heapSums[i] ? '=' : v ?? 'n/a';
+  })]);
+  console.log(table(['checksum', 'heap', ...files], cr, [0]));
+  console.log('  ("=": equal to the heap\'s value)');
+
+  console.log();
+  console.log('Per-run times (ms):');
+  for (const [k, v] of Object.entries(COPY_VARIANTS)) console.log(`  ${v.title.padEnd(36)} ${(timing[k] ?? []).map((x) => x.toFixed(0)).join(' ')}`);
+  if (tFsync.pq_snappy_fsync) console.log(`  ${'COPY TO parquet (snappy), fsync = on'.padEnd(36)} ${tFsync.pq_snappy_fsync.map((x) => x.toFixed(0)).join(' ')}`);
+  for (const c of DUCK_CODECS) console.log(`  ${`DuckDB COPY TO parquet (${c})`.padEnd(36)} ${(duck?.codecs?.[c]?.times ?? []).map((x) => x.toFixed(0)).join(' ')}`);
+  if (duck) console.log(`  (DuckDB ${duck.version}; loading the table into memory: ${duck.load_ms.toFixed(0)} ms, not timed above)`);
+  for (const [f, r] of Object.entries(check)) if (r.error) notes.push(`DuckDB could not read ${f}: ${r.error}`);
+  if (notes.length) {
+    console.log();
+    console.log('Notes:');
+    for (const n of notes) console.log('  - ' + n);
+  }
+}
+
 // ---------------------------------------------------------------- main
 const [cmd, ...args] = process.argv.slice(2);
 switch (cmd) {
@@ -393,6 +719,56 @@ switch (cmd) {
     await rowgroupSize(path.resolve(args[0]));
     break;
   }
+  case 'copy-psql-script': {
+    const [work, runs, table, ...keys] = args;
+    if (!table) die('usage: copy-psql-script WORKDIR RUNS TABLE [VARIANT...]');
+    const ks = keys.length ? keys : Object.keys(COPY_VARIANTS);
+    for (const k of ks) if (!COPY_VARIANTS[k]) die(`unknown COPY variant ${k}`);
+    process.stdout.write(copyPsqlScript(path.resolve(work), Number(runs), table, ks));
+    break;
+  }
+  case 'copy-sql': {
+    const [key, table, file] = args;
+    if (!file || !COPY_VARIANTS[key]) die('usage: copy-sql VARIANT TABLE FILE');
+    console.log(COPY_VARIANTS[key].sql(table, path.resolve(file)));
+    break;
+  }
+  case 'checksum-sql': {
+    const [dialect, from] = args;
+    if (!from || !['pg', 'duckdb'].includes(dialect)) die('usage: checksum-sql pg|duckdb FROM');
+    console.log(checksumSql(dialect, from));
+    break;
+  }
+  case 'peak-rss-copy': {
+    const [label, runs, key, table, work] = args;
+    if (!work || !COPY_VARIANTS[key]) die('usage: peak-rss-copy LABEL RUNS VARIANT TABLE WORKDIR');
+    const v = COPY_VARIANTS[key];
+    const w = path.resolve(work);
+    const warm = v.sql(`(SELECT * FROM ${table} LIMIT 1000)`, path.join(w, 'warm_' + v.file));
+    await peakRss(label, Number(runs), v.sql(table, path.join(w, 'mem_' + v.file)),
+      { pre: ["LOAD 'parquet_fdw'", warm], explain: false });
+    break;
+  }
+  case 'duckdb-copy': {
+    const [src, work, runs, out] = args;
+    if (!out) die('usage: duckdb-copy SRC.parquet WORKDIR RUNS OUT.json');
+    await duckdbCopy(path.resolve(src), path.resolve(work), Number(runs), out);
+    break;
+  }
+  case 'copy-check': {
+    const [work, out] = args;
+    if (!out) die('usage: copy-check WORKDIR OUT.json');
+    await copyCheck(path.resolve(work), out);
+    break;
+  }
+  case 'copy-ratio':
+    if (!args[0]) die('usage: copy-ratio WORKDIR');
+    copyRatio(args[0]);
+    break;
+  case 'copy-report':
+    if (!args[0]) die('usage: copy-report WORKDIR');
+    copyReport(args[0]);
+    break;
   case 'memory-report':
     if (!args[0]) die('usage: memory-report WORKDIR [MAX_RATIO]');
     memoryReport(args[0], Number(args[1] ?? 1.5));
@@ -402,5 +778,6 @@ switch (cmd) {
     report(args[0]);
     break;
   default:
-    die('usage: bench.mjs psql-script|duckdb|peak-rss|query|rowgroup-size|memory-report|report ...');
+    die('usage: bench.mjs psql-script|duckdb|peak-rss|query|rowgroup-size|memory-report|report|' +
+      'copy-psql-script|copy-sql|checksum-sql|peak-rss-copy|duckdb-copy|copy-check|copy-ratio|copy-report ...');
 }
