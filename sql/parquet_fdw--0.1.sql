@@ -100,3 +100,16 @@ CREATE FUNCTION create_table_sql(
 RETURNS text
 AS 'MODULE_PATHNAME', 'parquet_fdw_create_table_sql'
 LANGUAGE C VOLATILE;
+
+-- COPY ... WITH (FORMAT parquet) is a ProcessUtility hook: it exists only
+-- in sessions that have loaded the library.  (Extension scripts run with
+-- client_min_messages at least WARNING, so a NOTICE would not be seen.)
+DO $$
+BEGIN
+    IF current_setting('shared_preload_libraries') !~ '(^|[\s,])parquet_fdw([\s,]|$)' AND
+       current_setting('session_preload_libraries') !~ '(^|[\s,])parquet_fdw([\s,]|$)' THEN
+        RAISE WARNING 'COPY ... WITH (FORMAT parquet) needs the parquet_fdw library loaded in the session'
+            USING HINT = 'Add parquet_fdw to shared_preload_libraries or session_preload_libraries, or run LOAD ''parquet_fdw''; without it PostgreSQL reports: COPY format "parquet" not recognized.';
+    END IF;
+END
+$$;
