@@ -53,6 +53,8 @@ shared_buffers = 256MB
 log_min_messages = warning
 log_min_error_statement = panic
 restart_after_crash = on
+# COPY ... WITH (FORMAT parquet) is a hook in the library: load it everywhere
+shared_preload_libraries = 'parquet_fdw'
 EOF
 	if ! pgfdw_as_postgres "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null; then
 		cat "$dir/server.log" >&2 || true
