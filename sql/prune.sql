@@ -132,3 +132,22 @@ SELECT plan_rows('SELECT * FROM ft_prune WHERE id > 10000') AS pruned_everything
 SET parquet_fdw.enable_statistics_pruning = off;
 SELECT plan_rows('SELECT * FROM ft_prune WHERE id > 10000') > 1 AS estimate_without_pruning;
 RESET parquet_fdw.enable_statistics_pruning;
+
+-- Rescans of a table of two files (the open file is reused when a rescan
+-- comes back to it): both files hold ids 0..4999.
+\set two :fixtures '/pw_v2_zstd.parquet, ' :fixtures '/pw_v1_snappy.parquet'
+CREATE FOREIGN TABLE ft_two (id bigint, c_varchar text)
+    SERVER parquet_srv OPTIONS (filename :'two');
+CREATE TABLE outer_two AS SELECT * FROM (VALUES (5), (1999), (4000), (4999)) v(id);
+ANALYZE outer_two;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT o.id, s.n FROM outer_two o,
+    LATERAL (SELECT count(*) AS n FROM ft_two f WHERE f.id BETWEEN o.id - 2 AND o.id + 2) s
+ORDER BY 1;
+SELECT o.id, s.n FROM outer_two o,
+    LATERAL (SELECT 2 * count(*) AS n FROM expected_types e WHERE e.id BETWEEN o.id - 2 AND o.id + 2) s
+ORDER BY 1;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+DROP TABLE outer_two;
