@@ -19,7 +19,7 @@
 #
 # Steps: write the lineitem-like file with DuckDB (bench/gen_lineitem.mjs, snappy);
 # start a throwaway cluster (scripts/cluster.sh) and set shared_buffers,
-# jit = off, max_parallel_workers_per_gather = 0 with ALTER SYSTEM + restart;
+# jit = off, max_parallel_workers_per_gather = 0 (PGFDW_CLUSTER_SETTINGS);
 # foreign table li over the file, heap table li_heap (CREATE TABLE AS, VACUUM
 # ANALYZE, pg_prewarm); aggregate checksums of li_heap; time the COPY variants
 # (bench/bench.mjs COPY_VARIANTS) in one psql session after LOAD 'parquet_fdw';
@@ -76,34 +76,17 @@ chmod 644 "$FILE"
 chown postgres:postgres "$WORK"
 chmod 755 "$WORK"
 
+PGFDW_CLUSTER_SETTINGS="shared_buffers = '$SHARED_BUFFERS'
+jit = off
+max_parallel_workers_per_gather = 0"
 pgfdw_cluster_start
 BINDIR=$("$PG_CONFIG" --bindir)
 PSQL=("$BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off)
 
-# scripts/cluster.sh has no knob for server settings: ALTER SYSTEM + restart.
-"${PSQL[@]}" <<SQL
-ALTER SYSTEM SET shared_buffers = '$SHARED_BUFFERS';
-ALTER SYSTEM SET jit = off;
-ALTER SYSTEM SET max_parallel_workers_per_gather = 0;
-SQL
-pgfdw_as_postgres "$PGFDW_BINDIR/pg_ctl" -D "$PGFDW_CLUSTER_DIR/data" -l "$PGFDW_CLUSTER_DIR/server.log" \
-	-w -t 120 restart >/dev/null
-echo "cluster: restarted with $("${PSQL[@]}" -Atc "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'jit', 'max_parallel_workers_per_gather', 'fsync')") ($("${PSQL[@]}" -Atc 'SELECT version()' | cut -d, -f1))"
+echo "cluster: running with $("${PSQL[@]}" -Atc "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'jit', 'max_parallel_workers_per_gather', 'fsync')") ($("${PSQL[@]}" -Atc 'SELECT version()' | cut -d, -f1))"
 
 echo "== loading"
-"${PSQL[@]}" -v file="$FILE" <<'SQL'
-CREATE EXTENSION parquet_fdw;
-CREATE EXTENSION pg_prewarm;
-CREATE EXTENSION pg_buffercache;
-CREATE SERVER parquet_srv FOREIGN DATA WRAPPER parquet_fdw;
-SELECT parquet_fdw.create_table_sql(:'file', 'li') \gexec
-\echo CREATE TABLE li_heap AS SELECT * FROM li:
-\timing on
-CREATE TABLE li_heap AS SELECT * FROM li;
-\timing off
-VACUUM (ANALYZE) li_heap;
-SELECT pg_prewarm('li_heap') \g /dev/null
-SQL
+"${PSQL[@]}" -v file="$FILE" -f bench/load_lineitem.sql
 "${PSQL[@]}" <<'SQL'
 \pset footer off
 SELECT pg_size_pretty(pg_relation_size('li_heap')) AS heap_size,

@@ -73,14 +73,11 @@ for k in small large; do
 	node bench/bench.mjs rowgroup-size "$WORK/$k.parquet" >"$WORK/rg_$k.json"
 done
 
+# The same settings as bench/reader.sh.
+PGFDW_CLUSTER_SETTINGS="jit = off
+max_parallel_workers_per_gather = 0"
 pgfdw_cluster_start
 PSQL=("$("$PG_CONFIG" --bindir)/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off)
-# The same session settings as bench/reader.sh (no restart needed for these).
-"${PSQL[@]}" <<'SQL'
-ALTER SYSTEM SET jit = off;
-ALTER SYSTEM SET max_parallel_workers_per_gather = 0;
-SELECT pg_reload_conf() \g /dev/null
-SQL
 "${PSQL[@]}" -v small="$WORK/small.parquet" -v large="$WORK/large.parquet" <<'SQL'
 CREATE EXTENSION parquet_fdw;
 CREATE SERVER parquet_srv FOREIGN DATA WRAPPER parquet_fdw;

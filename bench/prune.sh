@@ -96,17 +96,12 @@ fi
 echo "== checking the file (DuckDB parquet_schema/parquet_metadata; page index read with hyparquet)"
 node bench/prune.mjs verify-file "$FILE" "$ROWS" "$RG_ROWS" "$PAGE_BYTES" "$WORK/file.json"
 
+PGFDW_CLUSTER_SETTINGS="jit = off
+max_parallel_workers_per_gather = 0"
 pgfdw_cluster_start
 BINDIR=$("$PG_CONFIG" --bindir)
 PSQL=("$BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off)
-# scripts/cluster.sh has no knob for server settings: ALTER SYSTEM + restart.
-"${PSQL[@]}" <<SQL
-ALTER SYSTEM SET jit = off;
-ALTER SYSTEM SET max_parallel_workers_per_gather = 0;
-SQL
-pgfdw_as_postgres "$PGFDW_BINDIR/pg_ctl" -D "$PGFDW_CLUSTER_DIR/data" -l "$PGFDW_CLUSTER_DIR/server.log" \
-	-w -t 120 restart >/dev/null
-echo "cluster: restarted with $("${PSQL[@]}" -Atc "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'jit', 'max_parallel_workers_per_gather', 'work_mem', 'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost')") ($("${PSQL[@]}" -Atc 'SELECT version()' | cut -d, -f1))"
+echo "cluster: running with $("${PSQL[@]}" -Atc "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'jit', 'max_parallel_workers_per_gather', 'work_mem', 'random_page_cost', 'seq_page_cost', 'cpu_tuple_cost')") ($("${PSQL[@]}" -Atc 'SELECT version()' | cut -d, -f1))"
 
 echo "== loading"
 "${PSQL[@]}" -v file="$FILE" <<SQL

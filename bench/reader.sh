@@ -15,8 +15,8 @@
 #
 # Steps: write the file with DuckDB (bench/gen_lineitem.mjs) into a temporary
 # directory; start a throwaway cluster (scripts/cluster.sh) and set
-# shared_buffers, jit = off, max_parallel_workers_per_gather = 0 with ALTER
-# SYSTEM + restart; foreign table li (parquet_fdw.create_table_sql) and heap
+# shared_buffers, jit = off, max_parallel_workers_per_gather = 0
+# (PGFDW_CLUSTER_SETTINGS); foreign table li (parquet_fdw.create_table_sql) and heap
 # table li_heap (CREATE TABLE AS, VACUUM ANALYZE, pg_prewarm); time queries
 # (a), (b), (c) (bench/bench.mjs) in one psql session, the same in DuckDB, and
 # sample the backend's RssAnon during (c). Prints a table of medians and ratios.
@@ -66,35 +66,17 @@ echo "== generating $ROWS rows ($CODEC) with DuckDB"
 node bench/gen_lineitem.mjs "$FILE" "$ROWS" --codec "$CODEC"
 chmod 644 "$FILE"
 
+PGFDW_CLUSTER_SETTINGS="shared_buffers = '$SHARED_BUFFERS'
+jit = off
+max_parallel_workers_per_gather = 0"
 pgfdw_cluster_start
 BINDIR=$("$PG_CONFIG" --bindir)
 PSQL=("$BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off)
 
-# scripts/cluster.sh has no knob for server settings: set them with ALTER
-# SYSTEM (postgresql.auto.conf, read after postgresql.conf) and restart.
-"${PSQL[@]}" <<SQL
-ALTER SYSTEM SET shared_buffers = '$SHARED_BUFFERS';
-ALTER SYSTEM SET jit = off;
-ALTER SYSTEM SET max_parallel_workers_per_gather = 0;
-SQL
-pgfdw_as_postgres "$PGFDW_BINDIR/pg_ctl" -D "$PGFDW_CLUSTER_DIR/data" -l "$PGFDW_CLUSTER_DIR/server.log" \
-	-w -t 120 restart >/dev/null
-echo "cluster: restarted with $("${PSQL[@]}" -Atc "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'jit', 'max_parallel_workers_per_gather', 'work_mem')") ($("${PSQL[@]}" -Atc 'SELECT version()' | cut -d, -f1))"
+echo "cluster: running with $("${PSQL[@]}" -Atc "SELECT string_agg(name || '=' || current_setting(name), ', ' ORDER BY name) FROM pg_settings WHERE name IN ('shared_buffers', 'jit', 'max_parallel_workers_per_gather', 'work_mem')") ($("${PSQL[@]}" -Atc 'SELECT version()' | cut -d, -f1))"
 
 echo "== loading"
-"${PSQL[@]}" -v file="$FILE" <<'SQL'
-CREATE EXTENSION parquet_fdw;
-CREATE EXTENSION pg_prewarm;
-CREATE EXTENSION pg_buffercache;
-CREATE SERVER parquet_srv FOREIGN DATA WRAPPER parquet_fdw;
-SELECT parquet_fdw.create_table_sql(:'file', 'li') \gexec
-\echo CREATE TABLE li_heap AS SELECT * FROM li:
-\timing on
-CREATE TABLE li_heap AS SELECT * FROM li;
-\timing off
-VACUUM (ANALYZE) li_heap;
-SELECT pg_prewarm('li_heap') \g /dev/null
-SQL
+"${PSQL[@]}" -v file="$FILE" -f bench/load_lineitem.sql
 "${PSQL[@]}" -v file="$FILE" <<'SQL'
 \pset footer off
 SELECT pg_size_pretty(file_size) AS file_size, num_rows, num_row_groups, num_columns, created_by

@@ -11,7 +11,9 @@
 # PGFDW_NO_TRAP=1 (then the caller must call pgfdw_cluster_stop itself).
 #
 # Environment knobs: PGFDW_PORT (default 54329: only names the socket file, so
-# it cannot clash with another server), PG_CONFIG (default: PostgreSQL 15's).
+# it cannot clash with another server), PG_CONFIG (default: PostgreSQL 15's),
+# PGFDW_CLUSTER_SETTINGS (postgresql.conf lines added after the defaults, so
+# they win; e.g. benchmarks set shared_buffers and jit).
 
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 [ -x "$PG_CONFIG" ] || PG_CONFIG=$(command -v pg_config || true)
@@ -55,6 +57,7 @@ log_min_error_statement = panic
 restart_after_crash = on
 # COPY ... WITH (FORMAT parquet) is a hook in the library: load it everywhere
 shared_preload_libraries = 'parquet_fdw'
+${PGFDW_CLUSTER_SETTINGS:-}
 EOF
 	if ! pgfdw_as_postgres "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null; then
 		cat "$dir/server.log" >&2 || true
