@@ -113,3 +113,55 @@ BEGIN
     END IF;
 END
 $$;
+
+-- Encryption keys (docs/ENCRYPTION.md).  Key material lives in files of the
+-- key directory (parquet_fdw.key_directory); SQL only ever names key ids.
+CREATE FUNCTION create_key(key_id text, bits integer DEFAULT 256)
+RETURNS void
+AS 'MODULE_PATHNAME', 'parquet_fdw_create_key'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION drop_key(key_id text)
+RETURNS void
+AS 'MODULE_PATHNAME', 'parquet_fdw_drop_key'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION keys(OUT key_id text, OUT bits integer)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'parquet_fdw_keys'
+LANGUAGE C STRICT VOLATILE;
+
+REVOKE ALL ON FUNCTION create_key(text, integer), drop_key(text), keys() FROM PUBLIC;
+
+-- Who may use which key besides superusers (members of grantee).
+CREATE TABLE key_grants (
+	key_id text NOT NULL,
+	grantee regrole NOT NULL,
+	PRIMARY KEY (key_id, grantee)
+);
+REVOKE ALL ON key_grants FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('key_grants', '');
+
+CREATE FUNCTION grant_key(key_id text, grantee regrole)
+RETURNS void
+LANGUAGE sql STRICT VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$ INSERT INTO parquet_fdw.key_grants VALUES ($1, $2) ON CONFLICT DO NOTHING $$;
+
+CREATE FUNCTION revoke_key(key_id text, grantee regrole)
+RETURNS void
+LANGUAGE sql STRICT VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$ DELETE FROM parquet_fdw.key_grants g WHERE g.key_id = $1 AND g.grantee = $2 $$;
+
+REVOKE ALL ON FUNCTION grant_key(text, regrole), revoke_key(text, regrole) FROM PUBLIC;
+
+-- Called by the extension (not through SQL) to check a non-superuser's use
+-- of a key; SECURITY DEFINER so that key_grants stays unreadable to others.
+CREATE FUNCTION key_usable(key_id text, role oid)
+RETURNS boolean
+LANGUAGE sql STABLE STRICT SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$ SELECT EXISTS (SELECT 1 FROM parquet_fdw.key_grants g
+                     WHERE g.key_id = $1 AND pg_has_role($2, g.grantee::oid, 'MEMBER')) $$;
+REVOKE ALL ON FUNCTION key_usable(text, oid) FROM PUBLIC;

@@ -120,7 +120,7 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 			(stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed))
 			continue;
 
-		file = pqfdw_file_open(path);
+		file = pqfdw_file_open(path, NULL);
 		pqfdw_source_close(file->src);
 		commands = lappend(commands,
 						   create_table_statement(table, NULL,
@@ -153,7 +153,7 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet files match \"%s\"", filename)));
-	file = linitial(pqfdw_open_footers(paths));
+	file = linitial(pqfdw_open_footers(paths, NULL));
 	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
 		text_to_cstring(PG_GETARG_TEXT_PP(1));
 

@@ -33,7 +33,7 @@ open_for_inspection(FunctionCallInfo fcinfo)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("relative path not allowed: \"%s\"", path),
 				 errhint("Use an absolute path.")));
-	file = pqfdw_file_open(path);
+	file = pqfdw_file_open(path, NULL);
 	pqfdw_source_close(file->src);
 	return file;
 }

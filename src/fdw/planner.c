@@ -186,7 +186,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	pqfdw_get_table_options(foreigntableid, &opts);
 	st->paths = opts.paths;
 	st->relid = foreigntableid;
-	files = pqfdw_open_footers(opts.paths);
+	files = pqfdw_open_footers(opts.paths, opts.decrypt);
 	st->files = files;
 
 	rel = table_open(foreigntableid, NoLock);

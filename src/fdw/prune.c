@@ -688,6 +688,7 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 	PqConverter *cv;
 	int			c;
 	const PqColumnChunk *cc;
+	const PqColumnMetaData *cm;
 	const PqStatistics *s;
 	bool		all_null;
 	PqBytes		lo;
@@ -710,11 +711,23 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 	if (cv == NULL || c < 0 || cv->node->max_rep > 0)
 		return true;
 	cc = &rg->columns[c];
-	if (!cc->has_meta_data || !cc->meta_data.has_statistics)
+
+	/*
+	 * An encrypted column's statistics are in its decrypted metadata (a
+	 * plaintext footer has them stripped); the column is read anyway, so
+	 * its key is needed regardless.
+	 */
+	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
+		cm = pq_file_chunk_meta(file, rg - file->md.row_groups, c);
+	else if (cc->has_meta_data)
+		cm = &cc->meta_data;
+	else
 		return true;
-	s = &cc->meta_data.statistics;
-	all_null = s->has_null_count && cc->meta_data.num_values > 0 &&
-		s->null_count == cc->meta_data.num_values;
+	if (!cm->has_statistics)
+		return true;
+	s = &cm->statistics;
+	all_null = s->has_null_count && cm->num_values > 0 &&
+		s->null_count == cm->num_values;
 
 	switch (p->kind)
 	{
