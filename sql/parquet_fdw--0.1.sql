@@ -92,11 +92,15 @@ AS 'MODULE_PATHNAME', 'parquet_fdw_file_info'
 LANGUAGE C STRICT VOLATILE;
 
 -- The CREATE FOREIGN TABLE statement that reads the given path(s) with the
--- natural PostgreSQL types (the same that IMPORT FOREIGN SCHEMA uses).
+-- natural PostgreSQL types (the same that IMPORT FOREIGN SCHEMA uses).  The
+-- key options of encrypted files (key ids, never keys) are passed through.
 CREATE FUNCTION create_table_sql(
     path text,
     table_name text DEFAULT NULL,
-    server_name text DEFAULT 'parquet_srv')
+    server_name text DEFAULT 'parquet_srv',
+    footer_key text DEFAULT NULL,
+    column_keys text DEFAULT NULL,
+    aad_prefix text DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'parquet_fdw_create_table_sql'
 LANGUAGE C VOLATILE;

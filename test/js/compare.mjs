@@ -28,6 +28,7 @@ import { canonDuck, canonPg, canonCsv, pgFamily, Unrepresentable } from './lib/c
 import { readMetadata, nestedReason, flatLeaves, naturalPgType } from './lib/parquet.mjs';
 import { parseCsv } from './lib/csv.mjs';
 import { COLUMNS, duckCreateTypesSql, pgTypesQuery } from './lib/types_table.mjs';
+import { encryptedEntries, writeKeyDirs } from './lib/encrypted_corpus.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -101,15 +102,19 @@ function listParquet(dir) {
 /** Entries for the conformance suite: { rel, file, mode, skip?, ...special } */
 function conformanceEntries(root) {
   const entries = [];
+  let keyDirs = null;
   for (const file of [...listParquet(path.join(root, 'data')), ...listParquet(path.join(root, 'bad_data'))]) {
     const rel = path.relative(root, file);
     const e = { rel, file, mode: 'rows', ...(CORPUS_SPECIAL[rel] || {}) };
     if (e.twin) e.twin = path.join(root, e.twin);
+    if (/\.encrypted$/.test(rel)) {
+      keyDirs = keyDirs || writeKeyDirs();
+      entries.push(...encryptedEntries(rel, file, keyDirs));
+      continue;
+    }
     if (rel.startsWith('bad_data/')) {
       e.mode = 'error-or-rows';
       e.why = 'bad_data/';
-    } else if (/\.encrypted$/.test(rel)) {
-      e.skip = 'encrypted: Parquet Modular Encryption is a later issue';
     } else {
       try {
         const reason = nestedReason(readMetadata(file));
@@ -205,21 +210,27 @@ async function pgSetup() {
  *   { cols: [{name, type}], rows: (string|null)[][] }  or
  *   { error: {code, message, stage}, crashed: bool }
  */
-async function pgRead(file) {
+async function pgRead(file, e = {}) {
   const c = pgClient();
   await c.connect();
   let stage = 'create_table_sql';
   let cols = null;
   try {
+    // encrypted files: the key directory, table options and columns of the entry
+    if (e.keyDir) await c.query(`SET parquet_fdw.key_directory = '${e.keyDir}'`);
     await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
-    const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2) AS sql', [file, TABLE])).rows[0].sql;
+    const k = e.keyOptions || {};
+    const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2, $3, $4, $5, $6) AS sql',
+      [file, TABLE, 'parquet_srv', k.footer_key ?? null, k.column_keys ?? null, k.aad_prefix ?? null])).rows[0].sql;
     stage = 'CREATE FOREIGN TABLE';
     await c.query(ddl);
+    const colFilter = e.pgColumns ? `AND attname IN (${e.pgColumns.map((n) => `'${n}'`).join(', ')})` : '';
     cols = (await c.query(
       `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
-        WHERE attrelid = '${TABLE}'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`)).rows;
+        WHERE attrelid = '${TABLE}'::regclass AND attnum > 0 AND NOT attisdropped ${colFilter} ORDER BY attnum`)).rows;
     stage = 'SELECT';
-    const res = await c.query({ text: `SELECT * FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
+    const select = e.pgColumns ? cols.map((col) => `"${col.name}"`).join(', ') : '*';
+    const res = await c.query({ text: `SELECT ${select} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
     await c.query(`DROP FOREIGN TABLE ${TABLE}`);
     return { cols, rows: res.rows, ddl };
   } catch (err) {
@@ -314,11 +325,16 @@ async function checkEntry(e) {
     return { ok: true, msg: ref ? `reference ${ref.via}: ${ref.rows.length} rows x ${ref.names.length} columns` : `no reference (${firstLine(refError.message)}); a clean ERROR is required` };
   }
 
-  const pgr = await pgRead(e.file);
+  const pgr = await pgRead(e.file, e);
   if (pgr.error) {
     const { code, message, stage } = pgr.error;
     const desc = `${code} at ${stage}: ${message}`;
     if (pgr.crashed) return { ok: false, msg: `SERVER CRASHED (${desc})` };
+    if (e.errorCode) {
+      return code === e.errorCode
+        ? { ok: true, msg: `ERROR ${desc} (${e.why})` }
+        : { ok: false, msg: `ERROR with SQLSTATE ${desc}, want ${e.errorCode} (${e.why})` };
+    }
     if (e.mode === 'error' || e.mode === 'error-or-rows') {
       return CLEAN_ERROR_CODES.has(code)
         ? { ok: true, msg: `clean ERROR ${desc}` }
@@ -346,7 +362,7 @@ async function checkEntry(e) {
   const problems = [];
   const d = diffRows(pgr, fams, exp.rows, `vs ${ref.via}`);
   if (d) problems.push(d);
-  if (e.mode === 'rows') problems.push(...typeMappingProblems(e, pgr).map((p) => `type mapping: ${p}`));
+  if (e.mode === 'rows' && !e.pgColumns) problems.push(...typeMappingProblems(e, pgr).map((p) => `type mapping: ${p}`));
 
   if (e.twin) {
     const twin = await duckReadParquet(e.twin);
