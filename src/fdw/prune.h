@@ -36,6 +36,8 @@ typedef struct PqPrunePred
 	bool		elmbyval;
 	char		elmalign;
 	FmgrInfo	cmp;			/* btree order proc (column type, const type) */
+	bool		has_cast;		/* the clause casts the column first ... */
+	FmgrInfo	cast;			/* ... with this monotonic cast */
 	Oid			collation;
 	Datum		prefix_end;		/* LIKE 'prefix%': upper bound (exclusive) */
 	bool		has_prefix_end;
