@@ -829,6 +829,34 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 }
 
 bool
+pqfdw_chunk_bounds(const PqFile *file, int row_group, int c, PqConverter *cv,
+				   Datum *min, Datum *max, double *null_fraction)
+{
+	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[c];
+	const PqColumnDescr *col = &file->schema->columns[c];
+	const PqColumnMetaData *cm;
+	const PqStatistics *s;
+	PqBytes		lo;
+	PqBytes		hi;
+
+	*null_fraction = 0.0;
+	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
+		cm = pq_file_chunk_meta(file, row_group, c);
+	else if (cc->has_meta_data)
+		cm = &cc->meta_data;
+	else
+		return false;
+	if (!cm->has_statistics || cm->num_values <= 0)
+		return false;
+	s = &cm->statistics;
+	*null_fraction = s->has_null_count ?
+		Min(1.0, (double) s->null_count / cm->num_values) : 0.0;
+	return !stats_ignored(col->node) && pqfdw_stat_converter_keeps_order(cv) &&
+		chunk_stat_bytes(col, s, &lo, &hi) &&
+		pqfdw_stat_to_datum(cv, lo, min) && pqfdw_stat_to_datum(cv, hi, max);
+}
+
+bool
 pqfdw_row_group_may_match(PqPrunePred *preds, int npreds, const PqFile *file,
 						  int row_group, PqConverter **cvs, const int *leaf)
 {

@@ -95,6 +95,25 @@ extern bool pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
  */
 extern bool pqfdw_signed_order_is_type_order(const PqSchemaNode *node);
 
+/*
+ * The decoded chunk statistics of leaf column c (declared type of cv), with
+ * the fraction of its values that are null; false when unusable.
+ */
+extern bool pqfdw_chunk_bounds(const PqFile *file, int row_group, int c,
+							   PqConverter *cv, Datum *min, Datum *max,
+							   double *null_fraction);
+
+/*
+ * Estimated fraction of the row group's rows that satisfy every predicate,
+ * from the chunks' min/max (values uniform between them) and null counts;
+ * a predicate the statistics say nothing about counts as 1 and clears
+ * *all_known (prune_estimate.c).
+ */
+extern double pqfdw_row_group_fraction(PqPrunePred *preds, int npreds,
+									   const PqFile *file, int row_group,
+									   PqConverter **cvs, const int *leaf,
+									   bool *all_known);
+
 /* Can this one declared-type value satisfy the comparison predicate p? */
 extern bool pqfdw_pred_value_may_match(PqPrunePred *p, Datum value);
 
