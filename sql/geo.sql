@@ -102,4 +102,13 @@ SELECT count(*) FILTER (WHERE bbox_xmin IS NOT NULL OR geospatial_types IS NOT N
   FROM parquet_fdw.metadata(:'fixtures' || '/hyp_geo_crs.parquet')
  WHERE path_in_schema = 'id';
 
+-- PostGIS is found by the declared type's extension, not by its name: a
+-- domain called geometry (no PostGIS here) takes the WKB as it is.
+CREATE DOMAIN geometry AS bytea;
+CREATE FOREIGN TABLE geo_domain (id int, g_srid geometry)
+  SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/hyp_geo_crs.parquet');
+SELECT id, g_srid FROM geo_domain WHERE id = 1;
+DROP FOREIGN TABLE geo_domain;
+DROP DOMAIN geometry;
+
 DROP FOREIGN TABLE geo_none, geo_v2, geo_hyp;

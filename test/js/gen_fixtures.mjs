@@ -517,6 +517,9 @@ const HYP_GEO = [
   { type: 'MultiPoint', coordinates: [[1, 2, 5, 7], [3, 4, 6, 8]] },
 ];
 
+const HYP_POINTS = [[30, 10], [40, 20], null, [-120.5, 45.25], [0, 0], [1, 2]]
+  .map((c) => c && { type: 'Point', coordinates: c });
+
 async function geoFixtures() {
   const c = await duck();
   // DuckDB's built-in GEOMETRY (no spatial extension): a GEOMETRY('OGC:CRS84')
@@ -554,6 +557,8 @@ async function geoFixtures() {
     geo('g_other', { type: 'GEOMETRY', crs: 'local engineering grid' }),
     geo('geog', { type: 'GEOGRAPHY' }),
     geo('geog_karney', { type: 'GEOGRAPHY', crs: 'OGC:CRS84', algorithm: 'KARNEY' }),
+    // 2D points only, for PostGIS typmods such as geometry(Point, 3857)
+    { name: 'g_points', data: HYP_POINTS, logical: { type: 'GEOMETRY', crs: 'EPSG:3857' } },
   ];
   const schema = [
     { name: 'root', num_children: cols.length },
@@ -569,7 +574,7 @@ async function geoFixtures() {
   add(name, {
     writer: 'hyparquet-writer',
     exercises: 'GEOMETRY with no CRS, srid:N, EPSG:N, projjson:KEY (+ file metadata), an arbitrary CRS; GEOGRAPHY with the default ' +
-      'and with KARNEY edges; 2D, Z and ZM points; GeospatialStatistics per row group (2 row groups of 3 rows)',
+      'and with KARNEY edges; 2D, Z and ZM points; a column of 2D points only (EPSG:3857); GeospatialStatistics per row group (2 row groups of 3 rows)',
   });
 }
 
