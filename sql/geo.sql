@@ -73,6 +73,11 @@ SELECT name, left(crs, 16) AS crs_start,
   FROM parquet_fdw.schema(:'fixtures' || '/duckdb_geo_none.parquet') WHERE name = 'geom';
 SELECT name, crs, edge_algorithm, srid
   FROM parquet_fdw.schema(:'fixtures' || '/duckdb_geo_v2.parquet') WHERE name = 'geom';
+-- Unusual CRS strings: SRIDs only from well-formed EPSG/srid codes in
+-- 1..999999 and from a PROJJSON object's own top-level id.
+SELECT name, crs, srid
+  FROM parquet_fdw.schema(:'fixtures' || '/hyp_geo_crs_edge.parquet')
+ WHERE depth = 1 ORDER BY ordinal;
 -- Not a geospatial column: all three NULL.
 SELECT name, crs, edge_algorithm, srid
   FROM parquet_fdw.schema(:'fixtures' || '/hyp_geo_crs.parquet') WHERE name = 'id';

@@ -571,6 +571,18 @@ async function geoFixtures() {
     kvMetadata: [{ key: 'crs_key', value: '{"type":"GeographicCRS","name":"WGS 84","id":{"authority":"EPSG","code":4326}}' }],
   });
   verifyPages(name, { codec: 'SNAPPY', minRowGroups: 2 });
+  // Edge cases of the CRS -> SRID rules (docs/GEOSPATIAL.md), one column each.
+  const edge = 'hyp_geo_crs_edge.parquet';
+  const crsCases = ['epsg:4326', 'EPSG:0', 'EPSG:1000000', 'EPSG:12a', 'srid:', 'SRID:2154', 'OGC:CRS83',
+    '{"id":{"authority":"EPSG","code":"2154"}}', '{"base_crs":{"id":{"authority":"EPSG","code":4269}}}',
+    '{"id":{"authority":"IGNF","code":"LAMB93"}}', '{"id":{"authority":"EPSG","code":2154}', '{"id":5}'];
+  const edgeCols = crsCases.map((crs, i) => ({ name: `c${i + 1}`, data: [HYP_GEO[0]], crs }));
+  writeHyp(edge, {
+    columnData: edgeCols.map(({ name: n, data }) => ({ name: n, data })), codec: 'SNAPPY',
+    schema: [{ name: 'root', num_children: edgeCols.length },
+      ...edgeCols.map((col) => ({ name: col.name, type: 'BYTE_ARRAY', logical_type: { type: 'GEOMETRY', crs: col.crs }, repetition_type: 'OPTIONAL' }))],
+  });
+  add(edge, { writer: 'hyparquet-writer', exercises: 'GEOMETRY columns with unusual CRS strings (lower case, out of range, malformed PROJJSON)' });
   add(name, {
     writer: 'hyparquet-writer',
     exercises: 'GEOMETRY with no CRS, srid:N, EPSG:N, projjson:KEY (+ file metadata), an arbitrary CRS; GEOGRAPHY with the default ' +
