@@ -23,12 +23,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { arrowRsReadParquet, duckQuery, duckReadParquet, duck } from './lib/duck.mjs';
+import { arrowRsReadParquet, duckQuery, duckReadParquet, duck, sqlString } from './lib/duck.mjs';
 import { canonDuck, canonPg, canonCsv, pgFamily, Unrepresentable } from './lib/canon.mjs';
 import { readMetadata, nestedReason, flatLeaves, naturalPgType } from './lib/parquet.mjs';
 import { parseCsv } from './lib/csv.mjs';
 import { COLUMNS, duckCreateTypesSql, pgTypesQuery } from './lib/types_table.mjs';
 import { encryptedEntries, writeKeyDirs } from './lib/encrypted_corpus.mjs';
+import { wkbToWkt, sameWkt } from './lib/wkb.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -312,6 +313,79 @@ function typeMappingProblems(e, pgr) {
   return problems;
 }
 
+// ------------------------------------------------------------ geospatial
+
+/** Each bytea column against a text column "wkt" beside it (the WKT its
+ *  generator wrote): decoded WKB == WKT, numbers compared as numbers. */
+function wktProblems(pgr) {
+  const w = pgr.cols.findIndex((c) => c.name === 'wkt' && c.type === 'text');
+  if (w < 0) return null;
+  const geoCols = pgr.cols.map((c, j) => (c.type === 'bytea' ? j : -1)).filter((j) => j >= 0);
+  if (!geoCols.length) return null;
+  for (let r = 0; r < pgr.rows.length; r++) {
+    for (const j of geoCols) {
+      const v = pgr.rows[r][j];
+      const want = pgr.rows[r][w];
+      if (v === null || want === null) {
+        if (v !== want) return `WKT: row ${r + 1} column "${pgr.cols[j].name}": ${show(v)} vs wkt ${show(want)}`;
+        continue;
+      }
+      let got;
+      try { got = wkbToWkt(Buffer.from(v.slice(2), 'hex')); } catch (err) {
+        return `WKT: row ${r + 1} column "${pgr.cols[j].name}": ${err.message}`;
+      }
+      if (!sameWkt(got, want)) return `WKT: row ${r + 1} column "${pgr.cols[j].name}": WKB says ${show(got)}, wkt ${show(want)}`;
+    }
+  }
+  return { checked: pgr.rows.length * geoCols.length };
+}
+
+const GEO_NAMES = ['', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection'];
+const GEO_SUFFIX = { '': 0, _z: 1000, _m: 2000, _zm: 3000 };
+const BBOX = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax', 'mmin', 'mmax'];
+
+/** DuckDB's geo type name ("point_zm") as the WKB code (3001). */
+function geoCode(name) {
+  const m = /^([a-z]+)(_z|_m|_zm)?$/.exec(name);
+  const base = m ? GEO_NAMES.indexOf(m[1]) : -1;
+  if (base <= 0) throw new Error(`unknown DuckDB geometry type ${name}`);
+  return base + GEO_SUFFIX[m[2] || ''];
+}
+
+/** parquet_fdw.metadata() GeospatialStatistics vs DuckDB's parquet_metadata(). */
+async function geoStatsProblems(file) {
+  const c = pgClient();
+  await c.connect();
+  let pgRows;
+  try {
+    pgRows = (await c.query({
+      text: `SELECT row_group, column_id, ${BBOX.map((b) => 'bbox_' + b).join(', ')}, geospatial_types
+               FROM parquet_fdw.metadata($1) WHERE logical_type ~ '^GEO(METRY|GRAPHY)' ORDER BY 1, 2`,
+      values: [file], rowMode: 'array', types: { getTypeParser: () => (v) => v },
+    })).rows;
+  } finally {
+    await c.end();
+  }
+  if (!pgRows.length) return null;
+  const duckRows = (await duckQuery(`SELECT row_group_id, column_id, ${BBOX.map((b) => `geo_bbox.${b}`).join(', ')},
+      array_to_string(geo_types, ',') FROM parquet_metadata(${sqlString(file)}) ORDER BY 1, 2`)).rows;
+  const byKey = new Map(duckRows.map((r) => [`${r[0]}/${r[1]}`, r]));
+  for (const p of pgRows) {
+    const d = byKey.get(`${p[0]}/${p[1]}`);
+    const where = `geo stats: row group ${p[0]} column ${p[1]}`;
+    if (!d) return `${where}: not in DuckDB's parquet_metadata()`;
+    for (let k = 0; k < 8; k++) {
+      const got = p[2 + k] === null ? null : Number(p[2 + k]);
+      const want = d[2 + k] === null ? null : Number(d[2 + k]);
+      if (got !== want) return `${where}: bbox_${BBOX[k]} ${got}, DuckDB ${want}`;
+    }
+    const got = p[10] === null ? null : p[10].replace(/[{}]/g, '').split(',').filter(Boolean).map(Number).sort((a, b) => a - b).join(',');
+    const want = d[10] === null ? null : String(d[10]).split(',').filter(Boolean).map(geoCode).sort((a, b) => a - b).join(',');
+    if (got !== want) return `${where}: geospatial_types {${got}}, DuckDB {${want}}`;
+  }
+  return { checked: pgRows.length };
+}
+
 async function checkEntry(e) {
   // Reference first (it decides what PostgreSQL must do).
   let ref = null;
@@ -392,8 +466,14 @@ async function checkEntry(e) {
     });
     if (pairs === 0) problems.push('BYTE_STREAM_SPLIT twin: no *_plain / *_byte_stream_split column pairs found');
   }
+  const wkt = wktProblems(pgr);
+  if (typeof wkt === 'string') problems.push(wkt);
+  // GEOMETRY/GEOGRAPHY read as bytea: only such files can have geo stats.
+  const geo = pgr.cols.some((c) => c.type === 'bytea') ? await geoStatsProblems(e.file) : null;
+  if (typeof geo === 'string') problems.push(geo);
   if (problems.length) return { ok: false, msg: problems.join('; ') };
-  const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs'].filter(Boolean);
+  const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs',
+    wkt && `WKB = wkt column (${wkt.checked} values)`, geo && `geo stats = DuckDB (${geo.checked} chunks)`].filter(Boolean);
   const validNote = e.mode === 'error-or-rows' ? ' (file is readable; rows match)' : '';
   return { ok: true, msg: `${pgr.rows.length} rows x ${fams.length} columns = ${ref.via}${extras.length ? ' + ' + extras.join(' + ') : ''}${validNote}` };
 }
