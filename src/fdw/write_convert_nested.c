@@ -97,6 +97,7 @@ struct PqNestedColumn
 	bool		to_utf8;		/* VARIANT strings from another encoding */
 	int			row;			/* batch row being shredded */
 	int64		row_base;
+	ErrorContextCallback errcb; /* names column and row while shredding */
 };
 
 typedef struct BuildState
@@ -358,6 +359,8 @@ add_absent(PqNestedColumn *nc, const PqWriteNode *node, int def, int rep)
 static void
 value_error(PqNestedColumn *nc, int sqlstate, const char *reason)
 {
+	/* the message names column and row itself (the ERROR unwinds the stack) */
+	error_context_stack = nc->errcb.previous;
 	ereport(ERROR,
 			(errcode(sqlstate),
 			 errmsg("cannot write row %lld of column \"%s\" to Parquet",
@@ -465,6 +468,16 @@ shred(PqNestedColumn *nc, const PqWriteNode *node, Datum v, bool isnull,
 	}
 }
 
+/* Errors from detoasting or the Variant encoder name column and row. */
+static void
+shred_error_context(void *arg)
+{
+	PqNestedColumn *nc = arg;
+
+	errcontext("writing row %lld of column \"%s\" to Parquet",
+			   (long long) (nc->row_base + nc->row + 1), nc->name);
+}
+
 void
 pqfdw_nested_write(PqWriteColumn *col, int n, int64 row_base,
 				   PqFileWriter *w, int first_leaf)
@@ -478,8 +491,13 @@ pqfdw_nested_write(PqWriteColumn *col, int n, int64 row_base,
 		nc->leaves[k].nvalues = 0;
 	}
 	nc->row_base = row_base;
+	nc->errcb.callback = shred_error_context;
+	nc->errcb.arg = nc;
+	nc->errcb.previous = error_context_stack;
+	error_context_stack = &nc->errcb;
 	for (nc->row = 0; nc->row < n; nc->row++)
 		shred(nc, nc->root, col->values[nc->row], col->nulls[nc->row], 0, 0);
+	error_context_stack = nc->errcb.previous;
 
 	for (k = 0; k < nc->nleaves; k++)
 	{
