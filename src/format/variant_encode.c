@@ -38,6 +38,9 @@
 #define VP_DECIMAL16 10
 #define VP_STRING 16
 
+/* ASCII digits only, whatever the locale */
+#define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+
 #define MAX_DECIMAL_DIGITS 38
 #define MAX_SHORT_STRING 63
 
@@ -259,19 +262,19 @@ parse_number(JvParser *ps, JvNode *node)
 
 	if (ps->p < ps->end && *ps->p == '-')
 		ps->p++;
-	if (ps->p >= ps->end || !isdigit((uint8) *ps->p))
+	if (ps->p >= ps->end || !IS_DIGIT(*ps->p))
 		bad_json(ps, "bad number");
 	if (*ps->p == '0')
 		ps->p++;
 	else
-		while (ps->p < ps->end && isdigit((uint8) *ps->p))
+		while (ps->p < ps->end && IS_DIGIT(*ps->p))
 			ps->p++;
 	if (ps->p < ps->end && *ps->p == '.')
 	{
 		ps->p++;
-		if (ps->p >= ps->end || !isdigit((uint8) *ps->p))
+		if (ps->p >= ps->end || !IS_DIGIT(*ps->p))
 			bad_json(ps, "bad number");
-		while (ps->p < ps->end && isdigit((uint8) *ps->p))
+		while (ps->p < ps->end && IS_DIGIT(*ps->p))
 			ps->p++;
 	}
 	if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E'))
@@ -279,9 +282,9 @@ parse_number(JvParser *ps, JvNode *node)
 		ps->p++;
 		if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
 			ps->p++;
-		if (ps->p >= ps->end || !isdigit((uint8) *ps->p))
+		if (ps->p >= ps->end || !IS_DIGIT(*ps->p))
 			bad_json(ps, "bad number");
-		while (ps->p < ps->end && isdigit((uint8) *ps->p))
+		while (ps->p < ps->end && IS_DIGIT(*ps->p))
 			ps->p++;
 	}
 	node->kind = JV_NUMBER;
@@ -610,7 +613,7 @@ encode_number(const JvNode *node, PqBuffer *out)
 		p++;
 	}
 	/* significant digits (leading zeros dropped); fraction digits count */
-	for (; p < end && (isdigit((uint8) *p) || *p == '.'); p++)
+	for (; p < end && (IS_DIGIT(*p) || *p == '.'); p++)
 	{
 		if (*p == '.')
 		{
