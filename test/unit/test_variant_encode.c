@@ -199,6 +199,51 @@ test_invalid_json(void)
 				ERRCODE_INVALID_TEXT_REPRESENTATION);
 }
 
+/*
+ * Random strings over JSON's alphabet: every one is encoded or rejected
+ * with one of the two documented errors, never read out of bounds (ASan).
+ */
+static void
+test_random_inputs(void)
+{
+	static const char alphabet[] = "{}[]\":,0123456789.eE-+ truefalsn\\u\x01\xc3\xa9";
+	int			iter;
+
+	ut_rng_seed(20251121);
+	for (iter = 0; iter < 20000; iter++)
+	{
+		int			len = (int) (ut_rng_next() % 24);
+		uint8	   *buf = palloc(len + 1);
+		PqBuffer	m;
+		PqBuffer	v;
+		volatile bool failed = false;
+		int			i;
+
+		for (i = 0; i < len; i++)
+			buf[i] = alphabet[ut_rng_next() % (sizeof(alphabet) - 1)];
+		buf = ut_exact_copy(buf, len);
+		pq_buffer_init(&m, 16);
+		pq_buffer_init(&v, 16);
+		shim_last_sqlstate = 0;
+		PG_TRY();
+		{
+			pq_variant_encode_json((const char *) buf, len, &m, &v);
+		}
+		PG_CATCH();
+		{
+			failed = true;
+		}
+		PG_END_TRY();
+		if (failed)
+			CHECK(shim_last_sqlstate == ERRCODE_INVALID_TEXT_REPRESENTATION ||
+				  shim_last_sqlstate == ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE);
+		else
+			CHECK(v.len > 0 && m.len >= 3);
+		if (iter % 1000 == 0)
+			shim_free_all();
+	}
+}
+
 /* The bytes of a corpus file, or NULL when the corpus is absent. */
 static uint8 *
 read_corpus(const char *name, const char *ext, size_t *len)
@@ -277,4 +322,5 @@ suite_variant_encode(void)
 	ut_run("variant_encode_containers", test_containers);
 	ut_run("variant_encode_invalid_json", test_invalid_json);
 	ut_run("variant_encode_corpus_values", test_corpus_values);
+	ut_run("variant_encode_random_inputs", test_random_inputs);
 }
