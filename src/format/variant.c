@@ -37,8 +37,11 @@ pq_variant_meta_parse(PqVariantMeta *m, const uint8 *p, size_t len)
 	if (len < 1)
 		pq_corrupt("Variant metadata is empty");
 	version = p[0] & 0x0F;
+	/* later versions may change the layout: not ours to guess */
+	if (version > 1)
+		pq_unsupported("Variant metadata version %d is not supported", version);
 	if (version != 1)
-		pq_corrupt("Variant metadata has version %d (expected 1)", version);
+		pq_corrupt("Variant metadata has version %d", version);
 	m->offset_size = ((p[0] >> 6) & 3) + 1;
 	if (len < 1 + (size_t) m->offset_size)
 		pq_corrupt("Variant metadata of %zu bytes ends inside its header", len);

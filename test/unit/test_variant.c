@@ -193,7 +193,8 @@ test_variant_corrupt(void)
 
 	/* metadata */
 	CHECK_VARIANT_ERROR(V(0x01), V(0x00), ERRCODE_DATA_CORRUPTED);
-	CHECK_VARIANT_ERROR(V(0x02, 0, 0), V(0x00), ERRCODE_DATA_CORRUPTED);	/* version 2 */
+	CHECK_VARIANT_ERROR(V(0x00, 0, 0), V(0x00), ERRCODE_DATA_CORRUPTED);	/* version 0 */
+	CHECK_VARIANT_ERROR(V(0x02, 0, 0), V(0x00), ERRCODE_FEATURE_NOT_SUPPORTED);	/* version 2 */
 	CHECK_VARIANT_ERROR(V(0x01, 5, 0), V(0x00), ERRCODE_DATA_CORRUPTED);	/* offsets cut */
 	CHECK_VARIANT_ERROR(V(0x01, 1, 0, 2, 'a'), V(0x00), ERRCODE_DATA_CORRUPTED);	/* last offset */
 	CHECK_VARIANT_ERROR(V(0x01, 0, 0, 'x'), V(0x00), ERRCODE_DATA_CORRUPTED);	/* trailing */
@@ -522,7 +523,7 @@ test_shredded_unshredded_and_null(void)
 							   leaf("metadata", PQ_REQUIRED, PQ_BYTE_ARRAY, PQ_LT_NONE)),
 						 v_group(1, META_EMPTY));
 	/* a corrupt metadata */
-	CHECK_SHREDDED_ERROR(s, v_group(2, B(0x02, 0x00, 0x00), B(0x00)));
+	CHECK_SHREDDED_ERROR(s, v_group(2, B(0x01, 0x05, 0x00), B(0x00)));
 }
 
 /* The measurement example: 34, null, "n/a", 100 shredded as int64 */

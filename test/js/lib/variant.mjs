@@ -48,6 +48,7 @@ export function decodeMetadata(bytes) {
   if (bytes.length < 1) corrupt('metadata is empty');
   const header = bytes[0];
   const version = header & 0x0f;
+  if (version > 1) throw new VariantError('0A000', `metadata version ${version}`);
   if (version !== 1) corrupt(`metadata version ${version}`);
   const osz = (header >> 6) + 1;
   if (bytes.length < 1 + osz) corrupt('metadata header truncated');
