@@ -336,6 +336,9 @@ render_shredded_object(PqBuffer *buf, const PqVariantMeta *m,
 
 			pq_variant_object_field(&rest, m, j, &e->key, &e->key_len,
 									&e->bin, &e->bin_avail);
+			if (j > 0 && entry_cmp(e - 1, e) >= 0)
+				pq_corrupt("Variant object field names are not in strictly ascending order (field %u)",
+						   j);
 			e->shredded = false;
 			e->missing = false;
 		}

@@ -720,6 +720,10 @@ test_shredded_object(void)
 	CHECK_SHREDDED_ERROR(s, v_group(3, META_EVENT, B(0x02, 0x00, 0x00), v_null()));
 	/* a field with both value and typed_value */
 	CHECK_SHREDDED_ERROR(s, OBJ(v_null(), B(0x00), v_str("x"), v_null(), v_null()));
+	/* a partially shredded value with keys out of order (email, click) */
+	CHECK_SHREDDED_ERROR(s, OBJ(B(0x02, 2, 2, 4, 0, 1, 2, 0x00, 0x00), v_null(), v_null(), v_null(), v_null()));
+	CHECK_SHREDDED(s, OBJ(B(0x02, 2, 4, 2, 0, 1, 2, 0x00, 0x04), v_null(), v_null(), v_null(), v_null()),
+				   "{\"click\":null,\"email\":true}");
 	/* a corrupt partially shredded value */
 	CHECK_SHREDDED_ERROR(s, OBJ(B(0x02, 1, 9, 0, 1, 0x00), v_null(), v_null(), v_null(), v_null()));
 	CHECK_SHREDDED_ERROR(s, OBJ(B(0x02, 0, 0, 0x00), v_null(), v_null(), v_null(), v_null()));
