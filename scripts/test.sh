@@ -4,6 +4,8 @@
 #   setup        scripts/setup.sh: apt dependencies, make && make install, npm ci
 #   unit         make unittest: format-layer unit tests (ASan + UBSan binary)
 #   writer       files from the format-layer writer checked with DuckDB/arrow-rs
+#   variant      VARIANT to JSON (test/unit/variant_cli) vs an independent JS
+#                decoder and the corpus's variant/ and shredded_variant/ values
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
@@ -120,6 +122,25 @@ if [ $SETUP_OK = 1 ]; then
 	fi
 else
 	could_not_run writer "setup failed"
+fi
+
+# ------------------------------------------------------------- variant
+# The VARIANT decoder: test/unit/variant_cli's JSON against an independent
+# JS decoder and the corpus's documented values (check_variant.mjs).
+banner variant
+if [ $SETUP_OK = 1 ]; then
+	set +e
+	{ make variant_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_variant.mjs; } 2>&1 | tee "$LOGDIR/variant.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts variant "$LOGDIR/variant.log" variant; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+		record variant "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run variant "variant_cli/check_variant.mjs exited $rc without a summary line"
+	fi
+else
+	could_not_run variant "setup failed"
 fi
 
 # ------------------------------------------------------------- fixtures
