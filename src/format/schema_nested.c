@@ -121,3 +121,21 @@ pq_shape_of(const PqSchemaNode *node, bool as_element, PqShape *shape)
 	}
 	shape->kind = PQ_SHAPE_STRUCT;
 }
+
+bool
+pq_value_items(const PqValue *slot, const PqValue **items, int *n)
+{
+	const PqValue *list = slot;
+
+	*items = NULL;
+	*n = 0;
+	if (slot->kind == PQ_VAL_NULL)
+		return false;
+	if (slot->kind == PQ_VAL_GROUP && slot->u.children.n == 1)
+		list = &slot->u.children.items[0];
+	if (list->kind != PQ_VAL_LIST)
+		elog(ERROR, "value of \"%s\" is not a list", slot->node->name);
+	*items = list->u.children.items;
+	*n = list->u.children.n;
+	return true;
+}

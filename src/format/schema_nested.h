@@ -26,7 +26,7 @@
 #ifndef PQ_SCHEMA_NESTED_H
 #define PQ_SCHEMA_NESTED_H
 
-#include "schema.h"
+#include "nested_value.h"
 
 typedef enum PqShapeKind
 {
@@ -70,11 +70,27 @@ typedef struct PqShape
 extern void pq_shape_of(const PqSchemaNode *node, bool as_element,
 						PqShape *shape);
 
-/* Convenience: is the element of a LIST shape looked at as an occurrence? */
+/* Is the element of a LIST shape the occurrence itself (as_element)? */
 static inline bool
 pq_shape_element_is_occurrence(const PqShape *shape)
 {
 	return shape->element == shape->repeated;
+}
+
+/*
+ * The occurrences of a LIST or MAP value, slot, where the assembler put it:
+ * an unannotated repeated field's slot is the list itself, an annotated
+ * group's value holds it as its only child.  False when the value is NULL.
+ */
+extern bool pq_value_items(const PqValue *slot, const PqValue **items,
+						   int *n);
+
+/* The element of one occurrence of a list (see PqShape.element). */
+static inline const PqValue *
+pq_list_element(bool element_is_occurrence, const PqValue *occurrence)
+{
+	return element_is_occurrence ? occurrence :
+		&occurrence->u.children.items[0];
 }
 
 #endif							/* PQ_SCHEMA_NESTED_H */
