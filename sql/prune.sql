@@ -39,6 +39,9 @@ SELECT cond, compare_prune(cond) FROM unnest(ARRAY[
     'id = ANY (ARRAY[1, 2, NULL])',
     'id < 100::numeric',
     'id::int4 < 10',
+    'c_int4_nn::numeric = -7000.0',
+    'c_int4_nn::float8 < -6000.5',
+    'c_date::timestamp < TIMESTAMP ''1900-01-01 12:00''',
     'c_int4_nn < -6000',
     'c_int4_nn = -7000',
     'c_int4_nn > 100::int8',
@@ -132,6 +135,15 @@ SELECT plan_rows('SELECT * FROM ft_prune WHERE id > 10000') AS pruned_everything
 SET parquet_fdw.enable_statistics_pruning = off;
 SELECT plan_rows('SELECT * FROM ft_prune WHERE id > 10000') > 1 AS estimate_without_pruning;
 RESET parquet_fdw.enable_statistics_pruning;
+
+-- Without ANALYZE, quals the chunks' min/max judge are estimated from them
+-- (values uniform between min and max): within a factor of 2 of the rows
+-- the expected table has, where PostgreSQL's default selectivity is not.
+SELECT cond, plan_rows('SELECT * FROM ft_prune WHERE ' || cond) BETWEEN n / 2.0 AND n * 2.0 AS close
+FROM (SELECT cond, (xpath('//n/text()',
+        query_to_xml('SELECT count(*) AS n FROM expected_types WHERE ' || cond, false, false, '')))[1]::text::int AS n
+      FROM unnest(ARRAY['id < 100', 'id > 4000', 'c_double_nn >= 2400.5', 'c_int4 IS NULL',
+                        'c_timestamp >= TIMESTAMP ''2090-01-01''', 'c_dec18_4 > 0']) AS cond) s;
 
 -- Rescans of a table of two files (the open file is reused when a rescan
 -- comes back to it): both files hold ids 0..4999.

@@ -120,7 +120,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	int			i;
 
 	pqfdw_get_table_options(RelationGetRelid(rel), &opts);
-	files = pqfdw_open_footers(opts.paths);
+	files = pqfdw_open_footers(opts.paths, opts.decrypt);
 	sel = choose_row_groups(files, targrows, totalrows);
 	*totaldeadrows = 0;
 

@@ -46,7 +46,8 @@ probe_hashes(PqBloomProbe *probe, PqPrunePred *p, PqConverter *cv,
 
 	/* writers do not agree on hashing booleans, nor would it pay */
 	if (p->kind != PQ_PRUNE_COMPARE || p->strategy != BTEqualStrategyNumber ||
-		cv == NULL || cv->node->max_rep > 0 || cv->physical_type == PQ_BOOLEAN)
+		cv == NULL || cv->node->max_rep > 0 || cv->physical_type == PQ_BOOLEAN ||
+		p->has_cast)
 		return;
 
 	/* the values' type: the right-hand argument of the order proc */
@@ -171,6 +172,58 @@ locate_bloom_filter(PqFile *file, const PqColumnMetaData *cm,
 	return true;
 }
 
+/*
+ * An encrypted chunk's Bloom filter: the header module, then the bitset
+ * module, both GCM.  Returns the decrypted bitset, NULL when the filter is
+ * of a kind this reader does not know.
+ */
+static uint8 *
+read_encrypted_bloom_filter(PqFile *file, const PqColumnMetaData *cm,
+							const PqChunkCipher *cipher, size_t *nbytes)
+{
+	int64		off = cm->bloom_filter_offset;
+	int64		avail;
+	uint8		lenbuf[4];
+	size_t		size;
+	size_t		consumed;
+	size_t		len;
+	uint8	   *buf;
+	uint8	   *plain;
+	PqBloomFilterHeader h;
+
+	if (off < 4 || off > file->data_end - 4)
+		pq_corrupt("Bloom filter offset " INT64_FORMAT " is outside the data area [4, " INT64_FORMAT ")",
+				   off, file->data_end);
+	avail = file->data_end - off;
+	file->src->read(file->src, off, 4, lenbuf);
+	size = pq_chunk_module_size(cipher, PQ_MODULE_BLOOM_HEADER, lenbuf, avail);
+	buf = palloc(size);
+	file->src->read(file->src, off, size, buf);
+	plain = pq_chunk_decrypt(cipher, PQ_MODULE_BLOOM_HEADER, 0, buf, size,
+							 &consumed, &len);
+	(void) pq_read_bloom_filter_header(plain, len, &h);
+	if (h.algorithm != PQ_BLOOM_ALGORITHM_BLOCK ||
+		h.hash != PQ_BLOOM_HASH_XXHASH ||
+		h.compression != PQ_BLOOM_COMPRESSION_UNCOMPRESSED)
+		return NULL;
+	*nbytes = h.num_bytes;
+	pq_bloom_validate(*nbytes);
+	off += size;
+	avail -= size;
+	if (*nbytes + PQ_GCM_OVERHEAD > (size_t) avail)
+		pq_corrupt("encrypted Bloom filter bitset of %zu bytes at offset " INT64_FORMAT " extends past the data area",
+				   *nbytes, off);
+	size = *nbytes + PQ_GCM_OVERHEAD;
+	buf = palloc_extended(size, MCXT_ALLOC_HUGE);
+	file->src->read(file->src, off, size, buf);
+	plain = pq_chunk_decrypt(cipher, PQ_MODULE_BLOOM_BITSET, 0, buf, size,
+							 &consumed, &len);
+	if (consumed != size || len != *nbytes)
+		pq_corrupt("encrypted Bloom filter bitset does not hold the %zu bytes its header gives",
+				   *nbytes);
+	return plain;
+}
+
 /* May the chunk of column leaf in row_group hold one of the probe's values? */
 static bool
 chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
@@ -179,6 +232,7 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[leaf];
 	const PqColumnMetaData *cm = &cc->meta_data;
 	const PqColumnDescr *col = &file->schema->columns[leaf];
+	const PqChunkCipher *cipher = NULL;
 	MemoryContext tmp;
 	MemoryContext old;
 	int64		bitset_offset;
@@ -187,9 +241,17 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	int			k;
 
 	/* the column reader reports chunks it cannot read */
-	if (!cc->has_meta_data || !cm->has_bloom_filter_offset ||
-		cc->file_path != NULL || cc->crypto_metadata.kind != PQ_CRYPTO_NONE ||
-		cm->type != col->physical_type)
+	if (cc->file_path != NULL)
+		return true;
+	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
+	{
+		/* decrypted metadata; the column is read anyway, so its key too */
+		cm = pq_file_chunk_meta(file, row_group, leaf);
+		cipher = pq_file_chunk_cipher(file, row_group, leaf);
+	}
+	else if (!cc->has_meta_data)
+		return true;
+	if (!cm->has_bloom_filter_offset || cm->type != col->physical_type)
 		return true;
 	if (probe->nhashes == 0)
 		return false;
@@ -201,7 +263,15 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw bloom filter",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
-	if (!locate_bloom_filter(file, cm, &bitset_offset, &nbytes))
+	if (cipher)
+	{
+		uint8	   *bitset = read_encrypted_bloom_filter(file, cm, cipher, &nbytes);
+
+		match = bitset == NULL;
+		for (k = 0; bitset && k < probe->nhashes && !match; k++)
+			match = pq_bloom_check(bitset, nbytes, probe->hashes[k]);
+	}
+	else if (!locate_bloom_filter(file, cm, &bitset_offset, &nbytes))
 		match = true;
 	else if ((size_t) probe->nhashes * PQ_BLOOM_BLOCK_BYTES * 4 >= nbytes)
 	{

@@ -172,7 +172,8 @@ declaration_error(PqConverter *cv)
  * Choose how natural-type Datums become declared-type Datums: implicit
  * casts (int4 -> int8, timestamp -> timestamptz, ...), anything to a string
  * type via its output function, strings to any type via its input function,
- * and typmod coercion (varchar(n), numeric(p,s)).
+ * PostGIS geometry/geography for GEOMETRY/GEOGRAPHY (convert_geo.c), and
+ * typmod coercion (varchar(n), numeric(p,s)).
  */
 static void
 setup_cast(PqConverter *cv, MemoryContext cxt)
@@ -181,7 +182,7 @@ setup_cast(PqConverter *cv, MemoryContext cxt)
 	CoercionPathType path;
 
 	cv->cast = PQ_CAST_NONE;
-	if (cv->target_type != cv->natural_type)
+	if (cv->target_type != cv->natural_type && !pqfdw_geo_setup_cast(cv, cxt))
 	{
 		path = find_coercion_pathway(cv->target_type, cv->natural_type,
 									 COERCION_IMPLICIT, &funcid);
@@ -401,6 +402,8 @@ apply_cast(PqConverter *cv, Datum d)
 		d = InputFunctionCall(&cv->in_func, s, cv->in_ioparam,
 							  cv->target_typmod);
 	}
+	else if (cv->cast == PQ_CAST_GEO)
+		d = pqfdw_geo_cast(cv, d);
 	if (cv->need_typmod_func)
 	{
 		if (cv->typmod_nargs >= 3)

@@ -22,6 +22,7 @@
 #include "commands/defrem.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
+#include "keys.h"
 #include "parquet_fdw.h"
 #include "storage/fd.h"
 #include "utils/acl.h"
@@ -37,6 +38,9 @@ typedef struct PqfdwOption
 
 static const PqfdwOption valid_options[] = {
 	{"filename", ForeignTableRelationId},
+	{"footer_key", ForeignTableRelationId},
+	{"column_keys", ForeignTableRelationId},
+	{"aad_prefix", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{NULL, InvalidOid}
 };
@@ -100,6 +104,10 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			/* syntax only: files may be created after the table */
 			(void) split_paths(filename);
 		}
+		else if (strcmp(def->defname, "footer_key") == 0)
+			pqfdw_check_key_id(defGetString(def), "footer_key");
+		else if (strcmp(def->defname, "column_keys") == 0)
+			(void) pqfdw_parse_column_keys(defGetString(def));
 		else if (strcmp(def->defname, "column_name") == 0)
 		{
 			if (defGetString(def)[0] == '\0')
@@ -243,6 +251,30 @@ pqfdw_expand_paths(const char *filename)
 	return result;
 }
 
+/* The key options of a foreign table as a decryption config. */
+PqDecryptionConfig *
+pqfdw_table_decryption(Oid relid)
+{
+	ForeignTable *table = GetForeignTable(relid);
+	ListCell   *lc;
+	char	   *footer_key = NULL;
+	char	   *column_keys = NULL;
+	char	   *aad_prefix = NULL;
+
+	foreach(lc, table->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "footer_key") == 0)
+			footer_key = defGetString(def);
+		else if (strcmp(def->defname, "column_keys") == 0)
+			column_keys = defGetString(def);
+		else if (strcmp(def->defname, "aad_prefix") == 0)
+			aad_prefix = defGetString(def);
+	}
+	return pqfdw_decryption_config(footer_key, column_keys, aad_prefix);
+}
+
 void
 pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 {
@@ -257,6 +289,7 @@ pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 		if (strcmp(def->defname, "filename") == 0)
 			opts->filename = defGetString(def);
 	}
+	opts->decrypt = pqfdw_table_decryption(relid);
 	if (opts->filename == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),

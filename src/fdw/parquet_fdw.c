@@ -12,6 +12,7 @@
 #include "dict_prune.h"
 #include "fdw_api.h"
 #include "fmgr.h"
+#include "keys.h"
 #include "page_prune.h"
 #include "prune.h"
 #include "utils/guc.h"
@@ -55,6 +56,14 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomStringVariable("parquet_fdw.key_directory",
+							   "Directory of the encryption key files (<key id>.key, hexadecimal), relative to the data directory unless absolute.",
+							   NULL,
+							   &pqfdw_key_directory,
+							   "parquet_fdw_keys",
+							   PGC_SUSET,
+							   0,
+							   NULL, NULL, NULL);
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	/* COPY ... TO ... (FORMAT parquet) */

@@ -20,9 +20,11 @@ typedef struct PqfdwTableOptions
 {
 	char	   *filename;		/* the option as given */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
+	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
 } PqfdwTableOptions;
 
 extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
+extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
 extern List *pqfdw_expand_paths(const char *filename);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
 extern void pqfdw_check_read_permission(void);
@@ -30,13 +32,16 @@ extern void pqfdw_check_read_permission(void);
 /* source.c: files through transient file descriptors */
 extern PqSource *pqfdw_source_open(const char *path);
 extern void pqfdw_source_close(PqSource *src);
-extern PqFile *pqfdw_file_open(const char *path);
+/* decrypt NULL: keys only from the files' key metadata */
+extern PqFile *pqfdw_file_open(const char *path,
+							   const PqDecryptionConfig *decrypt);
 
 /*
  * Opens every path and checks that the schemas agree; returns a List of
  * PqFile (each source already closed: only the footers are kept).
  */
-extern List *pqfdw_open_footers(List *paths);
+extern List *pqfdw_open_footers(List *paths,
+								const PqDecryptionConfig *decrypt);
 
 /* convert.c: Parquet type -> PostgreSQL type */
 extern void pqfdw_natural_type(const PqSchemaNode *node, Oid *typid,

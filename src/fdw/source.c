@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "miscadmin.h"
+#include "keys.h"
 #include "parquet_fdw.h"
 #include "storage/fd.h"
 
@@ -101,15 +102,17 @@ pqfdw_source_close(PqSource *src)
 }
 
 PqFile *
-pqfdw_file_open(const char *path)
+pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
 {
 	PqSource   *src = pqfdw_source_open(path);
 
+	src->decrypt = decrypt ? decrypt :
+		pqfdw_decryption_config(NULL, NULL, NULL);
 	return pq_file_open(src);
 }
 
 List *
-pqfdw_open_footers(List *paths)
+pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 {
 	List	   *files = NIL;
 	PqFile	   *first = NULL;
@@ -117,7 +120,7 @@ pqfdw_open_footers(List *paths)
 
 	foreach(lc, paths)
 	{
-		PqFile	   *f = pqfdw_file_open((const char *) lfirst(lc));
+		PqFile	   *f = pqfdw_file_open((const char *) lfirst(lc), decrypt);
 
 		pqfdw_source_close(f->src);
 		if (first == NULL)

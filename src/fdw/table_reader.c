@@ -49,6 +49,7 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 	tr->tupdesc = tupdesc;
 	tr->natts = tupdesc->natts;
 	tr->paths = list_copy(paths);
+	tr->decrypt = pqfdw_table_decryption(tr->relid);
 	tr->ncols = list_length(attnums);
 	tr->cols = palloc0(sizeof(PqTableColumn) * Max(tr->ncols, 1));
 	i = 0;
@@ -143,7 +144,7 @@ open_next_file(PqTableReader *tr)
 
 	/* the first file's footer lives as long as the reader, for comparisons */
 	old = MemoryContextSwitchTo(tr->first_file ? tr->file_cxt : tr->cxt);
-	tr->file = pqfdw_file_open(path);
+	tr->file = pqfdw_file_open(path, tr->decrypt);
 	MemoryContextSwitchTo(old);
 	if (tr->first_file == NULL)
 		tr->first_file = tr->file;

@@ -36,6 +36,7 @@ struct PqTableReader
 	TupleDesc	tupdesc;
 	int			natts;
 	List	   *paths;
+	PqDecryptionConfig *decrypt;	/* keys of encrypted files */
 	int			ncols;			/* columns read */
 	PqTableColumn *cols;
 

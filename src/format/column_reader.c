@@ -95,6 +95,11 @@ begin_chunk(PqColumnReader *r, int row_group, int64 *start, int64 *len)
 					   pq_codec_name(r->codec));
 	r->end_row = r->col->max_rep > 0 ? cm->num_values :
 		r->file->md.row_groups[row_group].num_rows;
+	r->cipher = pq_file_chunk_cipher(r->file, row_group, r->col->index);
+	r->dict_first = cm->has_dictionary_page_offset &&
+		cm->dictionary_page_offset > 0 &&
+		cm->dictionary_page_offset < cm->data_page_offset;
+	r->page_ordinal = 0;
 }
 
 void
@@ -179,6 +184,7 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 			p->size = loc->compressed_page_size;
 			p->first_row = loc->first_row_index;
 			p->nrows = end - loc->first_row_index;
+			p->ordinal = i;
 		}
 	}
 	r->pages_skipped += oi->n_page_locations - r->nsel;
@@ -490,6 +496,62 @@ check_crc(const PqPageHeader *ph, const uint8 *body)
 }
 
 /*
+ * Decrypt the page header module at p: a dictionary page header when the
+ * chunk starts with a dictionary and no page has been read yet, else the
+ * header of data page r->page_ordinal.  Returns the module's size.
+ */
+static size_t
+read_encrypted_page_header(PqColumnReader *r, const uint8 *p, size_t avail,
+						   PqPageHeader *ph)
+{
+	bool		dict = r->dict_first && !r->has_dict && r->page_ordinal == 0;
+	size_t		consumed;
+	size_t		len;
+	uint8	   *plain;
+	MemoryContext old = MemoryContextSwitchTo(r->page_cxt);
+
+	plain = pq_chunk_decrypt(r->cipher,
+							 dict ? PQ_MODULE_DICT_PAGE_HEADER : PQ_MODULE_DATA_PAGE_HEADER,
+							 r->page_ordinal, p, avail, &consumed, &len);
+	MemoryContextSwitchTo(old);
+	/* writers may pad the plaintext (Arrow C++ does): ignore what follows */
+	(void) pq_read_page_header(plain, len, ph);
+	if (dict != (ph->type == PQ_PAGE_DICTIONARY))
+		pq_corrupt("encrypted %s page where a %s page was expected",
+				   pq_page_type_name(ph->type), dict ? "dictionary" : "data");
+	return consumed;
+}
+
+/*
+ * The page as stored after decryption: the body module fills the page's
+ * compressed_page_size; the header is rewritten to the plaintext size so
+ * that decompression sees the bytes it expects.  Unencrypted: body itself.
+ */
+static const uint8 *
+decrypt_page(PqColumnReader *r, PqPageHeader *ph, const uint8 *body, bool dict)
+{
+	size_t		consumed;
+	size_t		len;
+	uint8	   *plain;
+	MemoryContext old;
+
+	if (r->cipher == NULL)
+		return body;
+	/* dictionary values may point into the page: keep it with the chunk */
+	old = MemoryContextSwitchTo(dict ? r->chunk_cxt : r->page_cxt);
+	plain = pq_chunk_decrypt(r->cipher,
+							 dict ? PQ_MODULE_DICT_PAGE : PQ_MODULE_DATA_PAGE,
+							 r->page_ordinal, body, ph->compressed_page_size,
+							 &consumed, &len);
+	MemoryContextSwitchTo(old);
+	if (consumed != (size_t) ph->compressed_page_size)
+		pq_corrupt("encrypted page of %zu bytes does not fill its %d bytes",
+				   consumed, ph->compressed_page_size);
+	ph->compressed_page_size = (int32) len;
+	return plain;
+}
+
+/*
  * Advance to the next data page with values and open it; false at the end
  * of the chunk.  A data page of at most skip level entries is passed over
  * without being decoded: r->row moves past it and the result is true with
@@ -538,7 +600,12 @@ load_next_page(PqColumnReader *r, int64 skip)
 		r->level_pos = 0;
 		pq_errloc.page_offset = r->page_offset;
 
-		hlen = pq_read_page_header(p, avail, &ph);
+		if (ref)
+			r->page_ordinal = ref->ordinal;
+		if (r->cipher)
+			hlen = read_encrypted_page_header(r, p, avail, &ph);
+		else
+			hlen = pq_read_page_header(p, avail, &ph);
 		if (ph.compressed_page_size < 0 || ph.uncompressed_page_size < 0)
 			pq_corrupt("page header has negative sizes (compressed %d, uncompressed %d)",
 					   ph.compressed_page_size, ph.uncompressed_page_size);
@@ -564,7 +631,7 @@ load_next_page(PqColumnReader *r, int64 skip)
 						   pq_page_type_name(ph.type));
 			check_crc(&ph, body);
 			if (ph.type == PQ_PAGE_DICTIONARY)
-				load_dictionary(r, &ph, body);
+				load_dictionary(r, &ph, decrypt_page(r, &ph, body, true));
 			/* index pages and page types from the future are skipped */
 			continue;
 		}
@@ -578,10 +645,13 @@ load_next_page(PqColumnReader *r, int64 skip)
 		if (entries > 0 && entries <= skip)
 		{
 			r->row += entries;
+			r->page_ordinal++;
 			return true;
 		}
 
 		check_crc(&ph, body);
+		body = decrypt_page(r, &ph, body, false);
+		r->page_ordinal++;
 		r->in_page = true;
 		r->pages_read++;
 		if (ph.type == PQ_PAGE_DATA)

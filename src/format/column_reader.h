@@ -20,6 +20,7 @@
 #define PQ_COLUMN_READER_H
 
 #include "encoding.h"
+#include "file_reader.h"
 #include "page_index.h"
 
 typedef struct PqDictionary
@@ -50,6 +51,7 @@ typedef struct PqPageRef
 	int32		size;			/* header and body (OffsetIndex) */
 	int64		first_row;		/* within the row group */
 	int64		nrows;
+	int			ordinal;		/* data page ordinal in the chunk (AAD) */
 	const uint8 *data;			/* the page's bytes, in chunk_cxt */
 } PqPageRef;
 
@@ -60,6 +62,9 @@ typedef struct PqColumnReader
 	int			row_group;
 	int			codec;
 	int			value_width;	/* pq_fixed_width(), 0 for BYTE_ARRAY */
+	const PqChunkCipher *cipher;	/* NULL: the chunk is not encrypted */
+	bool		dict_first;		/* the chunk starts with a dictionary page */
+	int			page_ordinal;	/* next data page's ordinal (AAD) */
 	MemoryContext chunk_cxt;	/* chunk bytes and dictionary */
 	MemoryContext page_cxt;		/* decompressed page, decoder arenas */
 

@@ -13,6 +13,7 @@
 #ifndef PQ_FILE_READER_H
 #define PQ_FILE_READER_H
 
+#include "file_crypto.h"
 #include "schema.h"
 
 typedef struct PqSource PqSource;
@@ -25,6 +26,7 @@ struct PqSource
 	void		(*read) (PqSource *src, int64 offset, size_t len, uint8 *buf);
 	void	   *opaque;
 	int64		bytes_read;		/* statistics for EXPLAIN ANALYZE */
+	const PqDecryptionConfig *decrypt;	/* keys; NULL: none available */
 };
 
 typedef struct PqFile
@@ -37,6 +39,7 @@ typedef struct PqFile
 	PqSchema   *schema;
 	MemoryContext cxt;			/* where the file was opened: caches live here */
 	void	   *page_index_cache;	/* decoded page indexes (page_index.c) */
+	PqFileCrypto *crypto;		/* NULL for files without encryption */
 } PqFile;
 
 /* Smallest valid file: "PAR1" + footer length + "PAR1" and a footer byte */
@@ -44,8 +47,9 @@ typedef struct PqFile
 
 /*
  * Read and validate the footer.  Allocates in the current memory context.
- * Encrypted files and column chunks stored in other files raise
- * pq_unsupported().
+ * Encrypted footers are decrypted with the key src->decrypt finds; the
+ * signature of a plaintext footer is verified when the footer key is
+ * available.  Column chunks stored in other files raise pq_unsupported().
  */
 extern PqFile *pq_file_open(PqSource *src);
 
@@ -57,7 +61,10 @@ extern PqFile *pq_file_open(PqSource *src);
 extern void pq_file_chunk_range(const PqFile *file, int row_group, int column,
 								int64 *start, int64 *len);
 
-/* Column chunk metadata, with a clear error when it is not usable. */
+/*
+ * Column chunk metadata, with a clear error when it is not usable; for
+ * encrypted columns with separately encrypted metadata, the decrypted one.
+ */
 extern const PqColumnMetaData *pq_file_chunk_meta(const PqFile *file,
 												  int row_group, int column);
 

@@ -23,11 +23,16 @@ set_location(PqFile *file, int row_group, int column)
 	pq_errloc.page_offset = -1;
 }
 
-/* The bytes of an index structure, checked to lie in the data area. */
+/*
+ * The bytes of an index structure, checked to lie in the data area, and
+ * decrypted when the column chunk is encrypted; *len is their length.
+ */
 static uint8 *
-read_index_bytes(PqFile *file, int64 offset, int32 length, const char *what)
+read_index_bytes(PqFile *file, int row_group, int column, PqModuleType type,
+				 int64 offset, int32 length, const char *what, size_t *len)
 {
 	uint8	   *buf;
+	const PqChunkCipher *cipher;
 
 	if (length <= 0 || (Size) length > MaxAllocSize)
 		pq_corrupt("%s has invalid length %d", what, length);
@@ -36,6 +41,20 @@ read_index_bytes(PqFile *file, int64 offset, int32 length, const char *what)
 				   what, length, offset, file->data_end);
 	buf = palloc(length);
 	file->src->read(file->src, offset, length, buf);
+	*len = length;
+	cipher = pq_file_chunk_cipher(file, row_group, column);
+	if (cipher)
+	{
+		size_t		consumed;
+		uint8	   *plain = pq_chunk_decrypt(cipher, type, 0, buf, length,
+											 &consumed, len);
+
+		if (consumed != (size_t) length)
+			pq_corrupt("encrypted %s of %zu bytes does not fill its %d bytes",
+					   what, consumed, length);
+		pfree(buf);
+		buf = plain;
+	}
 	return buf;
 }
 
@@ -152,13 +171,15 @@ offset_index_read(PqFile *file, int row_group, int column,
 {
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
 	uint8	   *buf;
+	size_t		len;
 
 	if (!cc->has_offset_index_offset || !cc->has_offset_index_length)
 		return false;
 	set_location(file, row_group, column);
-	buf = read_index_bytes(file, cc->offset_index_offset,
-						   cc->offset_index_length, "offset index");
-	pq_read_offset_index(buf, cc->offset_index_length, oi);
+	buf = read_index_bytes(file, row_group, column, PQ_MODULE_OFFSET_INDEX,
+						   cc->offset_index_offset, cc->offset_index_length,
+						   "offset index", &len);
+	pq_read_offset_index(buf, len, oi);
 	pq_offset_index_check(oi, file->md.row_groups[row_group].num_rows, 4,
 						  file->data_end);
 	return true;
@@ -215,13 +236,15 @@ column_index_read(PqFile *file, int row_group, int column,
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
 	int			npages = oi->n_page_locations;
 	uint8	   *buf;
+	size_t		len;
 
 	if (!cc->has_column_index_offset || !cc->has_column_index_length)
 		return false;
 	set_location(file, row_group, column);
-	buf = read_index_bytes(file, cc->column_index_offset,
-						   cc->column_index_length, "column index");
-	pq_read_column_index(buf, cc->column_index_length, ci);
+	buf = read_index_bytes(file, row_group, column, PQ_MODULE_COLUMN_INDEX,
+						   cc->column_index_offset, cc->column_index_length,
+						   "column index", &len);
+	pq_read_column_index(buf, len, ci);
 
 	check_list("null_pages", ci->n_null_pages, npages);
 	check_list("min_values", ci->n_min_values, npages);

@@ -44,11 +44,12 @@ pq_location_detail(void)
 	return psprintf("%s.", buf);
 }
 
-static void pq_report(int sqlstate, const char *what, const char *fmt,
-					  va_list args) pg_attribute_printf(3, 0) pg_attribute_noreturn();
+static void pq_report(int sqlstate, const char *what, const char *hint,
+					  const char *fmt, va_list args) pg_attribute_printf(4, 0) pg_attribute_noreturn();
 
 static void
-pq_report(int sqlstate, const char *what, const char *fmt, va_list args)
+pq_report(int sqlstate, const char *what, const char *hint, const char *fmt,
+		  va_list args)
 {
 	char		msg[1024];
 	char	   *detail;
@@ -60,7 +61,8 @@ pq_report(int sqlstate, const char *what, const char *fmt, va_list args)
 			 pq_errloc.filename ?
 			 errmsg("%s Parquet file \"%s\": %s", what, pq_errloc.filename, msg) :
 			 errmsg("%s Parquet data: %s", what, msg),
-			 detail ? errdetail_internal("%s", detail) : 0));
+			 detail ? errdetail_internal("%s", detail) : 0,
+			 hint ? errhint("%s", hint) : 0));
 	pg_unreachable();
 }
 
@@ -70,7 +72,7 @@ pq_corrupt(const char *fmt,...)
 	va_list		args;
 
 	va_start(args, fmt);
-	pq_report(ERRCODE_DATA_CORRUPTED, "corrupt", fmt, args);
+	pq_report(ERRCODE_DATA_CORRUPTED, "corrupt", NULL, fmt, args);
 	va_end(args);
 }
 
@@ -80,7 +82,19 @@ pq_unsupported(const char *fmt,...)
 	va_list		args;
 
 	va_start(args, fmt);
-	pq_report(ERRCODE_FEATURE_NOT_SUPPORTED, "unsupported feature in", fmt, args);
+	pq_report(ERRCODE_FEATURE_NOT_SUPPORTED, "unsupported feature in", NULL, fmt, args);
+	va_end(args);
+}
+
+void
+pq_auth_failure(const char *fmt,...)
+{
+	va_list		args;
+
+	va_start(args, fmt);
+	pq_report(ERRCODE_DATA_CORRUPTED, "could not decrypt",
+			  "The key or the AAD prefix is wrong, or the file was modified.",
+			  fmt, args);
 	va_end(args);
 }
 

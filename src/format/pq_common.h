@@ -174,6 +174,12 @@ extern void pq_corrupt(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribu
 /* ERROR with ERRCODE_FEATURE_NOT_SUPPORTED, same location reporting. */
 extern void pq_unsupported(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
 
+/*
+ * ERROR with ERRCODE_DATA_CORRUPTED for an encrypted module that does not
+ * authenticate (wrong key or AAD prefix, or tampering), with a hint saying so.
+ */
+extern void pq_auth_failure(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
+
 /* Names for messages and inspection functions. */
 extern const char *pq_physical_type_name(int type);
 extern const char *pq_encoding_name(int encoding);
