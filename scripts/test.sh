@@ -18,6 +18,8 @@
 #   pruning      corpus files with statistics/page index/bloom filters: every
 #                pruning kind on gives the same rows as all of them off
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
+#   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
+#                on the corpus's encrypted files
 #
 # Each stage prints "<stage>: N passed, N failed"; a stage that cannot run at
 # all counts as one failure. The last line is the total "N passed, N failed";
@@ -323,6 +325,14 @@ else
 	could_not_run conformance "$reason"
 	could_not_run pruning "$reason"
 	could_not_run interop "$reason"
+fi
+
+# The independent Parquet Modular Encryption verifier (Node crypto, no
+# project code) proves itself on the corpus's encrypted files.
+if [ $SETUP_OK = 1 ]; then
+	run_js_stage pme-corpus check_pme_corpus.mjs
+else
+	could_not_run pme-corpus "setup failed"
 fi
 
 banner summary

@@ -73,6 +73,23 @@ SELECT cond, compare_prune(cond) FROM unnest(ARRAY[
     'id > 4096 AND c_int4_nn < 0',
     'id < 10 OR id > 4990']) AS cond;
 
+-- IN lists of one and of 1000 elements (a literal list and an initplan's
+-- array), and a file written without statistics: nothing to prune, same rows.
+SELECT label, compare_prune(cond) FROM (VALUES
+    ('one element', 'id = ANY (ARRAY[2048])'),
+    ('1000 constants', (SELECT 'id IN (' || string_agg(g::text, ', ') || ')' FROM generate_series(4000, 4999) g)),
+    ('1000 from an initplan', 'id = ANY (ARRAY(SELECT generate_series(4000, 4999)::int8))')) AS v(label, cond);
+COPY (SELECT id, c_int4_nn FROM expected_types)
+    TO '/tmp/parquet_fdw_prune_nostats.parquet'
+    WITH (FORMAT parquet, statistics off, page_index off, row_group_size 1000);
+CREATE FOREIGN TABLE ft_nostats (id bigint, c_int4_nn integer)
+    SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_prune_nostats.parquet');
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+SELECT count(*) FROM ft_nostats WHERE id < 100;
+SELECT count(*), sum(c_int4_nn) FROM ft_nostats WHERE id < 100 OR c_int4_nn = -7000;
+SELECT count(*), sum(c_int4_nn) FROM expected_types WHERE id < 100 OR c_int4_nn = -7000;
+COPY (SELECT 1) TO PROGRAM 'rm -f /tmp/parquet_fdw_prune_nostats.parquet';
+
 -- Declared types change how statistics are compared: read as text, ids
 -- order as strings, so no range pruning is possible.
 \set file :fixtures '/duckdb_types_zstd_dict.parquet'

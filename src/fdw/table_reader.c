@@ -192,7 +192,7 @@ open_next_file(PqTableReader *tr)
 }
 
 /*
- * Start every column reader on the row group: only the pages holding
+ * Start column reader i on the row group: only the pages holding
  * tr->rg_ranges when there are ranges and the column has an OffsetIndex.
  */
 static void
@@ -215,25 +215,134 @@ start_reader(PqTableReader *tr, PqColumnReader *r)
 								  tr->rg_ranges, tr->rg_nranges);
 }
 
+/* Start column i: its reader, or a nested column's leaf readers. */
+static void
+start_column(PqTableReader *tr, int i)
+{
+	PqNestedColumn *nc = tr->cols[i].nested;
+	int			k;
+
+	if (nc == NULL)
+	{
+		start_reader(tr, tr->cols[i].reader);
+		return;
+	}
+	for (k = 0; k < nc->nleaves; k++)
+		start_reader(tr, nc->readers[k]);
+	pq_assembler_reset(nc->assembler);
+}
+
+bool		pqfdw_enable_late_materialization = true;
+
+static bool
+is_narrow_col(PqTableReader *tr, int i)
+{
+	int			k;
+
+	for (k = 0; k < tr->nnarrow_cols; k++)
+		if (tr->narrow_cols[k] == i)
+			return true;
+	return false;
+}
+
+static void fill_column(PqTableReader *tr, PqTableColumn *c, int n);
+
+/*
+ * Late materialization: decode the narrowing columns over tr->rg_ranges,
+ * keep the rows the filter passes as the new ranges, and rewind those
+ * columns onto their already fetched pages.  False when it cannot be done
+ * here (a narrowing column read without selected pages); the ranges are
+ * then unchanged.
+ */
+static bool
+narrow_ranges(PqTableReader *tr)
+{
+	PqRowRange *tight;
+	int			cap = 16;
+	int			ntight = 0;
+	int			k;
+
+	for (k = 0; k < tr->nnarrow_cols; k++)
+	{
+		PqTableColumn *c = &tr->cols[tr->narrow_cols[k]];
+
+		/* nested columns read whole chunks when repeated: no narrowing */
+		if (c->nested != NULL || c->reader->sel == NULL)
+			return false;
+	}
+
+	tight = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) * cap);
+	for (k = 0; k < tr->rg_nranges; k++)
+	{
+		int64		pos = tr->rg_ranges[k].start;
+
+		while (pos < tr->rg_ranges[k].end)
+		{
+			int			n = (int) Min((int64) tr->batch_rows,
+									  tr->rg_ranges[k].end - pos);
+			MemoryContext old;
+			int			m;
+			int			j;
+			int			c;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(tr->batch_cxt);
+			old = MemoryContextSwitchTo(tr->batch_cxt);
+			tr->rg_pos = pos;
+			for (c = 0; c < tr->nnarrow_cols; c++)
+				fill_column(tr, &tr->cols[tr->narrow_cols[c]], n);
+			m = tr->narrow(tr->narrow_arg, tr, n, tr->narrow_sel);
+			MemoryContextSwitchTo(old);
+
+			for (j = 0; j < m; j++)
+			{
+				int64		row = pos + tr->narrow_sel[j];
+
+				if (ntight > 0 && tight[ntight - 1].end == row)
+					tight[ntight - 1].end++;
+				else
+				{
+					if (ntight == cap)
+					{
+						cap *= 2;
+						tight = repalloc(tight, sizeof(PqRowRange) * cap);
+					}
+					tight[ntight].start = row;
+					tight[ntight].end = row + 1;
+					ntight++;
+				}
+			}
+			pos += n;
+		}
+	}
+	MemoryContextReset(tr->batch_cxt);
+	tr->rg_ranges = tight;
+	tr->rg_nranges = ntight;
+	for (k = 0; k < tr->nnarrow_cols; k++)
+		pq_column_reader_rewind(tr->cols[tr->narrow_cols[k]].reader);
+	return true;
+}
+
+/*
+ * Start the column readers on the row group, narrowing the row ranges by
+ * the filter first when there are ranges and a narrowing filter.
+ */
 static void
 start_columns(PqTableReader *tr)
 {
 	int			i;
-	int			k;
+	bool		narrowed = false;
 
-	for (i = 0; i < tr->ncols; i++)
+	if (tr->rg_ranges != NULL && tr->narrow != NULL &&
+		tr->nnarrow_cols < tr->ncols && pqfdw_enable_late_materialization)
 	{
-		PqNestedColumn *nc = tr->cols[i].nested;
-
-		if (nc == NULL)
-		{
-			start_reader(tr, tr->cols[i].reader);
-			continue;
-		}
-		for (k = 0; k < nc->nleaves; k++)
-			start_reader(tr, nc->readers[k]);
-		pq_assembler_reset(nc->assembler);
+		for (i = 0; i < tr->nnarrow_cols; i++)
+			start_column(tr, tr->narrow_cols[i]);
+		narrowed = narrow_ranges(tr);
 	}
+	for (i = 0; i < tr->ncols; i++)
+		if (!narrowed || !is_narrow_col(tr, i))
+			start_column(tr, i);
 }
 
 /* Advance to a row group with rows; false when every file is done. */
@@ -262,11 +371,13 @@ next_row_group(PqTableReader *tr)
 		tr->rg_nranges = 0;
 		if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
 			continue;
+		if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
+			continue;
+		start_columns(tr);
 		tr->rg_rows_left = tr->rg_ranges ?
 			pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
 		if (tr->rg_rows_left == 0)
 			continue;
-		start_columns(tr);
 		tr->rg_range = 0;
 		tr->rg_pos = tr->rg_ranges ? tr->rg_ranges[0].start : 0;
 		tr->row_groups_read++;
@@ -345,6 +456,30 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 	tr->rg_rows_left -= n;
 	tr->rg_pos += n;
 	return n;
+}
+
+void
+pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
+							  PqRowNarrow filter, void *arg)
+{
+	ListCell   *lc;
+	int			i;
+
+	tr->narrow_cols = MemoryContextAlloc(tr->cxt, sizeof(int) * Max(tr->ncols, 1));
+	tr->nnarrow_cols = 0;
+	foreach(lc, attnums)
+	{
+		for (i = 0; i < tr->ncols; i++)
+			if (tr->cols[i].attnum == lfirst_int(lc))
+				break;
+		if (i == tr->ncols)
+			elog(ERROR, "narrowing attribute %d is not read", lfirst_int(lc));
+		if (!is_narrow_col(tr, i))
+			tr->narrow_cols[tr->nnarrow_cols++] = i;
+	}
+	tr->narrow_sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
+	tr->narrow = filter;
+	tr->narrow_arg = arg;
 }
 
 void

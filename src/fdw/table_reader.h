@@ -19,6 +19,13 @@ typedef struct PqTableReader PqTableReader;
 /* Called before a row group is read; false skips it. */
 typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
 
+/*
+ * Row filter for late materialization: of the n rows in the batch arrays
+ * (only the narrowing columns filled), store the passing row numbers in
+ * sel and return how many there are.
+ */
+typedef int (*PqRowNarrow) (void *arg, PqTableReader *tr, int n, int *sel);
+
 typedef struct PqTableColumn
 {
 	AttrNumber	attnum;			/* 1-based */
@@ -74,6 +81,18 @@ struct PqTableReader
 	PqRowGroupCheck rg_check;
 	void	   *rg_check_arg;
 
+	/*
+	 * Late materialization: when rg_check left row ranges (page index), the
+	 * narrowing columns (indexes into cols) are decoded first and narrow
+	 * keeps only the rows it passes; the other columns then read only the
+	 * pages of those rows.
+	 */
+	PqRowNarrow narrow;
+	void	   *narrow_arg;
+	int		   *narrow_cols;
+	int			nnarrow_cols;
+	int		   *narrow_sel;		/* batch_rows entries */
+
 	/* statistics */
 	int64		row_groups_read;
 	int64		bytes_read;		/* of files already closed; OffsetIndexes */
@@ -93,6 +112,16 @@ extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
  * count, 0 when every file is done.  Columns not read stay NULL.
  */
 extern int	pqfdw_table_reader_next_batch(PqTableReader *tr);
+
+/*
+ * Narrow row groups with ranges by the rows filter passes, decoding the
+ * attributes attnums (IntList) first (see narrow in PqTableReader).
+ */
+extern void pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
+										  PqRowNarrow filter, void *arg);
+
+/* GUC parquet_fdw.enable_late_materialization */
+extern bool pqfdw_enable_late_materialization;
 
 /* Start again from the first file. */
 extern void pqfdw_table_reader_rescan(PqTableReader *tr);
