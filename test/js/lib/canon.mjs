@@ -204,13 +204,17 @@ function fracNanos(f) {
  * durations become what they name, anything else stays itself.
  */
 export function normString(s) {
-  let m = /^(\d{4,})-(\d\d)-(\d\d)$/.exec(s);
-  if (m) return `d:${daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3]))}`;
-  m = /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?$/.exec(s);
+  // PostgreSQL's spelling of years before 1 AD: a " BC" suffix at the end
+  const bc = / BC$/.test(s);
+  const body = bc ? s.slice(0, -3) : s;
+  const year = (y) => (bc ? 1 - Number(y) : Number(y));
+  let m = /^(\d{4,})-(\d\d)-(\d\d)$/.exec(body);
+  if (m) return `d:${daysFromCivil(year(m[1]), Number(m[2]), Number(m[3]))}`;
+  m = /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?:\+00(?::?00)?)?$/.exec(s);
   if (m) return `t:${(BigInt(m[1]) * 3600n + BigInt(m[2]) * 60n + BigInt(m[3])) * 1000000000n + fracNanos(m[4])}`;
-  m = /^(-?\d{4,})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d(?::?\d\d)?)?$/.exec(s);
+  m = /^(\d{4,})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d(?::?\d\d)?)?$/.exec(body);
   if (m) {
-    let ns = BigInt(daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3]))) * NS_PER_DAY +
+    let ns = BigInt(daysFromCivil(year(m[1]), Number(m[2]), Number(m[3]))) * NS_PER_DAY +
       (BigInt(m[4]) * 3600n + BigInt(m[5]) * 60n + BigInt(m[6])) * 1000000000n + fracNanos(m[7]);
     if (m[8] && m[8] !== 'Z') {
       const o = /^([+-])(\d\d):?(\d\d)?$/.exec(m[8]);
