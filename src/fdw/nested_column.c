@@ -41,6 +41,14 @@ source_skip(void *arg, int leaf, int64 n)
 	pq_column_reader_skip(nc->readers[leaf], n);
 }
 
+static int64
+source_position(void *arg, int leaf)
+{
+	PqNestedColumn *nc = arg;
+
+	return pq_column_reader_row(nc->readers[leaf]);
+}
+
 void
 pqfdw_nested_column_open(PqNestedColumn *nc, PqFile *file,
 						 const PqSchemaNode *field, MemoryContext cxt)
@@ -60,6 +68,7 @@ pqfdw_nested_column_open(PqNestedColumn *nc, PqFile *file,
 	}
 	src.next = source_next;
 	src.skip = source_skip;
+	src.position = source_position;
 	src.arg = nc;
 	nc->assembler = pq_assembler_create(field, leaves, nc->nleaves, src);
 	MemoryContextSwitchTo(old);
@@ -73,11 +82,7 @@ pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
 	const PqLeafBatch *lb;
 	int			i;
 
-	/* a new row group: the readers were started at its first row */
-	if (rg_pos < pq_assembler_row(nc->assembler))
-		elog(ERROR, "nested column \"%s\" cannot go back to row " INT64_FORMAT,
-			 nc->attname, rg_pos);
-	pq_assembler_skip(nc->assembler, rg_pos - pq_assembler_row(nc->assembler));
+	pq_assembler_skip_to(nc->assembler, rg_pos);
 	lb = pq_assembler_next(nc->assembler, n);
 
 	/* scalar leaves: all of the batch's values at once */

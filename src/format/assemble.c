@@ -47,8 +47,9 @@ typedef struct LeafStream
 	int16		max_def;
 	int16		max_rep;
 
-	/* the current segment and the next entry and value in it */
+	/* the current segment, its first entry, the next entry and value */
 	PqSegment	seg;
+	int64		seg_start;
 	int			pos;
 	int			vpos;
 
@@ -91,7 +92,7 @@ struct PqAssembler
 	LeafStream *leaves;
 	PqLeafBatch *batches;
 	AsmNode    *root;
-	int64		row;			/* rows consumed in the row group */
+	int64		row;			/* row of the row group the next batch is at */
 	int			nrows;			/* rows of the gathered batch */
 
 	/* arena for value trees, in the caller's context during a build */
@@ -200,8 +201,10 @@ pq_assembler_row(const PqAssembler *a)
 static bool
 load_segment(PqAssembler *a, LeafStream *s)
 {
-	int			n = a->src.next(a->src.arg, s->index, PQ_SEGMENT_CAP, &s->seg);
+	int			n;
 
+	s->seg_start = a->src.position(a->src.arg, s->index);
+	n = a->src.next(a->src.arg, s->index, PQ_SEGMENT_CAP, &s->seg);
 	s->pos = 0;
 	s->vpos = 0;
 	if (n <= 0)
@@ -489,13 +492,45 @@ pq_assembler_next(PqAssembler *a, int nrows)
 	return a->batches;
 }
 
-void
-pq_assembler_skip(PqAssembler *a, int64 nrows)
+/*
+ * Move a leaf without repetition levels (entries are rows) to row `row`:
+ * inside its segment, or through the source past what it holds.
+ */
+static void
+skip_flat_leaf(PqAssembler *a, LeafStream *s, int64 row)
 {
+	int64		at;
+
+	if (s->pos < s->seg.n && row < s->seg_start + s->seg.n)
+	{
+		at = s->seg_start + s->pos;
+		if (row < at)
+			elog(ERROR, "column \"%s\" cannot go back to row " INT64_FORMAT,
+				 s->leaf->name, row);
+		/* values of the entries passed over */
+		for (; at < row; at++, s->pos++)
+			if (s->seg.def == NULL || s->seg.def[s->pos] == s->max_def)
+				s->vpos++;
+		return;
+	}
+	s->pos = s->seg.n;
+	at = a->src.position(a->src.arg, s->index);
+	if (row < at)
+		elog(ERROR, "column \"%s\" cannot go back to row " INT64_FORMAT,
+			 s->leaf->name, row);
+	if (row > at)
+		a->src.skip(a->src.arg, s->index, row - at);
+}
+
+void
+pq_assembler_skip_to(PqAssembler *a, int64 row)
+{
+	int64		nrows = row - a->row;
 	int			i;
 
-	if (nrows <= 0)
-		return;
+	if (nrows < 0)
+		elog(ERROR, "record assembly of \"%s\" cannot go back to row " INT64_FORMAT,
+			 a->field->name, row);
 	for (i = 0; i < a->nleaves; i++)
 	{
 		LeafStream *s = &a->leaves[i];
@@ -503,18 +538,12 @@ pq_assembler_skip(PqAssembler *a, int64 nrows)
 
 		if (s->max_rep == 0)
 		{
-			int64		here = Min((int64) (s->seg.n - s->pos), nrows);
-			int			k;
-
-			/* values of the entries passed over in the current segment */
-			for (k = 0; k < here; k++)
-				if (s->seg.def == NULL || s->seg.def[s->pos + k] == s->max_def)
-					s->vpos++;
-			s->pos += (int) here;
-			if (here < nrows)
-				a->src.skip(a->src.arg, i, nrows - here);
+			skip_flat_leaf(a, s, row);
 			continue;
 		}
+		if (nrows == 0)
+			continue;
+		/* rows start at repetition level 0: count them */
 		for (;;)
 		{
 			if (s->pos >= s->seg.n && !load_segment(a, s))
@@ -537,7 +566,7 @@ pq_assembler_skip(PqAssembler *a, int64 nrows)
 			pq_corrupt("column \"%s\" ends after " INT64_FORMAT " rows of its row group",
 					   s->leaf->name, a->row + rows);
 	}
-	a->row += nrows;
+	a->row = row;
 }
 
 /* ------------------------------------------------------------- building */

@@ -44,6 +44,8 @@ typedef struct PqLeafSource
 	int			(*next) (void *arg, int leaf, int max, PqSegment *seg);
 	/* move over n entries without returning them (leaves with max_rep 0) */
 	void		(*skip) (void *arg, int leaf, int64 n);
+	/* level entry of the chunk the next segment starts at */
+	int64		(*position) (void *arg, int leaf);
 	void	   *arg;
 } PqLeafSource;
 
@@ -75,14 +77,22 @@ extern PqAssembler *pq_assembler_create(const PqSchemaNode *field,
 										const PqSchemaNode *const *leaves,
 										int nleaves, PqLeafSource src);
 
-/* Start a row group: every source is at the group's first entry. */
+/*
+ * Start a row group.  Sources of leaves with repetition levels are at the
+ * group's first entry; the others may be further on (a column reader that
+ * loads only selected pages starts at the first of them).
+ */
 extern void pq_assembler_reset(PqAssembler *a);
 
-/* Rows consumed (gathered or skipped) since the reset. */
+/* The row of the row group the next batch starts at. */
 extern int64 pq_assembler_row(const PqAssembler *a);
 
-/* Move over nrows rows. */
-extern void pq_assembler_skip(PqAssembler *a, int64 nrows);
+/*
+ * Move to row `row` of the row group, not before pq_assembler_row(): rows
+ * of leaves without repetition levels are passed over by the source,
+ * without decoding.
+ */
+extern void pq_assembler_skip_to(PqAssembler *a, int64 row);
 
 /*
  * Gather the next nrows (>= 1) rows of every leaf.  Returns nleaves leaf

@@ -323,6 +323,7 @@ typedef struct TestLeaf
 	int64	   *vals;
 	PqByteArray *ba;
 	uint32	   *ids;
+	int			nba;
 	PqDictionary d;
 } TestLeaf;
 
@@ -345,6 +346,21 @@ ts_next(void *arg, int li, int max, PqSegment *seg)
 	int			i;
 
 	memset(seg, 0, sizeof(*seg));
+	/* the previous segment's arrays die, as a column reader's would */
+	if (l->vals)
+		pfree(l->vals);
+	if (l->ids)
+		pfree(l->ids);
+	if (l->ba)
+	{
+		if (!l->dict)
+			for (i = 0; i < l->nba; i++)
+				pfree((void *) l->ba[i].ptr);
+		pfree(l->ba);
+	}
+	l->vals = NULL;
+	l->ids = NULL;
+	l->ba = NULL;
 	if (n <= 0)
 		return 0;
 	for (i = 0; i < n; i++)
@@ -385,6 +401,7 @@ ts_next(void *arg, int li, int max, PqSegment *seg)
 	else
 	{
 		l->ba = palloc(sizeof(PqByteArray) * Max(nv, 1));
+		l->nba = nv;
 		for (i = 0; i < nv; i++)
 		{
 			const char *s = l->str[l->vpos + i];
@@ -397,6 +414,14 @@ ts_next(void *arg, int li, int max, PqSegment *seg)
 	l->pos += n;
 	l->vpos += nv;
 	return n;
+}
+
+static int64
+ts_position(void *arg, int li)
+{
+	TestSource *ts = arg;
+
+	return ts->leaves[li].pos;
 }
 
 static void
@@ -495,6 +520,7 @@ assemble(PqSchemaNode *field, PqSchemaNode **leaves, TestLeaf *tl, int nleaves,
 	ts.skipped = 0;
 	src.next = ts_next;
 	src.skip = ts_skip;
+	src.position = ts_position;
 	src.arg = &ts;
 	a = pq_assembler_create(field, (const PqSchemaNode *const *) leaves,
 							nleaves, src);
@@ -655,7 +681,7 @@ test_top_level_repeated_and_skip(void)
 	TestLeaf	tl = {.n = 7,.rep = r,.def = d,.i64 = v};
 	TestLeaf	xl = {.n = 4,.def = xd,.i64 = xv};
 	TestSource	ts = {.leaves = &tl,.seg_max = 2};
-	PqLeafSource src = {ts_next, ts_skip, &ts};
+	PqLeafSource src = {ts_next, ts_skip, ts_position, &ts};
 	PqAssembler *a;
 	PqValue		rows[2];
 	const PqLeafBatch *b;
@@ -671,18 +697,23 @@ test_top_level_repeated_and_skip(void)
 	max_def_of[0] = 1;
 	a = pq_assembler_create(f, (const PqSchemaNode *const *) &f, 1, src);
 	pq_assembler_reset(a);
-	pq_assembler_skip(a, 1);
+	pq_assembler_skip_to(a, 1);
 	b = pq_assembler_next(a, 1);
 	CHECK_EQ_INT(b[0].n, 1);
 	CHECK_EQ_INT(b[0].def[0], 0);
 	pq_assembler_build(a, rows);
-	pq_assembler_skip(a, 1);
+	CHECK(strcmp(render_rows(rows, 1), "[]") == 0);
+	pq_assembler_skip_to(a, 3);
 	CHECK_EQ_INT(pq_assembler_row(a), 3);
 	pq_assembler_next(a, 1);
-	pq_assembler_build(a, rows + 1);
-	CHECK(strcmp(render_rows(rows, 2), "[] | [5,6]") == 0);
+	pq_assembler_build(a, rows);
+	CHECK(strcmp(render_rows(rows, 1), "[5,6]") == 0);
+	CHECK_ERROR(pq_assembler_skip_to(a, 2), ERRCODE_INTERNAL_ERROR);
 
-	/* leaves with max_rep 0 skip through the source without decoding */
+	/*
+	 * Leaves with max_rep 0 skip through the source without decoding, from
+	 * wherever it is: a reader of selected pages starts at the first one.
+	 */
 	xl.pos = xl.vpos = 0;
 	ts.leaves = &xl;
 	ts.skipped = 0;
@@ -691,8 +722,21 @@ test_top_level_repeated_and_skip(void)
 	a = pq_assembler_create(s, (const PqSchemaNode *const *) &s->children[0],
 							1, src);
 	pq_assembler_reset(a);
-	pq_assembler_skip(a, 3);
+	ts_skip(&ts, 0, 1);			/* the source starts at row 1 */
+	pq_assembler_skip_to(a, 3);
 	CHECK_EQ_INT(ts.skipped, 3);
+	pq_assembler_next(a, 1);
+	pq_assembler_build(a, rows);
+	CHECK(strcmp(render_rows(rows, 1), "{8}") == 0);
+
+	/* inside the current segment */
+	xl.pos = xl.vpos = 0;
+	ts.seg_max = 4;
+	pq_assembler_reset(a);
+	pq_assembler_next(a, 1);
+	pq_assembler_build(a, rows);
+	CHECK(strcmp(render_rows(rows, 1), "{7}") == 0);
+	pq_assembler_skip_to(a, 3);
 	pq_assembler_next(a, 1);
 	pq_assembler_build(a, rows);
 	CHECK(strcmp(render_rows(rows, 1), "{8}") == 0);
