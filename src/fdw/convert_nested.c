@@ -88,6 +88,15 @@ shape_name(PqShapeKind kind)
 	}
 }
 
+/* The dotted path of a node below the root, for messages. */
+char *
+pqfdw_node_path(const PqSchemaNode *node)
+{
+	if (node->parent == NULL || node->parent->parent == NULL)
+		return pstrdup(node->name);
+	return psprintf("%s.%s", pqfdw_node_path(node->parent), node->name);
+}
+
 static void
 shape_error(const char *what, Oid typid, int32 typmod,
 			const PqSchemaNode *node, PqShapeKind kind, const char *hint)
@@ -96,7 +105,7 @@ shape_error(const char *what, Oid typid, int32 typmod,
 			(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
 			 errmsg("column \"%s\" of type %s cannot hold Parquet %s \"%s\"",
 					what, format_type_with_typemod(typid, typmod),
-					shape_name(kind), node->name),
+					shape_name(kind), pqfdw_node_path(node)),
 			 errhint("%s", hint)));
 }
 
@@ -201,6 +210,7 @@ plan_node(NestedPlanState *ps, const PqSchemaNode *node, bool as_element,
 	{
 		case PQ_SHAPE_PRIMITIVE:
 			p->kind = PQ_NESTED_SCALAR;
+			p->path = pqfdw_node_path(node);
 			pqfdw_converter_init(&p->cv, node, typid, typmod, what, ps->cxt);
 			p->leaf_column = node->first_leaf;
 			ps->leaves = lappend_int(ps->leaves, node->first_leaf);

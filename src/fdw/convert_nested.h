@@ -43,6 +43,7 @@ typedef struct PqNestedPlan
 	bool		as_element;		/* the node is looked at as an occurrence */
 
 	/* SCALAR */
+	const char *path;			/* the leaf's dotted path, for messages */
 	PqConverter cv;
 	int			leaf_column;	/* leaf ordinal in the file */
 	int			leaf;			/* position among the column's leaves read */
@@ -76,6 +77,7 @@ typedef struct PqNestedColumn
 	Datum	  **leaf_datums;	/* per leaf read: the batch's values */
 	PqValue    *rows;			/* value trees of a batch */
 	int			max_rows;
+	const char *converting;		/* for error context: what is converted */
 
 	/* the current file, in its context */
 	PqFile	   *file;
@@ -91,6 +93,9 @@ pqfdw_is_nested_field(const PqSchemaNode *field)
 }
 
 /* convert_nested.c */
+
+/* The dotted path of a schema node (below the root), for messages. */
+extern char *pqfdw_node_path(const PqSchemaNode *node);
 
 /*
  * The type IMPORT FOREIGN SCHEMA gives a nested field: an array of the

@@ -74,16 +74,35 @@ pqfdw_nested_column_open(PqNestedColumn *nc, PqFile *file,
 	MemoryContextSwitchTo(old);
 }
 
+/* Names the column (and field) whose values failed to convert. */
+static void
+nested_error_context(void *arg)
+{
+	PqNestedColumn *nc = arg;
+
+	if (pq_errloc.filename)
+		errcontext("reading %s of Parquet file \"%s\"", nc->converting,
+				   pq_errloc.filename);
+	else
+		errcontext("reading %s", nc->converting);
+}
+
 void
 pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
 						 Datum *values, bool *nulls, int stride,
 						 int64 file_row)
 {
 	const PqLeafBatch *lb;
+	ErrorContextCallback cb;
 	int			i;
 
 	pq_assembler_skip_to(nc->assembler, rg_pos);
 	lb = pq_assembler_next(nc->assembler, n);
+
+	cb.callback = nested_error_context;
+	cb.arg = nc;
+	cb.previous = error_context_stack;
+	error_context_stack = &cb;
 
 	/* scalar leaves: all of the batch's values at once */
 	for (i = 0; i < nc->nleaves; i++)
@@ -92,6 +111,8 @@ pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
 
 		if (p == NULL)
 			continue;
+		nc->converting = psprintf("column \"%s\" (Parquet field \"%s\")",
+								  p->what, p->path);
 		p->cv.row_base = file_row;
 		p->cv.cur_def = lb[i].def;
 		p->cv.cur_rep = lb[i].rep;
@@ -100,9 +121,11 @@ pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
 							 nc->leaf_datums[i]);
 	}
 
+	nc->converting = psprintf("column \"%s\"", nc->attname);
 	pq_assembler_build(nc->assembler, nc->rows);
 	for (i = 0; i < n; i++)
 		values[(size_t) i * stride] =
 			pqfdw_nested_datum(nc, nc->plan, &nc->rows[i],
 							   &nulls[(size_t) i * stride]);
+	error_context_stack = cb.previous;
 }
