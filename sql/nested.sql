@@ -174,3 +174,18 @@ RESET parquet_fdw.enable_page_index_pruning;
 RESET parquet_fdw.enable_statistics_pruning;
 -- long_l: range(id, id + 9000) where id % 500 = 7, else range(id % 4)
 SELECT id, cardinality(long_l), long_l[1], long_l[9000], long_l[1:3] FROM pruned WHERE id IN (1007, 1008, 3507) ORDER BY id;
+
+-- jsonb is built directly, json is the rendered text: the same values
+-- (as jsonb text, so numeric scales count too), over every type in
+-- structs, maps and deeper nestings.
+\set types :fixtures '/duckdb_nested_types.parquet'
+\set ECHO none
+SELECT parquet_fdw.create_table_sql(:'types', 'nt_jsonb') \gexec
+SELECT regexp_replace(parquet_fdw.create_table_sql(:'types', 'nt_json'), ' jsonb(,|\n)', ' json\1', 'g') \gexec
+SELECT format('SELECT count(*) AS rows, %s AS mismatches FROM nt_jsonb a JOIN nt_json b USING (id)',
+              string_agg(format('count(*) FILTER (WHERE a.%1$I::text IS DISTINCT FROM b.%1$I::jsonb::text)', attname), ' + '))
+FROM pg_attribute
+WHERE attrelid = 'nt_json'::regclass AND atttypid = 'json'::regtype \gexec
+\set ECHO all
+SELECT count(*) AS json_columns FROM pg_attribute
+WHERE attrelid = 'nt_json'::regclass AND atttypid = 'json'::regtype;
