@@ -100,6 +100,13 @@ SELECT count(*) AS rows,
   count(*) FILTER (WHERE t.st::text IS DISTINCT FROM
     CASE WHEN e.st IS NULL THEN NULL ELSE ROW((e.st).b, NULL, (e.st).a)::nst_part::text END) AS mismatches
 FROM nested_part t JOIN expected_nested e USING (id);
+-- two attributes matching one field (exactly and case-insensitively)
+CREATE TYPE twice_a AS (a int, "A" int);
+CREATE FOREIGN TABLE nested_twice (id bigint, st twice_a)
+SERVER parquet_srv OPTIONS (filename :'decl');
+SELECT count(*) FILTER (WHERE t.st::text IS DISTINCT FROM
+    CASE WHEN e.st::text IS NULL THEN NULL ELSE ROW((e.st).a, (e.st).a)::twice_a::text END) AS mismatches
+FROM nested_twice t JOIN expected_nested e USING (id);
 -- a map read as composites of its key alone
 CREATE TYPE kv_key AS (key text);
 CREATE FOREIGN TABLE nested_keys (id bigint, mp kv_key[])

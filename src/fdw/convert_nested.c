@@ -227,6 +227,10 @@ plan_node(NestedPlanState *ps, const PqSchemaNode *node, bool as_element,
 								 &p->elmalign);
 			p->elem = plan_node(ps, sh.element, p->elem_is_occurrence,
 								elemtype, typmod, psprintf("%s[]", what));
+			/* levels that say NULL list, empty list (see list_from_levels) */
+			p->list_def = (sh.repeated != node && node->repetition == PQ_OPTIONAL) ?
+				node->max_def : 0;
+			p->elem_def = sh.repeated->max_def;
 			return p;
 
 		case PQ_SHAPE_MAP:

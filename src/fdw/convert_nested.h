@@ -50,6 +50,8 @@ typedef struct PqNestedPlan
 
 	/* ARRAY: elements (LIST) or entries (MAP, each a COMPOSITE) */
 	bool		elem_is_occurrence; /* see PqShape.element */
+	int16		list_def;		/* LIST: below this level, the list is NULL */
+	int16		elem_def;		/* LIST: below this level, no element */
 	struct PqNestedPlan *elem;
 	int16		elmlen;
 	bool		elmbyval;
@@ -78,6 +80,9 @@ typedef struct PqNestedColumn
 	PqValue    *rows;			/* value trees of a batch */
 	int			max_rows;
 	const char *converting;		/* for error context: what is converted */
+	bool		list_from_levels;	/* a list of primitives: no value trees */
+	bool		struct_from_levels; /* a struct of primitives: no value trees */
+	int16		struct_def;		/* below this level, the struct is NULL */
 
 	/* the current file, in its context */
 	PqFile	   *file;

@@ -9,8 +9,44 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "convert_nested.h"
+#include "funcapi.h"
+#include "utils/array.h"
 #include "utils/memutils.h"
+
+/* Is leaf column `column` a direct child of group? */
+static bool
+child_is_leaf(const PqSchemaNode *group, int column)
+{
+	int			i;
+
+	for (i = 0; i < group->n_children; i++)
+		if (group->children[i]->is_leaf &&
+			group->children[i]->first_leaf == column)
+			return true;
+	return false;
+}
+
+/* A composite whose attributes are primitive fields (or none)? */
+static bool
+struct_of_primitives(PqNestedColumn *nc, const PqSchemaNode *field)
+{
+	PqNestedPlan *p = nc->plan;
+	int			i;
+
+	if (p->kind != PQ_NESTED_COMPOSITE || field->repetition == PQ_REPEATED ||
+		field->is_leaf)
+		return false;
+	for (i = 0; i < p->tupdesc->natts; i++)
+		if (p->att_child[i] >= 0 && p->atts[i]->kind != PQ_NESTED_SCALAR)
+			return false;
+	/* every leaf read is a field of the struct: one entry per row */
+	for (i = 0; i < nc->nleaves; i++)
+		if (!child_is_leaf(field, nc->leaf_columns[i]))
+			return false;
+	return true;
+}
 
 PqNestedColumn *
 pqfdw_nested_column_create(const PqSchemaNode *field, Oid typid, int32 typmod,
@@ -18,8 +54,16 @@ pqfdw_nested_column_create(const PqSchemaNode *field, Oid typid, int32 typmod,
 						   MemoryContext cxt)
 {
 	PqNestedColumn *nc = MemoryContextAllocZero(cxt, sizeof(PqNestedColumn));
+	const PqSchemaNode *leaf = field;
 
 	pqfdw_nested_plan(nc, field, typid, typmod, attname, cxt);
+	while (!leaf->is_leaf && leaf->n_children == 1)
+		leaf = leaf->children[0];
+	nc->list_from_levels = nc->plan->kind == PQ_NESTED_ARRAY &&
+		nc->plan->elem->kind == PQ_NESTED_SCALAR &&
+		leaf->is_leaf && leaf->max_rep == 1;
+	nc->struct_from_levels = struct_of_primitives(nc, field);
+	nc->struct_def = field->repetition == PQ_OPTIONAL ? field->max_def : 0;
 	nc->max_rows = max_rows;
 	nc->rows = MemoryContextAlloc(cxt, sizeof(PqValue) * max_rows);
 	return nc;
@@ -74,6 +118,125 @@ pqfdw_nested_column_open(PqNestedColumn *nc, PqFile *file,
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * A top-level list of primitives, one level deep, straight from the
+ * levels of its one leaf: a row is NULL when its first entry's definition
+ * level is below list_def, empty when below elem_def, and every entry of
+ * the row is an element otherwise (NULL when below the leaf's maximum).
+ * The same arrays the value trees would give, without building them.
+ */
+static void
+list_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
+				 Datum *values, bool *nulls, int stride)
+{
+	PqNestedPlan *p = nc->plan;
+	PqNestedPlan *ep = p->elem;
+	const Datum *dense = nc->leaf_datums[0];
+	int16		max_def = lb->leaf->max_def;
+	Datum	   *elems = palloc(sizeof(Datum) * Max(lb->n, 1));
+	bool	   *enulls = palloc(sizeof(bool) * Max(lb->n, 1));
+	int			lbs[1] = {1};
+	int			e = 0;
+	int			v = 0;
+	int			r;
+
+	for (r = 0; r < n; r++)
+	{
+		int16		def = lb->def[e];
+		int			k = 0;
+		int			dims[1];
+
+		nulls[(size_t) r * stride] = false;
+		if (def < p->list_def)
+		{
+			nulls[(size_t) r * stride] = true;
+			e++;
+			continue;
+		}
+		if (def < p->elem_def)
+		{
+			values[(size_t) r * stride] =
+				PointerGetDatum(construct_empty_array(ep->type));
+			e++;
+			continue;
+		}
+		do
+		{
+			def = lb->def[e];
+			if (def < p->elem_def)
+				pq_corrupt("column \"%s\" repeats a list without an element",
+						   lb->leaf->name);
+			enulls[k] = (def < max_def) || ep->cv.always_null;
+			elems[k] = def < max_def ? (Datum) 0 : dense[v];
+			v += (def == max_def);
+			k++;
+			e++;
+		} while (e < lb->n && lb->rep[e] != 0);
+		dims[0] = k;
+		values[(size_t) r * stride] =
+			PointerGetDatum(construct_md_array(elems, enulls, 1, dims, lbs,
+											   ep->type, p->elmlen,
+											   p->elmbyval, p->elmalign));
+	}
+}
+
+/*
+ * A top-level struct of primitives straight from its leaves' levels: each
+ * leaf has one entry per row; the struct is NULL where they are below its
+ * definition level (and they must agree), a field is NULL where its leaf
+ * is below its own.
+ */
+static void
+struct_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
+				   Datum *values, bool *nulls, int stride)
+{
+	PqNestedPlan *p = nc->plan;
+	TupleDesc	td = p->tupdesc;
+	int16		sdef = nc->struct_def;
+	int		   *vpos = palloc0(sizeof(int) * nc->nleaves);
+	int		   *vcur = palloc(sizeof(int) * nc->nleaves);	/* -1: NULL */
+	Datum	   *av = palloc(sizeof(Datum) * Max(td->natts, 1));
+	bool	   *an = palloc(sizeof(bool) * Max(td->natts, 1));
+	int			r;
+	int			i;
+
+	for (r = 0; r < n; r++)
+	{
+		bool		isnull = lb[0].def != NULL && lb[0].def[r] < sdef;
+
+		/* each leaf's value in this row (one leaf may serve two attributes) */
+		for (i = 0; i < nc->nleaves; i++)
+		{
+			bool		present = lb[i].def == NULL ||
+				lb[i].def[r] == lb[i].leaf->max_def;
+
+			if ((lb[i].def != NULL && lb[i].def[r] < sdef) != isnull)
+				pq_corrupt("column \"%s\" disagrees with the other columns of its field: definition levels differ",
+						   lb[i].leaf->name);
+			vcur[i] = present ? vpos[i]++ : -1;
+		}
+		nulls[(size_t) r * stride] = isnull;
+		if (isnull)
+			continue;
+		for (i = 0; i < td->natts; i++)
+		{
+			int			j;
+
+			an[i] = true;
+			av[i] = (Datum) 0;
+			if (p->att_child[i] < 0)
+				continue;
+			j = p->atts[i]->leaf;
+			if (vcur[j] < 0 || p->atts[i]->cv.always_null)
+				continue;
+			an[i] = false;
+			av[i] = nc->leaf_datums[j][vcur[j]];
+		}
+		values[(size_t) r * stride] =
+			HeapTupleGetDatum(heap_form_tuple(td, av, an));
+	}
+}
+
 /* Names the column (and field) whose values failed to convert. */
 static void
 nested_error_context(void *arg)
@@ -122,6 +285,15 @@ pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
 	}
 
 	nc->converting = psprintf("column \"%s\"", nc->attname);
+	if (nc->list_from_levels || nc->struct_from_levels)
+	{
+		if (nc->list_from_levels)
+			list_from_levels(nc, &lb[0], n, values, nulls, stride);
+		else
+			struct_from_levels(nc, lb, n, values, nulls, stride);
+		error_context_stack = cb.previous;
+		return;
+	}
 	pq_assembler_build(nc->assembler, nc->rows);
 	for (i = 0; i < n; i++)
 		values[(size_t) i * stride] =
