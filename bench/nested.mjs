@@ -29,8 +29,9 @@ const QUERIES = [
     pg: 'SELECT sum(x) FROM nested_l, LATERAL unnest(l) AS x', duck: 'SELECT sum(x) FROM (SELECT unnest(l) AS x FROM t)' },
   { key: 'struct', title: 'struct of 5 -> composite: count(s)',
     pg: 'SELECT count(s) FROM nested_s', duck: 'SELECT count(s) FROM t' },
-  { key: 'struct_field', title: 'struct of 5 -> composite: sum((s).a), max((s).c)',
-    pg: 'SELECT sum((s).a), max((s).c COLLATE "C") FROM nested_s', duck: 'SELECT sum(s.a), max(s.c) FROM t' },
+  { key: 'struct_fields', title: 'struct of 5 -> composite: every field aggregated',
+    pg: 'SELECT sum((s).a), count((s).b), max((s).c COLLATE "C"), sum((s).d), max((s).e)::text FROM nested_s',
+    duck: 'SELECT sum(s.a), count(s.b), max(s.c), sum(s.d), max(s.e)::VARCHAR FROM t' },
   { key: 'struct_json', title: 'struct of 5 -> jsonb (IMPORT default): count(s)',
     pg: 'SELECT count(s) FROM nested_s_json', duck: 'SELECT count(s) FROM t' },
 ];
