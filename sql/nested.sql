@@ -8,6 +8,8 @@ SET TimeZone = 'UTC';
 
 -- Natural types: arrays for lists of primitives, jsonb for the rest.
 SELECT parquet_fdw.create_table_sql(:'decl', 'nested_natural');
+SELECT name, repetition, logical_type, num_children, max_repetition_level, pg_type
+FROM parquet_fdw.schema(:'decl') WHERE depth = 1 ORDER BY ordinal;
 
 CREATE TYPE nst_f AS (x int, y text[]);
 CREATE TYPE nst AS (a int, b text, c float8, d numeric(9,2), e date, f nst_f);
