@@ -22,7 +22,7 @@ import * as pw from 'parquet-wasm';
 import { duck, duckQuery, sqlString } from './lib/duck.mjs';
 import { duckCreateTypesSql, markdownTable, pgTypesQuery, COLUMNS } from './lib/types_table.mjs';
 import { walkPages } from './lib/parquet.mjs';
-import { nestedDeclSql, nestedTypesSql } from './lib/nested_tables.mjs';
+import { legacyLists, nestedDeclSql, nestedTypesSql } from './lib/nested_tables.mjs';
 
 if (process.argv[2] === '--doc') {
   // The generated part of test/fixtures.md (checked by scripts/test.sh).
@@ -630,6 +630,17 @@ async function nestedFixtures() {
       writer: 'parquet-wasm (arrow-rs)',
       exercises: 'duckdb_nested_types.parquet without c_interval, rewritten by arrow-rs: data page v2, ~1 KiB pages (nested rows span pages), ' +
         'arrow-rs LIST/MAP naming and annotations',
+    });
+  }
+  {
+    const name = 'hyp_legacy_lists.parquet';
+    writeHyp(name, { ...legacyLists(), codec: 'SNAPPY', rowGroupSize: 1000, pageSize: 4096 });
+    verifyPages(name, { codec: 'SNAPPY', minRowGroups: 3 });
+    add(name, {
+      writer: 'hyparquet-writer', reference: 'arrow-rs',
+      exercises: 'LIST backward-compatibility shapes: a top-level repeated group, one-field repeated groups ' +
+        'named "array" and "<list>_tuple" (lists of one-field structs), a repeated group misnamed "element" (a list of strings); ' +
+        'DuckDB collapses one-field repeated groups against the spec, so arrow-rs is the reference',
     });
   }
   {

@@ -6,6 +6,10 @@
 //                     lists/structs/maps, structs of lists, maps of lists and
 //                     long lists spanning pages. Compared with DuckDB's own
 //                     reading by the interop stage.
+//   legacyLists()     hyp_legacy_lists.parquet (hyparquet-writer): the
+//                     backward-compatibility shapes of the LIST spec that
+//                     DuckDB reads otherwise than the spec says (it collapses
+//                     one-field repeated groups), so arrow-rs is the reference.
 //   nestedDeclSql()   duckdb_nested_decl.parquet: a few nested columns whose
 //                     values sql/nested.sql computes independently with
 //                     PostgreSQL formulas (keep the two in sync) to check
@@ -84,4 +88,42 @@ export function nestedDeclSql() {
     ELSE [[i::INTEGER, NULL], NULL, [(i + 1)::INTEGER]] END AS ll,
   struct_pack(${Array.from({ length: 12 }, (_, k) => `w${k} := repeat('w${k}', 20) || i`).join(', ')}) AS wide
 FROM range(3000) AS t(i) ORDER BY i`;
+}
+
+/**
+ * hyparquet-writer input ({ schema, columnData }) for hyp_legacy_lists:
+ * a top-level repeated group (a required list of one-field structs),
+ * one-field repeated groups named `array` and `<list>_tuple` (rule 4: lists
+ * of one-field structs), and
+ * a repeated group misnamed `element` whose one field is the element (a
+ * list of strings). NULL lists, empty lists and NULL fields throughout.
+ * (hyparquet-writer writes no repeated leaves, so no 2-level list of a
+ * primitive: the corpus has those.)
+ */
+export function legacyLists(n = 3000) {
+  const schema = [
+    { name: 'root', num_children: 5 },
+    { name: 'id', type: 'INT32', repetition_type: 'REQUIRED' },
+    { name: 'rg', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'v', type: 'INT32', repetition_type: 'OPTIONAL' },
+    { name: 'arr', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+    { name: 'array', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'str', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+    { name: 'tup', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+    { name: 'tup_tuple', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'x', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
+    { name: 'misnamed', repetition_type: 'OPTIONAL', converted_type: 'LIST', num_children: 1 },
+    { name: 'element', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'str', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
+  ];
+  const ids = Array.from({ length: n }, (_, i) => i);
+  const list = (i, f) => (i % 5 === 0 ? null : i % 5 === 1 ? [] : Array.from({ length: 1 + (i % 4) }, (_, k) => f(k)));
+  const columnData = [
+    { name: 'id', data: ids },
+    { name: 'rg', data: ids.map((i) => (i % 3 === 0 ? [] : Array.from({ length: i % 4 }, (_, k) => (k === 1 ? null : i * 10 + k)))) },
+    { name: 'arr', data: ids.map((i) => list(i, (k) => `a${i}_${k}`)) },
+    { name: 'tup', data: ids.map((i) => list(i, (k) => (k === 2 ? null : i / 8 + k))) },
+    { name: 'misnamed', data: ids.map((i) => list(i, (k) => `m${i}_${k}`)) },
+  ];
+  return { schema, columnData };
 }
