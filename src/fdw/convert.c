@@ -243,6 +243,13 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 	if (node->logical.id == PQ_LT_NONE && cv->natural_type == BYTEAOID &&
 		is_string_type(target_type))
 		cv->natural_type = TEXTOID;
+	/* JSON declared json: the text as it is, validated by json's input */
+	if (node->logical.id == PQ_LT_JSON && target_type == JSONOID)
+		cv->natural_type = TEXTOID;
+	/* a UTC time of day declared timetz: at offset zero, not the session's */
+	if (node->logical.id == PQ_LT_TIME && node->logical.is_adjusted_to_utc &&
+		target_type == TIMETZOID)
+		cv->natural_type = TIMETZOID;
 	cv->target_type = target_type;
 	cv->target_typmod = target_typmod;
 	cv->always_null = (node->logical.id == PQ_LT_UNKNOWN);

@@ -25,15 +25,19 @@
 #define PQFDW_BATCH_MAX_ROWS PQ_SEGMENT_CAP
 #define PQFDW_BATCH_TARGET_DATUMS (512 * 1024)
 
-PqTableReader *
-pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
-						  MemoryContext parent)
+/*
+ * relid: a foreign table (columns found with its column options, keys from
+ * its options); InvalidOid: tupdesc of relname, columns found by name.
+ */
+static PqTableReader *
+reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
+			  List *paths, List *attnums, PqDecryptionConfig *decrypt,
+			  MemoryContext parent)
 {
 	MemoryContext cxt = AllocSetContextCreate(parent, "parquet_fdw reader",
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PqTableReader *tr = palloc0(sizeof(PqTableReader));
-	TupleDesc	tupdesc = RelationGetDescr(rel);
 	Size		cells;
 	ListCell   *lc;
 	int			i;
@@ -45,11 +49,12 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 										  ALLOCSET_DEFAULT_SIZES);
 	tr->rg_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
 									   ALLOCSET_DEFAULT_SIZES);
-	tr->relid = RelationGetRelid(rel);
+	tr->relid = relid;
+	tr->relname = pstrdup(relname);
 	tr->tupdesc = tupdesc;
 	tr->natts = tupdesc->natts;
 	tr->paths = list_copy(paths);
-	tr->decrypt = pqfdw_table_decryption(tr->relid);
+	tr->decrypt = decrypt;
 	tr->ncols = list_length(attnums);
 	tr->cols = palloc0(sizeof(PqTableColumn) * Max(tr->ncols, 1));
 	i = 0;
@@ -75,6 +80,42 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 	tr->file_index = -1;
 	MemoryContextSwitchTo(old);
 	return tr;
+}
+
+PqTableReader *
+pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
+						  MemoryContext parent)
+{
+	Oid			relid = RelationGetRelid(rel);
+
+	return reader_create(RelationGetDescr(rel), relid,
+						 RelationGetRelationName(rel), paths, attnums,
+						 pqfdw_table_decryption(relid), parent);
+}
+
+PqTableReader *
+pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
+							   List *paths, List *attnums,
+							   PqDecryptionConfig *decrypt,
+							   MemoryContext parent)
+{
+	return reader_create(tupdesc, InvalidOid, relname, paths, attnums,
+						 decrypt, parent);
+}
+
+/* The top-level field of an attribute of a reader without a relation. */
+static PqSchemaNode *
+find_field_by_name(PqTableReader *tr, PqTableColumn *c, const char *path)
+{
+	PqSchemaNode *node = pq_schema_find_field(tr->file->schema, c->attname);
+
+	if (node == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist in Parquet file \"%s\"",
+						c->attname, tr->relname, path),
+				 errhint("Name the columns to load in a column list; parquet_fdw.schema() lists the file's fields.")));
+	return node;
 }
 
 /* Bytes (or data pages) read so far by the open file's column readers. */
@@ -159,8 +200,9 @@ open_next_file(PqTableReader *tr)
 	for (i = 0; i < tr->ncols; i++)
 	{
 		PqTableColumn *c = &tr->cols[i];
-		PqSchemaNode *leaf = pqfdw_find_column(tr->file, tr->relid, c->attnum,
-											   path);
+		PqSchemaNode *leaf = OidIsValid(tr->relid) ?
+			pqfdw_find_column(tr->file, tr->relid, c->attnum, path) :
+			find_field_by_name(tr, c, path);
 		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, c->attnum - 1);
 
 		if (pqfdw_is_nested_field(leaf))

@@ -3,7 +3,8 @@
  * table_reader.h
  *		Reads a foreign table's Parquet files as batches of rows: files ->
  *		row groups -> per-column segments -> a row-major batch of Datums.
- *		Used by the scan (scan.c) and by ANALYZE (analyze.c).
+ *		Used by the scan (scan.c), by ANALYZE (analyze.c) and, for a plain
+ *		table's TupleDesc, by COPY FROM (copy_from.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -39,7 +40,8 @@ typedef struct PqTableColumn
 
 struct PqTableReader
 {
-	Oid			relid;
+	Oid			relid;			/* InvalidOid: not a foreign table */
+	char	   *relname;		/* for messages */
 	TupleDesc	tupdesc;
 	int			natts;
 	List	   *paths;
@@ -106,6 +108,19 @@ struct PqTableReader
 extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
 												List *attnums,
 												MemoryContext parent);
+
+/*
+ * A reader of the attributes attnums of tupdesc (a relation named relname
+ * that is not a foreign table): each attribute reads the top-level field of
+ * its name (exactly, or case-insensitively when unambiguous) converted to
+ * its type.  decrypt may be NULL.
+ */
+extern PqTableReader *pqfdw_table_reader_create_desc(TupleDesc tupdesc,
+													 const char *relname,
+													 List *paths,
+													 List *attnums,
+													 PqDecryptionConfig *decrypt,
+													 MemoryContext parent);
 
 /*
  * Decode the next batch into batch_values/batch_nulls; returns its row
