@@ -91,5 +91,6 @@ extern void suite_writer(void);
 extern void suite_json_render(void);
 extern void suite_variant_encode(void);
 extern void suite_variant(void);
+extern void suite_nested(void);
 
 #endif							/* UNIT_TEST_H */
