@@ -19,6 +19,8 @@
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
 #   pruning      corpus files with statistics/page index/bloom filters: every
 #                pruning kind on gives the same rows as all of them off
+#   variant_shredded  every shredded_variant/ case read through parquet_fdw
+#                as jsonb vs the independent JS decoding of its .variant.bin
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
@@ -290,7 +292,7 @@ CORPUS=${PARQUET_TESTING_DIR:-$REPO/../shared/testdata/parquet-testing}
 if [ -d "$CORPUS/data" ] && ! pgfdw_as_postgres test -r "$CORPUS/data/alltypes_plain.parquet"; then
 	echo "!!!!!!!! corpus $CORPUS is not readable by the postgres user; using a temporary copy in /tmp !!!!!!!!"
 	CORPUS_COPY=$(mktemp -d /tmp/parquet_fdw_corpus.XXXXXX)
-	cp -r "$CORPUS/data" "$CORPUS/bad_data" "$CORPUS_COPY/"
+	cp -r "$CORPUS/data" "$CORPUS/bad_data" "$CORPUS/variant" "$CORPUS/shredded_variant" "$CORPUS_COPY/"
 	chmod -R a+rX "$CORPUS_COPY"
 	export PARQUET_TESTING_DIR=$CORPUS_COPY
 fi
@@ -329,6 +331,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage formulas compare.mjs formulas
 	run_js_stage conformance compare.mjs conformance
 	run_js_stage pruning check_pruning.mjs
+	run_js_stage variant_shredded check_variant.mjs --shredded
 	if [ $FIXTURES_OK = 1 ]; then
 		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
 	else
@@ -345,6 +348,7 @@ else
 	could_not_run formulas "$reason"
 	could_not_run conformance "$reason"
 	could_not_run pruning "$reason"
+	could_not_run variant_shredded "$reason"
 	could_not_run interop "$reason"
 fi
 
