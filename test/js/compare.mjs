@@ -479,7 +479,7 @@ async function checkEntry(e) {
   const wkt = wktProblems(pgr);
   if (typeof wkt === 'string') problems.push(wkt);
   // GEOMETRY/GEOGRAPHY read as bytea: only such files can have geo stats.
-  const geo = pgr.cols.some((c) => c.type === 'bytea') ? await geoStatsProblems(e.file) : null;
+  const geo = !e.keyDir && pgr.cols.some((c) => c.type === 'bytea') ? await geoStatsProblems(e.file) : null;
   if (typeof geo === 'string') problems.push(geo);
   if (problems.length) return { ok: false, msg: problems.join('; ') };
   const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs',
