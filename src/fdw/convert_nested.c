@@ -68,7 +68,62 @@ typedef struct NestedPlanState
 	MemoryContext cxt;
 	List	   *leaves;			/* leaf ordinals read (int) */
 	List	   *scalars;		/* SCALAR plans */
+	List	   *variant_keys;	/* top-level VARIANT: object fields used */
 } NestedPlanState;
+
+static void
+add_leaves(NestedPlanState *ps, const PqSchemaNode *node)
+{
+	int			i;
+
+	for (i = 0; i < node->n_leaves; i++)
+		ps->leaves = lappend_int(ps->leaves, node->first_leaf + i);
+}
+
+static bool
+key_wanted(List *keys, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, keys)
+		if (strcmp(strVal(lfirst(lc)), name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The leaves of a VARIANT group that v -> 'key' needs for the keys: the
+ * metadata, the value (unshredded values and unshredded object fields) and,
+ * of an object-shredded typed_value, only the groups of those keys (other
+ * typed_value shapes whole).  Fields left out read as missing.
+ */
+static void
+add_variant_leaves(NestedPlanState *ps, const PqSchemaNode *node, List *keys)
+{
+	int			i;
+
+	for (i = 0; i < node->n_children; i++)
+	{
+		const PqSchemaNode *c = node->children[i];
+		PqShape		sh;
+		int			k;
+
+		if (strcmp(c->name, "typed_value") != 0)
+		{
+			add_leaves(ps, c);
+			continue;
+		}
+		pq_shape_of(c, false, &sh);
+		if (sh.kind != PQ_SHAPE_STRUCT)
+		{
+			add_leaves(ps, c);
+			continue;
+		}
+		for (k = 0; k < c->n_children; k++)
+			if (key_wanted(keys, c->children[k]->name))
+				add_leaves(ps, c->children[k]);
+	}
+}
 
 static const char *
 shape_name(PqShapeKind kind)
@@ -194,14 +249,14 @@ plan_node(NestedPlanState *ps, const PqSchemaNode *node, bool as_element,
 
 	if (typid == JSONBOID || typid == JSONOID)
 	{
-		int			i;
-
 		p->kind = PQ_NESTED_JSON;
 		p->jsonb = (typid == JSONBOID);
 		p->first_leaf = node->first_leaf;
 		p->n_leaves = node->n_leaves;
-		for (i = 0; i < node->n_leaves; i++)
-			ps->leaves = lappend_int(ps->leaves, node->first_leaf + i);
+		if (ps->variant_keys != NIL && sh.kind == PQ_SHAPE_VARIANT)
+			add_variant_leaves(ps, node, ps->variant_keys);
+		else
+			add_leaves(ps, node);
 		return p;
 	}
 
@@ -274,7 +329,8 @@ int_cmp(const ListCell *a, const ListCell *b)
 
 void
 pqfdw_nested_plan(PqNestedColumn *nc, const PqSchemaNode *field, Oid typid,
-				  int32 typmod, const char *attname, MemoryContext cxt)
+				  int32 typmod, const char *attname, List *variant_keys,
+				  MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	NestedPlanState	ps;
@@ -285,6 +341,7 @@ pqfdw_nested_plan(PqNestedColumn *nc, const PqSchemaNode *field, Oid typid,
 	ps.cxt = cxt;
 	ps.leaves = NIL;
 	ps.scalars = NIL;
+	ps.variant_keys = variant_keys;
 	nc->attname = attname;
 	nc->plan = plan_node(&ps, field, false, typid, typmod, attname);
 

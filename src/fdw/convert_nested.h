@@ -112,11 +112,14 @@ extern void pqfdw_nested_natural_type(const PqSchemaNode *field, Oid *typid,
 /*
  * A plan for reading field into a column of type typid/typmod; an
  * impossible declaration is an error naming the column and the field.
- * Allocates in cxt.  Fills nc's plan and leaves.
+ * Allocates in cxt.  Fills nc's plan and leaves.  variant_keys (String
+ * nodes; NIL: all): for a VARIANT field read as jsonb, the only object
+ * fields the query uses (v -> 'key'), so that the shredded columns of the
+ * other fields are not read.
  */
 extern void pqfdw_nested_plan(PqNestedColumn *nc, const PqSchemaNode *field,
 							  Oid typid, int32 typmod, const char *attname,
-							  MemoryContext cxt);
+							  List *variant_keys, MemoryContext cxt);
 
 /* The Datum of slot, a value of the plan's node. */
 extern Datum pqfdw_nested_datum(PqNestedColumn *nc, PqNestedPlan *p,
@@ -140,6 +143,7 @@ extern Datum pqfdw_json_datum(const PqNestedPlan *p, const PqValue *slot,
 extern PqNestedColumn *pqfdw_nested_column_create(const PqSchemaNode *field,
 												  Oid typid, int32 typmod,
 												  const char *attname,
+												  List *variant_keys,
 												  int max_rows,
 												  MemoryContext cxt);
 

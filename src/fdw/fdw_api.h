@@ -45,7 +45,9 @@ extern List *pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt,
  * (Integer), quals to evaluate on batches (List of OpExpr, see filter.c),
  * quals to prune row groups with (List of Expr, see prune.c), and the
  * relation's range table index at plan time (Integer): the Vars in those
- * quals carry it, and set_plan_references may renumber the scan.
+ * quals carry it, and set_plan_references may renumber the scan; and the
+ * jsonb columns used only as v -> 'key' (List of (Integer attnum, List of
+ * String keys)).
  */
 enum PqfdwPrivateIndex
 {
@@ -54,7 +56,12 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_ROW_GROUPS,
 	PQFDW_PRIVATE_FILTERS,
 	PQFDW_PRIVATE_PRUNE,
-	PQFDW_PRIVATE_RELID
+	PQFDW_PRIVATE_RELID,
+	PQFDW_PRIVATE_VARIANT_KEYS
 };
+
+/* variant_fields.c: the keys of v -> 'key' uses of column attno, or NIL */
+extern List *pqfdw_variant_field_uses(PlannerInfo *root, Index relid,
+									  AttrNumber attno);
 
 #endif							/* PQFDW_FDW_API_H */

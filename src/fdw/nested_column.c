@@ -50,13 +50,13 @@ struct_of_primitives(PqNestedColumn *nc, const PqSchemaNode *field)
 
 PqNestedColumn *
 pqfdw_nested_column_create(const PqSchemaNode *field, Oid typid, int32 typmod,
-						   const char *attname, int max_rows,
-						   MemoryContext cxt)
+						   const char *attname, List *variant_keys,
+						   int max_rows, MemoryContext cxt)
 {
 	PqNestedColumn *nc = MemoryContextAllocZero(cxt, sizeof(PqNestedColumn));
 	const PqSchemaNode *leaf = field;
 
-	pqfdw_nested_plan(nc, field, typid, typmod, attname, cxt);
+	pqfdw_nested_plan(nc, field, typid, typmod, attname, variant_keys, cxt);
 	while (!leaf->is_leaf && leaf->n_children == 1)
 		leaf = leaf->children[0];
 	nc->list_from_levels = nc->plan->kind == PQ_NESTED_ARRAY &&

@@ -26,6 +26,8 @@
 #include "optimizer/planmain.h"
 #include "optimizer/restrictinfo.h"
 #include "parquet_fdw.h"
+#include "catalog/pg_type.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -478,6 +480,30 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	}
 }
 
+/*
+ * For each jsonb attribute read that the query uses only as v -> 'key':
+ * (attnum, keys), so that a VARIANT field reads only those fields.
+ */
+static List *
+variant_keys(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *attnums)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, attnums)
+	{
+		AttrNumber	attnum = lfirst_int(lc);
+		List	   *keys;
+
+		if (get_atttype(relid, attnum) != JSONBOID)
+			continue;
+		keys = pqfdw_variant_field_uses(root, baserel->relid, attnum);
+		if (keys != NIL)
+			result = lappend(result, list_make2(makeInteger(attnum), keys));
+	}
+	return result;
+}
+
 ForeignScan *
 pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					 Oid foreigntableid, ForeignPath *best_path,
@@ -502,6 +528,8 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	fdw_private = list_make5(paths, st->attnums,
 							 makeInteger(st->row_groups), filters, prune);
 	fdw_private = lappend(fdw_private, makeInteger(baserel->relid));
+	fdw_private = lappend(fdw_private, variant_keys(root, baserel, foreigntableid,
+													st->attnums));
 
 	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,

@@ -118,6 +118,13 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	if (st->nfilters > 0)
 		st->batch_sel = MemoryContextAlloc(st->scan_cxt,
 										   sizeof(int) * st->reader->batch_rows);
+	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_VARIANT_KEYS))
+	{
+		List	   *pair = lfirst(lc);
+
+		pqfdw_table_reader_set_variant_keys(st->reader, intVal(linitial(pair)),
+											lsecond(pair));
+	}
 	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
 	st->prune_value_states = ExecInitExprList(plan->fdw_exprs,
 											  (PlanState *) node);

@@ -211,6 +211,7 @@ open_next_file(PqTableReader *tr)
 				c->nested = pqfdw_nested_column_create(leaf, att->atttypid,
 													   att->atttypmod,
 													   c->attname,
+													   c->variant_keys,
 													   tr->batch_rows,
 													   tr->cxt);
 			pqfdw_nested_column_open(c->nested, tr->file, leaf, tr->file_cxt);
@@ -498,6 +499,22 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 	tr->rg_rows_left -= n;
 	tr->rg_pos += n;
 	return n;
+}
+
+void
+pqfdw_table_reader_set_variant_keys(PqTableReader *tr, AttrNumber attnum,
+									List *keys)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+		if (tr->cols[i].attnum == attnum)
+		{
+			MemoryContext old = MemoryContextSwitchTo(tr->cxt);
+
+			tr->cols[i].variant_keys = copyObject(keys);
+			MemoryContextSwitchTo(old);
+		}
 }
 
 void

@@ -36,6 +36,8 @@ typedef struct PqTableColumn
 	PqColumnReader *reader;		/* for the current file */
 	PqNestedColumn *nested;		/* instead of conv and reader: a nested
 								 * field (convert_nested.h) */
+	List	   *variant_keys;	/* VARIANT as jsonb: the object fields the
+								 * query uses (NIL: all) */
 } PqTableColumn;
 
 struct PqTableReader
@@ -134,6 +136,13 @@ extern int	pqfdw_table_reader_next_batch(PqTableReader *tr);
  */
 extern void pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
 										  PqRowNarrow filter, void *arg);
+
+/*
+ * Read only the object fields keys (String nodes) of attribute attnum when
+ * it is a VARIANT field read as jsonb (the query uses nothing else of it).
+ */
+extern void pqfdw_table_reader_set_variant_keys(PqTableReader *tr,
+												AttrNumber attnum, List *keys);
 
 /* GUC parquet_fdw.enable_late_materialization */
 extern bool pqfdw_enable_late_materialization;

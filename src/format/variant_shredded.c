@@ -234,8 +234,8 @@ render_shredded_array(PqBuffer *buf, const PqVariantMeta *m,
 		list_node->children[0]->is_leaf ||
 		list_node->children[0]->n_children != 1 ||
 		list_node->children[0]->children[0]->is_leaf ||
-		list_node->children[0]->children[0]->repetition != PQ_REQUIRED)
-		pq_corrupt("shredded Variant array \"%s\" is not a 3-level LIST of required element groups",
+		list_node->children[0]->children[0]->repetition == PQ_REPEATED)
+		pq_corrupt("shredded Variant array \"%s\" is not a 3-level LIST of element groups",
 				   list_node->name);
 	rep = list_node->children[0];
 	elem = rep->children[0];
@@ -253,7 +253,8 @@ render_shredded_array(PqBuffer *buf, const PqVariantMeta *m,
 
 		if (item->kind == PQ_VAL_GROUP && item->u.children.n == 1)
 			ev = &item->u.children.items[0];
-		if (is_null(ev))
+		/* required element groups as the spec says; DuckDB's are optional */
+		if (is_null(ev) && elem->repetition == PQ_REQUIRED)
 			pq_corrupt("shredded Variant array \"%s\" has a null element group",
 					   list_node->name);
 		get_pair(elem, ev, &pair);
@@ -317,8 +318,12 @@ render_shredded_object(PqBuffer *buf, const PqVariantMeta *m,
 		const PqSchemaNode *f = obj_node->children[i];
 		ObjectEntry *e = &entries[n++];
 
-		if (f->is_leaf || f->repetition != PQ_REQUIRED)
-			pq_corrupt("shredded Variant field \"%s\" is not a required group",
+		/*
+		 * The spec asks for required groups; DuckDB and hyparquet-writer
+		 * write optional ones, whose null means the field is missing.
+		 */
+		if (f->is_leaf || f->repetition == PQ_REPEATED)
+			pq_corrupt("shredded Variant field \"%s\" is not a group",
 					   f->name);
 		e->key = (const uint8 *) f->name;
 		e->key_len = strlen(f->name);

@@ -153,6 +153,8 @@ function interopEntries(dir) {
     why: f.why,
     reference: f.reference, // 'duckdb' | 'arrow-rs'
     twin: f.twin ? path.join(dir, f.twin) : undefined,
+    referenceSql: f.referenceSql, // DuckDB query giving the expected rows
+    referenceName: f.referenceSql ? 'DuckDB (query)' : undefined,
   }));
 }
 

@@ -43,8 +43,8 @@ const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw-gen-'));
 
 const manifest = [];
 /** Register a fixture. reference: 'duckdb' | 'arrow-rs'; expect: 'rows' | 'error'. */
-function add(name, { writer, exercises, reference = 'duckdb', expect = 'rows', why, twin }) {
-  manifest.push({ name, writer, exercises, reference, expect, why, twin });
+function add(name, { writer, exercises, reference = 'duckdb', expect = 'rows', why, twin, referenceSql }) {
+  manifest.push({ name, writer, exercises, reference, expect, why, twin, referenceSql });
 }
 
 function check(name, cond, what) {
@@ -655,6 +655,79 @@ async function nestedFixtures() {
   }
 }
 
+// ----------------------------------------------------------------- VARIANT
+
+// Values every engine renders alike as JSON (numbers, strings, booleans,
+// nulls, decimals, objects, arrays); DuckDB's VARIANT -> JSON is the
+// reference. Row ids order the rows.
+const VARIANT_ROWS_SQL = `
+  SELECT * FROM (VALUES
+    (0, {'a': 1::BIGINT, 'b': 'one', 'c': {'x': 10}}::VARIANT),
+    (1, {'a': '-9223372036854775808'::BIGINT, 'b': 'two'}::VARIANT),
+    (2, {'b': 'no a', 'extra': [1, 2, 3]}::VARIANT),
+    (3, {'a': 'a string', 'b': NULL}::VARIANT),
+    (4, 'just a string'::VARIANT),
+    (5, [1.5::DOUBLE, -2.25::DOUBLE]::VARIANT),
+    (6, 123.45::DECIMAL(10, 2)::VARIANT),
+    (7, 12345678901234567890.123456789::DECIMAL(38, 9)::VARIANT),
+    (8, true::VARIANT),
+    (9, NULL::VARIANT),
+    (10, {'a': 7::BIGINT, 'b': 'ünïcode ✓', 'c': {'x': NULL, 'y': [{'z': 1}]}}::VARIANT),
+    (11, MAP {}::MAP(VARCHAR, INTEGER)::VARIANT)
+  ) t(id, v)`;
+
+async function variantFixtures() {
+  const c = await duck();
+  const ref = (name) => `SELECT id, v::JSON AS v FROM read_parquet(${sqlString(path.join(OUT, name))}) ORDER BY id`;
+  {
+    const name = 'duckdb_variant_plain.parquet';
+    await c.run(`COPY (${VARIANT_ROWS_SQL}) TO ${sqlString(path.join(OUT, name))} (FORMAT parquet)`);
+    add(name, { writer: 'duckdb', referenceSql: ref(name), exercises: 'unshredded VARIANT (objects, arrays, scalars, decimals, Variant null, SQL NULL) as jsonb' });
+  }
+  {
+    const name = 'duckdb_variant_shredded.parquet';
+    await c.run(`COPY (${VARIANT_ROWS_SQL}) TO ${sqlString(path.join(OUT, name))} ` +
+      `(FORMAT parquet, SHREDDING {v: 'STRUCT(a BIGINT, b VARCHAR, c STRUCT(x INTEGER))'})`);
+    const md = (await duckQuery(`SELECT path_in_schema FROM parquet_metadata(${sqlString(path.join(OUT, name))})`)).rows.map((r) => String(r[0]));
+    check(name, md.some((p) => /typed_value, c, typed_value, x, typed_value/.test(p)), `nested shredded field c.x, found ${md.join(' | ')}`);
+    add(name, { writer: 'duckdb', referenceSql: ref(name), exercises: 'shredded VARIANT: shredded, missing, mistyped and extra fields, non-object values, nested shredded object' });
+  }
+  {
+    const name = 'hyp_variant_shredded.parquet';
+    const values = [
+      { a: 1n, b: 'one', arr: [1.5, 2.5] },
+      { a: 2n, extra: true },
+      { b: 'no a', arr: [] },
+      'a string',
+      [1, 2, 3],
+      null,
+      { a: 3n, b: 'three', arr: [0.25], nested: { deep: [1, { k: 'v' }] } },
+    ];
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: values.map((_, i) => i), type: 'INT32', nullable: false },
+        { name: 'v', data: values, type: 'VARIANT', shredding: { a: 'INT64', b: 'STRING', arr: ['DOUBLE'] } },
+      ],
+    });
+    fs.writeFileSync(path.join(OUT, name), Buffer.from(buf));
+    add(name, { writer: 'hyparquet-writer', referenceSql: ref(name), exercises: 'shredded VARIANT from hyparquet-writer (shredded array field, missing fields, Variant null, SQL NULL)' });
+  }
+  {
+    const name = 'hyp_variant_plain.parquet';
+    // no SQL NULL row: DuckDB reads a null VARIANT group as a Variant null
+    // (the copy stage checks that distinction with arrow-rs)
+    const values = [{ a: 1n, s: 'x' }, [true, false, null], 42n, -0.5, 'str', null, { o: { p: { q: [] } } }];
+    const buf = parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: values.map((_, i) => i), type: 'INT32', nullable: false },
+        { name: 'v', data: values, type: 'VARIANT' },
+      ],
+    });
+    fs.writeFileSync(path.join(OUT, name), Buffer.from(buf));
+    add(name, { writer: 'hyparquet-writer', referenceSql: ref(name), exercises: 'unshredded VARIANT from hyparquet-writer' });
+  }
+}
+
 // ------------------------------------------------------------------ main
 
 try {
@@ -666,6 +739,7 @@ try {
   await bloomDictFixtures();
   await geoFixtures();
   await nestedFixtures();
+  await variantFixtures();
   const mf = path.join(OUT, 'manifest.json');
   fs.writeFileSync(mf, JSON.stringify({ generated_by: 'test/js/gen_fixtures.mjs', files: manifest }, null, 2) + '\n');
   for (const f of fs.readdirSync(OUT)) fs.chmodSync(path.join(OUT, f), 0o644);

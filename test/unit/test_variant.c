@@ -642,16 +642,18 @@ test_shredded_array(void)
 	/* an element with both */
 	CHECK_SHREDDED_ERROR(s, v_group(3, META_EMPTY, v_null(),
 									v_group(1, v_list(1, ELEM(B(0x00), v_str("x"))))));
-	/* a null element group */
+	/* a null element group of required elements */
 	CHECK_SHREDDED_ERROR(s, v_group(3, META_EMPTY, v_null(),
 									v_group(1, v_list(1, v_group(1, v_null())))));
-	/* elements must be required groups in a 3-level list */
+	/* optional element groups (DuckDB writes them); a null one is null */
 	bad = variant(group("typed_value", PQ_OPTIONAL, PQ_LT_LIST, 1,
 						group("list", PQ_REPEATED, PQ_LT_NONE, 1,
 							  group("element", PQ_OPTIONAL, PQ_LT_NONE, 1,
 									leaf("value", PQ_OPTIONAL, PQ_BYTE_ARRAY, PQ_LT_NONE)))));
-	CHECK_SHREDDED_ERROR(bad, v_group(3, META_EMPTY, v_null(),
-									  v_group(1, v_list(1, v_group(1, v_group(1, B(0x00)))))));
+	CHECK_SHREDDED(bad, v_group(3, META_EMPTY, v_null(),
+								v_group(1, v_list(2, v_group(1, v_group(1, B(0x0C, 5))),
+												  v_group(1, v_null())))),
+				   "[5,null]");
 	bad = variant(group("typed_value", PQ_OPTIONAL, PQ_LT_LIST, 1,
 						leaf("element", PQ_REPEATED, PQ_BYTE_ARRAY, PQ_LT_NONE)));
 	CHECK_SHREDDED_ERROR(bad, v_group(3, META_EMPTY, v_null(), v_group(1, v_list(0))));
@@ -730,17 +732,23 @@ test_shredded_object(void)
 #undef OBJ
 }
 
-/* Field groups must be required groups of value/typed_value */
+/*
+ * Field groups are groups of value/typed_value: required as the spec says,
+ * or optional as DuckDB and hyparquet-writer write them (null: missing).
+ */
 static void
 test_shredded_object_schema(void)
 {
 	PqSchemaNode *s;
 
-	/* optional field group */
+	/* optional field group: present, and null (the field is missing) */
 	s = variant(group("typed_value", PQ_OPTIONAL, PQ_LT_NONE, 1,
 					  group("a", PQ_OPTIONAL, PQ_LT_NONE, 1,
 							leaf("value", PQ_OPTIONAL, PQ_BYTE_ARRAY, PQ_LT_NONE))));
-	CHECK_SHREDDED_ERROR(s, v_group(3, B(0x01, 1, 0, 1, 'a'), v_null(), v_group(1, v_group(1, B(0x00)))));
+	CHECK_SHREDDED(s, v_group(3, B(0x01, 1, 0, 1, 'a'), v_null(), v_group(1, v_group(1, B(0x00)))),
+				   "{\"a\":null}");
+	CHECK_SHREDDED(s, v_group(3, B(0x01, 1, 0, 1, 'a'), v_null(), v_group(1, v_null())),
+				   "{}");
 	/* a leaf where a field group belongs */
 	s = variant(group("typed_value", PQ_OPTIONAL, PQ_LT_NONE, 1,
 					  leaf("a", PQ_REQUIRED, PQ_INT32, PQ_LT_NONE)));
