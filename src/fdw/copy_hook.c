@@ -161,6 +161,7 @@ static void
 start_writer(CopyState *st, TupleDesc tupdesc)
 {
 	PqWriterField *fields;
+	const char **names;
 	ListCell   *lc;
 	int			c;
 
@@ -193,6 +194,12 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 		fields[c].bloom_filter = true;
 		fields[c].bloom_fpp = st->opts.bloom_fpp;
 	}
+
+	names = palloc(sizeof(char *) * Max(st->ncols, 1));
+	for (c = 0; c < st->ncols; c++)
+		names[c] = fields[c].name;
+	st->opts.writer.encryption = pqfdw_copy_encryption(&st->opts.encryption,
+													   names, st->ncols);
 
 	st->writer = pq_file_writer_create(&st->sink.sink, fields, st->ncols,
 									   &st->opts.writer);

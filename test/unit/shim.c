@@ -159,9 +159,30 @@ psprintf(const char *fmt,...)
 	return pstrdup(buf);
 }
 
+/*
+ * Reset callbacks of "the" memory context: the shim has one, freed by
+ * shim_free_all(), which runs them first.
+ */
+static MemoryContextCallback *shim_callbacks = NULL;
+
+void
+MemoryContextRegisterResetCallback(MemoryContext context,
+								   MemoryContextCallback *cb)
+{
+	cb->next = shim_callbacks;
+	shim_callbacks = cb;
+}
+
 void
 shim_free_all(void)
 {
+	while (shim_callbacks != NULL)
+	{
+		MemoryContextCallback *cb = shim_callbacks;
+
+		shim_callbacks = cb->next;
+		cb->func(cb->arg);
+	}
 	while (chunks.next != &chunks)
 	{
 		ShimChunk  *c = chunks.next;
