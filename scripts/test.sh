@@ -14,6 +14,9 @@
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
 #   pruning      corpus files with statistics/page index/bloom filters: every
 #                pruning kind on gives the same rows as all of them off
+#   encryption   COPY TO encrypted Parquet in every mode checked by the
+#                independent verifier (lib/pme.mjs) and legacy readers,
+#                tampered files -> XX001, no key material in logs or output
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #
 # Each stage prints "<stage>: N passed, N failed"; a stage that cannot run at
@@ -151,6 +154,10 @@ fi
 COPY_OUT=/tmp/parquet_fdw_test/out
 mkdir -p "$COPY_OUT" && chmod 777 "$COPY_OUT"
 find "$COPY_OUT" -mindepth 1 -delete
+# The key store of the encryption test (parquet_fdw.key_directory): the
+# server's user owns it, nobody else may enter it.
+KEY_DIR=/tmp/parquet_fdw_test/keys
+rm -rf "$KEY_DIR" && mkdir -p "$KEY_DIR" && chown postgres:postgres "$KEY_DIR" && chmod 700 "$KEY_DIR"
 
 banner regress
 if [ $SETUP_OK = 1 ] && [ $FIXTURES_OK = 1 ] && [ -f test/schedule ]; then
@@ -260,6 +267,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage formulas compare.mjs formulas
 	run_js_stage conformance compare.mjs conformance
 	run_js_stage pruning check_pruning.mjs
+	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	if [ $FIXTURES_OK = 1 ]; then
 		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
 	else
@@ -276,6 +284,7 @@ else
 	could_not_run formulas "$reason"
 	could_not_run conformance "$reason"
 	could_not_run pruning "$reason"
+	could_not_run encryption "$reason"
 	could_not_run interop "$reason"
 fi
 
