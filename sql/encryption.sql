@@ -125,6 +125,9 @@ COPY (SELECT * FROM enc_src ORDER BY id) TO '/tmp/parquet_fdw_test/out/enc_v2.pa
   WITH (FORMAT parquet, footer_key 'enc_footer', column_keys 'name:enc_c1, blob:enc_c2', page_version 2,
         compression zstd, dictionary false, row_group_size 1500, data_page_size 1024);
 SELECT enc_check('v2');
+-- COPY TO STDOUT: the client writes the encrypted stream
+\copy (SELECT * FROM enc_src) TO '/tmp/parquet_fdw_test/out/enc_stdout.parquet' WITH (FORMAT parquet, footer_key 'enc_footer', column_keys 'name:enc_c1', plaintext_footer true)
+SELECT enc_magic('stdout'), enc_check('stdout');
 -- an empty result
 COPY (SELECT * FROM enc_src WHERE false) TO '/tmp/parquet_fdw_test/out/enc_empty.parquet' WITH (FORMAT parquet, footer_key 'enc_footer');
 CREATE FOREIGN TABLE enc_empty (id int8, name text) SERVER parquet_srv
