@@ -174,7 +174,7 @@ MemoryContextRegisterResetCallback(MemoryContext context,
 }
 
 void
-shim_free_all(void)
+shim_run_reset_callbacks(void)
 {
 	while (shim_callbacks != NULL)
 	{
@@ -183,6 +183,12 @@ shim_free_all(void)
 		shim_callbacks = cb->next;
 		cb->func(cb->arg);
 	}
+}
+
+void
+shim_free_all(void)
+{
+	shim_run_reset_callbacks();
 	while (chunks.next != &chunks)
 	{
 		ShimChunk  *c = chunks.next;

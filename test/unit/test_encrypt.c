@@ -4,7 +4,8 @@
  *		module layout and AAD checked by decrypting with OpenSSL directly
  *		and an AAD built here byte by byte from the spec, the per-key
  *		invocation limit, 16-bit ordinal limits, column metadata in both
- *		footer modes, the footer signature, and option errors.
+ *		footer modes, the footer signature, option errors, and the keys
+ *		zeroed with the memory context.
  */
 #include "postgres.h"
 
@@ -447,6 +448,30 @@ test_option_errors(void)
 	CHECK_ERROR(pq_file_encryptor_create(&o, 3, paths3), ERRCODE_INVALID_PARAMETER_VALUE);
 }
 
+/* Deleting the writer's memory context zeroes every key. */
+static void
+test_keys_zeroed(void)
+{
+	PqEncryptionOptions o = base_options();
+	PqColumnEncryption cols[1];
+	PqFileEncryptor *fe;
+	PqKeyUse	zero;
+	int			i;
+
+	memset(cols, 0, sizeof(cols));
+	cols[0].path = "d";
+	cols[0].key = test_key(32, 99);
+	o.columns = cols;
+	o.n_columns = 1;
+	fe = pq_file_encryptor_create(&o, 3, paths3);
+	CHECK_EQ_INT(fe->n_keys, 2);
+	CHECK(memcmp(fe->keys[1].key.bytes, cols[0].key.bytes, 32) == 0);
+	shim_run_reset_callbacks();
+	memset(&zero, 0, sizeof(zero));
+	for (i = 0; i < fe->n_keys; i++)
+		CHECK(memcmp(&fe->keys[i], &zero, sizeof(zero)) == 0);
+}
+
 void
 suite_encrypt(void)
 {
@@ -457,4 +482,5 @@ suite_encrypt(void)
 	ut_run("encrypt_column_metadata", test_column_metadata);
 	ut_run("encrypt_footer_modes", test_footer_modes);
 	ut_run("encrypt_option_errors", test_option_errors);
+	ut_run("encrypt_keys_zeroed", test_keys_zeroed);
 }
