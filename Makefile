@@ -38,7 +38,8 @@ PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -Wall -Werror -Wno-unused-function \
 	-I src/format -I test/unit -I $(PG_INCLUDEDIR_SERVER)
-UNIT_LIBS = $(shell $(PG_CONFIG) --pkglibdir)/libpgport.a $(SHLIB_LINK) -lm
+UNIT_LIBS = $(shell $(PG_CONFIG) --pkglibdir)/libpgcommon.a \
+	$(shell $(PG_CONFIG) --pkglibdir)/libpgport.a $(SHLIB_LINK) -lm
 
 $(UNIT_BIN): $(UNIT_SRCS) $(wildcard src/format/*.h) test/unit/unit_test.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LIBS)

@@ -485,7 +485,7 @@ function report(work) {
   let isParamNl = false;
   if (cOn?.scan) {
     const pq = cOn.scan['Pruning Quals'] ?? '';
-    isParamNl = cOn.parent?.['Node Type'] === 'Nested Loop' && cOn.parent.Plans?.[1] === cOn.scan && cOn.loops === 1000 && /\bh\.id\b/.test(pq);
+    isParamNl = cOn.parent?.['Node Type'] === 'Nested Loop' && cOn.parent.Plans?.[1] === cOn.scan && cOn.loops === 1000 && /\bh\.id\b|\$\d+/.test(pq);
     console.log(`  (c) plan check: inner Foreign Scan under ${cOn.parent?.['Node Type']}, ${cOn.loops} loops, Pruning Quals "${pq}": ` +
       `${isParamNl ? 'parameterized nested loop' : 'NOT a parameterized nested loop'}`);
     if (!isParamNl) notes.push('(c): the forced plan is not a Nested Loop over a parameterized Foreign Scan');

@@ -7,6 +7,9 @@
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
+#   postgis      pg_regress with test/schedule_postgis (PostGIS geometry and
+#                geography); needs PostGIS: a failure under CI=true without
+#                it, elsewhere reported as NOT RUN
 #   copy         the files COPY ... TO ... (FORMAT parquet) wrote in the
 #                regression run, read by DuckDB and compared with their CSV
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
@@ -18,6 +21,8 @@
 #                independent verifier (lib/pme.mjs) and legacy readers,
 #                tampered files -> XX001, no key material in logs or output
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
+#   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
+#                on the corpus's encrypted files
 #
 # Each stage prints "<stage>: N passed, N failed"; a stage that cannot run at
 # all counts as one failure. The last line is the total "N passed, N failed";
@@ -206,6 +211,49 @@ else
 	could_not_run regress "setup or fixtures failed"
 fi
 
+# -------------------------------------------------------------- postgis
+banner postgis
+if [ ! -f "$("$PG_CONFIG" --sharedir)/extension/postgis.control" ]; then
+	if [ "${CI:-}" = true ]; then
+		could_not_run postgis "PostGIS is not installed (scripts/setup.sh installs postgresql-15-postgis-3)"
+	else
+		echo "!!!!!!!! postgis: PostGIS is not installed: the PostGIS tests did NOT RUN !!!!!!!!"
+		record postgis 0 0 "NOT RUN: PostGIS not installed"
+	fi
+elif [ $SETUP_OK = 1 ] && [ $FIXTURES_OK = 1 ]; then
+	POSTGIS_DIR=$(mktemp -d /tmp/parquet_fdw_postgis.XXXXXX)
+	mkdir -p "$POSTGIS_DIR/in/test"
+	cp -r sql expected "$POSTGIS_DIR/in/"
+	cp test/schedule_postgis "$POSTGIS_DIR/in/test/schedule"
+	{
+		echo "fsync = off"
+		[ -f test/regress.conf ] && cat test/regress.conf
+	} >"$POSTGIS_DIR/temp.conf"
+	chown -R postgres:postgres "$POSTGIS_DIR"
+	set +e
+	pgfdw_as_postgres "$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress" \
+		--temp-instance="$POSTGIS_DIR/instance" --bindir="$("$PG_CONFIG" --bindir)" \
+		--inputdir="$POSTGIS_DIR/in" --outputdir="$POSTGIS_DIR/out" \
+		--schedule="$POSTGIS_DIR/in/test/schedule" --temp-config="$POSTGIS_DIR/temp.conf" \
+		--encoding=UTF8 --no-locale 2>&1 | tee "$LOGDIR/postgis.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	ok=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+ok' "$LOGDIR/postgis.log" || true)
+	bad=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+FAILED' "$LOGDIR/postgis.log" || true)
+	if [ "$rc" = 2 ] || [ $((ok + bad)) = 0 ]; then
+		could_not_run postgis "pg_regress exited $rc, ran no test"
+	else
+		[ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
+		record postgis "$ok" "$bad"
+	fi
+	if [ -s "$POSTGIS_DIR/out/regression.diffs" ]; then
+		head -n 200 "$POSTGIS_DIR/out/regression.diffs"
+	fi
+	rm -rf "$POSTGIS_DIR"
+else
+	could_not_run postgis "setup or fixtures failed"
+fi
+
 # ------------------------------------------------------------- copy
 banner copy
 if [ $SETUP_OK = 1 ] && [ -f "$COPY_OUT/copy_all.csv" ]; then
@@ -286,6 +334,14 @@ else
 	could_not_run pruning "$reason"
 	could_not_run encryption "$reason"
 	could_not_run interop "$reason"
+fi
+
+# The independent Parquet Modular Encryption verifier (Node crypto, no
+# project code) proves itself on the corpus's encrypted files.
+if [ $SETUP_OK = 1 ]; then
+	run_js_stage pme-corpus check_pme_corpus.mjs
+else
+	could_not_run pme-corpus "setup failed"
 fi
 
 banner summary

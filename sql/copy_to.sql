@@ -244,7 +244,6 @@ COPY copy_src TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet, blo
 COPY copy_src TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet, key_value_metadata 'novalue');
 COPY copy_src TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet, numeric_scale 39);
 COPY copy_src TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet, compression gzip, compression gzip);
-COPY copy_src FROM '/tmp/parquet_fdw_test/out/copy_all.parquet' WITH (FORMAT parquet);
 COPY copy_src TO PROGRAM 'cat' WITH (FORMAT parquet);
 COPY copy_src TO 'relative.parquet' WITH (FORMAT parquet);
 COPY copy_src TO '/tmp/parquet_fdw_test/out' WITH (FORMAT parquet);

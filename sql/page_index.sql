@@ -174,3 +174,24 @@ SELECT :all_on * 2 < :all_off AS fewer_bytes, :two_on * 2 < :two_off AS fewer_by
 -- Files without a page index (DuckDB) report no page counters.
 SELECT parquet_fdw.create_table_sql(:'fixtures' || '/duckdb_types_zstd_dict.parquet', 'ft_pages_duck') \gexec
 SELECT compare_pages('ft_pages_duck', 'expected_types', 'id = 2500');
+
+-- Late materialization: the filtered column is decoded first and the other
+-- columns read only the pages of the rows that pass: one data page per
+-- column for a single-row lookup; the same rows either way.
+CREATE FUNCTION data_pages_read(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    plan jsonb;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+    RETURN jsonb_path_query_first(plan, 'strict $.**."Data Pages Read"')::bigint;
+END
+$$;
+SELECT count(*) AS ncols FROM pg_attribute
+WHERE attrelid = 'ft_pages_v1'::regclass AND attnum > 0 \gset
+SELECT data_pages_read('SELECT * FROM ft_pages_v1 WHERE id = 2500') = :ncols AS one_page_per_column;
+SELECT count(*), sum(c_int4), min(c_varchar) FROM ft_pages_v1 WHERE id BETWEEN 2490 AND 2610;
+SET parquet_fdw.enable_late_materialization = off;
+SELECT data_pages_read('SELECT * FROM ft_pages_v1 WHERE id = 2500') > :ncols AS more_pages_without;
+SELECT count(*), sum(c_int4), min(c_varchar) FROM ft_pages_v1 WHERE id BETWEEN 2490 AND 2610;
+RESET parquet_fdw.enable_late_materialization;
+SELECT count(*), sum(c_int4), min(c_varchar) FROM expected_types WHERE id BETWEEN 2490 AND 2610;

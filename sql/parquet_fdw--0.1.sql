@@ -49,7 +49,17 @@ CREATE FUNCTION metadata(
     OUT bloom_filter_length int,
     OUT has_column_index boolean,
     OUT has_offset_index boolean,
-    OUT key_value_metadata text)
+    OUT key_value_metadata text,
+    -- GeospatialStatistics of GEOMETRY/GEOGRAPHY chunks (Z, M when stored)
+    OUT bbox_xmin float8,
+    OUT bbox_xmax float8,
+    OUT bbox_ymin float8,
+    OUT bbox_ymax float8,
+    OUT bbox_zmin float8,
+    OUT bbox_zmax float8,
+    OUT bbox_mmin float8,
+    OUT bbox_mmax float8,
+    OUT geospatial_types int[])
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'parquet_fdw_metadata'
 LANGUAGE C STRICT VOLATILE;
@@ -71,7 +81,12 @@ CREATE FUNCTION schema(
     OUT max_repetition_level int,
     OUT field_id int,
     OUT column_id int,
-    OUT pg_type text)
+    OUT pg_type text,
+    -- GEOMETRY/GEOGRAPHY: CRS (OGC:CRS84 when absent), GEOGRAPHY's edge
+    -- algorithm (SPHERICAL when absent), the SRID of PostGIS values
+    OUT crs text,
+    OUT edge_algorithm text,
+    OUT srid int)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'parquet_fdw_schema'
 LANGUAGE C STRICT VOLATILE;
@@ -92,11 +107,15 @@ AS 'MODULE_PATHNAME', 'parquet_fdw_file_info'
 LANGUAGE C STRICT VOLATILE;
 
 -- The CREATE FOREIGN TABLE statement that reads the given path(s) with the
--- natural PostgreSQL types (the same that IMPORT FOREIGN SCHEMA uses).
+-- natural PostgreSQL types (the same that IMPORT FOREIGN SCHEMA uses).  The
+-- key options of encrypted files (key ids, never keys) are passed through.
 CREATE FUNCTION create_table_sql(
     path text,
     table_name text DEFAULT NULL,
-    server_name text DEFAULT 'parquet_srv')
+    server_name text DEFAULT 'parquet_srv',
+    footer_key text DEFAULT NULL,
+    column_keys text DEFAULT NULL,
+    aad_prefix text DEFAULT NULL)
 RETURNS text
 AS 'MODULE_PATHNAME', 'parquet_fdw_create_table_sql'
 LANGUAGE C VOLATILE;

@@ -46,7 +46,8 @@ probe_hashes(PqBloomProbe *probe, PqPrunePred *p, PqConverter *cv,
 
 	/* writers do not agree on hashing booleans, nor would it pay */
 	if (p->kind != PQ_PRUNE_COMPARE || p->strategy != BTEqualStrategyNumber ||
-		cv == NULL || cv->node->max_rep > 0 || cv->physical_type == PQ_BOOLEAN)
+		cv == NULL || cv->node->max_rep > 0 || cv->physical_type == PQ_BOOLEAN ||
+		p->has_cast)
 		return;
 
 	/* the values' type: the right-hand argument of the order proc */

@@ -172,7 +172,8 @@ declaration_error(PqConverter *cv)
  * Choose how natural-type Datums become declared-type Datums: implicit
  * casts (int4 -> int8, timestamp -> timestamptz, ...), anything to a string
  * type via its output function, strings to any type via its input function,
- * and typmod coercion (varchar(n), numeric(p,s)).
+ * PostGIS geometry/geography for GEOMETRY/GEOGRAPHY (convert_geo.c), and
+ * typmod coercion (varchar(n), numeric(p,s)).
  */
 static void
 setup_cast(PqConverter *cv, MemoryContext cxt)
@@ -181,7 +182,7 @@ setup_cast(PqConverter *cv, MemoryContext cxt)
 	CoercionPathType path;
 
 	cv->cast = PQ_CAST_NONE;
-	if (cv->target_type != cv->natural_type)
+	if (cv->target_type != cv->natural_type && !pqfdw_geo_setup_cast(cv, cxt))
 	{
 		path = find_coercion_pathway(cv->target_type, cv->natural_type,
 									 COERCION_IMPLICIT, &funcid);
@@ -242,6 +243,13 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 	if (node->logical.id == PQ_LT_NONE && cv->natural_type == BYTEAOID &&
 		is_string_type(target_type))
 		cv->natural_type = TEXTOID;
+	/* JSON declared json: the text as it is, validated by json's input */
+	if (node->logical.id == PQ_LT_JSON && target_type == JSONOID)
+		cv->natural_type = TEXTOID;
+	/* a UTC time of day declared timetz: at offset zero, not the session's */
+	if (node->logical.id == PQ_LT_TIME && node->logical.is_adjusted_to_utc &&
+		target_type == TIMETZOID)
+		cv->natural_type = TIMETZOID;
 	cv->target_type = target_type;
 	cv->target_typmod = target_typmod;
 	cv->always_null = (node->logical.id == PQ_LT_UNKNOWN);
@@ -392,6 +400,8 @@ apply_cast(PqConverter *cv, Datum d)
 		d = InputFunctionCall(&cv->in_func, s, cv->in_ioparam,
 							  cv->target_typmod);
 	}
+	else if (cv->cast == PQ_CAST_GEO)
+		d = pqfdw_geo_cast(cv, d);
 	if (cv->need_typmod_func)
 	{
 		if (cv->typmod_nargs >= 3)

@@ -13,6 +13,7 @@
  *		convert_numeric.c	bool, integers, floats, FLOAT16, DECIMAL
  *		convert_datetime.c	DATE, TIME, TIMESTAMP, INT96, INTERVAL
  *		convert_binary.c	text, bytea, uuid, json
+ *		convert_geo.c		GEOMETRY/GEOGRAPHY as PostGIS geometry/geography
  *
  *-------------------------------------------------------------------------
  */
@@ -32,7 +33,8 @@ typedef enum PqCastKind
 {
 	PQ_CAST_NONE,				/* natural type is the declared type */
 	PQ_CAST_FUNC,				/* cast function (optionally with typmod) */
-	PQ_CAST_IO					/* output of natural, input of declared */
+	PQ_CAST_IO,					/* output of natural, input of declared */
+	PQ_CAST_GEO					/* WKB to PostGIS (convert_geo.c) */
 } PqCastKind;
 
 struct PqConverter
@@ -58,6 +60,7 @@ struct PqConverter
 	FmgrInfo	out_func;
 	FmgrInfo	in_func;
 	Oid			in_ioparam;
+	struct PqGeoCast *geo;		/* PQ_CAST_GEO */
 	bool		need_typmod_func;	/* length/precision coercion after cast */
 	FmgrInfo	typmod_func;
 	int			typmod_nargs;
@@ -108,6 +111,14 @@ extern bool pqfdw_stat_converter_keeps_order(PqConverter *cv);
 extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
+
+/*
+ * PostGIS: when the column is GEOMETRY/GEOGRAPHY and the declared type is
+ * PostGIS's geometry or geography, set cv->cast to PQ_CAST_GEO and return
+ * true; pqfdw_geo_cast() then turns one WKB bytea into that type.
+ */
+extern bool pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt);
+extern Datum pqfdw_geo_cast(PqConverter *cv, Datum wkb);
 
 /* ERROR for a value that does not fit; dense_index is within the segment. */
 extern void pqfdw_value_out_of_range(PqConverter *cv, int dense_index,

@@ -144,7 +144,9 @@ pqfdw_binary_converter(PqConverter *cv)
 		case PQ_LT_ENUM:
 			return conv_text;
 		case PQ_LT_JSON:
-			return pt == PQ_BYTE_ARRAY ? conv_jsonb : NULL;
+			if (pt != PQ_BYTE_ARRAY)
+				return NULL;
+			return cv->natural_type == TEXTOID ? conv_text : conv_jsonb;
 		case PQ_LT_UUID:
 			return conv_uuid;
 		case PQ_LT_NONE:

@@ -71,6 +71,23 @@ conv_time(PqConverter *cv, const void *fixed, const PqByteArray *ba, int n,
 	}
 }
 
+/* TIME(isAdjustedToUTC) read into timetz: the UTC time at offset zero. */
+static void
+conv_timetz_utc(PqConverter *cv, const void *fixed, const PqByteArray *ba,
+				int n, Datum *out)
+{
+	TimeTzADT  *t = palloc(sizeof(TimeTzADT) * Max(n, 1));
+	int			i;
+
+	conv_time(cv, fixed, ba, n, out);
+	for (i = 0; i < n; i++)
+	{
+		t[i].time = DatumGetTimeADT(out[i]);
+		t[i].zone = 0;
+		out[i] = TimeTzADTPGetDatum(&t[i]);
+	}
+}
+
 /* Unix-epoch microseconds to a PostgreSQL timestamp, range-checked. */
 static inline bool
 unix_usecs_to_timestamp(int64 us, Timestamp *ts)
@@ -168,7 +185,7 @@ pqfdw_datetime_converter(PqConverter *cv)
 		case PQ_LT_DATE:
 			return conv_date;
 		case PQ_LT_TIME:
-			return conv_time;
+			return cv->natural_type == TIMETZOID ? conv_timetz_utc : conv_time;
 		case PQ_LT_TIMESTAMP:
 			return conv_timestamp;
 		case PQ_LT_INTERVAL:

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * copy_hook.c
- *		COPY ... TO ... WITH (FORMAT parquet) through a ProcessUtility hook.
+ *		COPY ... TO ... WITH (FORMAT parquet) through a ProcessUtility hook;
+ *		COPY ... FROM ... WITH (FORMAT parquet) is passed to copy_from.c.
  *
  * PostgreSQL's COPY has no format extension point, so a ProcessUtility
  * hook takes every CopyStmt whose options say FORMAT parquet and passes
@@ -31,6 +32,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
 #include "commands/progress.h"
+#include "copy_from.h"
 #include "copy_to.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -61,6 +63,7 @@ typedef struct CopyState
 	const bool *required;		/* per output column, NULL: none */
 	int			ncols;
 	PqWriteColumn *cols;
+	int		   *first_leaf;		/* per output column: its first leaf */
 	PqFileWriter *writer;
 	PqCopySink	sink;
 	MemoryContext batch_cxt;
@@ -85,10 +88,16 @@ flush_batch(CopyState *st)
 	for (c = 0; c < st->ncols; c++)
 	{
 		PqWriteColumn *col = &st->cols[c];
-		int			nvalues = pqfdw_write_convert(col, st->nrows,
-												  (int64) st->processed);
+		int			nvalues;
 
-		pq_file_writer_write_column(st->writer, c, st->nrows,
+		if (col->nested != NULL)
+		{
+			pqfdw_nested_write(col, st->nrows, (int64) st->processed,
+							   st->writer, st->first_leaf[c]);
+			continue;
+		}
+		nvalues = pqfdw_write_convert(col, st->nrows, (int64) st->processed);
+		pq_file_writer_write_column(st->writer, st->first_leaf[c], st->nrows,
 									col->required ? NULL : col->def, NULL,
 									nvalues, col->fixed, col->ba);
 	}
@@ -160,49 +169,85 @@ copy_destroy(DestReceiver *self)
 static void
 start_writer(CopyState *st, TupleDesc tupdesc)
 {
-	PqWriterField *fields;
+	PqWriterFieldList fields = {0};
+	int		   *field_of;		/* per output column: its schema node */
 	const char **names;
 	ListCell   *lc;
+	int			leaves = 0;
 	int			c;
 
 	st->ncols = tupdesc->natts;
 	st->cols = palloc0(sizeof(PqWriteColumn) * Max(st->ncols, 1));
-	fields = palloc0(sizeof(PqWriterField) * Max(st->ncols, 1));
+	st->first_leaf = palloc0(sizeof(int) * Max(st->ncols, 1));
+	field_of = palloc0(sizeof(int) * Max(st->ncols, 1));
 	for (c = 0; c < st->ncols; c++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(tupdesc, c);
 
-		pqfdw_write_column_init(&st->cols[c], &fields[c],
+		field_of[c] = fields.n;
+		st->first_leaf[c] = leaves;
+		pqfdw_write_column_init(&st->cols[c], &fields,
 								pstrdup(NameStr(attr->attname)),
 								attr->atttypid, attr->atttypmod,
 								st->required != NULL && st->required[c],
-								st->opts.numeric_scale, BATCH_ROWS);
+								&st->opts.types, BATCH_ROWS);
+		leaves += pqfdw_write_column_leaves(&st->cols[c]);
 	}
 
 	foreach(lc, st->opts.bloom_columns)
 	{
-		const char *name = lfirst(lc);
+		PqCopyBloomColumn *bc = lfirst(lc);
+		PqWriterField *f;
 
 		for (c = 0; c < st->ncols; c++)
-			if (strcmp(fields[c].name, name) == 0)
+			if (strcmp(st->cols[c].name, bc->name) == 0)
 				break;
 		if (c == st->ncols)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
 					 errmsg("bloom_filter column \"%s\" is not a column of the COPY output",
-							name)));
-		fields[c].bloom_filter = true;
-		fields[c].bloom_fpp = st->opts.bloom_fpp;
+							bc->name)));
+		if (st->cols[c].nested != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("bloom_filter column \"%s\" is written as a Parquet group",
+							bc->name),
+					 errhint("Bloom filters can be written for columns of scalar types.")));
+		f = &fields.items[field_of[c]];
+		f->bloom_filter = true;
+		f->bloom_fpp = bc->fpp > 0 ? bc->fpp : st->opts.bloom_fpp;
+		f->bloom_ndv = bc->ndv > 0 ? bc->ndv : st->opts.bloom_ndv;
 	}
 
 	names = palloc(sizeof(char *) * Max(st->ncols, 1));
 	for (c = 0; c < st->ncols; c++)
-		names[c] = fields[c].name;
+		names[c] = st->cols[c].name;
 	st->opts.writer.encryption = pqfdw_copy_encryption(&st->opts.encryption,
 													   names, st->ncols);
 
-	st->writer = pq_file_writer_create(&st->sink.sink, fields, st->ncols,
+	st->writer = pq_file_writer_create(&st->sink.sink, fields.items, fields.n,
 									   &st->opts.writer);
+	/* the shredder's levels are the writer's */
+	for (c = 0; c < st->ncols; c++)
+	{
+		int			k;
+
+		for (k = 0; st->cols[c].nested != NULL &&
+			 k < pqfdw_write_column_leaves(&st->cols[c]); k++)
+		{
+			int			def,
+						rep,
+						wdef,
+						wrep;
+
+			pqfdw_nested_leaf_levels(st->cols[c].nested, k, &def, &rep);
+			pq_file_writer_column_levels(st->writer, st->first_leaf[c] + k,
+										 &wdef, &wrep);
+			if (def != wdef || rep != wrep)
+				elog(ERROR, "levels of column \"%s\" disagree with the Parquet schema",
+					 st->cols[c].name);
+		}
+	}
 	st->batch_limit = (int) Min((int64) BATCH_ROWS,
 								pq_file_writer_row_group_room(st->writer));
 }
@@ -346,11 +391,6 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 	const int	progress_index[] = {PROGRESS_COPY_COMMAND, PROGRESS_COPY_TYPE};
 	int64		progress_vals[2];
 
-	if (stmt->is_from)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("COPY FROM with FORMAT parquet is not supported yet"),
-				 errhint("Read Parquet files through a parquet_fdw foreign table: INSERT INTO ... SELECT * FROM it.")));
 	if (stmt->is_program)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -465,7 +505,9 @@ pqfdw_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		/* parse analysis scribbles on the query; a cached plan must not change */
 		if (readOnlyTree)
 			stmt = copyObject(stmt);
-		processed = copy_to_parquet(stmt, queryString);
+		processed = stmt->is_from ?
+			pqfdw_copy_from_parquet(stmt, queryString) :
+			copy_to_parquet(stmt, queryString);
 		if (qc != NULL)
 			SetQueryCompletion(qc, CMDTAG_COPY, processed);
 		return;

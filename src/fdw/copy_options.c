@@ -12,7 +12,9 @@
  * Lists (bloom_filter, key_value_metadata) are written either as one
  * comma-separated string, 'a,b', or as a parenthesised list, ('a', 'b');
  * a key_value_metadata entry is key=value, split at its first '=' (the
- * list form lets values hold commas).
+ * list form lets values hold commas).  bloom_filter_fpp and
+ * bloom_filter_ndv take one number for every Bloom filter column, or a
+ * list of column=number entries.
  *
  * Encryption options name keys by id (footer_key, column_keys), never by
  * value: statement text reaches the server log (log_statement, and the
@@ -34,8 +36,10 @@
 #define VALID_OPTIONS "format, compression, compression_level, " \
 	"row_group_size, row_group_size_bytes, data_page_size, page_version, " \
 	"dictionary, statistics, page_index, bloom_filter, bloom_filter_fpp, " \
-	"key_value_metadata, numeric_scale, footer_key, column_keys, " \
-	"encryption_algorithm, plaintext_footer, aad_prefix, store_aad_prefix"
+	"key_value_metadata, numeric_scale, bloom_filter_ndv, " \
+	"dictionary_page_size, statistics_truncate_length, interval_truncate, " \
+	"numeric_as, jsonb_as, footer_key, column_keys, encryption_algorithm, " \
+	"plaintext_footer, aad_prefix, store_aad_prefix"
 
 typedef struct CodecName
 {
@@ -130,6 +134,83 @@ get_key_values(DefElem *def)
 	return out;
 }
 
+static double
+parse_fpp(DefElem *def, const char *s)
+{
+	char	   *end;
+	double		v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !(v > 0.0 && v < 1.0))
+		bad_value(def, s, "numbers between 0 and 1 (exclusive)");
+	return v;
+}
+
+static int64
+parse_ndv(DefElem *def, const char *s)
+{
+	char	   *end;
+	int64		v;
+
+	errno = 0;
+	v = strtoi64(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 1)
+		bad_value(def, s, "positive integers");
+	return v;
+}
+
+/*
+ * bloom_filter_fpp / bloom_filter_ndv: one number for every column (into
+ * *all), or column=number entries for columns of bloom_filter.
+ */
+static void
+apply_bloom_setting(DefElem *def, List *columns, bool is_fpp, double *all_fpp,
+					int64 *all_ndv)
+{
+	ListCell   *lc;
+
+	if (!(def->arg != NULL && IsA(def->arg, List)) &&
+		strchr(defGetString(def), '=') == NULL)
+	{
+		if (is_fpp)
+			*all_fpp = parse_fpp(def, defGetString(def));
+		else
+			*all_ndv = parse_ndv(def, defGetString(def));
+		return;
+	}
+	foreach(lc, get_key_values(def))
+	{
+		char	   *item = lfirst(lc);
+		char	   *eq = strchr(item, '=');
+		List	   *names = NIL;
+		ListCell   *lc2;
+
+		if (eq == NULL)
+			bad_value(def, item, "a number, or column=number items");
+		*eq = '\0';
+		if (!SplitIdentifierString(item, ',', &names) || list_length(names) != 1)
+			bad_value(def, item, "column=number items");
+		foreach(lc2, columns)
+		{
+			PqCopyBloomColumn *bc = lfirst(lc2);
+
+			if (strcmp(bc->name, linitial(names)) != 0)
+				continue;
+			if (is_fpp)
+				bc->fpp = parse_fpp(def, eq + 1);
+			else
+				bc->ndv = parse_ndv(def, eq + 1);
+			break;
+		}
+		if (lc2 == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("column \"%s\" of COPY option \"%s\" is not in bloom_filter",
+							(char *) linitial(names), def->defname)));
+	}
+}
+
 bool
 pqfdw_copy_is_parquet(List *options)
 {
@@ -152,6 +233,8 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 {
 	List	   *seen = NIL;
 	DefElem    *level_def = NULL;
+	DefElem    *fpp_def = NULL;
+	DefElem    *ndv_def = NULL;
 	DefElem    *encryption_def = NULL;	/* an option that needs footer_key */
 	DefElem    *store_def = NULL;
 	PqCopyEncryption *ce = &opts->encryption;
@@ -160,7 +243,7 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	memset(opts, 0, sizeof(*opts));
 	pq_writer_options_init(&opts->writer);
 	opts->writer.created_by = "parquet_fdw version " PQFDW_VERSION;
-	opts->numeric_scale = PQFDW_DEFAULT_NUMERIC_SCALE;
+	opts->types.numeric_scale = PQFDW_DEFAULT_NUMERIC_SCALE;
 	ce->algorithm = PQ_AES_GCM_V1;
 	ce->store_aad_prefix = true;
 
@@ -209,17 +292,40 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		else if (strcmp(name, "page_index") == 0)
 			opts->writer.page_index = defGetBoolean(def);
 		else if (strcmp(name, "bloom_filter") == 0)
-			opts->bloom_columns = get_list(def);
+		{
+			foreach(lc2, get_list(def))
+			{
+				PqCopyBloomColumn *bc = palloc0(sizeof(PqCopyBloomColumn));
+
+				bc->name = lfirst(lc2);
+				opts->bloom_columns = lappend(opts->bloom_columns, bc);
+			}
+		}
 		else if (strcmp(name, "bloom_filter_fpp") == 0)
+			fpp_def = def;
+		else if (strcmp(name, "bloom_filter_ndv") == 0)
+			ndv_def = def;
+		else if (strcmp(name, "dictionary_page_size") == 0)
+			opts->writer.dictionary_page_limit = get_int64(def, 1, PG_INT32_MAX / 2);
+		else if (strcmp(name, "statistics_truncate_length") == 0)
+			opts->writer.stats_truncate_length = (int) get_int64(def, 0, PG_INT32_MAX);
+		else if (strcmp(name, "interval_truncate") == 0)
+			opts->types.interval_truncate = defGetBoolean(def);
+		else if (strcmp(name, "numeric_as") == 0)
 		{
 			char	   *s = defGetString(def);
-			char	   *end;
 
-			errno = 0;
-			opts->bloom_fpp = strtod(s, &end);
-			if (errno != 0 || end == s || *end != '\0' ||
-				!(opts->bloom_fpp > 0.0 && opts->bloom_fpp < 1.0))
-				bad_value(def, s, "numbers between 0 and 1 (exclusive)");
+			if (pg_strcasecmp(s, "string") != 0 && pg_strcasecmp(s, "decimal") != 0)
+				bad_value(def, s, "decimal and string");
+			opts->types.numeric_as_string = pg_strcasecmp(s, "string") == 0;
+		}
+		else if (strcmp(name, "jsonb_as") == 0)
+		{
+			char	   *s = defGetString(def);
+
+			if (pg_strcasecmp(s, "json") != 0 && pg_strcasecmp(s, "variant") != 0)
+				bad_value(def, s, "json and variant");
+			opts->types.jsonb_as_variant = pg_strcasecmp(s, "variant") == 0;
 		}
 		else if (strcmp(name, "key_value_metadata") == 0)
 		{
@@ -243,7 +349,7 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 			opts->writer.n_key_value = n;
 		}
 		else if (strcmp(name, "numeric_scale") == 0)
-			opts->numeric_scale = (int) get_int64(def, 0, 38);
+			opts->types.numeric_scale = (int) get_int64(def, 0, 38);
 		else if (strcmp(name, "footer_key") == 0)
 		{
 			ce->footer_key = defGetString(def);
@@ -291,6 +397,12 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 					 errhint("Valid options are %s.", VALID_OPTIONS)));
 	}
 
+	if (fpp_def != NULL)
+		apply_bloom_setting(fpp_def, opts->bloom_columns, true,
+							&opts->bloom_fpp, &opts->bloom_ndv);
+	if (ndv_def != NULL)
+		apply_bloom_setting(ndv_def, opts->bloom_columns, false,
+							&opts->bloom_fpp, &opts->bloom_ndv);
 	if (store_def != NULL && ce->aad_prefix == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -17,12 +17,21 @@
 
 #include "file_writer.h"
 #include "nodes/pg_list.h"
+#include "write_convert.h"
 
 /* Must match default_version in parquet_fdw.control; written as created_by. */
 #define PQFDW_VERSION "0.1"
 
 /* numeric without a declared precision: DECIMAL(38, this) by default */
 #define PQFDW_DEFAULT_NUMERIC_SCALE 9
+
+/* A column of the bloom_filter option. */
+typedef struct PqCopyBloomColumn
+{
+	char	   *name;
+	double		fpp;			/* <= 0: bloom_filter_fpp's */
+	int64		ndv;			/* <= 0: bloom_filter_ndv's */
+} PqCopyBloomColumn;
 
 /* Encryption as the options name it: key ids only, never keys. */
 typedef struct PqCopyEncryption
@@ -38,9 +47,10 @@ typedef struct PqCopyEncryption
 typedef struct PqCopyOptions
 {
 	PqWriterOptions writer;
-	List	   *bloom_columns;	/* column names (char *) */
+	List	   *bloom_columns;	/* PqCopyBloomColumn */
 	double		bloom_fpp;		/* <= 0: the writer's default */
-	int			numeric_scale;
+	int64		bloom_ndv;		/* <= 0: distinct values of each chunk */
+	PqWriteTypeOptions types;
 	PqCopyEncryption encryption;
 } PqCopyOptions;
 

@@ -12,8 +12,10 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
+#include "commands/defrem.h"
 #include "fdw_api.h"
 #include "foreign/foreign.h"
+#include "keys.h"
 #include "parquet_fdw.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -52,7 +54,7 @@ table_name_for_path(const char *path)
 static char *
 create_table_statement(const char *table_name, const char *schema_name,
 					   const char *server_name, const char *filename,
-					   const PqFile *file)
+					   const PqFile *file, const char *key_options)
 {
 	StringInfoData buf;
 	const PqSchemaNode *root = file->schema->root;
@@ -80,8 +82,30 @@ create_table_statement(const char *table_name, const char *schema_name,
 		if (f->repetition == PQ_REQUIRED)
 			appendStringInfoString(&buf, " NOT NULL");
 	}
-	appendStringInfo(&buf, "\n) SERVER %s OPTIONS (filename %s)",
-					 quote_identifier(server_name), quote_literal_cstr(filename));
+	appendStringInfo(&buf, "\n) SERVER %s OPTIONS (filename %s%s)",
+					 quote_identifier(server_name), quote_literal_cstr(filename),
+					 key_options);
+	return buf.data;
+}
+
+/*
+ * The key options (footer_key, column_keys, aad_prefix) as they go into the
+ * OPTIONS of the generated tables, and the decryption config they make.
+ */
+static char *
+key_options_sql(const char *footer_key, const char *column_keys,
+				const char *aad_prefix, PqDecryptionConfig **decrypt)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	if (footer_key)
+		appendStringInfo(&buf, ", footer_key %s", quote_literal_cstr(footer_key));
+	if (column_keys)
+		appendStringInfo(&buf, ", column_keys %s", quote_literal_cstr(column_keys));
+	if (aad_prefix)
+		appendStringInfo(&buf, ", aad_prefix %s", quote_literal_cstr(aad_prefix));
+	*decrypt = pqfdw_decryption_config(footer_key, column_keys, aad_prefix);
 	return buf.data;
 }
 
@@ -92,8 +116,30 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	List	   *files;
 	List	   *commands = NIL;
 	ListCell   *lc;
+	char	   *footer_key = NULL;
+	char	   *column_keys = NULL;
+	char	   *aad_prefix = NULL;
+	char	   *keyopts;
+	PqDecryptionConfig *decrypt;
 
 	pqfdw_check_read_permission();
+	foreach(lc, stmt->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "footer_key") == 0)
+			footer_key = defGetString(def);
+		else if (strcmp(def->defname, "column_keys") == 0)
+			column_keys = defGetString(def);
+		else if (strcmp(def->defname, "aad_prefix") == 0)
+			aad_prefix = defGetString(def);
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
+					 errhint("Valid options are footer_key, column_keys and aad_prefix.")));
+	}
+	keyopts = key_options_sql(footer_key, column_keys, aad_prefix, &decrypt);
 	if (!is_absolute_path(stmt->remote_schema))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
@@ -120,12 +166,12 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 			(stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed))
 			continue;
 
-		file = pqfdw_file_open(path, NULL);
+		file = pqfdw_file_open(path, decrypt);
 		pqfdw_source_close(file->src);
 		commands = lappend(commands,
 						   create_table_statement(table, NULL,
 												  server->servername, path,
-												  file));
+												  file, keyopts));
 	}
 	return commands;
 }
@@ -138,6 +184,8 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 	char	   *server;
 	List	   *paths;
 	PqFile	   *file;
+	char	   *keyopts;
+	PqDecryptionConfig *decrypt;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
@@ -153,10 +201,15 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet files match \"%s\"", filename)));
-	file = linitial(pqfdw_open_footers(paths, NULL));
+	keyopts = key_options_sql(PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3)),
+							  PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4)),
+							  PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5)),
+							  &decrypt);
+	file = linitial(pqfdw_open_footers(paths, decrypt));
 	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
 		text_to_cstring(PG_GETARG_TEXT_PP(1));
 
 	PG_RETURN_TEXT_P(cstring_to_text(create_table_statement(table, NULL, server,
-															filename, file)));
+															filename, file,
+															keyopts)));
 }

@@ -9,10 +9,13 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_type.h"
 #include "funcapi.h"
+#include "geo_crs.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "parquet_fdw.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/tuplestore.h"
@@ -51,6 +54,60 @@ key_value_text(const PqKeyValue *kv, int n)
 		appendStringInfo(&buf, "%s%s=%s", i ? ", " : "", kv[i].key,
 						 kv[i].value ? kv[i].value : "");
 	return buf.data;
+}
+
+/* Text from a file as is when valid in the database encoding, else as hex. */
+static Datum
+file_text_datum(const char *s)
+{
+	StringInfoData buf;
+	int			len = strlen(s);
+	int			i;
+
+	if (pg_verifymbstr(s, len, true))
+		return CStringGetTextDatum(s);
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "\\x");
+	for (i = 0; i < len; i++)
+		appendStringInfo(&buf, "%02x", (unsigned char) s[i]);
+	return CStringGetTextDatum(buf.data);
+}
+
+/*
+ * GeospatialStatistics into values[0..8]: the bounding box (Z and M only
+ * when the writer stored them) and the geospatial type codes.
+ */
+static void
+geo_stats_values(const PqColumnMetaData *cm, Datum *values, bool *nulls)
+{
+	const PqGeospatialStatistics *g = &cm->geospatial_statistics;
+	const PqBoundingBox *b = &g->bbox;
+	bool		has_bbox = cm->has_geospatial_statistics && g->has_bbox;
+	double		v[8] = {b->xmin, b->xmax, b->ymin, b->ymax,
+	b->zmin, b->zmax, b->mmin, b->mmax};
+	bool		present[8] = {has_bbox, has_bbox, has_bbox, has_bbox,
+		has_bbox && b->has_z, has_bbox && b->has_z,
+	has_bbox && b->has_m, has_bbox && b->has_m};
+	int			i;
+
+	for (i = 0; i < 8; i++)
+	{
+		values[i] = Float8GetDatum(v[i]);
+		nulls[i] = !present[i];
+	}
+	if (cm->has_geospatial_statistics && g->geospatial_types != NULL)
+	{
+		Datum	   *codes = palloc(sizeof(Datum) * Max(g->n_geospatial_types, 1));
+
+		for (i = 0; i < g->n_geospatial_types; i++)
+			codes[i] = Int32GetDatum(g->geospatial_types[i]);
+		values[8] = PointerGetDatum(construct_array(codes, g->n_geospatial_types,
+													INT4OID, sizeof(int32),
+													true, TYPALIGN_INT));
+		nulls[8] = false;
+	}
+	else
+		nulls[8] = true;
 }
 
 /* A statistics bound as readable text, by physical and logical type. */
@@ -162,8 +219,8 @@ parquet_fdw_metadata(PG_FUNCTION_ARGS)
 			const PqColumnMetaData *cm = &cc->meta_data;
 			const PqColumnDescr *col = &file->schema->columns[c];
 			const PqStatistics *s = &cm->statistics;
-			Datum		values[27];
-			bool		nulls[27];
+			Datum		values[36];
+			bool		nulls[36];
 			char	   *lt;
 			PqBytes		minb;
 			PqBytes		maxb;
@@ -186,7 +243,7 @@ parquet_fdw_metadata(PG_FUNCTION_ARGS)
 			{
 				int			k;
 
-				for (k = 8; k < 27; k++)
+				for (k = 8; k < 36; k++)
 					nulls[k] = true;
 				tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
 									 values, nulls);
@@ -232,6 +289,7 @@ parquet_fdw_metadata(PG_FUNCTION_ARGS)
 																cm->n_key_value_metadata));
 			else
 				nulls[26] = true;
+			geo_stats_values(cm, &values[27], &nulls[27]);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
 								 values, nulls);
 		}
@@ -243,8 +301,8 @@ static void
 schema_rows(ReturnSetInfo *rsinfo, const PqSchemaNode *n, const char *parent_path,
 			int *position)
 {
-	Datum		values[15];
-	bool		nulls[15];
+	Datum		values[18];
+	bool		nulls[18];
 	char	   *path;
 	char	   *lt;
 	int			i;
@@ -273,6 +331,17 @@ schema_rows(ReturnSetInfo *rsinfo, const PqSchemaNode *n, const char *parent_pat
 	{
 		nulls[5] = nulls[6] = nulls[13] = nulls[14] = true;
 	}
+	if (pqfdw_is_geo_column(n))
+	{
+		const char *alg = pqfdw_geo_algorithm(n);
+
+		values[15] = file_text_datum(pqfdw_geo_crs(n));
+		values[16] = alg ? CStringGetTextDatum(alg) : (Datum) 0;
+		nulls[16] = (alg == NULL);
+		values[17] = Int32GetDatum(pqfdw_geo_srid(n));
+	}
+	else
+		nulls[15] = nulls[16] = nulls[17] = true;
 	lt = pq_logical_type_string(n);
 	values[7] = CStringGetTextDatum(lt);
 	nulls[7] = (lt[0] == '\0');

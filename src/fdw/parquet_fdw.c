@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "page_prune.h"
 #include "prune.h"
+#include "table_reader.h"
 #include "utils/guc.h"
 
 PG_MODULE_MAGIC;
@@ -52,6 +53,14 @@ _PG_init(void)
 							 "Reads only the pages whose page index says they may hold matching rows.",
 							 NULL,
 							 &pqfdw_enable_page_index_pruning,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_late_materialization",
+							 "When the page index narrows a row group, decodes the filtered columns first and reads the other columns only for the rows that pass.",
+							 NULL,
+							 &pqfdw_enable_late_materialization,
 							 true,
 							 PGC_USERSET,
 							 0,

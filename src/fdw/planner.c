@@ -82,10 +82,12 @@ needed_attnums(RelOptInfo *baserel, Relation rel)
  * Which row groups statistics rule out at plan time, for quals whose
  * values are known now (constants and what the planner can fold): NULL when
  * nothing can be decided.  Indexed by row group over all files in order.
+ * *estimate is the rows of the other row groups expected to match, from
+ * their min/max, when the statistics judge every qual (-1 otherwise).
  */
 static bool *
 plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
-				  List *files, int total_row_groups)
+				  List *files, int total_row_groups, double *estimate)
 {
 	List	   *values;
 	List	   *clauses;
@@ -99,11 +101,14 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 	bool	   *pruned;
 	TupleDesc	tupdesc = RelationGetDescr(rel);
 	PqFile	   *first = linitial(files);
+	double		rows = 0;
+	bool		all_known = true;
 	ListCell   *lc;
 	int			npreds;
 	int			i;
 	int			k;
 
+	*estimate = -1;
 	if (!pqfdw_enable_statistics_pruning || files == NIL)
 		return NULL;
 	clauses = pqfdw_prune_clauses(baserel->baserestrictinfo, baserel->relid,
@@ -162,8 +167,16 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 		PqFile	   *f = lfirst(lc);
 
 		for (i = 0; i < f->md.n_row_groups; i++, k++)
+		{
 			pruned[k] = !pqfdw_row_group_may_match(preds, npreds, f, i, cvs, leaf);
+			if (!pruned[k])
+				rows += f->md.row_groups[i].num_rows *
+					pqfdw_row_group_fraction(preds, npreds, f, i, cvs, leaf,
+											 &all_known);
+		}
 	}
+	if (all_known && npreds == list_length(baserel->baserestrictinfo))
+		*estimate = rows;
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 	return pruned;
@@ -181,6 +194,8 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	double		surviving = 0;
 	Relation	rel;
 	bool	   *pruned;
+	double		minmax_rows;
+	bool		never_analyzed;
 	int			k = 0;
 
 	pqfdw_get_table_options(foreigntableid, &opts);
@@ -190,11 +205,13 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	st->files = files;
 
 	rel = table_open(foreigntableid, NoLock);
+	never_analyzed = rel->rd_rel->reltuples < 0;
 	st->attnums = needed_attnums(baserel, rel);
 	st->ncolumns = list_length(st->attnums);
 	foreach(lc, files)
 		st->row_groups += ((PqFile *) lfirst(lc))->md.n_row_groups;
-	pruned = plan_time_pruning(root, baserel, rel, files, st->row_groups);
+	pruned = plan_time_pruning(root, baserel, rel, files, st->row_groups,
+							   &minmax_rows);
 
 	foreach(lc, files)
 	{
@@ -231,12 +248,21 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	}
 	table_close(rel, NoLock);
 
-	/* rows pruned by statistics cannot be returned; the rest as estimated */
+	/*
+	 * Rows pruned by statistics cannot be returned.  Of the rest: without
+	 * ANALYZE, what the chunks' min/max let through when they judge every
+	 * qual (PostgreSQL would use default selectivities); else PostgreSQL's
+	 * estimate.
+	 */
 	baserel->tuples = tuples;
-	baserel->rows = clamp_row_est(Min(surviving,
-									  tuples * clauselist_selectivity(root,
-																	  baserel->baserestrictinfo,
-																	  0, JOIN_INNER, NULL)));
+	if (minmax_rows >= 0 && never_analyzed)
+		baserel->rows = Min(surviving, minmax_rows);
+	else
+		baserel->rows = Min(surviving,
+							tuples * clauselist_selectivity(root,
+															baserel->baserestrictinfo,
+															0, JOIN_INNER, NULL));
+	baserel->rows = clamp_row_est(baserel->rows);
 	st->scanned_tuples = surviving;
 	baserel->fdw_private = st;
 }

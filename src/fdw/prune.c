@@ -32,6 +32,7 @@
 #include "nodes/pathnodes.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
+#include "parser/parse_coerce.h"
 #include "prune.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -55,6 +56,64 @@ plain_var(Node *node, Index relid)
 		((Var *) node)->varattno > 0 && ((Var *) node)->varlevelsup == 0)
 		return (Var *) node;
 	return NULL;
+}
+
+/*
+ * Casts whose result order follows the argument's order (non-decreasing):
+ * the bounds of the cast values are the cast bounds, so statistics still
+ * decide "cast(column) op value".  timestamp -> timestamptz is not one
+ * (local times in a DST gap move forward).
+ */
+static bool
+monotonic_cast(Oid from, Oid to)
+{
+	switch (from)
+	{
+		case INT2OID:
+			return to == INT4OID || to == INT8OID || to == NUMERICOID ||
+				to == FLOAT4OID || to == FLOAT8OID;
+		case INT4OID:
+			return to == INT8OID || to == NUMERICOID || to == FLOAT4OID ||
+				to == FLOAT8OID;
+		case INT8OID:
+			return to == NUMERICOID || to == FLOAT4OID || to == FLOAT8OID;
+		case FLOAT4OID:
+			return to == FLOAT8OID;
+		case NUMERICOID:
+			return to == FLOAT8OID;
+		case DATEOID:
+			return to == TIMESTAMPOID || to == TIMESTAMPTZOID;
+	}
+	return false;
+}
+
+/*
+ * The column of a comparison operand: a plain Var, or a monotonic cast of
+ * one (whose cast function goes to *castfn; InvalidOid otherwise).
+ */
+static Var *
+column_operand(Node *node, Index relid, Oid *castfn)
+{
+	*castfn = InvalidOid;
+	if (node && IsA(node, FuncExpr))
+	{
+		FuncExpr   *fe = (FuncExpr *) node;
+		Var		   *var;
+		Oid			pathfn;
+
+		if ((fe->funcformat != COERCE_IMPLICIT_CAST &&
+			 fe->funcformat != COERCE_EXPLICIT_CAST) ||
+			list_length(fe->args) != 1 ||
+			(var = plain_var(linitial(fe->args), relid)) == NULL ||
+			!monotonic_cast(var->vartype, fe->funcresulttype) ||
+			find_coercion_pathway(fe->funcresulttype, var->vartype,
+								  COERCION_EXPLICIT, &pathfn) != COERCION_PATH_FUNC ||
+			pathfn != fe->funcid)
+			return NULL;
+		*castfn = fe->funcid;
+		return var;
+	}
+	return plain_var(node, relid);
 }
 
 /* The btree interpretation of opno, if any. */
@@ -93,9 +152,13 @@ is_value_expr(Node *node, Index relid)
 		!contain_subplans(node);
 }
 
-/* The column and value sides of a two-argument operator clause. */
+/*
+ * The column and value sides of a two-argument operator clause; *castfn is
+ * the monotonic cast applied to the column, if any.
+ */
 static bool
-split_operands(List *args, Index relid, Var **var, Node **value, bool *var_left)
+split_operands(List *args, Index relid, Var **var, Node **value, bool *var_left,
+			   Oid *castfn)
 {
 	Node	   *l;
 	Node	   *r;
@@ -104,13 +167,13 @@ split_operands(List *args, Index relid, Var **var, Node **value, bool *var_left)
 		return false;
 	l = linitial(args);
 	r = lsecond(args);
-	if ((*var = plain_var(l, relid)) != NULL && is_value_expr(r, relid))
+	if ((*var = column_operand(l, relid, castfn)) != NULL && is_value_expr(r, relid))
 	{
 		*value = r;
 		*var_left = true;
 		return true;
 	}
-	if ((*var = plain_var(r, relid)) != NULL && is_value_expr(l, relid))
+	if ((*var = column_operand(r, relid, castfn)) != NULL && is_value_expr(l, relid))
 	{
 		*value = l;
 		*var_left = false;
@@ -129,17 +192,18 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 	Var		   *var;
 	Node	   *value;
 	bool		var_left;
+	Oid			castfn;
 
 	if (IsA(clause, OpExpr))
 	{
 		OpExpr	   *op = (OpExpr *) clause;
 
-		if (!split_operands(op->args, relid, &var, &value, &var_left))
+		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
 			return false;
 		if (op->opno == OID_TEXT_LIKE_OP)
 		{
 			/* a LIKE pattern is a byte range when it has a fixed prefix */
-			if (!var_left ||
+			if (!var_left || OidIsValid(castfn) ||
 				(OidIsValid(op->inputcollid) &&
 				 !get_collation_isdeterministic(op->inputcollid)))
 				return false;
@@ -155,7 +219,7 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 		OpBtreeInterpretation *bi;
 
 		if (!sa->useOr ||
-			!split_operands(sa->args, relid, &var, &value, &var_left) ||
+			!split_operands(sa->args, relid, &var, &value, &var_left, &castfn) ||
 			!var_left)
 			return false;
 		bi = btree_interpretation(sa->opno);
@@ -208,14 +272,16 @@ substitute_values(Expr *clause, Index relid, ListCell **next, List *values)
 	Var		   *var;
 	Node	   *value;
 	bool		var_left;
+	Oid			castfn;
 
 	if (IsA(clause, OpExpr) || IsA(clause, ScalarArrayOpExpr))
 	{
-		List	  **args = IsA(clause, OpExpr) ? &((OpExpr *) clause)->args :
-		&((ScalarArrayOpExpr *) clause)->args;
+		List	  **args;
 
 		clause = copyObject(clause);
-		split_operands(*args, relid, &var, &value, &var_left);
+		args = IsA(clause, OpExpr) ? &((OpExpr *) clause)->args :
+			&((ScalarArrayOpExpr *) clause)->args;
+		split_operands(*args, relid, &var, &value, &var_left, &castfn);
 		if (var_left)
 			lsecond(*args) = lfirst(*next);
 		else
@@ -305,6 +371,14 @@ setup_compare(PqPrunePred *p, Oid opfamily, Oid coltype, Oid consttype,
 	return true;
 }
 
+static void
+set_cast(PqPrunePred *p, Oid castfn)
+{
+	p->has_cast = OidIsValid(castfn);
+	if (p->has_cast)
+		fmgr_info(castfn, &p->cast);
+}
+
 static int
 commute_strategy(int strategy)
 {
@@ -333,6 +407,7 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 	Var		   *var;
 	Node	   *value;
 	bool		var_left;
+	Oid			castfn = InvalidOid;
 
 	memset(p, 0, sizeof(*p));
 	p->kind = PQ_PRUNE_COMPARE;
@@ -341,7 +416,7 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 	{
 		OpExpr	   *op = (OpExpr *) clause;
 
-		if (!split_operands(op->args, relid, &var, &value, &var_left))
+		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
 			elog(ERROR, "unrecognized parquet_fdw pruning clause");
 		p->attnum = var->varattno;
 		p->value_index = (*next_value)++;
@@ -354,11 +429,12 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 		OpExpr	   *op = (OpExpr *) clause;
 		OpBtreeInterpretation *bi = btree_interpretation(op->opno);
 
-		if (!split_operands(op->args, relid, &var, &value, &var_left))
+		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
 			elog(ERROR, "unrecognized parquet_fdw pruning clause");
 		p->attnum = var->varattno;
 		p->value_index = (*next_value)++;
 		p->strategy = var_left ? bi->strategy : commute_strategy(bi->strategy);
+		set_cast(p, castfn);
 		return setup_compare(p, bi->opfamily_id,
 							 var_left ? bi->oplefttype : bi->oprighttype,
 							 var_left ? bi->oprighttype : bi->oplefttype,
@@ -369,11 +445,12 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
 		OpBtreeInterpretation *bi = btree_interpretation(sa->opno);
 
-		if (!split_operands(sa->args, relid, &var, &value, &var_left))
+		if (!split_operands(sa->args, relid, &var, &value, &var_left, &castfn))
 			elog(ERROR, "unrecognized parquet_fdw pruning clause");
 		p->attnum = var->varattno;
 		p->value_index = (*next_value)++;
 		p->strategy = BTEqualStrategyNumber;
+		set_cast(p, castfn);
 		p->value_is_array = true;
 		p->elemtype = get_element_type(exprType(value));
 		if (!OidIsValid(p->elemtype))
@@ -645,9 +722,12 @@ pqfdw_pred_value_may_match(PqPrunePred *p, Datum value)
 	return false;
 }
 
+/* bound: a value of the column (cast as the clause casts it) */
 static int
 compare(PqPrunePred *p, Datum bound, Datum value)
 {
+	if (p->has_cast)
+		bound = FunctionCall1(&p->cast, bound);
 	return DatumGetInt32(FunctionCall2Coll(&p->cmp, p->collation, bound, value));
 }
 
@@ -746,6 +826,34 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 		return true;
 	return pqfdw_pred_bounds_may_match(p, cv, &file->schema->columns[c], lo, hi,
 									   s->has_nan_count && s->nan_count == 0);
+}
+
+bool
+pqfdw_chunk_bounds(const PqFile *file, int row_group, int c, PqConverter *cv,
+				   Datum *min, Datum *max, double *null_fraction)
+{
+	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[c];
+	const PqColumnDescr *col = &file->schema->columns[c];
+	const PqColumnMetaData *cm;
+	const PqStatistics *s;
+	PqBytes		lo;
+	PqBytes		hi;
+
+	*null_fraction = 0.0;
+	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
+		cm = pq_file_chunk_meta(file, row_group, c);
+	else if (cc->has_meta_data)
+		cm = &cc->meta_data;
+	else
+		return false;
+	if (!cm->has_statistics || cm->num_values <= 0)
+		return false;
+	s = &cm->statistics;
+	*null_fraction = s->has_null_count ?
+		Min(1.0, (double) s->null_count / cm->num_values) : 0.0;
+	return !stats_ignored(col->node) && pqfdw_stat_converter_keeps_order(cv) &&
+		chunk_stat_bytes(col, s, &lo, &hi) &&
+		pqfdw_stat_to_datum(cv, lo, min) && pqfdw_stat_to_datum(cv, hi, max);
 }
 
 bool

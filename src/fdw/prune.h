@@ -36,6 +36,8 @@ typedef struct PqPrunePred
 	bool		elmbyval;
 	char		elmalign;
 	FmgrInfo	cmp;			/* btree order proc (column type, const type) */
+	bool		has_cast;		/* the clause casts the column first ... */
+	FmgrInfo	cast;			/* ... with this monotonic cast */
 	Oid			collation;
 	Datum		prefix_end;		/* LIKE 'prefix%': upper bound (exclusive) */
 	bool		has_prefix_end;
@@ -92,6 +94,25 @@ extern bool pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
  * orders) is the type's own order for this column.
  */
 extern bool pqfdw_signed_order_is_type_order(const PqSchemaNode *node);
+
+/*
+ * The decoded chunk statistics of leaf column c (declared type of cv), with
+ * the fraction of its values that are null; false when unusable.
+ */
+extern bool pqfdw_chunk_bounds(const PqFile *file, int row_group, int c,
+							   PqConverter *cv, Datum *min, Datum *max,
+							   double *null_fraction);
+
+/*
+ * Estimated fraction of the row group's rows that satisfy every predicate,
+ * from the chunks' min/max (values uniform between them) and null counts;
+ * a predicate the statistics say nothing about counts as 1 and clears
+ * *all_known (prune_estimate.c).
+ */
+extern double pqfdw_row_group_fraction(PqPrunePred *preds, int npreds,
+									   const PqFile *file, int row_group,
+									   PqConverter **cvs, const int *leaf,
+									   bool *all_known);
 
 /* Can this one declared-type value satisfy the comparison predicate p? */
 extern bool pqfdw_pred_value_may_match(PqPrunePred *p, Datum value);

@@ -70,6 +70,7 @@ typedef struct PqScanState
 } PqScanState;
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
+static int	narrow_rows(void *arg, PqTableReader *tr, int n, int *sel);
 
 void
 pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
@@ -124,7 +125,32 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	{
 		st->reader->rg_check = row_group_check;
 		st->reader->rg_check_arg = st;
+		if (st->nfilters > 0)
+		{
+			List	   *attnums = NIL;
+			int			i;
+
+			for (i = 0; i < st->nfilters; i++)
+				attnums = list_append_unique_int(attnums, st->filters[i].attnum);
+			pqfdw_table_reader_set_narrow(st->reader, attnums, narrow_rows, st);
+		}
 	}
+}
+
+/*
+ * Late materialization: the batch filters on the filter columns alone;
+ * rows they remove here count as removed by the Parquet filter.
+ */
+static int
+narrow_rows(void *arg, PqTableReader *tr, int n, int *sel)
+{
+	PqScanState *st = arg;
+	int			m = pqfdw_batch_filter(st->filters, st->nfilters,
+									   tr->batch_values, tr->batch_nulls,
+									   tr->natts, n, sel);
+
+	st->rows_filtered += n - m;
+	return m;
 }
 
 /*

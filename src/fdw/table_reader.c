@@ -25,15 +25,19 @@
 #define PQFDW_BATCH_MAX_ROWS PQ_SEGMENT_CAP
 #define PQFDW_BATCH_TARGET_DATUMS (512 * 1024)
 
-PqTableReader *
-pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
-						  MemoryContext parent)
+/*
+ * relid: a foreign table (columns found with its column options, keys from
+ * its options); InvalidOid: tupdesc of relname, columns found by name.
+ */
+static PqTableReader *
+reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
+			  List *paths, List *attnums, PqDecryptionConfig *decrypt,
+			  MemoryContext parent)
 {
 	MemoryContext cxt = AllocSetContextCreate(parent, "parquet_fdw reader",
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PqTableReader *tr = palloc0(sizeof(PqTableReader));
-	TupleDesc	tupdesc = RelationGetDescr(rel);
 	Size		cells;
 	ListCell   *lc;
 	int			i;
@@ -45,11 +49,12 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 										  ALLOCSET_DEFAULT_SIZES);
 	tr->rg_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
 									   ALLOCSET_DEFAULT_SIZES);
-	tr->relid = RelationGetRelid(rel);
+	tr->relid = relid;
+	tr->relname = pstrdup(relname);
 	tr->tupdesc = tupdesc;
 	tr->natts = tupdesc->natts;
 	tr->paths = list_copy(paths);
-	tr->decrypt = pqfdw_table_decryption(tr->relid);
+	tr->decrypt = decrypt;
 	tr->ncols = list_length(attnums);
 	tr->cols = palloc0(sizeof(PqTableColumn) * Max(tr->ncols, 1));
 	i = 0;
@@ -75,6 +80,42 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 	tr->file_index = -1;
 	MemoryContextSwitchTo(old);
 	return tr;
+}
+
+PqTableReader *
+pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
+						  MemoryContext parent)
+{
+	Oid			relid = RelationGetRelid(rel);
+
+	return reader_create(RelationGetDescr(rel), relid,
+						 RelationGetRelationName(rel), paths, attnums,
+						 pqfdw_table_decryption(relid), parent);
+}
+
+PqTableReader *
+pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
+							   List *paths, List *attnums,
+							   PqDecryptionConfig *decrypt,
+							   MemoryContext parent)
+{
+	return reader_create(tupdesc, InvalidOid, relname, paths, attnums,
+						 decrypt, parent);
+}
+
+/* The top-level field of an attribute of a reader without a relation. */
+static PqSchemaNode *
+find_field_by_name(PqTableReader *tr, PqTableColumn *c, const char *path)
+{
+	PqSchemaNode *node = pq_schema_find_field(tr->file->schema, c->attname);
+
+	if (node == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist in Parquet file \"%s\"",
+						c->attname, tr->relname, path),
+				 errhint("Name the columns to load in a column list; parquet_fdw.schema() lists the file's fields.")));
+	return node;
 }
 
 /*
@@ -139,8 +180,9 @@ open_next_file(PqTableReader *tr)
 	for (i = 0; i < tr->ncols; i++)
 	{
 		PqTableColumn *c = &tr->cols[i];
-		PqSchemaNode *leaf = pqfdw_find_column(tr->file, tr->relid, c->attnum,
-											   path);
+		PqSchemaNode *leaf = OidIsValid(tr->relid) ?
+			pqfdw_find_column(tr->file, tr->relid, c->attnum, path) :
+			find_field_by_name(tr, c, path);
 		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, c->attnum - 1);
 
 		if (!leaf->is_leaf || leaf->max_rep > 0)
@@ -166,33 +208,136 @@ open_next_file(PqTableReader *tr)
 }
 
 /*
- * Start every column reader on the row group: only the pages holding
+ * Start column reader i on the row group: only the pages holding
  * tr->rg_ranges when there are ranges and the column has an OffsetIndex.
+ */
+static void
+start_column(PqTableReader *tr, int i)
+{
+	PqColumnReader *r = tr->cols[i].reader;
+	PqOffsetIndex oi;
+	bool		have_oi = false;
+
+	if (tr->rg_ranges != NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(tr->rg_cxt);
+		int64		before = tr->file->src->bytes_read;
+
+		have_oi = pq_offset_index_read(tr->file, tr->row_group,
+									   r->col->index, &oi);
+		tr->bytes_read += tr->file->src->bytes_read - before;
+		MemoryContextSwitchTo(old);
+	}
+	pq_column_reader_start_ranges(r, tr->row_group, have_oi ? &oi : NULL,
+								  tr->rg_ranges, tr->rg_nranges);
+}
+
+bool		pqfdw_enable_late_materialization = true;
+
+static bool
+is_narrow_col(PqTableReader *tr, int i)
+{
+	int			k;
+
+	for (k = 0; k < tr->nnarrow_cols; k++)
+		if (tr->narrow_cols[k] == i)
+			return true;
+	return false;
+}
+
+static void fill_column(PqTableReader *tr, PqTableColumn *c, int n);
+
+/*
+ * Late materialization: decode the narrowing columns over tr->rg_ranges,
+ * keep the rows the filter passes as the new ranges, and rewind those
+ * columns onto their already fetched pages.  False when it cannot be done
+ * here (a narrowing column read without selected pages); the ranges are
+ * then unchanged.
+ */
+static bool
+narrow_ranges(PqTableReader *tr)
+{
+	PqRowRange *tight;
+	int			cap = 16;
+	int			ntight = 0;
+	int			k;
+
+	for (k = 0; k < tr->nnarrow_cols; k++)
+		if (tr->cols[tr->narrow_cols[k]].reader->sel == NULL)
+			return false;
+
+	tight = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) * cap);
+	for (k = 0; k < tr->rg_nranges; k++)
+	{
+		int64		pos = tr->rg_ranges[k].start;
+
+		while (pos < tr->rg_ranges[k].end)
+		{
+			int			n = (int) Min((int64) tr->batch_rows,
+									  tr->rg_ranges[k].end - pos);
+			MemoryContext old;
+			int			m;
+			int			j;
+			int			c;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(tr->batch_cxt);
+			old = MemoryContextSwitchTo(tr->batch_cxt);
+			tr->rg_pos = pos;
+			for (c = 0; c < tr->nnarrow_cols; c++)
+				fill_column(tr, &tr->cols[tr->narrow_cols[c]], n);
+			m = tr->narrow(tr->narrow_arg, tr, n, tr->narrow_sel);
+			MemoryContextSwitchTo(old);
+
+			for (j = 0; j < m; j++)
+			{
+				int64		row = pos + tr->narrow_sel[j];
+
+				if (ntight > 0 && tight[ntight - 1].end == row)
+					tight[ntight - 1].end++;
+				else
+				{
+					if (ntight == cap)
+					{
+						cap *= 2;
+						tight = repalloc(tight, sizeof(PqRowRange) * cap);
+					}
+					tight[ntight].start = row;
+					tight[ntight].end = row + 1;
+					ntight++;
+				}
+			}
+			pos += n;
+		}
+	}
+	MemoryContextReset(tr->batch_cxt);
+	tr->rg_ranges = tight;
+	tr->rg_nranges = ntight;
+	for (k = 0; k < tr->nnarrow_cols; k++)
+		pq_column_reader_rewind(tr->cols[tr->narrow_cols[k]].reader);
+	return true;
+}
+
+/*
+ * Start the column readers on the row group, narrowing the row ranges by
+ * the filter first when there are ranges and a narrowing filter.
  */
 static void
 start_columns(PqTableReader *tr)
 {
 	int			i;
+	bool		narrowed = false;
 
-	for (i = 0; i < tr->ncols; i++)
+	if (tr->rg_ranges != NULL && tr->narrow != NULL &&
+		tr->nnarrow_cols < tr->ncols && pqfdw_enable_late_materialization)
 	{
-		PqColumnReader *r = tr->cols[i].reader;
-		PqOffsetIndex oi;
-		bool		have_oi = false;
-
-		if (tr->rg_ranges != NULL)
-		{
-			MemoryContext old = MemoryContextSwitchTo(tr->rg_cxt);
-			int64		before = tr->file->src->bytes_read;
-
-			have_oi = pq_offset_index_read(tr->file, tr->row_group,
-										   r->col->index, &oi);
-			tr->bytes_read += tr->file->src->bytes_read - before;
-			MemoryContextSwitchTo(old);
-		}
-		pq_column_reader_start_ranges(r, tr->row_group, have_oi ? &oi : NULL,
-									  tr->rg_ranges, tr->rg_nranges);
+		for (i = 0; i < tr->nnarrow_cols; i++)
+			start_column(tr, tr->narrow_cols[i]);
+		narrowed = narrow_ranges(tr);
 	}
+	for (i = 0; i < tr->ncols; i++)
+		if (!narrowed || !is_narrow_col(tr, i))
+			start_column(tr, i);
 }
 
 /* Advance to a row group with rows; false when every file is done. */
@@ -221,11 +366,13 @@ next_row_group(PqTableReader *tr)
 		tr->rg_nranges = 0;
 		if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
 			continue;
+		if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
+			continue;
+		start_columns(tr);
 		tr->rg_rows_left = tr->rg_ranges ?
 			pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
 		if (tr->rg_rows_left == 0)
 			continue;
-		start_columns(tr);
 		tr->rg_range = 0;
 		tr->rg_pos = tr->rg_ranges ? tr->rg_ranges[0].start : 0;
 		tr->row_groups_read++;
@@ -294,6 +441,30 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 	tr->rg_rows_left -= n;
 	tr->rg_pos += n;
 	return n;
+}
+
+void
+pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
+							  PqRowNarrow filter, void *arg)
+{
+	ListCell   *lc;
+	int			i;
+
+	tr->narrow_cols = MemoryContextAlloc(tr->cxt, sizeof(int) * Max(tr->ncols, 1));
+	tr->nnarrow_cols = 0;
+	foreach(lc, attnums)
+	{
+		for (i = 0; i < tr->ncols; i++)
+			if (tr->cols[i].attnum == lfirst_int(lc))
+				break;
+		if (i == tr->ncols)
+			elog(ERROR, "narrowing attribute %d is not read", lfirst_int(lc));
+		if (!is_narrow_col(tr, i))
+			tr->narrow_cols[tr->nnarrow_cols++] = i;
+	}
+	tr->narrow_sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
+	tr->narrow = filter;
+	tr->narrow_arg = arg;
 }
 
 void

@@ -3,7 +3,8 @@
  * table_reader.h
  *		Reads a foreign table's Parquet files as batches of rows: files ->
  *		row groups -> per-column segments -> a row-major batch of Datums.
- *		Used by the scan (scan.c) and by ANALYZE (analyze.c).
+ *		Used by the scan (scan.c), by ANALYZE (analyze.c) and, for a plain
+ *		table's TupleDesc, by COPY FROM (copy_from.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -19,6 +20,13 @@ typedef struct PqTableReader PqTableReader;
 /* Called before a row group is read; false skips it. */
 typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
 
+/*
+ * Row filter for late materialization: of the n rows in the batch arrays
+ * (only the narrowing columns filled), store the passing row numbers in
+ * sel and return how many there are.
+ */
+typedef int (*PqRowNarrow) (void *arg, PqTableReader *tr, int n, int *sel);
+
 typedef struct PqTableColumn
 {
 	AttrNumber	attnum;			/* 1-based */
@@ -30,7 +38,8 @@ typedef struct PqTableColumn
 
 struct PqTableReader
 {
-	Oid			relid;
+	Oid			relid;			/* InvalidOid: not a foreign table */
+	char	   *relname;		/* for messages */
 	TupleDesc	tupdesc;
 	int			natts;
 	List	   *paths;
@@ -72,6 +81,18 @@ struct PqTableReader
 	PqRowGroupCheck rg_check;
 	void	   *rg_check_arg;
 
+	/*
+	 * Late materialization: when rg_check left row ranges (page index), the
+	 * narrowing columns (indexes into cols) are decoded first and narrow
+	 * keeps only the rows it passes; the other columns then read only the
+	 * pages of those rows.
+	 */
+	PqRowNarrow narrow;
+	void	   *narrow_arg;
+	int		   *narrow_cols;
+	int			nnarrow_cols;
+	int		   *narrow_sel;		/* batch_rows entries */
+
 	/* statistics */
 	int64		row_groups_read;
 	int64		bytes_read;		/* of files already closed; OffsetIndexes */
@@ -87,10 +108,33 @@ extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
 												MemoryContext parent);
 
 /*
+ * A reader of the attributes attnums of tupdesc (a relation named relname
+ * that is not a foreign table): each attribute reads the top-level field of
+ * its name (exactly, or case-insensitively when unambiguous) converted to
+ * its type.  decrypt may be NULL.
+ */
+extern PqTableReader *pqfdw_table_reader_create_desc(TupleDesc tupdesc,
+													 const char *relname,
+													 List *paths,
+													 List *attnums,
+													 PqDecryptionConfig *decrypt,
+													 MemoryContext parent);
+
+/*
  * Decode the next batch into batch_values/batch_nulls; returns its row
  * count, 0 when every file is done.  Columns not read stay NULL.
  */
 extern int	pqfdw_table_reader_next_batch(PqTableReader *tr);
+
+/*
+ * Narrow row groups with ranges by the rows filter passes, decoding the
+ * attributes attnums (IntList) first (see narrow in PqTableReader).
+ */
+extern void pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
+										  PqRowNarrow filter, void *arg);
+
+/* GUC parquet_fdw.enable_late_materialization */
+extern bool pqfdw_enable_late_materialization;
 
 /* Start again from the first file. */
 extern void pqfdw_table_reader_rescan(PqTableReader *tr);

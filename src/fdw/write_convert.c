@@ -13,6 +13,7 @@
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "write_convert.h"
 
 /* Largest precision whose unscaled values fit the int128 arithmetic. */
@@ -68,25 +69,75 @@ decimal_for_typmod(int32 typmod, int numeric_scale, int *precision,
 	}
 }
 
-void
-pqfdw_write_column_init(PqWriteColumn *col, PqWriterField *field,
-						const char *name, Oid typid, int32 typmod,
-						bool required, int numeric_scale, int capacity)
+PqWriterField *
+pqfdw_field_list_add(PqWriterFieldList *list)
 {
-	Oid			base;
+	if (list->n == list->cap)
+	{
+		list->cap = Max(16, list->cap * 2);
+		list->items = list->items == NULL ?
+			palloc(sizeof(PqWriterField) * list->cap) :
+			repalloc(list->items, sizeof(PqWriterField) * list->cap);
+	}
+	memset(&list->items[list->n], 0, sizeof(PqWriterField));
+	return &list->items[list->n++];
+}
+
+void
+pqfdw_write_column_init(PqWriteColumn *col, PqWriterFieldList *fields,
+						const char *name, Oid typid, int32 typmod,
+						bool required, const PqWriteTypeOptions *topts,
+						int capacity)
+{
 	int32		base_typmod = typmod;
+	Oid			base = getBaseTypeAndTypmod(typid, &base_typmod);
+	PqNestedColumn *nested;
+
+	nested = pqfdw_nested_create(fields, name, base, base_typmod, required,
+								 topts, capacity);
+	if (nested == NULL)
+	{
+		pqfdw_write_leaf_init(col, pqfdw_field_list_add(fields), name, base,
+							  base_typmod, required, topts, capacity);
+		return;
+	}
+	/* the batch of whole values; the leaves convert */
+	memset(col, 0, sizeof(*col));
+	col->name = name;
+	col->typid = base;
+	col->typmod = base_typmod;
+	col->required = required;
+	col->capacity = capacity;
+	col->nested = nested;
+	get_typlenbyval(base, &col->typlen, &col->typbyval);
+	col->values = palloc(sizeof(Datum) * capacity);
+	col->nulls = palloc(sizeof(bool) * capacity);
+}
+
+int
+pqfdw_write_column_leaves(const PqWriteColumn *col)
+{
+	return col->nested != NULL ? pqfdw_nested_num_leaves(col->nested) : 1;
+}
+
+void
+pqfdw_write_leaf_init(PqWriteColumn *col, PqWriterField *field,
+					  const char *name, Oid base, int32 base_typmod,
+					  bool required, const PqWriteTypeOptions *topts,
+					  int capacity)
+{
 	int			encoding = GetDatabaseEncoding();
 	int			width;
 
 	memset(col, 0, sizeof(*col));
 	memset(field, 0, sizeof(*field));
-	base = getBaseTypeAndTypmod(typid, &base_typmod);
 
 	col->name = name;
 	col->typid = base;
 	col->typmod = base_typmod;
 	col->required = required;
 	col->capacity = capacity;
+	col->interval_truncate = topts->interval_truncate;
 	get_typlenbyval(base, &col->typlen, &col->typbyval);
 
 	field->name = name;
@@ -121,11 +172,15 @@ pqfdw_write_column_init(PqWriteColumn *col, PqWriterField *field,
 			col->physical_type = PQ_DOUBLE;
 			break;
 		case NUMERICOID:
-			decimal_for_typmod(base_typmod, numeric_scale,
+			decimal_for_typmod(base_typmod, topts->numeric_scale,
 							   &col->decimal_precision, &col->decimal_scale);
-			if (col->decimal_precision > PQW_MAX_DECIMAL_PRECISION)
+			if (col->decimal_precision > PQW_MAX_DECIMAL_PRECISION ||
+				(topts->numeric_as_string && base_typmod < (int32) VARHDRSZ))
 			{
-				/* wider than any reader's decimal: exact text instead */
+				/*
+				 * Wider than any reader's decimal, or asked for: exact text
+				 * (NaN and Infinity included).
+				 */
 				col->kind = PQW_OUTPUT;
 				col->physical_type = PQ_BYTE_ARRAY;
 				field->logical.id = PQ_LT_STRING;
@@ -227,7 +282,7 @@ pqfdw_write_column_init(PqWriteColumn *col, PqWriterField *field,
 	field->type_length = col->type_length;
 
 	col->values = palloc(sizeof(Datum) * capacity);
-	col->nulls = palloc(sizeof(bool) * capacity);
+	col->nulls = palloc0(sizeof(bool) * capacity);
 	col->def = palloc(sizeof(int16) * capacity);
 	switch (col->physical_type)
 	{
@@ -250,8 +305,36 @@ pqfdw_write_column_init(PqWriteColumn *col, PqWriterField *field,
 			width = col->type_length;
 			break;
 	}
+	col->width = width;
 	if (width > 0)
 		col->fixed = palloc((Size) width * capacity);
+}
+
+void
+pqfdw_write_column_reserve(PqWriteColumn *col, int n)
+{
+	int			cap = col->capacity;
+
+	if (n <= cap)
+		return;
+	while (cap < n)
+	{
+		if (cap > PG_INT32_MAX / 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many values in one batch of column \"%s\"",
+							col->name)));
+		cap *= 2;
+	}
+	col->values = repalloc_huge(col->values, sizeof(Datum) * cap);
+	col->nulls = repalloc_huge(col->nulls, sizeof(bool) * cap);
+	memset(col->nulls + col->capacity, 0, sizeof(bool) * (cap - col->capacity));
+	col->def = repalloc_huge(col->def, sizeof(int16) * cap);
+	if (col->ba != NULL)
+		col->ba = repalloc_huge(col->ba, sizeof(PqByteArray) * cap);
+	if (col->fixed != NULL)
+		col->fixed = repalloc_huge(col->fixed, (Size) col->width * cap);
+	col->capacity = cap;
 }
 
 int
@@ -315,6 +398,8 @@ void
 pqfdw_write_value_error(PqWriteColumn *col, int64 row_base, int row,
 						int sqlstate, const char *reason)
 {
+	if (col->value_rows != NULL)
+		row = col->value_rows[row];
 	ereport(ERROR,
 			(errcode(sqlstate),
 			 errmsg("cannot write row %lld of column \"%s\" to Parquet",

@@ -21,6 +21,9 @@
  *		write_convert_binary.c		text-like, bytea, uuid, jsonb, and
  *									everything else through its output
  *									function
+ *		write_convert_nested.c		arrays (LIST), composites (struct) and
+ *									jsonb as VARIANT: columns written as a
+ *									group of leaves, with repetition levels
  *
  *-------------------------------------------------------------------------
  */
@@ -29,6 +32,28 @@
 
 #include "file_writer.h"
 #include "fmgr.h"
+
+/* How some types are written (COPY options). */
+typedef struct PqWriteTypeOptions
+{
+	int			numeric_scale;	/* DECIMAL scale of numeric without typmod */
+	bool		numeric_as_string;	/* numeric without typmod as STRING */
+	bool		interval_truncate;	/* drop sub-millisecond interval parts */
+	bool		jsonb_as_variant;	/* jsonb as VARIANT instead of JSON */
+} PqWriteTypeOptions;
+
+/* A growing depth-first list of schema fields (file_writer.h). */
+typedef struct PqWriterFieldList
+{
+	PqWriterField *items;
+	int			n;
+	int			cap;
+} PqWriterFieldList;
+
+/* Append a zeroed field and return it (valid until the next append). */
+extern PqWriterField *pqfdw_field_list_add(PqWriterFieldList *list);
+
+typedef struct PqNestedColumn PqNestedColumn;
 
 /* The conversion loop of a column (one switch per column and batch). */
 typedef enum PqWriteKind
@@ -69,7 +94,18 @@ typedef struct PqWriteColumn
 	int			decimal_scale;
 	bool		to_utf8;		/* STRING/JSON/ENUM in a database encoding
 								 * other than UTF8 (and SQL_ASCII) */
+	bool		interval_truncate;
 	FmgrInfo	out_func;		/* PQW_OUTPUT */
+	int			width;			/* bytes of a fixed value; 0: BYTE_ARRAY */
+
+	/* not NULL: written as a group of leaves (write_convert_nested.c) */
+	PqNestedColumn *nested;
+
+	/*
+	 * Leaves of nested columns convert dense values; value_rows gives the
+	 * batch row of each, for messages (NULL: values are rows).
+	 */
+	const int  *value_rows;
 
 	/* the current batch, capacity rows (values/nulls filled by the caller) */
 	int			capacity;
@@ -83,15 +119,30 @@ typedef struct PqWriteColumn
 } PqWriteColumn;
 
 /*
- * Set up col for an output column of type typid/typmod and describe its
- * Parquet leaf in field.  numeric_scale is the scale used for numeric
- * without a declared precision.  Allocates batch arrays of capacity rows
- * in the current memory context.
+ * Set up col for an output column of type typid/typmod and append its
+ * Parquet schema to fields: one leaf, or for arrays, composites and
+ * VARIANT a group and its subtree (col->nested is then set).  Allocates
+ * batch arrays of capacity rows in the current memory context.
  */
-extern void pqfdw_write_column_init(PqWriteColumn *col, PqWriterField *field,
+extern void pqfdw_write_column_init(PqWriteColumn *col,
+									PqWriterFieldList *fields,
 									const char *name, Oid typid,
 									int32 typmod, bool required,
-									int numeric_scale, int capacity);
+									const PqWriteTypeOptions *topts,
+									int capacity);
+
+/* The same for a leaf: typid is a base type that is not nested. */
+extern void pqfdw_write_leaf_init(PqWriteColumn *col, PqWriterField *field,
+								  const char *name, Oid typid, int32 typmod,
+								  bool required,
+								  const PqWriteTypeOptions *topts,
+								  int capacity);
+
+/* Grow col's batch arrays to hold at least n values. */
+extern void pqfdw_write_column_reserve(PqWriteColumn *col, int n);
+
+/* Leaves written for col: 1, or those of its group. */
+extern int	pqfdw_write_column_leaves(const PqWriteColumn *col);
 
 /*
  * Convert the first n rows of the batch (row_base: number of rows written
@@ -106,6 +157,28 @@ extern int	pqfdw_write_convert(PqWriteColumn *col, int n, int64 row_base);
 extern void pqfdw_write_numeric(PqWriteColumn *col, int n, int64 row_base);
 extern void pqfdw_write_datetime(PqWriteColumn *col, int n, int64 row_base);
 extern void pqfdw_write_binary(PqWriteColumn *col, int n, int64 row_base);
+
+/*
+ * Nested columns (write_convert_nested.c).  pqfdw_nested_create() returns
+ * NULL when typid (a base type) is written as a single leaf.
+ */
+extern PqNestedColumn *pqfdw_nested_create(PqWriterFieldList *fields,
+										   const char *name, Oid typid,
+										   int32 typmod, bool required,
+										   const PqWriteTypeOptions *topts,
+										   int capacity);
+extern int	pqfdw_nested_num_leaves(const PqNestedColumn *nc);
+
+/*
+ * Shred the first n rows of col's batch into the levels and values of its
+ * leaves, then hand each leaf to w as column first_leaf + k.
+ */
+extern void pqfdw_nested_write(PqWriteColumn *col, int n, int64 row_base,
+							   PqFileWriter *w, int first_leaf);
+
+/* The maximum levels the shredder produces, to check against the writer. */
+extern void pqfdw_nested_leaf_levels(const PqNestedColumn *nc, int leaf,
+									 int *max_def, int *max_rep);
 
 /* ERROR for a value Parquet cannot hold; row is the 0-based batch index. */
 extern void pqfdw_write_value_error(PqWriteColumn *col, int64 row_base,

@@ -8,7 +8,8 @@
  * dates and timestamps have no Parquet value and are errors (a sentinel
  * such as INT64_MAX would read back as a real, far-future value).
  * Parquet's INTERVAL is three unsigned 32-bit counts (months, days,
- * milliseconds), so negative parts and sub-millisecond parts are errors.
+ * milliseconds), so negative parts are errors, and so are sub-millisecond
+ * parts unless the interval_truncate option drops them (toward zero).
  *
  *-------------------------------------------------------------------------
  */
@@ -116,10 +117,10 @@ write_intervals(PqWriteColumn *col, int n, int64 row_base)
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
 									"Parquet INTERVAL holds unsigned months, days and milliseconds; the interval has a negative part.");
-		if (unlikely(iv->time % 1000 != 0))
+		if (unlikely(iv->time % 1000 != 0) && !col->interval_truncate)
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-									"Parquet INTERVAL holds milliseconds; the interval has a sub-millisecond part.");
+									"Parquet INTERVAL holds milliseconds; the interval has a sub-millisecond part (the option interval_truncate drops it).");
 		if (unlikely(iv->time / 1000 > PG_UINT32_MAX))
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,

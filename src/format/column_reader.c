@@ -67,6 +67,22 @@ pq_column_reader_release(PqColumnReader *r)
 	r->end_row = 0;
 	r->has_dict = false;
 	r->in_page = false;
+	r->rereading = false;
+}
+
+bool
+pq_column_reader_rewind(PqColumnReader *r)
+{
+	if (r->sel == NULL || r->nsel == 0)
+		return false;
+	/* the bytes before the first page (the dictionary) were consumed */
+	r->pos = r->chunk_len;
+	r->sel_next = 0;
+	r->row = r->sel[0].first_row;
+	r->in_page = false;
+	r->page_left = 0;
+	r->rereading = true;
+	return true;
 }
 
 static void
@@ -653,7 +669,8 @@ load_next_page(PqColumnReader *r, int64 skip)
 		body = decrypt_page(r, &ph, body, false);
 		r->page_ordinal++;
 		r->in_page = true;
-		r->pages_read++;
+		if (!r->rereading)
+			r->pages_read++;
 		if (ph.type == PQ_PAGE_DATA)
 			open_data_page_v1(r, &ph, body);
 		else

@@ -80,6 +80,7 @@ typedef struct PqColumnReader
 	PqPageRef  *sel;			/* NULL when reading the whole chunk */
 	int			nsel;
 	int			sel_next;		/* next page of sel to open */
+	bool		rereading;		/* rewound: pages were counted already */
 
 	/* level entries (rows, for flat columns) consumed in the row group */
 	int64		row;
@@ -163,6 +164,13 @@ pq_column_reader_row(const PqColumnReader *r)
  * Asking for rows of a page that was not selected is an error.
  */
 extern int	pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg);
+
+/*
+ * Go back to the first selected page (after pq_column_reader_start_ranges()
+ * selected pages), to read rows of the same pages again without fetching
+ * them from the file.  False when the reader did not select pages.
+ */
+extern bool pq_column_reader_rewind(PqColumnReader *r);
 
 /* Release the chunk's memory (the reader can be started again). */
 extern void pq_column_reader_release(PqColumnReader *r);

@@ -3,9 +3,11 @@
  * json_render.h
  *		Render Parquet values as JSON text, by the rules documented in
  *		docs/JSON.md: exact integers and decimals, shortest round-trip
- *		floats, NaN/Infinity as strings, ISO 8601 dates, times and
- *		timestamps (UTC-adjusted ones with "+00:00"), binary as base64, UUID
- *		as its string, INTERVAL as an ISO 8601 duration.
+ *		floats (PostgreSQL's float8out/float4out text), NaN/Infinity as
+ *		strings, dates, times and timestamps as PostgreSQL's to_json()
+ *		prints them (UTC-adjusted ones with "+00:00", years before 1 AD with
+ *		" BC"), binary as base64, UUID as its string, INTERVAL as an ISO
+ *		8601 duration.
  *
  * Used wherever a Parquet value becomes jsonb: nested columns mapped to
  * jsonb and VARIANT values.  Output is appended to a PqBuffer (not NUL
@@ -35,7 +37,10 @@ extern void pq_json_float(PqBuffer *buf, float v);
 extern void pq_json_decimal_be(PqBuffer *buf, const uint8 *be, size_t len,
 							   int scale);
 
-/* days since 1970-01-01 -> "YYYY-MM-DD" (string) */
+/* Exact decimal from an unscaled integer and scale: every digit. */
+extern void pq_json_decimal_int64(PqBuffer *buf, int64 unscaled, int scale);
+
+/* days since 1970-01-01 -> "YYYY-MM-DD" (string; "0044-03-15 BC" style) */
 extern void pq_json_date(PqBuffer *buf, int32 days);
 
 /* time of day in units of 10^-digits seconds (3, 6 or 9) -> "HH:MM:SS[.f]" */
@@ -56,6 +61,12 @@ extern void pq_json_uuid(PqBuffer *buf, const uint8 *p);
 
 /* Parquet INTERVAL (12 bytes: months, days, millis, LE) -> "P...": string */
 extern void pq_json_interval(PqBuffer *buf, const uint8 *p);
+
+/* Strict UTF-8: no overlong forms, surrogates or code points > U+10FFFF. */
+extern bool pq_utf8_valid(const uint8 *p, size_t len);
+
+/* Exactly one RFC 8259 JSON value (whitespace around it allowed), UTF-8. */
+extern bool pq_json_valid(const uint8 *p, size_t len);
 
 /*
  * A leaf value of node (its physical and resolved logical type) as JSON.

@@ -16,13 +16,22 @@
 //             statistics present / absent, Bloom filters present,
 //             created_by and key/value metadata
 //   bloom     parquet_bloom_probe: present values never excluded, an absent
-//             one excluded
+//             one excluded (also for filters sized by bloom_filter_ndv/fpp)
 //   stdout    the file psql's \copy wrote from COPY ... TO STDOUT
+//   nested    DuckDB reads copy_nested.parquet (arrays as LIST, composites as
+//             structs, enums, domains) and copy_nested_variant.parquet (the
+//             same with jsonb as VARIANT) and each row, as JSON, equals the
+//             row_to_json() PostgreSQL wrote of the source row
+//             (copy_nested.json.csv); numbers compare by exact value, object
+//             keys unordered
+//   variant   copy_variant.parquet (sql/copy_nested.sql: every kind of JSON
+//             value) read by DuckDB as JSON equals the jsonb text
+//             PostgreSQL wrote (copy_variant.csv)
 // Last line: "copy: N passed, N failed".
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { duckQuery, sqlString } from './lib/duck.mjs';
+import { arrowRsReadParquet, duckQuery, sqlString } from './lib/duck.mjs';
 import { canonCsv, canonDuck, pgFamily } from './lib/canon.mjs';
 import { parseCsv } from './lib/csv.mjs';
 
@@ -212,6 +221,194 @@ async function checkBloom() {
   check('bloom c_uuid present', (await probe('c_uuid', "md5('10')::UUID")) === false);
   check('bloom c_text absent', (await probe('c_text', "'no such value'")) === true);
   check('bloom c_int8 absent', (await probe('c_int8', '42')) === true);
+
+  // per-column ndv and fpp (sql/copy_options.sql): every size probes right
+  const ndvFile = sqlString(file('copy_bloom_ndv.parquet'));
+  for (const col of ['a', 'b', 'c', 'd']) {
+    const r = await duckQuery(`SELECT
+        (SELECT bool_or(bloom_filter_excludes) FROM parquet_bloom_probe(${ndvFile}, '${col}', 4321)),
+        (SELECT bool_and(bloom_filter_excludes) FROM parquet_bloom_probe(${ndvFile}, '${col}', -7))`);
+    check(`bloom ndv ${col}: present value kept`, r.rows[0][0] === false, String(r.rows[0][0]));
+    // d was written with fpp 0.2: an absent value may pass it
+    if (col !== 'd') check(`bloom ndv ${col}: absent value excluded`, r.rows[0][1] === true, String(r.rows[0][1]));
+  }
+}
+
+// ------------------------------------------------------------ nested
+
+// JSON text -> canonical string: object keys sorted, numbers as their exact
+// decimal value (trailing fraction zeros and the sign of zero dropped).
+// Accepts DuckDB's rendering of VARIANT decimals below 1 (".25").
+function canonJson(text) {
+  let i = 0;
+  const ws = () => { while (i < text.length && ' \t\r\n'.includes(text[i])) i++; };
+  const num = (t) => {
+    let m = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(t);
+    if (!m) throw new Error(`bad number ${t}`);
+    let digits = (m[2] || '') + (m[3] || '');
+    let exp = Number(m[4] || 0) - (m[3] || '').length;
+    digits = digits.replace(/^0+/, '');
+    if (digits === '') return '0';
+    while (digits.endsWith('0')) { digits = digits.slice(0, -1); exp++; }
+    return `${m[1]}${digits}e${exp}`;
+  };
+  const val = () => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      const out = [];
+      ws();
+      if (text[i] === '}') { i++; return '{}'; }
+      for (;;) {
+        ws();
+        const k = str();
+        ws();
+        if (text[i++] !== ':') throw new Error(`expected : at ${i}`);
+        out.push([k, val()]);
+        ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i++] !== '}') throw new Error(`expected }} at ${i}`);
+        break;
+      }
+      out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      return `{${out.map(([k, v]) => `${k}:${v}`).join(',')}}`;
+    }
+    if (c === '[') {
+      i++;
+      const out = [];
+      ws();
+      if (text[i] === ']') { i++; return '[]'; }
+      for (;;) {
+        out.push(val());
+        ws();
+        if (text[i] === ',') { i++; continue; }
+        if (text[i++] !== ']') throw new Error(`expected ] at ${i}`);
+        break;
+      }
+      return `[${out.join(',')}]`;
+    }
+    if (c === '"') return str();
+    for (const w of ['true', 'false', 'null']) {
+      if (text.startsWith(w, i)) { i += w.length; return w; }
+    }
+    const m = /^-?[0-9.]+(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m) throw new Error(`unexpected ${text.slice(i, i + 20)}`);
+    i += m[0].length;
+    return num(m[0]);
+  };
+  const str = () => {
+    if (text[i] !== '"') throw new Error(`expected string at ${i}`);
+    let j = i + 1;
+    while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+    const s = JSON.stringify(JSON.parse(text.slice(i, j + 1)));
+    i = j + 1;
+    return s;
+  };
+  const out = val();
+  ws();
+  if (i !== text.length) throw new Error(`trailing ${text.slice(i, i + 20)}`);
+  return out;
+}
+
+// Rows of PostgreSQL's JSON, by id.
+function pgJsonRows(name) {
+  const rows = parseCsv(fs.readFileSync(file(name), 'utf8'));
+  return new Map(rows.map((r) => [String(r[0]), r[1]]));
+}
+
+async function checkNested() {
+  const pg = pgJsonRows('copy_nested.json.csv');
+  check('nested: PostgreSQL rows', pg.size === 300, String(pg.size));
+  const compare = (label, id, want, got) => {
+    let ok;
+    try {
+      ok = canonJson(want) === canonJson(got);
+    } catch (e) {
+      ok = false;
+      got = `${got} (${e.message})`;
+    }
+    return ok ? null : `${label} id ${id}: PostgreSQL ${want} DuckDB ${got}`;
+  };
+
+  // arrays, composites, enums, domains; jsonb as JSON
+  const plain = await duckQuery(`SELECT id, to_json(t)::VARCHAR FROM read_parquet(${sqlString(file('copy_nested.parquet'))}) t ORDER BY id`);
+  let bad = plain.rows.map((r) => compare('copy_nested', r[0], pg.get(String(r[0])), String(r[1]))).filter(Boolean);
+  check('nested: DuckDB rows of copy_nested.parquet', plain.rows.length === pg.size, String(plain.rows.length));
+  check('nested: copy_nested.parquet values', bad.length === 0, `${bad.length} rows differ, first ${bad[0]}`);
+
+  // the same with jsonb as VARIANT: DuckDB renders VARIANT as JSON text
+  const vfile = sqlString(file('copy_nested_variant.parquet'));
+  const v = await duckQuery(`SELECT id, to_json(t)::VARCHAR
+    FROM (SELECT * EXCLUDE (j, ja) FROM read_parquet(${vfile})) t ORDER BY id`);
+  const vj = await duckQuery(`SELECT id, j::JSON::VARCHAR,
+      CASE WHEN ja IS NULL THEN NULL ELSE '[' || array_to_string(list_transform(ja, x -> coalesce(x::JSON::VARCHAR, 'null')), ',') || ']' END
+    FROM read_parquet(${vfile}) ORDER BY id`);
+  bad = [];
+  for (const [n, r0] of v.rows.entries()) {
+    const r = [r0[0], r0[1], vj.rows[n][1], vj.rows[n][2]];
+    const id = String(r[0]);
+    const want = JSON.parse(pg.get(id));
+    const wantJ = JSON.stringify(want.j);
+    const wantJa = JSON.stringify(want.ja);
+    delete want.j;
+    delete want.ja;
+    const gotRow = JSON.parse(String(r[1]));
+    delete gotRow.j;
+    delete gotRow.ja;
+    // the rest of the row: compared through JSON.stringify of both parses
+    // (no number in these columns exceeds double precision)
+    bad.push(compare('variant row', id, JSON.stringify(want), JSON.stringify(gotRow)));
+    bad.push(compare('variant j', id, wantJ, r[2] === null ? 'null' : String(r[2])));
+    bad.push(compare('variant ja', id, wantJa, r[3] === null ? 'null' : String(r[3])));
+  }
+  bad = bad.filter(Boolean);
+  check('nested: DuckDB rows of copy_nested_variant.parquet', v.rows.length === pg.size, String(v.rows.length));
+  check('nested: copy_nested_variant.parquet values', bad.length === 0, `${bad.length} differ, first ${bad[0]}`);
+
+  // DuckDB sees VARIANT, LIST and STRUCT types
+  const types = await duckQuery(`DESCRIBE SELECT * FROM read_parquet(${sqlString(file('copy_nested_variant.parquet'))})`);
+  const t = new Map(types.rows.map((r) => [String(r[0]), String(r[1])]));
+  check('nested: VARIANT column type', t.get('j') === 'VARIANT', t.get('j'));
+  check('nested: list of VARIANT type', t.get('ja') === 'VARIANT[]', t.get('ja'));
+  check('nested: list of structs type', /^STRUCT\(.*\)\[\]$/.test(t.get('items') || ''), t.get('items'));
+  check('nested: decimal list type', t.get('nums') === 'DECIMAL(12,3)[]', t.get('nums'));
+}
+
+async function checkVariant() {
+  const pg = pgJsonRows('copy_variant.csv');
+  const r = await duckQuery(`SELECT id, j::JSON::VARCHAR FROM read_parquet(${sqlString(file('copy_variant.parquet'))}) ORDER BY id`);
+  check('variant: rows', r.rows.length === pg.size && pg.size > 0, `${r.rows.length} of ${pg.size}`);
+  let bad = 0;
+  let first = null;
+  for (const row of r.rows) {
+    const id = String(row[0]);
+    const want = pg.get(id);
+    const got = row[1] === null ? null : String(row[1]);
+    let ok;
+    try {
+      // DuckDB reads a null group and a Variant null alike (checked below)
+      ok = canonJson(want === null ? 'null' : want) === canonJson(got === null ? 'null' : got);
+    } catch (e) {
+      ok = false;
+    }
+    if (!ok) {
+      bad++;
+      if (first === null) first = `id ${id}: PostgreSQL ${want} DuckDB ${got}`;
+    }
+  }
+  check('variant: every JSON value', bad === 0, `${bad} differ, first ${first}`);
+
+  // arrow-rs reads the VARIANT group as a struct: null exactly for SQL NULL,
+  // a struct holding the Variant null (value 0x00) for JSON null
+  const a = await arrowRsReadParquet(file('copy_variant.parquet'));
+  const nullIds = a.rows.filter((row) => row[1] === null).map((row) => String(row[0])).join(',');
+  const wantNull = [...pg.entries()].filter(([, j]) => j === null).map(([id]) => id).join(',');
+  check('variant: SQL NULL rows are null groups', nullIds === wantNull, `${nullIds} != ${wantNull}`);
+  const jsonNull = a.rows.find((row) => pg.get(String(row[0])) === 'null');
+  check('variant: JSON null is the Variant null',
+    jsonNull && jsonNull[1] !== null && Buffer.from(jsonNull[1].entries.value.bytes).equals(Buffer.from([0])),
+    jsonNull && String(jsonNull[1]));
 }
 
 // ------------------------------------------------------------ main
@@ -231,6 +428,9 @@ async function main() {
   await checkSchema();
   await checkMetadata();
   await checkBloom();
+
+  await checkNested();
+  await checkVariant();
 
   const so = await duckQuery(`SELECT count(*), count(c_numeric) FROM read_parquet(${sqlString(file('copy_stdout.parquet'))})`);
   check('stdout: DuckDB reads the \\copy file', Number(so.rows[0][0]) === expected.length, String(so.rows[0][0]));

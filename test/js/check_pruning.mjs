@@ -46,7 +46,8 @@ const FILES = [
 ];
 
 const GUCS = ['statistics', 'bloom', 'dictionary', 'page_index']
-  .map((k) => `parquet_fdw.enable_${k}_pruning`);
+  .map((k) => `parquet_fdw.enable_${k}_pruning`)
+  .concat(['parquet_fdw.enable_late_materialization']);
 const ORDERABLE = /^(smallint|integer|bigint|numeric|real|double precision|text|bytea|date|time|timestamp|uuid|interval|boolean)/;
 
 const lit = (v, type) => (v === null ? `NULL::${type}` : `'${String(v).replace(/'/g, "''")}'::${type}`);

@@ -23,11 +23,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { arrowRsReadParquet, duckQuery, duckReadParquet, duck } from './lib/duck.mjs';
+import { arrowRsReadParquet, duckQuery, duckReadParquet, duck, sqlString } from './lib/duck.mjs';
 import { canonDuck, canonPg, canonCsv, pgFamily, Unrepresentable } from './lib/canon.mjs';
 import { readMetadata, nestedReason, flatLeaves, naturalPgType } from './lib/parquet.mjs';
 import { parseCsv } from './lib/csv.mjs';
 import { COLUMNS, duckCreateTypesSql, pgTypesQuery } from './lib/types_table.mjs';
+import { encryptedEntries, writeKeyDirs } from './lib/encrypted_corpus.mjs';
+import { wkbToWkt, sameWkt } from './lib/wkb.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -101,15 +103,19 @@ function listParquet(dir) {
 /** Entries for the conformance suite: { rel, file, mode, skip?, ...special } */
 function conformanceEntries(root) {
   const entries = [];
+  let keyDirs = null;
   for (const file of [...listParquet(path.join(root, 'data')), ...listParquet(path.join(root, 'bad_data'))]) {
     const rel = path.relative(root, file);
     const e = { rel, file, mode: 'rows', ...(CORPUS_SPECIAL[rel] || {}) };
     if (e.twin) e.twin = path.join(root, e.twin);
+    if (/\.encrypted$/.test(rel)) {
+      keyDirs = keyDirs || writeKeyDirs();
+      entries.push(...encryptedEntries(rel, file, keyDirs));
+      continue;
+    }
     if (rel.startsWith('bad_data/')) {
       e.mode = 'error-or-rows';
       e.why = 'bad_data/';
-    } else if (/\.encrypted$/.test(rel)) {
-      e.skip = 'encrypted: Parquet Modular Encryption is a later issue';
     } else {
       try {
         const reason = nestedReason(readMetadata(file));
@@ -205,21 +211,27 @@ async function pgSetup() {
  *   { cols: [{name, type}], rows: (string|null)[][] }  or
  *   { error: {code, message, stage}, crashed: bool }
  */
-async function pgRead(file) {
+async function pgRead(file, e = {}) {
   const c = pgClient();
   await c.connect();
   let stage = 'create_table_sql';
   let cols = null;
   try {
+    // encrypted files: the key directory, table options and columns of the entry
+    if (e.keyDir) await c.query(`SET parquet_fdw.key_directory = '${e.keyDir}'`);
     await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
-    const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2) AS sql', [file, TABLE])).rows[0].sql;
+    const k = e.keyOptions || {};
+    const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2, $3, $4, $5, $6) AS sql',
+      [file, TABLE, 'parquet_srv', k.footer_key ?? null, k.column_keys ?? null, k.aad_prefix ?? null])).rows[0].sql;
     stage = 'CREATE FOREIGN TABLE';
     await c.query(ddl);
+    const colFilter = e.pgColumns ? `AND attname IN (${e.pgColumns.map((n) => `'${n}'`).join(', ')})` : '';
     cols = (await c.query(
       `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
-        WHERE attrelid = '${TABLE}'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`)).rows;
+        WHERE attrelid = '${TABLE}'::regclass AND attnum > 0 AND NOT attisdropped ${colFilter} ORDER BY attnum`)).rows;
     stage = 'SELECT';
-    const res = await c.query({ text: `SELECT * FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
+    const select = e.pgColumns ? cols.map((col) => `"${col.name}"`).join(', ') : '*';
+    const res = await c.query({ text: `SELECT ${select} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
     await c.query(`DROP FOREIGN TABLE ${TABLE}`);
     return { cols, rows: res.rows, ddl };
   } catch (err) {
@@ -301,6 +313,79 @@ function typeMappingProblems(e, pgr) {
   return problems;
 }
 
+// ------------------------------------------------------------ geospatial
+
+/** Each bytea column against a text column "wkt" beside it (the WKT its
+ *  generator wrote): decoded WKB == WKT, numbers compared as numbers. */
+function wktProblems(pgr) {
+  const w = pgr.cols.findIndex((c) => c.name === 'wkt' && c.type === 'text');
+  if (w < 0) return null;
+  const geoCols = pgr.cols.map((c, j) => (c.type === 'bytea' ? j : -1)).filter((j) => j >= 0);
+  if (!geoCols.length) return null;
+  for (let r = 0; r < pgr.rows.length; r++) {
+    for (const j of geoCols) {
+      const v = pgr.rows[r][j];
+      const want = pgr.rows[r][w];
+      if (v === null || want === null) {
+        if (v !== want) return `WKT: row ${r + 1} column "${pgr.cols[j].name}": ${show(v)} vs wkt ${show(want)}`;
+        continue;
+      }
+      let got;
+      try { got = wkbToWkt(Buffer.from(v.slice(2), 'hex')); } catch (err) {
+        return `WKT: row ${r + 1} column "${pgr.cols[j].name}": ${err.message}`;
+      }
+      if (!sameWkt(got, want)) return `WKT: row ${r + 1} column "${pgr.cols[j].name}": WKB says ${show(got)}, wkt ${show(want)}`;
+    }
+  }
+  return { checked: pgr.rows.length * geoCols.length };
+}
+
+const GEO_NAMES = ['', 'point', 'linestring', 'polygon', 'multipoint', 'multilinestring', 'multipolygon', 'geometrycollection'];
+const GEO_SUFFIX = { '': 0, _z: 1000, _m: 2000, _zm: 3000 };
+const BBOX = ['xmin', 'xmax', 'ymin', 'ymax', 'zmin', 'zmax', 'mmin', 'mmax'];
+
+/** DuckDB's geo type name ("point_zm") as the WKB code (3001). */
+function geoCode(name) {
+  const m = /^([a-z]+)(_z|_m|_zm)?$/.exec(name);
+  const base = m ? GEO_NAMES.indexOf(m[1]) : -1;
+  if (base <= 0) throw new Error(`unknown DuckDB geometry type ${name}`);
+  return base + GEO_SUFFIX[m[2] || ''];
+}
+
+/** parquet_fdw.metadata() GeospatialStatistics vs DuckDB's parquet_metadata(). */
+async function geoStatsProblems(file) {
+  const c = pgClient();
+  await c.connect();
+  let pgRows;
+  try {
+    pgRows = (await c.query({
+      text: `SELECT row_group, column_id, ${BBOX.map((b) => 'bbox_' + b).join(', ')}, geospatial_types
+               FROM parquet_fdw.metadata($1) WHERE logical_type ~ '^GEO(METRY|GRAPHY)' ORDER BY 1, 2`,
+      values: [file], rowMode: 'array', types: { getTypeParser: () => (v) => v },
+    })).rows;
+  } finally {
+    await c.end();
+  }
+  if (!pgRows.length) return null;
+  const duckRows = (await duckQuery(`SELECT row_group_id, column_id, ${BBOX.map((b) => `geo_bbox.${b}`).join(', ')},
+      array_to_string(geo_types, ',') FROM parquet_metadata(${sqlString(file)}) ORDER BY 1, 2`)).rows;
+  const byKey = new Map(duckRows.map((r) => [`${r[0]}/${r[1]}`, r]));
+  for (const p of pgRows) {
+    const d = byKey.get(`${p[0]}/${p[1]}`);
+    const where = `geo stats: row group ${p[0]} column ${p[1]}`;
+    if (!d) return `${where}: not in DuckDB's parquet_metadata()`;
+    for (let k = 0; k < 8; k++) {
+      const got = p[2 + k] === null ? null : Number(p[2 + k]);
+      const want = d[2 + k] === null ? null : Number(d[2 + k]);
+      if (got !== want) return `${where}: bbox_${BBOX[k]} ${got}, DuckDB ${want}`;
+    }
+    const got = p[10] === null ? null : p[10].replace(/[{}]/g, '').split(',').filter(Boolean).map(Number).sort((a, b) => a - b).join(',');
+    const want = d[10] === null ? null : String(d[10]).split(',').filter(Boolean).map(geoCode).sort((a, b) => a - b).join(',');
+    if (got !== want) return `${where}: geospatial_types {${got}}, DuckDB {${want}}`;
+  }
+  return { checked: pgRows.length };
+}
+
 async function checkEntry(e) {
   // Reference first (it decides what PostgreSQL must do).
   let ref = null;
@@ -314,11 +399,16 @@ async function checkEntry(e) {
     return { ok: true, msg: ref ? `reference ${ref.via}: ${ref.rows.length} rows x ${ref.names.length} columns` : `no reference (${firstLine(refError.message)}); a clean ERROR is required` };
   }
 
-  const pgr = await pgRead(e.file);
+  const pgr = await pgRead(e.file, e);
   if (pgr.error) {
     const { code, message, stage } = pgr.error;
     const desc = `${code} at ${stage}: ${message}`;
     if (pgr.crashed) return { ok: false, msg: `SERVER CRASHED (${desc})` };
+    if (e.errorCode) {
+      return code === e.errorCode
+        ? { ok: true, msg: `ERROR ${desc} (${e.why})` }
+        : { ok: false, msg: `ERROR with SQLSTATE ${desc}, want ${e.errorCode} (${e.why})` };
+    }
     if (e.mode === 'error' || e.mode === 'error-or-rows') {
       return CLEAN_ERROR_CODES.has(code)
         ? { ok: true, msg: `clean ERROR ${desc}` }
@@ -346,7 +436,7 @@ async function checkEntry(e) {
   const problems = [];
   const d = diffRows(pgr, fams, exp.rows, `vs ${ref.via}`);
   if (d) problems.push(d);
-  if (e.mode === 'rows') problems.push(...typeMappingProblems(e, pgr).map((p) => `type mapping: ${p}`));
+  if (e.mode === 'rows' && !e.pgColumns) problems.push(...typeMappingProblems(e, pgr).map((p) => `type mapping: ${p}`));
 
   if (e.twin) {
     const twin = await duckReadParquet(e.twin);
@@ -376,8 +466,14 @@ async function checkEntry(e) {
     });
     if (pairs === 0) problems.push('BYTE_STREAM_SPLIT twin: no *_plain / *_byte_stream_split column pairs found');
   }
+  const wkt = wktProblems(pgr);
+  if (typeof wkt === 'string') problems.push(wkt);
+  // GEOMETRY/GEOGRAPHY read as bytea: only such files can have geo stats.
+  const geo = pgr.cols.some((c) => c.type === 'bytea') ? await geoStatsProblems(e.file) : null;
+  if (typeof geo === 'string') problems.push(geo);
   if (problems.length) return { ok: false, msg: problems.join('; ') };
-  const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs'].filter(Boolean);
+  const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs',
+    wkt && `WKB = wkt column (${wkt.checked} values)`, geo && `geo stats = DuckDB (${geo.checked} chunks)`].filter(Boolean);
   const validNote = e.mode === 'error-or-rows' ? ' (file is readable; rows match)' : '';
   return { ok: true, msg: `${pgr.rows.length} rows x ${fams.length} columns = ${ref.via}${extras.length ? ' + ' + extras.join(' + ') : ''}${validNote}` };
 }

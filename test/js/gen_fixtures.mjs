@@ -487,6 +487,109 @@ async function bloomDictFixtures() {
   }
 }
 
+// ------------------------------------------------------------- geospatial
+
+// GEOMETRY rows as WKT: test/js/lib and sql/geo.sql, sql/postgis.sql take
+// their expected values from these definitions (docs/GEOSPATIAL.md).
+export const GEO_WKT = [
+  'POINT (30 10)',
+  'LINESTRING (30 10, 10 30, 40 40)',
+  'POLYGON ((30 10, 40 40, 20 40, 10 20, 30 10))',
+  null,
+  'MULTIPOINT ((10 40), (40 30))',
+  'MULTILINESTRING ((10 10, 20 20), (40 40, 30 30))',
+  'MULTIPOLYGON (((30 20, 45 40, 10 40, 30 20)), ((15 5, 40 10, 10 20, 5 10, 15 5)))',
+  'GEOMETRYCOLLECTION (POINT (4 6), LINESTRING (4 6, 7 10))',
+  'POINT Z (1 2 3)',
+  'POINT M (1 2 4)',
+  'POINT ZM (1 2 3 4)',
+  'POINT EMPTY',
+  'LINESTRING EMPTY',
+];
+
+// GeoJSON rows of the hyparquet-writer fixture (two row groups of three).
+const HYP_GEO = [
+  { type: 'Point', coordinates: [30, 10] },
+  { type: 'LineString', coordinates: [[30, 10], [10, 30], [40, 40]] },
+  null,
+  { type: 'Point', coordinates: [-120.5, 45.25, 100] },
+  { type: 'Polygon', coordinates: [[[0, 0], [4, 0], [4, 3], [0, 0]]] },
+  { type: 'MultiPoint', coordinates: [[1, 2, 5, 7], [3, 4, 6, 8]] },
+];
+
+const HYP_POINTS = [[30, 10], [40, 20], null, [-120.5, 45.25], [0, 0], [1, 2]]
+  .map((c) => c && { type: 'Point', coordinates: c });
+
+async function geoFixtures() {
+  const c = await duck();
+  // DuckDB's built-in GEOMETRY (no spatial extension): a GEOMETRY('OGC:CRS84')
+  // column is written with the CRS as PROJJSON; plain GEOMETRY has no CRS.
+  // GeoParquet has no M: DuckDB leaves out the "geo" metadata when a column
+  // has M values, so the V2 file gets the rows without M.
+  for (const [name, version, type, withM] of [
+    ['duckdb_geo_none.parquet', 'NONE', "GEOMETRY('OGC:CRS84')", true],
+    ['duckdb_geo_v2.parquet', 'V2', 'GEOMETRY', false],
+  ]) {
+    const file = path.join(OUT, name);
+    const rows = GEO_WKT.map((w, i) => (withM || !/ Z?M /.test(w ?? '') ? `(${i + 1}, ${w === null ? 'NULL' : sqlString(w)})` : null))
+      .filter(Boolean).join(', ');
+    await c.run(`COPY (SELECT id, wkt, wkt::${type} AS geom FROM (VALUES ${rows}) t(id, wkt) ORDER BY id) TO ${sqlString(file)} ` +
+      `(FORMAT parquet, GEOPARQUET_VERSION '${version}')`);
+    const lt = (await duckQuery(`SELECT logical_type FROM parquet_schema(${sqlString(file)}) WHERE name = 'geom'`)).rows[0][0];
+    check(name, String(lt).startsWith('GeometryType('), `a GEOMETRY logical type, found ${lt}`);
+    check(name, (type === 'GEOMETRY') === String(lt).includes('crs=<null>'), `CRS as declared (${type}), found ${lt}`);
+    const kv = await duckQuery(`SELECT decode(key) FROM parquet_kv_metadata(${sqlString(file)})`);
+    check(name, (version === 'V2') === kv.rows.some((r) => r[0] === 'geo'), `GeoParquet "geo" metadata only for V2`);
+    add(name, {
+      writer: 'duckdb',
+      exercises: `GEOMETRY (${type}) with GEOPARQUET_VERSION '${version}': every geometry type, Z${withM ? '/M/ZM' : ''}, EMPTY, NULL; GeospatialStatistics`,
+    });
+  }
+
+  const name = 'hyp_geo_crs.parquet';
+  const geo = (n, logical) => ({ name: n, data: HYP_GEO, logical });
+  const cols = [
+    { name: 'id', data: HYP_GEO.map((_, i) => i + 1), logical: null },
+    geo('g_default', { type: 'GEOMETRY' }),
+    geo('g_srid', { type: 'GEOMETRY', crs: 'srid:3857' }),
+    geo('g_epsg', { type: 'GEOMETRY', crs: 'EPSG:32633' }),
+    geo('g_projjson', { type: 'GEOMETRY', crs: 'projjson:crs_key' }),
+    geo('g_other', { type: 'GEOMETRY', crs: 'local engineering grid' }),
+    geo('geog', { type: 'GEOGRAPHY' }),
+    geo('geog_karney', { type: 'GEOGRAPHY', crs: 'OGC:CRS84', algorithm: 'KARNEY' }),
+    // 2D points only, for PostGIS typmods such as geometry(Point, 3857)
+    { name: 'g_points', data: HYP_POINTS, logical: { type: 'GEOMETRY', crs: 'EPSG:3857' } },
+  ];
+  const schema = [
+    { name: 'root', num_children: cols.length },
+    ...cols.map((col) => (col.logical
+      ? { name: col.name, type: 'BYTE_ARRAY', logical_type: col.logical, repetition_type: 'OPTIONAL' }
+      : { name: col.name, type: 'INT32', repetition_type: 'REQUIRED' })),
+  ];
+  writeHyp(name, {
+    columnData: cols.map(({ name: n, data }) => ({ name: n, data })), schema, codec: 'SNAPPY', rowGroupSize: 3,
+    kvMetadata: [{ key: 'crs_key', value: '{"type":"GeographicCRS","name":"WGS 84","id":{"authority":"EPSG","code":4326}}' }],
+  });
+  verifyPages(name, { codec: 'SNAPPY', minRowGroups: 2 });
+  // Edge cases of the CRS -> SRID rules (docs/GEOSPATIAL.md), one column each.
+  const edge = 'hyp_geo_crs_edge.parquet';
+  const crsCases = ['epsg:4326', 'EPSG:0', 'EPSG:1000000', 'EPSG:12a', 'srid:', 'SRID:2154', 'OGC:CRS83',
+    '{"id":{"authority":"EPSG","code":"2154"}}', '{"base_crs":{"id":{"authority":"EPSG","code":4269}}}',
+    '{"id":{"authority":"IGNF","code":"LAMB93"}}', '{"id":{"authority":"EPSG","code":2154}', '{"id":5}'];
+  const edgeCols = crsCases.map((crs, i) => ({ name: `c${i + 1}`, data: [HYP_GEO[0]], crs }));
+  writeHyp(edge, {
+    columnData: edgeCols.map(({ name: n, data }) => ({ name: n, data })), codec: 'SNAPPY',
+    schema: [{ name: 'root', num_children: edgeCols.length },
+      ...edgeCols.map((col) => ({ name: col.name, type: 'BYTE_ARRAY', logical_type: { type: 'GEOMETRY', crs: col.crs }, repetition_type: 'OPTIONAL' }))],
+  });
+  add(edge, { writer: 'hyparquet-writer', exercises: 'GEOMETRY columns with unusual CRS strings (lower case, out of range, malformed PROJJSON)' });
+  add(name, {
+    writer: 'hyparquet-writer',
+    exercises: 'GEOMETRY with no CRS, srid:N, EPSG:N, projjson:KEY (+ file metadata), an arbitrary CRS; GEOGRAPHY with the default ' +
+      'and with KARNEY edges; 2D, Z and ZM points; a column of 2D points only (EPSG:3857); GeospatialStatistics per row group (2 row groups of 3 rows)',
+  });
+}
+
 // ------------------------------------------------------------------ main
 
 try {
@@ -496,6 +599,7 @@ try {
   await rangeFixtures();
   await badFixtures();
   await bloomDictFixtures();
+  await geoFixtures();
   const mf = path.join(OUT, 'manifest.json');
   fs.writeFileSync(mf, JSON.stringify({ generated_by: 'test/js/gen_fixtures.mjs', files: manifest }, null, 2) + '\n');
   for (const f of fs.readdirSync(OUT)) fs.chmodSync(path.join(OUT, f), 0o644);

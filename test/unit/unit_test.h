@@ -94,6 +94,8 @@ extern void suite_byte_stream_split(void);
 extern void suite_codec(void);
 extern void suite_bloom(void);
 extern void suite_writer(void);
+extern void suite_json_render(void);
+extern void suite_variant_encode(void);
 extern void suite_encrypt(void);
 
 #endif							/* UNIT_TEST_H */

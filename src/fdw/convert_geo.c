@@ -1,0 +1,156 @@
+/*-------------------------------------------------------------------------
+ *
+ * convert_geo.c
+ *		GEOMETRY/GEOGRAPHY columns declared as PostGIS geometry or geography.
+ *
+ * parquet_fdw does not link against PostGIS: when the declared type is the
+ * type "geometry" or "geography" of the extension postgis, its functions
+ * are looked up by name in that type's schema and called through fmgr:
+ *
+ *		WKB bytea -> ST_GeomFromWKB(bytea) -> ST_SetSRID(geometry, srid)
+ *				  [-> geography(geometry)]
+ *
+ * with the SRID the column's CRS names (geo_crs.c); 0 leaves PostGIS's
+ * "unknown" SRID (and geography's default, 4326).  Without PostGIS, or for
+ * any other declared type, the ordinary casts of convert.c apply.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_type.h"
+#include "commands/extension.h"
+#include "convert.h"
+#include "geo_crs.h"
+#include "parquet_fdw.h"
+#include "parser/parse_func.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+struct PqGeoCast
+{
+	FmgrInfo	from_wkb;		/* ST_GeomFromWKB(bytea) */
+	FmgrInfo	set_srid;		/* ST_SetSRID(geometry, integer) */
+	FmgrInfo	to_geography;	/* geography(geometry), for geography */
+	bool		geography;
+	int32		srid;
+};
+
+/* A PostGIS function by name and argument types in schema nspname. */
+static Oid
+postgis_function(const char *nspname, const char *name, int nargs,
+				 Oid *argtypes, Oid rettype)
+{
+	Oid			fn;
+
+	fn = LookupFuncName(list_make2(makeString(pstrdup(nspname)),
+								   makeString(pstrdup(name))),
+						nargs, argtypes, true);
+	if (!OidIsValid(fn) || get_func_rettype(fn) != rettype)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("PostGIS function %s.%s not found",
+						quote_identifier(nspname), name),
+				 errdetail("parquet_fdw converts WKB to PostGIS values with ST_GeomFromWKB, ST_SetSRID and geography(geometry).")));
+	return fn;
+}
+
+bool
+pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt)
+{
+	Oid			ext;
+	char	   *extname;
+	HeapTuple	tp;
+	char	   *typname;
+	Oid			nsp;
+	char	   *nspname;
+	Oid			geometry;
+	Oid			args[2];
+	struct PqGeoCast *geo;
+
+	if (!pqfdw_is_geo_column(cv->node))
+		return false;
+	ext = getExtensionOfObject(TypeRelationId, cv->target_type);
+	if (!OidIsValid(ext))
+		return false;
+	extname = get_extension_name(ext);
+	if (extname == NULL || strcmp(extname, "postgis") != 0)
+		return false;
+
+	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(cv->target_type));
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for type %u", cv->target_type);
+	typname = pstrdup(NameStr(((Form_pg_type) GETSTRUCT(tp))->typname));
+	nsp = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
+	ReleaseSysCache(tp);
+	if (strcmp(typname, "geometry") != 0 && strcmp(typname, "geography") != 0)
+		return false;
+	nspname = get_namespace_name(nsp);
+	geometry = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
+							   CStringGetDatum("geometry"),
+							   ObjectIdGetDatum(nsp));
+	if (!OidIsValid(geometry))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("PostGIS type %s.geometry not found",
+						quote_identifier(nspname))));
+
+	geo = MemoryContextAllocZero(cxt, sizeof(*geo));
+	geo->geography = (strcmp(typname, "geography") == 0);
+	geo->srid = pqfdw_geo_srid(cv->node);
+	args[0] = BYTEAOID;
+	fmgr_info_cxt(postgis_function(nspname, "st_geomfromwkb", 1, args, geometry),
+				  &geo->from_wkb, cxt);
+	args[0] = geometry;
+	args[1] = INT4OID;
+	fmgr_info_cxt(postgis_function(nspname, "st_setsrid", 2, args, geometry),
+				  &geo->set_srid, cxt);
+	if (geo->geography)
+		fmgr_info_cxt(postgis_function(nspname, "geography", 1, args,
+									   cv->target_type),
+					  &geo->to_geography, cxt);
+	cv->geo = geo;
+	cv->cast = PQ_CAST_GEO;
+	return true;
+}
+
+/* Names the column and the file when PostGIS rejects a value. */
+static void
+geo_error_context(void *arg)
+{
+	PqConverter *cv = arg;
+
+	if (pq_errloc.filename)
+		errcontext("converting Parquet column \"%s\" of file \"%s\" to PostGIS %s",
+				   cv->node->name, pq_errloc.filename,
+				   cv->geo->geography ? "geography" : "geometry");
+	else
+		errcontext("converting Parquet column \"%s\" to PostGIS %s",
+				   cv->node->name,
+				   cv->geo->geography ? "geography" : "geometry");
+}
+
+Datum
+pqfdw_geo_cast(PqConverter *cv, Datum wkb)
+{
+	struct PqGeoCast *geo = cv->geo;
+	ErrorContextCallback cb;
+	Datum		g;
+
+	cb.callback = geo_error_context;
+	cb.arg = cv;
+	cb.previous = error_context_stack;
+	error_context_stack = &cb;
+
+	g = FunctionCall1(&geo->from_wkb, wkb);
+	if (geo->srid != 0)
+		g = FunctionCall2(&geo->set_srid, g, Int32GetDatum(geo->srid));
+	if (geo->geography)
+		g = FunctionCall1(&geo->to_geography, g);
+
+	error_context_stack = cb.previous;
+	return g;
+}
