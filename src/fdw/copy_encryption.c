@@ -7,7 +7,9 @@
  * Each key's id becomes its key_metadata in the file, so that a reader
  * (this one, with the same key store) finds the key without being told.
  * A column whose key id is the footer key's is encrypted "with the footer
- * key": in an encrypted footer its metadata stays in the footer.
+ * key": in an encrypted footer its metadata stays in the footer.  A nested
+ * column (a Parquet group) named in column_keys has every leaf encrypted
+ * with the key; a dotted path names one leaf or group inside it.
  *
  *-------------------------------------------------------------------------
  */
@@ -56,15 +58,24 @@ pqfdw_copy_encryption(const PqCopyEncryption *ce, const char *const *names,
 	if (ce->footer_key == NULL)
 		return NULL;
 
-	/* before any key is loaded: the columns must exist */
+	/*
+	 * Before any key is loaded: each entry must be an output column, or a
+	 * dotted path inside one (the leaves of a nested column; the writer
+	 * checks that the path exists).
+	 */
 	foreach(lc, ce->column_keys)
 	{
 		const char *col = linitial((List *) lfirst(lc));
 		int			c;
 
 		for (c = 0; c < ncols; c++)
-			if (strcmp(names[c], col) == 0)
+		{
+			size_t		len = strlen(names[c]);
+
+			if (strncmp(col, names[c], len) == 0 &&
+				(col[len] == '\0' || col[len] == '.'))
 				break;
+		}
 		if (c == ncols)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),

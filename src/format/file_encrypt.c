@@ -132,32 +132,38 @@ pq_file_encryptor_create(const PqEncryptionOptions *opts, int ncols,
 	for (i = 0; i < opts->n_columns; i++)
 	{
 		const PqColumnEncryption *ce = &opts->columns[i];
+		size_t		plen = strlen(ce->path);
+		int			k = -1;
+		bool		found = false;
 
+		if (!ce->footer_key)
+		{
+			check_key(&ce->key, psprintf("key of column \"%s\"", ce->path));
+			k = key_slot(fe, &ce->key);
+		}
 		for (c = 0; c < ncols; c++)
-			if (strcmp(paths[c], ce->path) == 0)
-				break;
-		if (c == ncols)
+		{
+			/* a leaf, or every leaf of a group */
+			if (strncmp(paths[c], ce->path, plen) != 0 ||
+				(paths[c][plen] != '\0' && paths[c][plen] != '.'))
+				continue;
+			found = true;
+			if (fe->col_key[c] >= 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_DUPLICATE_COLUMN),
+						 errmsg("column \"%s\" is named for encryption more than once",
+								paths[c])));
+			fe->col_key[c] = ce->footer_key ? 0 : k;
+			fe->col_kind[c] = ce->footer_key ? PQ_CRYPTO_FOOTER_KEY :
+				PQ_CRYPTO_COLUMN_KEY;
+			if (!ce->footer_key)
+				fe->col_key_metadata[c] = copy_bytes(ce->key_metadata);
+		}
+		if (!found)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
 					 errmsg("column \"%s\" named for encryption is not a column of the Parquet file",
 							ce->path)));
-		if (fe->col_key[c] >= 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DUPLICATE_COLUMN),
-					 errmsg("column \"%s\" is named for encryption more than once",
-							ce->path)));
-		if (ce->footer_key)
-		{
-			fe->col_key[c] = 0;
-			fe->col_kind[c] = PQ_CRYPTO_FOOTER_KEY;
-		}
-		else
-		{
-			check_key(&ce->key, psprintf("key of column \"%s\"", ce->path));
-			fe->col_key[c] = key_slot(fe, &ce->key);
-			fe->col_kind[c] = PQ_CRYPTO_COLUMN_KEY;
-			fe->col_key_metadata[c] = copy_bytes(ce->key_metadata);
-		}
 	}
 	return fe;
 }

@@ -28,7 +28,10 @@
  */
 #define PQ_KEY_INVOCATION_LIMIT (UINT64CONST(1) << 32)
 
-/* A column to encrypt, named by its dotted path. */
+/*
+ * A column to encrypt, named by its dotted path: a leaf column, or a group
+ * (a nested column), which stands for every leaf under it.
+ */
 typedef struct PqColumnEncryption
 {
 	const char *path;

@@ -217,6 +217,32 @@ for (const m of modes) {
 }
 await q('DROP FOREIGN TABLE IF EXISTS enc_stage_ft');
 
+// nested columns: a group in column_keys encrypts every leaf under it, a
+// dotted path one leaf; the others stay plaintext
+await q('DROP TYPE IF EXISTS enc_stage_pt CASCADE');
+await q('CREATE TYPE enc_stage_pt AS (x float8, label text)');
+for (const plaintext of [false, true]) {
+  const file = path.join(DIR, `nested_${plaintext ? 'plainf' : 'encf'}.parquet`);
+  await q(`COPY (SELECT i AS id, CASE WHEN i % 7 = 0 THEN NULL ELSE ARRAY[i, NULL, i + 1] END AS arr,
+                        ROW(i / 2.0, 'p' || i)::enc_stage_pt AS rec
+                   FROM generate_series(1, 10000) i)
+           TO ${sqlString(file)} WITH (FORMAT parquet, footer_key 'st_footer', plaintext_footer ${plaintext},
+                                       column_keys 'arr:st_c128, rec.label:st_c256', row_group_size 3000)`);
+  const r = verifyEncryptedFile(fs.readFileSync(file), {
+    footerKey: keyBytes.st_footer, columnKeys: { 'arr.list.element': keyBytes.st_c128, 'rec.label': keyBytes.st_c256 } });
+  const p = [...r.errors, ...r.warnings];
+  if (!r.ok) p.push('verifier not ok');
+  const want = { id: null, 'arr.list.element': 'st_c128', 'rec.x': null, 'rec.label': 'st_c256' };
+  for (const c of r.columns) {
+    if (!(c.path in want)) p.push(`unexpected leaf ${c.path}`);
+    else if (want[c.path] === null ? c.encryption !== 'plaintext' : c.encryption !== 'column_key' || c.keyMetadata !== want[c.path] || c.status !== 'verified')
+      p.push(`rg ${c.rowGroup} ${c.path}: ${c.encryption} ${c.keyMetadata} ${c.status}`);
+  }
+  if (r.rowGroups !== 4 || r.columns.length !== 16) p.push(`${r.rowGroups} row groups, ${r.columns.length} chunks`);
+  check(`nested columns ${plaintext ? 'plaintext' : 'encrypted'} footer (arr and rec.label encrypted, id and rec.x not)`, p);
+}
+await q('DROP TYPE enc_stage_pt');
+
 // the verifier is no rubber stamp: a wrong key, a wrong prefix fail it
 {
   const m = modes.find((x) => x.name === 'gcm_encf_columns_supplied');

@@ -448,6 +448,33 @@ test_option_errors(void)
 	CHECK_ERROR(pq_file_encryptor_create(&o, 3, paths3), ERRCODE_INVALID_PARAMETER_VALUE);
 }
 
+/* A group's path stands for its leaves; a prefix of a name is no match. */
+static void
+test_group_paths(void)
+{
+	static const char *const paths[] = {"rec.x", "rec.y", "recx", "l.list.element"};
+	PqEncryptionOptions o = base_options();
+	PqColumnEncryption cols[2];
+	PqFileEncryptor *fe;
+
+	memset(cols, 0, sizeof(cols));
+	cols[0].path = "rec";
+	cols[0].key = test_key(16, 5);
+	cols[1].path = "l.list";
+	cols[1].footer_key = true;
+	o.columns = cols;
+	o.n_columns = 2;
+	fe = pq_file_encryptor_create(&o, 4, paths);
+	CHECK_EQ_INT(fe->col_kind[0], PQ_CRYPTO_COLUMN_KEY);
+	CHECK_EQ_INT(fe->col_kind[1], PQ_CRYPTO_COLUMN_KEY);
+	CHECK_EQ_INT(fe->col_kind[2], PQ_CRYPTO_NONE);
+	CHECK_EQ_INT(fe->col_kind[3], PQ_CRYPTO_FOOTER_KEY);
+	cols[1].path = "rec.y";
+	CHECK_ERROR(pq_file_encryptor_create(&o, 4, paths), ERRCODE_DUPLICATE_COLUMN);
+	cols[1].path = "re";
+	CHECK_ERROR(pq_file_encryptor_create(&o, 4, paths), ERRCODE_UNDEFINED_COLUMN);
+}
+
 /* Deleting the writer's memory context zeroes every key. */
 static void
 test_keys_zeroed(void)
@@ -482,5 +509,6 @@ suite_encrypt(void)
 	ut_run("encrypt_column_metadata", test_column_metadata);
 	ut_run("encrypt_footer_modes", test_footer_modes);
 	ut_run("encrypt_option_errors", test_option_errors);
+	ut_run("encrypt_group_paths", test_group_paths);
 	ut_run("encrypt_keys_zeroed", test_keys_zeroed);
 }
