@@ -2,12 +2,13 @@
 -- read back through foreign tables: every mode, key and AAD errors, grants.
 -- Files land in /tmp/parquet_fdw_test/out/enc_*; the keys in
 -- /tmp/parquet_fdw_test/keys, which scripts/test.sh creates for the server's
--- user (0700) and this test empties first.
+-- user (0700) and this test empties first.  Programs read their input
+-- first: one that exits before COPY has written to the pipe fails COPY.
 LOAD 'parquet_fdw';
 SET datestyle = 'ISO, YMD';
 SET extra_float_digits = 3;
 \set out '/tmp/parquet_fdw_test/out'
-COPY (SELECT 1) TO PROGRAM 'mkdir -p /tmp/parquet_fdw_test/out; chmod 777 /tmp/parquet_fdw_test/out 2>/dev/null; rm -f /tmp/parquet_fdw_test/out/enc_*; rm -f /tmp/parquet_fdw_test/keys/*.key; true';
+COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; mkdir -p /tmp/parquet_fdw_test/out; chmod 777 /tmp/parquet_fdw_test/out 2>/dev/null; rm -f /tmp/parquet_fdw_test/out/enc_*; rm -f /tmp/parquet_fdw_test/keys/*.key; true';
 SET parquet_fdw.key_directory = '/tmp/parquet_fdw_test/keys';
 
 SELECT parquet_fdw.create_key('enc_footer');
@@ -208,7 +209,7 @@ SELECT enc_read_error('gcm_encf_footer_stored', ', aad_prefix ''enc-wrong''');
 SELECT enc_check('gcm_encf_footer_stored', ', aad_prefix ''enc-stored''');
 -- a file moved to another name keeps its identity: the prefix it was
 -- written with still reads it
-COPY (SELECT 1) TO PROGRAM 'cp /tmp/parquet_fdw_test/out/enc_ctr_encf_columns_supplied.parquet /tmp/parquet_fdw_test/out/enc_moved.parquet';
+COPY (SELECT 1) TO PROGRAM 'cat >/dev/null; cp /tmp/parquet_fdw_test/out/enc_ctr_encf_columns_supplied.parquet /tmp/parquet_fdw_test/out/enc_moved.parquet';
 SELECT enc_check('moved', ', aad_prefix ''enc-ctr_encf_columns''');
 SELECT enc_read_error('moved', ', aad_prefix ''enc-ctr_encf_mixed''');
 
