@@ -32,7 +32,7 @@ $(OBJS): $(wildcard src/format/*.h src/fdw/*.h)
 
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/column_reader.c src/format/file_reader.c src/format/schema.c,$(FORMAT_SRCS))
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(filter-out test/unit/writer_cli.c,$(sort $(wildcard test/unit/*.c)))
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -59,5 +59,18 @@ $(WRITER_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/writer_cli.c \
 
 writer_cli: $(WRITER_CLI)
 
-.PHONY: unittest writer_cli
-EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o
+# ---- variant_cli: VARIANT JSON for test/js/check_variant.mjs (same shim) ----
+VARIANT_CLI = test/unit/variant_cli
+
+$(VARIANT_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/variant_cli.c \
+		$(wildcard src/format/*.h) test/unit/unit_test.h
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/variant_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_FORMAT_SRCS) test/unit/variant_cli.c \
+		test/unit/variant_cli_shim.o $(UNIT_LIBS)
+
+variant_cli: $(VARIANT_CLI)
+
+.PHONY: unittest writer_cli variant_cli
+EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
+	$(VARIANT_CLI) test/unit/variant_cli_shim.o

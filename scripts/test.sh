@@ -4,6 +4,8 @@
 #   setup        scripts/setup.sh: apt dependencies, make && make install, npm ci
 #   unit         make unittest: format-layer unit tests (ASan + UBSan binary)
 #   writer       files from the format-layer writer checked with DuckDB/arrow-rs
+#   variant      VARIANT to JSON (test/unit/variant_cli) vs an independent JS
+#                decoder and the corpus's variant/ and shredded_variant/ values
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
@@ -17,6 +19,8 @@
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
 #   pruning      corpus files with statistics/page index/bloom filters: every
 #                pruning kind on gives the same rows as all of them off
+#   variant_shredded  every shredded_variant/ case read through parquet_fdw
+#                as jsonb vs the independent JS decoding of its .variant.bin
 #   encryption   COPY TO encrypted Parquet in every mode checked by the
 #                independent verifier (lib/pme.mjs) and legacy readers,
 #                tampered files -> XX001, no key material in logs or output
@@ -123,6 +127,25 @@ if [ $SETUP_OK = 1 ]; then
 	fi
 else
 	could_not_run writer "setup failed"
+fi
+
+# ------------------------------------------------------------- variant
+# The VARIANT decoder: test/unit/variant_cli's JSON against an independent
+# JS decoder and the corpus's documented values (check_variant.mjs).
+banner variant
+if [ $SETUP_OK = 1 ]; then
+	set +e
+	{ make variant_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_variant.mjs; } 2>&1 | tee "$LOGDIR/variant.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts variant "$LOGDIR/variant.log" variant; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+		record variant "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run variant "variant_cli/check_variant.mjs exited $rc without a summary line"
+	fi
+else
+	could_not_run variant "setup failed"
 fi
 
 # ------------------------------------------------------------- fixtures
@@ -276,7 +299,7 @@ CORPUS=${PARQUET_TESTING_DIR:-$REPO/../shared/testdata/parquet-testing}
 if [ -d "$CORPUS/data" ] && ! pgfdw_as_postgres test -r "$CORPUS/data/alltypes_plain.parquet"; then
 	echo "!!!!!!!! corpus $CORPUS is not readable by the postgres user; using a temporary copy in /tmp !!!!!!!!"
 	CORPUS_COPY=$(mktemp -d /tmp/parquet_fdw_corpus.XXXXXX)
-	cp -r "$CORPUS/data" "$CORPUS/bad_data" "$CORPUS_COPY/"
+	cp -r "$CORPUS/data" "$CORPUS/bad_data" "$CORPUS/variant" "$CORPUS/shredded_variant" "$CORPUS_COPY/"
 	chmod -R a+rX "$CORPUS_COPY"
 	export PARQUET_TESTING_DIR=$CORPUS_COPY
 fi
@@ -315,6 +338,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage formulas compare.mjs formulas
 	run_js_stage conformance compare.mjs conformance
 	run_js_stage pruning check_pruning.mjs
+	run_js_stage variant_shredded check_variant.mjs --shredded
 	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	if [ $FIXTURES_OK = 1 ]; then
 		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
@@ -332,6 +356,7 @@ else
 	could_not_run formulas "$reason"
 	could_not_run conformance "$reason"
 	could_not_run pruning "$reason"
+	could_not_run variant_shredded "$reason"
 	could_not_run encryption "$reason"
 	could_not_run interop "$reason"
 fi

@@ -75,6 +75,36 @@ CREATE FOREIGN TABLE pg_bytea (id int, g_srid bytea)
   SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/hyp_geo_crs.parquet');
 SELECT id, g_srid FROM pg_bytea WHERE id = 1;
 
+-- COPY TO writes PostGIS columns as GEOMETRY / GEOGRAPHY (ISO WKB from
+-- ST_AsBinary), with the typmod's SRID as the CRS: read back as PostGIS
+-- values they equal the source (the source table is the reference).
+LOAD 'parquet_fdw';
+CREATE TABLE pg_src (id int, g geometry, p geometry(Point, 3857), z geometry(PointZ, 4326), gg geography);
+INSERT INTO pg_src VALUES
+  (1, 'POINT(1 2)', 'SRID=3857;POINT(100 200)', 'SRID=4326;POINT Z(1 2 3)', 'POINT(10 20)'),
+  (2, 'LINESTRING(0 0, 1 1, 2 0)', NULL, 'SRID=4326;POINT Z(4 5 6)', 'LINESTRING(0 0, 1 1)'),
+  (3, 'POLYGON((0 0, 1 0, 1 1, 0 1, 0 0))', 'SRID=3857;POINT(-1 -2)', NULL, NULL),
+  (4, 'MULTIPOINT((1 1), (2 2))', 'SRID=3857;POINT(0 0)', 'SRID=4326;POINT Z(0 0 0)', 'POINT(-170 -80)'),
+  (5, NULL, NULL, NULL, NULL);
+COPY pg_src TO '/tmp/parquet_fdw_postgis_copy.parquet' WITH (FORMAT parquet);
+SELECT name, logical_type, crs, srid FROM parquet_fdw.schema('/tmp/parquet_fdw_postgis_copy.parquet')
+WHERE name IN ('g', 'p', 'z', 'gg') ORDER BY ordinal;
+CREATE FOREIGN TABLE pg_back (id int, g geometry, p geometry(Point, 3857), z geometry(PointZ, 4326), gg geography)
+  SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_postgis_copy.parquet');
+SELECT count(*) AS differences FROM (
+  (SELECT id, ST_AsEWKT(g), ST_AsEWKT(p), ST_AsEWKT(z), ST_AsText(gg) FROM pg_src
+   EXCEPT SELECT id, ST_AsEWKT(g), ST_AsEWKT(p), ST_AsEWKT(z), ST_AsText(gg) FROM pg_back)
+  UNION ALL
+  (SELECT id, ST_AsEWKT(g), ST_AsEWKT(p), ST_AsEWKT(z), ST_AsText(gg) FROM pg_back
+   EXCEPT SELECT id, ST_AsEWKT(g), ST_AsEWKT(p), ST_AsEWKT(z), ST_AsText(gg) FROM pg_src)) d;
+-- the WKB as stored is PostGIS's own ST_AsBinary
+SELECT count(*) AS wkb_differences FROM pg_src s JOIN
+  (SELECT * FROM pg_back) b USING (id)
+WHERE ST_AsBinary(s.g) IS DISTINCT FROM ST_AsBinary(b.g);
+DROP FOREIGN TABLE pg_back;
+DROP TABLE pg_src;
+COPY (SELECT 1) TO PROGRAM 'rm -f /tmp/parquet_fdw_postgis_copy.parquet';
+
 DROP FOREIGN TABLE pg_none, pg_v2, pg_hyp, pg_typmod, pg_typmod_point, pg_typmod_srid,
   pg_bad_geog, pg_bytea;
 DROP EXTENSION postgis;

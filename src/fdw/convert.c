@@ -357,7 +357,7 @@ pqfdw_value_out_of_range(PqConverter *cv, int dense_index, const char *what)
 						what, dense_index, cv->attname,
 						format_type_be(cv->natural_type))));
 
-	/* map the dense index back to its row through the definition levels */
+	/* map the dense index back to its row through the levels */
 	if (cv->cur_def)
 	{
 		int			seen = 0;
@@ -366,7 +366,16 @@ pqfdw_value_out_of_range(PqConverter *cv, int dense_index, const char *what)
 		for (i = 0;; i++)
 			if (cv->cur_def[i] == cv->max_def && seen++ == dense_index)
 				break;
-		row += i;
+		if (cv->cur_rep)
+		{
+			int			entry = i;
+
+			/* the row of entry i: rows start at repetition level 0 */
+			for (i = 1; i <= entry; i++)
+				row += (cv->cur_rep[i] == 0);
+		}
+		else
+			row += i;
 	}
 	else
 		row += dense_index;
@@ -457,6 +466,20 @@ dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
 	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
 		for (i = 0; i < seg->nvalues; i++)
 			dense[i] = apply_cast(cv, dense[i]);
+}
+
+void
+pqfdw_convert_values(PqConverter *cv, const void *fixed, const PqByteArray *ba,
+					 int n, Datum *out)
+{
+	int			i;
+
+	if (cv->always_null || n == 0)
+		return;
+	cv->fn(cv, fixed, ba, n, out);
+	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+		for (i = 0; i < n; i++)
+			out[i] = apply_cast(cv, out[i]);
 }
 
 void

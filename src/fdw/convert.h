@@ -76,6 +76,7 @@ struct PqConverter
 	/* error reporting: which rows the current segment covers */
 	int64		row_base;		/* row number of the segment's first entry */
 	const int16 *cur_def;
+	const int16 *cur_rep;		/* nested leaves: rows start at level 0 */
 };
 
 /*
@@ -93,6 +94,14 @@ extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
  */
 extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
 								  Datum *values, bool *nulls, int stride);
+
+/*
+ * Convert n dense values (fixed or ba) to Datums of the declared type, for
+ * leaves of nested fields (convert_nested.c).  For error messages, set
+ * row_base, cur_def and cur_rep to the levels the values came with.
+ */
+extern void pqfdw_convert_values(PqConverter *cv, const void *fixed,
+								 const PqByteArray *ba, int n, Datum *out);
 
 /*
  * One statistics value (the PLAIN encoding of a value, without a length

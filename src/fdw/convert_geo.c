@@ -19,12 +19,11 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
-#include "catalog/dependency.h"
 #include "catalog/pg_type.h"
-#include "commands/extension.h"
 #include "convert.h"
 #include "geo_crs.h"
 #include "parquet_fdw.h"
+#include "postgis.h"
 #include "parser/parse_func.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -39,59 +38,21 @@ struct PqGeoCast
 	int32		srid;
 };
 
-/* A PostGIS function by name and argument types in schema nspname. */
-static Oid
-postgis_function(const char *nspname, const char *name, int nargs,
-				 Oid *argtypes, Oid rettype)
-{
-	Oid			fn;
-
-	fn = LookupFuncName(list_make2(makeString(pstrdup(nspname)),
-								   makeString(pstrdup(name))),
-						nargs, argtypes, true);
-	if (!OidIsValid(fn) || get_func_rettype(fn) != rettype)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FUNCTION),
-				 errmsg("PostGIS function %s.%s not found",
-						quote_identifier(nspname), name),
-				 errdetail("parquet_fdw converts WKB to PostGIS values with ST_GeomFromWKB, ST_SetSRID and geography(geometry).")));
-	return fn;
-}
-
 bool
 pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt)
 {
-	Oid			ext;
-	char	   *extname;
-	HeapTuple	tp;
-	char	   *typname;
-	Oid			nsp;
+	bool		geography;
 	char	   *nspname;
 	Oid			geometry;
 	Oid			args[2];
 	struct PqGeoCast *geo;
 
-	if (!pqfdw_is_geo_column(cv->node))
+	if (!pqfdw_is_geo_column(cv->node) ||
+		!pqfdw_postgis_type(cv->target_type, &geography, &nspname))
 		return false;
-	ext = getExtensionOfObject(TypeRelationId, cv->target_type);
-	if (!OidIsValid(ext))
-		return false;
-	extname = get_extension_name(ext);
-	if (extname == NULL || strcmp(extname, "postgis") != 0)
-		return false;
-
-	tp = SearchSysCache1(TYPEOID, ObjectIdGetDatum(cv->target_type));
-	if (!HeapTupleIsValid(tp))
-		elog(ERROR, "cache lookup failed for type %u", cv->target_type);
-	typname = pstrdup(NameStr(((Form_pg_type) GETSTRUCT(tp))->typname));
-	nsp = ((Form_pg_type) GETSTRUCT(tp))->typnamespace;
-	ReleaseSysCache(tp);
-	if (strcmp(typname, "geometry") != 0 && strcmp(typname, "geography") != 0)
-		return false;
-	nspname = get_namespace_name(nsp);
 	geometry = GetSysCacheOid2(TYPENAMENSP, Anum_pg_type_oid,
 							   CStringGetDatum("geometry"),
-							   ObjectIdGetDatum(nsp));
+							   ObjectIdGetDatum(get_namespace_oid(nspname, false)));
 	if (!OidIsValid(geometry))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -99,17 +60,17 @@ pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt)
 						quote_identifier(nspname))));
 
 	geo = MemoryContextAllocZero(cxt, sizeof(*geo));
-	geo->geography = (strcmp(typname, "geography") == 0);
+	geo->geography = geography;
 	geo->srid = pqfdw_geo_srid(cv->node);
 	args[0] = BYTEAOID;
-	fmgr_info_cxt(postgis_function(nspname, "st_geomfromwkb", 1, args, geometry),
+	fmgr_info_cxt(pqfdw_postgis_function(nspname, "st_geomfromwkb", 1, args, geometry),
 				  &geo->from_wkb, cxt);
 	args[0] = geometry;
 	args[1] = INT4OID;
-	fmgr_info_cxt(postgis_function(nspname, "st_setsrid", 2, args, geometry),
+	fmgr_info_cxt(pqfdw_postgis_function(nspname, "st_setsrid", 2, args, geometry),
 				  &geo->set_srid, cxt);
 	if (geo->geography)
-		fmgr_info_cxt(postgis_function(nspname, "geography", 1, args,
+		fmgr_info_cxt(pqfdw_postgis_function(nspname, "geography", 1, args,
 									   cv->target_type),
 					  &geo->to_geography, cxt);
 	cv->geo = geo;

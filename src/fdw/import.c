@@ -13,6 +13,7 @@
 
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "convert_nested.h"
 #include "fdw_api.h"
 #include "foreign/foreign.h"
 #include "keys.h"
@@ -22,15 +23,12 @@
 
 PG_FUNCTION_INFO_V1(parquet_fdw_create_table_sql);
 
-/* Nested fields arrive as jsonb (issue: nested types). */
+/* Lists of primitives become arrays, other nested fields jsonb. */
 static void
 field_type(const PqSchemaNode *node, Oid *typid, int32 *typmod)
 {
-	if (!node->is_leaf || node->repetition == PQ_REPEATED)
-	{
-		*typid = JSONBOID;
-		*typmod = -1;
-	}
+	if (pqfdw_is_nested_field(node))
+		pqfdw_nested_natural_type(node, typid, typmod);
 	else
 		pqfdw_natural_type(node, typid, typmod);
 }
@@ -79,7 +77,8 @@ create_table_statement(const char *table_name, const char *schema_name,
 		if (strlen(f->name) >= NAMEDATALEN)
 			appendStringInfo(&buf, " OPTIONS (column_name %s)",
 							 quote_literal_cstr(f->name));
-		if (f->repetition == PQ_REQUIRED)
+		/* a repeated field is a list that is never NULL, at most empty */
+		if (f->repetition != PQ_OPTIONAL)
 			appendStringInfoString(&buf, " NOT NULL");
 	}
 	appendStringInfo(&buf, "\n) SERVER %s OPTIONS (filename %s%s)",

@@ -10,6 +10,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "convert_nested.h"
 #include "funcapi.h"
 #include "geo_crs.h"
 #include "lib/stringinfo.h"
@@ -330,6 +331,17 @@ schema_rows(ReturnSetInfo *rsinfo, const PqSchemaNode *n, const char *parent_pat
 	else
 	{
 		nulls[5] = nulls[6] = nulls[13] = nulls[14] = true;
+	}
+	/* a nested top-level field: the type IMPORT gives its column */
+	if (n->parent != NULL && n->parent->parent == NULL &&
+		pqfdw_is_nested_field(n))
+	{
+		Oid			typid;
+		int32		typmod;
+
+		pqfdw_nested_natural_type(n, &typid, &typmod);
+		values[14] = CStringGetTextDatum(format_type_with_typemod(typid, typmod));
+		nulls[14] = false;
 	}
 	if (pqfdw_is_geo_column(n))
 	{

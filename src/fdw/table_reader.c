@@ -118,6 +118,29 @@ find_field_by_name(PqTableReader *tr, PqTableColumn *c, const char *path)
 	return node;
 }
 
+/* Bytes (or data pages) read so far by the open file's column readers. */
+static int64
+columns_stat(PqTableReader *tr, bool bytes)
+{
+	int64		sum = 0;
+	int			i;
+	int			k;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqNestedColumn *nc = tr->cols[i].nested;
+
+		if (nc == NULL)
+			sum += bytes ? tr->cols[i].reader->bytes_read :
+				tr->cols[i].reader->pages_read;
+		else
+			for (k = 0; k < nc->nleaves; k++)
+				sum += bytes ? nc->readers[k]->bytes_read :
+					nc->readers[k]->pages_read;
+	}
+	return sum;
+}
+
 /*
  * Open the next file and map the columns read onto it; the first file also
  * sets up the converters, which checks the declared types once before any
@@ -150,11 +173,8 @@ open_next_file(PqTableReader *tr)
 	}
 	if (tr->file)
 	{
-		for (i = 0; i < tr->ncols; i++)
-		{
-			tr->bytes_read += tr->cols[i].reader->bytes_read;
-			tr->pages_read += tr->cols[i].reader->pages_read;
-		}
+		tr->bytes_read += columns_stat(tr, true);
+		tr->pages_read += columns_stat(tr, false);
 		pqfdw_source_close(tr->file->src);
 	}
 	tr->file = NULL;
@@ -185,11 +205,17 @@ open_next_file(PqTableReader *tr)
 			find_field_by_name(tr, c, path);
 		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, c->attnum - 1);
 
-		if (!leaf->is_leaf || leaf->max_rep > 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("nested Parquet column \"%s\" is not supported yet",
-							leaf->name)));
+		if (pqfdw_is_nested_field(leaf))
+		{
+			if (c->nested == NULL)
+				c->nested = pqfdw_nested_column_create(leaf, att->atttypid,
+													   att->atttypmod,
+													   c->attname,
+													   tr->batch_rows,
+													   tr->cxt);
+			pqfdw_nested_column_open(c->nested, tr->file, leaf, tr->file_cxt);
+			continue;
+		}
 		if (!c->conv_ready)
 		{
 			pqfdw_converter_init(&c->conv, leaf, att->atttypid, att->atttypmod,
@@ -212,9 +238,8 @@ open_next_file(PqTableReader *tr)
  * tr->rg_ranges when there are ranges and the column has an OffsetIndex.
  */
 static void
-start_column(PqTableReader *tr, int i)
+start_reader(PqTableReader *tr, PqColumnReader *r)
 {
-	PqColumnReader *r = tr->cols[i].reader;
 	PqOffsetIndex oi;
 	bool		have_oi = false;
 
@@ -230,6 +255,23 @@ start_column(PqTableReader *tr, int i)
 	}
 	pq_column_reader_start_ranges(r, tr->row_group, have_oi ? &oi : NULL,
 								  tr->rg_ranges, tr->rg_nranges);
+}
+
+/* Start column i: its reader, or a nested column's leaf readers. */
+static void
+start_column(PqTableReader *tr, int i)
+{
+	PqNestedColumn *nc = tr->cols[i].nested;
+	int			k;
+
+	if (nc == NULL)
+	{
+		start_reader(tr, tr->cols[i].reader);
+		return;
+	}
+	for (k = 0; k < nc->nleaves; k++)
+		start_reader(tr, nc->readers[k]);
+	pq_assembler_reset(nc->assembler);
 }
 
 bool		pqfdw_enable_late_materialization = true;
@@ -263,8 +305,13 @@ narrow_ranges(PqTableReader *tr)
 	int			k;
 
 	for (k = 0; k < tr->nnarrow_cols; k++)
-		if (tr->cols[tr->narrow_cols[k]].reader->sel == NULL)
+	{
+		PqTableColumn *c = &tr->cols[tr->narrow_cols[k]];
+
+		/* nested columns read whole chunks when repeated: no narrowing */
+		if (c->nested != NULL || c->reader->sel == NULL)
 			return false;
+	}
 
 	tight = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) * cap);
 	for (k = 0; k < tr->rg_nranges; k++)
@@ -435,7 +482,17 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 	n = (int) Min((int64) tr->batch_rows, end - tr->rg_pos);
 	old = MemoryContextSwitchTo(tr->batch_cxt);
 	for (i = 0; i < tr->ncols; i++)
-		fill_column(tr, &tr->cols[i], n);
+	{
+		PqTableColumn *c = &tr->cols[i];
+
+		if (c->nested)
+			pqfdw_nested_column_fill(c->nested, tr->rg_pos, n,
+									 tr->batch_values + c->attnum - 1,
+									 tr->batch_nulls + c->attnum - 1,
+									 tr->natts, tr->file_row + tr->rg_pos);
+		else
+			fill_column(tr, c, n);
+	}
 	MemoryContextSwitchTo(old);
 
 	tr->rg_rows_left -= n;
@@ -480,25 +537,13 @@ pqfdw_table_reader_rescan(PqTableReader *tr)
 int64
 pqfdw_table_reader_pages_read(PqTableReader *tr)
 {
-	int64		pages = tr->pages_read;
-	int			i;
-
-	if (tr->file)
-		for (i = 0; i < tr->ncols; i++)
-			pages += tr->cols[i].reader->pages_read;
-	return pages;
+	return tr->pages_read + (tr->file ? columns_stat(tr, false) : 0);
 }
 
 int64
 pqfdw_table_reader_bytes_read(PqTableReader *tr)
 {
-	int64		bytes = tr->bytes_read;
-	int			i;
-
-	if (tr->file)
-		for (i = 0; i < tr->ncols; i++)
-			bytes += tr->cols[i].reader->bytes_read;
-	return bytes;
+	return tr->bytes_read + (tr->file ? columns_stat(tr, true) : 0);
 }
 
 void

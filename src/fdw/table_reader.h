@@ -11,7 +11,7 @@
 #ifndef PQFDW_TABLE_READER_H
 #define PQFDW_TABLE_READER_H
 
-#include "convert.h"
+#include "convert_nested.h"
 #include "page_index.h"
 #include "utils/relcache.h"
 
@@ -34,6 +34,8 @@ typedef struct PqTableColumn
 	PqConverter conv;
 	bool		conv_ready;
 	PqColumnReader *reader;		/* for the current file */
+	PqNestedColumn *nested;		/* instead of conv and reader: a nested
+								 * field (convert_nested.h) */
 } PqTableColumn;
 
 struct PqTableReader

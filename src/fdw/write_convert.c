@@ -14,6 +14,7 @@
 #include "mb/pg_wchar.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "postgis.h"
 #include "write_convert.h"
 
 /* Largest precision whose unscaled values fit the int128 arithmetic. */
@@ -118,6 +119,35 @@ int
 pqfdw_write_column_leaves(const PqWriteColumn *col)
 {
 	return col->nested != NULL ? pqfdw_nested_num_leaves(col->nested) : 1;
+}
+
+/*
+ * PostGIS geometry/geography -> GEOMETRY/GEOGRAPHY holding ISO WKB
+ * (ST_AsBinary).  The CRS comes from the typmod's SRID: none (readers then
+ * assume OGC:CRS84) for 4326 and for geography without one, "srid:N"
+ * otherwise; geometry without an SRID in its type is "srid:0" (unknown),
+ * since the file's schema is written before any value is seen.
+ */
+static bool
+postgis_leaf_init(PqWriteColumn *col, PqWriterField *field, Oid base,
+				  int32 typmod)
+{
+	bool		geography;
+	char	   *nspname;
+	Oid			arg = base;
+	int32		srid;
+
+	if (!pqfdw_postgis_type(base, &geography, &nspname))
+		return false;
+	fmgr_info(pqfdw_postgis_function(nspname, "st_asbinary", 1, &arg, BYTEAOID),
+			  &col->out_func);
+	col->kind = PQW_GEO;
+	col->physical_type = PQ_BYTE_ARRAY;
+	field->logical.id = geography ? PQ_LT_GEOGRAPHY : PQ_LT_GEOMETRY;
+	srid = pqfdw_postgis_typmod_srid(typmod);
+	if (srid != 4326 && !(geography && srid == 0))
+		field->logical.geo_crs = psprintf("srid:%d", srid);
+	return true;
 }
 
 void
@@ -257,6 +287,8 @@ pqfdw_write_leaf_init(PqWriteColumn *col, PqWriterField *field,
 			field->logical.id = PQ_LT_JSON;
 			break;
 		default:
+			if (postgis_leaf_init(col, field, base, base_typmod))
+				break;
 			col->kind = PQW_OUTPUT;
 			col->physical_type = PQ_BYTE_ARRAY;
 			field->logical.id = type_is_enum(base) ? PQ_LT_ENUM :
@@ -387,6 +419,7 @@ pqfdw_write_convert(PqWriteColumn *col, int n, int64 row_base)
 		case PQW_NAME:
 		case PQW_UUID:
 		case PQW_JSONB:
+		case PQW_GEO:
 		case PQW_OUTPUT:
 			pqfdw_write_binary(col, n, row_base);
 			break;

@@ -75,6 +75,7 @@ typedef enum PqWriteKind
 	PQW_NAME,
 	PQW_UUID,
 	PQW_JSONB,					/* its text form */
+	PQW_GEO,					/* PostGIS geometry/geography: ST_AsBinary */
 	PQW_OUTPUT					/* the type's output function (enums, and
 								 * every type without a mapping) */
 } PqWriteKind;
@@ -95,7 +96,7 @@ typedef struct PqWriteColumn
 	bool		to_utf8;		/* STRING/JSON/ENUM in a database encoding
 								 * other than UTF8 (and SQL_ASCII) */
 	bool		interval_truncate;
-	FmgrInfo	out_func;		/* PQW_OUTPUT */
+	FmgrInfo	out_func;		/* PQW_OUTPUT; PQW_GEO: ST_AsBinary */
 	int			width;			/* bytes of a fixed value; 0: BYTE_ARRAY */
 
 	/* not NULL: written as a group of leaves (write_convert_nested.c) */

@@ -94,6 +94,19 @@ pqfdw_write_binary(PqWriteColumn *col, int n, int64 row_base)
 				set_string(col, &ba[k++], s, strlen(s));
 			}
 			break;
+		case PQW_GEO:
+			for (i = 0; i < n; i++)
+			{
+				bytea	   *wkb;
+
+				if (nulls[i])
+					continue;
+				wkb = DatumGetByteaPP(FunctionCall1(&col->out_func, v[i]));
+				ba[k].ptr = (const uint8 *) VARDATA_ANY(wkb);
+				ba[k].len = VARSIZE_ANY_EXHDR(wkb);
+				k++;
+			}
+			break;
 		default:
 			elog(ERROR, "unexpected write kind %d", (int) col->kind);
 	}

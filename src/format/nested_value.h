@@ -31,6 +31,12 @@ typedef struct PqValue
 	PqValueKind kind;
 
 	/*
+	 * PQ_VAL_SCALAR: the value's index among its leaf's values in the batch
+	 * (assemble.h), for callers that converted a batch's values in bulk.
+	 */
+	int			vindex;
+
+	/*
 	 * The schema node this value is of.  For PQ_VAL_LIST, the repeated node
 	 * whose occurrences are the items (each item is of that node).
 	 */

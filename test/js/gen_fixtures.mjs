@@ -22,6 +22,7 @@ import * as pw from 'parquet-wasm';
 import { duck, duckQuery, sqlString } from './lib/duck.mjs';
 import { duckCreateTypesSql, markdownTable, pgTypesQuery, COLUMNS } from './lib/types_table.mjs';
 import { walkPages } from './lib/parquet.mjs';
+import { legacyLists, nestedDeclSql, nestedTypesSql } from './lib/nested_tables.mjs';
 
 if (process.argv[2] === '--doc') {
   // The generated part of test/fixtures.md (checked by scripts/test.sh).
@@ -590,6 +591,70 @@ async function geoFixtures() {
   });
 }
 
+// ------------------------------------------------------------------ nested
+
+/** Nested LIST/STRUCT/MAP fixtures (lib/nested_tables.mjs). */
+async function nestedFixtures() {
+  const c = await duck();
+  {
+    const name = 'duckdb_nested_types.parquet';
+    // the types table exists: duckdbFixtures() created it
+    await c.run(`COPY (${nestedTypesSql()}) TO ${sqlString(path.join(OUT, name))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)`);
+    verifyPages(name, { codec: 'ZSTD', minRowGroups: 3, pageTypes: ['DATA_PAGE'] });
+    add(name, {
+      writer: 'duckdb',
+      exercises: 'every scalar type of the types table in a LIST (NULL list, empty list, NULL elements), in one STRUCT (NULL struct, NULL fields) ' +
+        'and as MAP values (NULL map, empty map, NULL values); INTEGER/BIGINT/DATE/DECIMAL/TIMESTAMP map keys; list of lists, list of lists of lists, ' +
+        'list of structs, struct of lists and structs, map of lists, list of maps, struct of struct; lists of 9000 elements and of 3000 strings ' +
+        '(rows longer than a segment); 5000 rows in row groups of 2048',
+    });
+  }
+  {
+    // The same without INTERVAL (arrow-rs would drop its months), rewritten
+    // by arrow-rs with ~1 KiB v2 pages: long rows span many pages.
+    const name = 'pw_nested_types.parquet';
+    const seed = path.join(TMP, 'nested_seed.parquet');
+    await c.run(`COPY (${nestedTypesSql(['c_interval'])}) TO ${sqlString(seed)} (FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE 2048)`);
+    const table = pw.readParquet(new Uint8Array(fs.readFileSync(seed)));
+    const props = new pw.WriterPropertiesBuilder()
+      .setCreatedBy('parquet-wasm (arrow-rs) (parquet_fdw fixtures)')
+      .setCompression(pw.Compression.SNAPPY)
+      .setWriterVersion(pw.WriterVersion.V2)
+      .setMaxRowGroupSize(2000)
+      .setDataPageSizeLimit(1024)
+      .setWriteBatchSize(64)
+      .build();
+    fs.writeFileSync(path.join(OUT, name), pw.writeParquet(table, props));
+    verifyPages(name, { codec: 'SNAPPY', minRowGroups: 3, minPages: 5, pageTypes: ['DATA_PAGE_V2'] });
+    add(name, {
+      writer: 'parquet-wasm (arrow-rs)',
+      exercises: 'duckdb_nested_types.parquet without c_interval, rewritten by arrow-rs: data page v2, ~1 KiB pages (nested rows span pages), ' +
+        'arrow-rs LIST/MAP naming and annotations',
+    });
+  }
+  {
+    const name = 'hyp_legacy_lists.parquet';
+    writeHyp(name, { ...legacyLists(), codec: 'SNAPPY', rowGroupSize: 1000, pageSize: 4096 });
+    verifyPages(name, { codec: 'SNAPPY', minRowGroups: 3 });
+    add(name, {
+      writer: 'hyparquet-writer', reference: 'arrow-rs',
+      exercises: 'LIST backward-compatibility shapes: a top-level repeated group, one-field repeated groups ' +
+        'named "array" and "<list>_tuple" (lists of one-field structs), a repeated group misnamed "element" (a list of strings); ' +
+        'DuckDB collapses one-field repeated groups against the spec, so arrow-rs is the reference',
+    });
+  }
+  {
+    const name = 'duckdb_nested_decl.parquet';
+    await c.run(`COPY (${nestedDeclSql()}) TO ${sqlString(path.join(OUT, name))} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 1024)`);
+    verifyPages(name, { codec: 'SNAPPY', minRowGroups: 2 });
+    add(name, {
+      writer: 'duckdb',
+      exercises: 'declared arrays, composites and jsonb in sql/nested.sql (expected values computed there): lists, NULL/empty/NULL-element ' +
+        'lists, a struct with a nested struct and list, maps of strings and of lists, list of structs, list of lists, a wide struct for projection',
+    });
+  }
+}
+
 // ------------------------------------------------------------------ main
 
 try {
@@ -600,6 +665,7 @@ try {
   await badFixtures();
   await bloomDictFixtures();
   await geoFixtures();
+  await nestedFixtures();
   const mf = path.join(OUT, 'manifest.json');
   fs.writeFileSync(mf, JSON.stringify({ generated_by: 'test/js/gen_fixtures.mjs', files: manifest }, null, 2) + '\n');
   for (const f of fs.readdirSync(OUT)) fs.chmodSync(path.join(OUT, f), 0o644);

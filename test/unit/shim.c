@@ -287,7 +287,8 @@ pg_re_throw(void)
 #define UNIT_SUITES \
 	suite_thrift(), suite_metadata(), suite_bitpack_rle(), suite_plain(), \
 	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom(), \
-	suite_writer(), suite_json_render(), suite_variant_encode(), suite_encrypt()
+	suite_writer(), suite_json_render(), suite_variant_encode(), \
+	suite_variant(), suite_nested(), suite_encrypt()
 #endif
 
 uint8 *

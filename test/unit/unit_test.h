@@ -96,6 +96,8 @@ extern void suite_bloom(void);
 extern void suite_writer(void);
 extern void suite_json_render(void);
 extern void suite_variant_encode(void);
+extern void suite_variant(void);
+extern void suite_nested(void);
 extern void suite_encrypt(void);
 
 #endif							/* UNIT_TEST_H */

@@ -16,8 +16,16 @@
 //     TimeZone=UTC). Nanosecond sources are converted with NS_TO_US below.
 //   * date: days since 1970-01-01; time: microseconds since midnight.
 //   * interval: months|days|microseconds, component-wise (no 30-day folding).
-//   * bytea: lowercase hex; uuid: lowercase 8-4-4-4-12; json/jsonb: parsed
-//     and re-serialised with sorted object keys.
+//   * bytea: lowercase hex; uuid: lowercase 8-4-4-4-12.
+//   * arrays (one-dimensional): the list of the elements' canonical forms.
+//   * json/jsonb: compared semantically (canonJsonTree below): numbers by
+//     exact decimal value, object keys sorted, strings that are ISO 8601
+//     dates, times, timestamps or durations by the instant/amount they
+//     name (an instant, whatever offset it is written with: DuckDB does not
+//     say which legacy timestamps are UTC-adjusted). DuckDB values of any type (lists, structs, maps, scalars) are
+//     put in the same form by the JSON rules of docs/JSON.md: maps are
+//     objects keyed by the keys' text, binary is base64, floats are the
+//     shortest decimal of their width, NaN/Infinity are strings.
 
 // How nanosecond timestamps/times become microseconds. The project documents
 // "nanoseconds truncate to microseconds"; for instants before 1970 truncation
@@ -36,6 +44,7 @@ export function nsToUs(ns) {
 /** Map format_type() output to a comparison family. */
 export function pgFamily(pgType) {
   const t = pgType.toLowerCase();
+  if (t.endsWith('[]')) return { fam: 'array', elem: pgFamily(t.slice(0, -2)) };
   if (t === 'boolean') return { fam: 'bool' };
   if (t === 'smallint' || t === 'integer' || t === 'bigint') return { fam: 'int' };
   let m = /^numeric(?:\((\d+),(\d+)\))?$/.exec(t);
@@ -102,17 +111,262 @@ function rescaleDecimal(str, scale) {
   return sign + ip + (scale > 0 ? '.' + fp : '');
 }
 
+// ------------------------------------------------------------ JSON forms
+
+/** A JSON number kept as its text (JSON.parse would round big integers). */
+class JsonNum {
+  constructor(text) { this.text = text; }
+}
+
+/** JSON.parse with numbers kept exact (as JsonNum). */
+export function parseJsonExact(text) {
+  let p = 0;
+  const ws = () => { while (p < text.length && ' \t\n\r'.includes(text[p])) p++; };
+  const fail = (what) => { throw new Error(`bad JSON at ${p}: ${what}: ${text.slice(0, 80)}`); };
+  const value = () => {
+    ws();
+    const c = text[p];
+    if (c === '{') {
+      p++;
+      const o = new Map();
+      ws();
+      if (text[p] === '}') { p++; return o; }
+      for (;;) {
+        ws();
+        if (text[p] !== '"') fail('object key');
+        const k = str();
+        ws();
+        if (text[p++] !== ':') fail('colon');
+        o.set(k, value()); // a later duplicate wins, as in jsonb
+        ws();
+        if (text[p] === ',') { p++; continue; }
+        if (text[p++] !== '}') fail('object end');
+        return o;
+      }
+    }
+    if (c === '[') {
+      p++;
+      const a = [];
+      ws();
+      if (text[p] === ']') { p++; return a; }
+      for (;;) {
+        a.push(value());
+        ws();
+        if (text[p] === ',') { p++; continue; }
+        if (text[p++] !== ']') fail('array end');
+        return a;
+      }
+    }
+    if (c === '"') return str();
+    if (text.startsWith('true', p)) { p += 4; return true; }
+    if (text.startsWith('false', p)) { p += 5; return false; }
+    if (text.startsWith('null', p)) { p += 4; return null; }
+    const m = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(p));
+    if (!m) fail('value');
+    p += m[0].length;
+    return new JsonNum(m[0]);
+  };
+  const str = () => {
+    let end = p + 1;
+    while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+    const s = JSON.parse(text.slice(p, end + 1));
+    p = end + 1;
+    return s;
+  };
+  const v = value();
+  ws();
+  if (p !== text.length) fail('trailing text');
+  return v;
+}
+
+/** Exact decimal text -> "<digits>e<exponent>" without redundant zeros. */
+export function normNumber(text) {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) throw new Error(`not a number: ${text}`);
+  let digits = m[2] + (m[3] || '');
+  let exp = BigInt(m[4] || 0) - BigInt((m[3] || '').length);
+  digits = digits.replace(/^0+/, '');
+  if (digits === '') return '0'; // jsonb has no negative zero
+  const t = /0*$/.exec(digits)[0].length;
+  digits = digits.slice(0, digits.length - t);
+  exp += BigInt(t);
+  return `${m[1]}${digits}e${exp}`;
+}
+
+const NS_PER_DAY = 86400000000000n;
+
+function fracNanos(f) {
+  return BigInt(((f || '') + '000000000').slice(0, 9));
+}
+
+/**
+ * Canonical form of a JSON string: ISO 8601 dates, times, timestamps and
+ * durations become what they name, anything else stays itself.
+ */
+export function normString(s) {
+  // PostgreSQL's spelling of years before 1 AD: a " BC" suffix at the end
+  const bc = / BC$/.test(s);
+  const body = bc ? s.slice(0, -3) : s;
+  const year = (y) => (bc ? 1 - Number(y) : Number(y));
+  let m = /^(\d{4,})-(\d\d)-(\d\d)$/.exec(body);
+  if (m) return `d:${daysFromCivil(year(m[1]), Number(m[2]), Number(m[3]))}`;
+  m = /^(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(?:\+00(?::?00)?)?$/.exec(s);
+  if (m) return `t:${(BigInt(m[1]) * 3600n + BigInt(m[2]) * 60n + BigInt(m[3])) * 1000000000n + fracNanos(m[4])}`;
+  m = /^(\d{4,})-(\d\d)-(\d\d)[T ](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d(?::?\d\d)?)?$/.exec(body);
+  if (m) {
+    let ns = BigInt(daysFromCivil(year(m[1]), Number(m[2]), Number(m[3]))) * NS_PER_DAY +
+      (BigInt(m[4]) * 3600n + BigInt(m[5]) * 60n + BigInt(m[6])) * 1000000000n + fracNanos(m[7]);
+    if (m[8] && m[8] !== 'Z') {
+      const o = /^([+-])(\d\d):?(\d\d)?$/.exec(m[8]);
+      const off = (BigInt(o[2]) * 3600n + BigInt(o[3] || 0) * 60n) * 1000000000n;
+      ns += o[1] === '+' ? -off : off;
+    }
+    return `ts:${ns}`;
+  }
+  m = /^(-)?P(?=.)(?:(-?\d+)Y)?(?:(-?\d+)M)?(?:(-?\d+)W)?(?:(-?\d+)D)?(?:T(?=.)(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+)(?:\.(\d{1,9}))?S)?)?$/.exec(s);
+  if (m) {
+    const n = (x) => BigInt(x || 0);
+    const sign = m[1] ? -1n : 1n;
+    let secNs = n(m[8]) * 1000000000n;
+    secNs += (m[8] && m[8].startsWith('-') ? -1n : 1n) * fracNanos(m[9]);
+    const months = sign * (n(m[2]) * 12n + n(m[3]));
+    const days = sign * (n(m[4]) * 7n + n(m[5]));
+    const ns = sign * ((n(m[6]) * 3600n + n(m[7]) * 60n) * 1000000000n + secNs);
+    return `i:${months}|${days}|${ns}`;
+  }
+  return `s:${s}`;
+}
+
+/** A map key's text as it would be compared (numbers, booleans, strings). */
+export function normKey(k) {
+  if (/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(k)) return `n:${normNumber(k)}`;
+  if (k === 'true' || k === 'false') return `b:${k}`;
+  return normString(k);
+}
+
+/** Canonical tree of parsed JSON (parseJsonExact output). */
+function jsonTree(v) {
+  if (v === null || typeof v === 'boolean') return v;
+  if (v instanceof JsonNum) return `n:${normNumber(v.text)}`;
+  if (typeof v === 'string') return normString(v);
+  if (Array.isArray(v)) return v.map(jsonTree);
+  const o = {};
+  for (const [k, x] of v) o[normKey(k)] = jsonTree(x);
+  return o;
+}
+
+/** JSON text of a canonical tree, object keys sorted. */
+function treeText(v) {
+  if (Array.isArray(v)) return `[${v.map(treeText).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${treeText(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
 function canonJson(text) {
-  const sortKeys = (v) => {
-    if (Array.isArray(v)) return v.map(sortKeys);
-    if (v && typeof v === 'object') {
+  return treeText(jsonTree(parseJsonExact(text)));
+}
+
+/** Shortest decimal text that reads back as the same float32. */
+function shortestFloat32(x) {
+  for (let p = 1; p <= 9; p++) {
+    const t = x.toPrecision(p);
+    if (Math.fround(Number(t)) === x) return t;
+  }
+  return x.toPrecision(9);
+}
+
+const b64 = (bytes) => Buffer.from(bytes).toString('base64');
+
+function isoDays(days) {
+  return `d:${days}`;
+}
+
+/**
+ * Canonical tree of a DuckDB value of type t (a DuckDB type object) by the
+ * JSON rules: what parquet_fdw's jsonb of the same Parquet value must be.
+ */
+export function duckJsonTree(v, t) {
+  if (v === null || v === undefined) return null;
+  const k = kind(v);
+  const tn = t?.constructor?.name;
+  switch (k) {
+    case 'DuckDBListValue':
+    case 'DuckDBArrayValue':
+      return v.items.map((x) => duckJsonTree(x, t?.valueType));
+    case 'DuckDBStructValue': {
       const o = {};
-      for (const k of Object.keys(v).sort()) o[k] = sortKeys(v[k]);
+      for (const [name, x] of Object.entries(v.entries)) o[normKey(name)] = duckJsonTree(x, t?.typeForEntry?.(name));
       return o;
     }
-    return v;
-  };
-  return JSON.stringify(sortKeys(JSON.parse(text)));
+    case 'DuckDBMapValue': {
+      const o = {};
+      for (const { key, value } of v.entries) {
+        const kt = duckJsonTree(key, t?.keyType);
+        // keys are text: a string key is compared like a JSON string key
+        o[typeof key === 'string' ? normKey(key) : kt] = duckJsonTree(value, t?.valueType);
+      }
+      return o;
+    }
+    case 'DuckDBDecimalValue': return `n:${normNumber(scaledDecimal(v.value, v.scale))}`;
+    case 'DuckDBBlobValue': return `s:${b64(v.bytes)}`;
+    case 'DuckDBUUIDValue': return `s:${v.toString().toLowerCase()}`;
+    case 'DuckDBDateValue': return isoDays(v.days);
+    case 'DuckDBTimeValue': return `t:${BigInt(v.micros) * 1000n}`;
+    case 'DuckDBTimeNSValue': return `t:${BigInt(v.nanos)}`;
+    case 'DuckDBTimestampValue': return `ts:${BigInt(v.micros) * 1000n}`;
+    case 'DuckDBTimestampTZValue': return `ts:${BigInt(v.micros) * 1000n}`;
+    case 'DuckDBTimestampMillisecondsValue': return `ts:${BigInt(v.millis) * 1000000n}`;
+    case 'DuckDBTimestampSecondsValue': return `ts:${BigInt(v.seconds) * 1000000000n}`;
+    case 'DuckDBTimestampNanosecondsValue': return `ts:${BigInt(v.nanos)}`;
+    case 'DuckDBIntervalValue': return `i:${v.months}|${v.days}|${BigInt(v.micros) * 1000n}`;
+    case 'boolean': return v;
+    case 'bigint': return `n:${normNumber(v.toString())}`;
+    case 'number': {
+      if (Number.isNaN(v)) return 's:NaN';
+      if (v === Infinity) return 's:Infinity';
+      if (v === -Infinity) return 's:-Infinity';
+      const text = tn === 'DuckDBFloatType' ? shortestFloat32(v) : String(v);
+      return `n:${normNumber(text.replace(/e\+/, 'e'))}`;
+    }
+    case 'string':
+      if (t?.alias === 'JSON') return jsonTree(parseJsonExact(v));
+      return normString(v);
+    default:
+      throw new Error(`no JSON form for DuckDB ${k}`);
+  }
+}
+
+/** Elements of a one-dimensional PostgreSQL array's text (null for NULL). */
+export function parsePgArray(text) {
+  const m = /^(?:\[\d+:\d+\]=)?\{(.*)\}$/s.exec(text);
+  if (!m) throw new Error(`not a one-dimensional array: ${text.slice(0, 80)}`);
+  const body = m[1];
+  const out = [];
+  if (body === '') return out;
+  let p = 0;
+  for (;;) {
+    if (body[p] === '"') {
+      let s = '';
+      p++;
+      while (body[p] !== '"') {
+        if (body[p] === '\\') p++;
+        s += body[p++];
+      }
+      p++;
+      out.push(s);
+    } else {
+      let end = p;
+      while (end < body.length && body[end] !== ',') end++;
+      const s = body.slice(p, end);
+      if (s.startsWith('{')) throw new Error(`not a one-dimensional array: ${text.slice(0, 80)}`);
+      out.push(s === 'NULL' ? null : s);
+      p = end;
+    }
+    if (p >= body.length) return out;
+    if (body[p++] !== ',') throw new Error(`bad array text: ${text.slice(0, 80)}`);
+  }
 }
 
 function fmtUuid(bytes) {
@@ -177,6 +431,7 @@ export function canonPg(f, text) {
     case 'bytea': return text.toLowerCase();
     case 'uuid': return text.toLowerCase();
     case 'json': return canonJson(text);
+    case 'array': return JSON.stringify(parsePgArray(text).map((e) => canonPg(f.elem, e)));
     case 'date': return text.endsWith('infinity') ? text : String(pgDateToDays(text));
     case 'time': return pgTimeToMicros(text).toString();
     case 'timestamp': return pgTimestampToMicros(text, false);
@@ -239,10 +494,13 @@ function duckMicros(v) {
  * Throws Unrepresentable when PostgreSQL cannot hold the value (then the
  * reader must raise an ERROR instead of returning rows).
  */
-export function canonDuck(f, v) {
+export function canonDuck(f, v, t) {
   if (v === null || v === undefined) return null;
   const k = kind(v);
   switch (f.fam) {
+    case 'array':
+      if (k !== 'DuckDBListValue' && k !== 'DuckDBArrayValue') throw new Error(`not a list: ${k}`);
+      return JSON.stringify(v.items.map((x) => canonDuck(f.elem, x, t?.valueType)));
     case 'bool': return v ? 't' : 'f';
     case 'int':
       if (k === 'DuckDBDecimalValue') return rescaleDecimal(scaledDecimal(v.value, v.scale), 0);
@@ -262,7 +520,11 @@ export function canonDuck(f, v) {
       return utf8(duckBytes(v));
     case 'bytea': return '\\x' + hex(duckBytes(v));
     case 'uuid': return k === 'DuckDBUUIDValue' ? v.toString().toLowerCase() : fmtUuid(duckBytes(v));
-    case 'json': return canonJson(typeof v === 'string' ? v : utf8(duckBytes(v)));
+    case 'json':
+      // JSON text (a JSON column), or any other value by the JSON rules
+      if (typeof v === 'string' && (t === undefined || t?.alias === 'JSON')) return canonJson(v);
+      if (k === 'DuckDBBlobValue' && t === undefined) return canonJson(utf8(duckBytes(v)));
+      return treeText(duckJsonTree(v, t));
     case 'date': {
       if (k !== 'DuckDBDateValue') throw new Error(`not a date: ${k}`);
       if (v.days < PG_MIN_DATE_DAYS || v.days >= PG_END_DATE_DAYS) throw new Unrepresentable(`date ${v.days} days out of PostgreSQL range`);

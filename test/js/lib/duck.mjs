@@ -28,13 +28,19 @@ export async function duck() {
 
 export const sqlString = (s) => `'${String(s).replace(/'/g, "''")}'`;
 
-/** Run SQL, return { names, types (DuckDB type strings), rows (DuckDBValue[][]) }. */
+/**
+ * Run SQL, return { names, types (DuckDB type strings), typeObjs (DuckDB type
+ * objects: lists, structs and maps carry their children's types), rows
+ * (DuckDBValue[][]) }.
+ */
 export async function duckQuery(sql) {
   const c = await duck();
   const r = await c.runAndReadAll(sql);
+  const typeObjs = r.columnTypes();
   return {
     names: r.columnNames(),
-    types: r.columnTypes().map((t) => t.toString()),
+    types: typeObjs.map((t) => t.toString()),
+    typeObjs,
     rows: r.getRows(),
   };
 }

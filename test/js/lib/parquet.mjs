@@ -1,6 +1,6 @@
 // Parquet metadata helpers built on hyparquet (an independent JS reader):
-// footer parsing, "is this file nested" classification, the natural
-// PostgreSQL type of each leaf column (issue 2, scope item 7), and a page
+// footer parsing, the natural PostgreSQL type of each top-level field
+// (issue 2, scope item 7; issue 3 for nested fields), and a page
 // header walker used to verify that generated fixtures really contain the
 // page types / encodings / codecs they are meant to exercise.
 
@@ -11,15 +11,6 @@ import { parquetHeader } from 'hyparquet/src/column.js';
 export function readMetadata(file) {
   const b = fs.readFileSync(file);
   return parquetMetadata(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-}
-
-/** Nested = any group below the root, or any REPEATED field. */
-export function nestedReason(md) {
-  for (const s of md.schema.slice(1)) {
-    if (s.repetition_type === 'REPEATED') return `REPEATED field "${s.name}"`;
-    if (s.num_children !== undefined) return `group "${s.name}"`;
-  }
-  return null;
 }
 
 const KNOWN_LOGICAL = new Set(['STRING', 'MAP', 'LIST', 'ENUM', 'DECIMAL', 'DATE', 'TIME', 'TIMESTAMP',
@@ -74,9 +65,60 @@ export function naturalPgType(el) {
   }[phys] ?? null;
 }
 
-/** Leaf schema elements of a flat file, in column order. */
-export function flatLeaves(md) {
-  return md.schema.slice(1).filter((s) => s.num_children === undefined);
+/** The schema as a tree: { el, children }, root first. */
+function schemaTree(md) {
+  let i = 0;
+  const build = () => {
+    const el = md.schema[i++];
+    const children = [];
+    for (let k = 0; k < (el.num_children || 0); k++) children.push(build());
+    return { el, children };
+  };
+  return build();
+}
+
+const isLeaf = (n) => n.el.num_children === undefined;
+const annotated = (n, t) => n.el.logical_type?.type === t || n.el.converted_type === t;
+
+/**
+ * What a node's values are, by the LIST/MAP rules of the LogicalTypes spec
+ * (written here independently of the C code): 'primitive', 'struct',
+ * 'list' (with its element node and whether that is the repeated node
+ * itself), 'map' or 'variant'. asElement: the node is an element that is a
+ * repeated node, whose repetition the enclosing list accounts for.
+ */
+function shapeOf(n, asElement) {
+  if (n.el.repetition_type === 'REPEATED' && !asElement) return { kind: 'list', element: n, occ: true };
+  if (isLeaf(n)) return { kind: 'primitive' };
+  if (annotated(n, 'LIST')) {
+    const rep = n.children[0];
+    const one = !isLeaf(rep) && rep.children.length === 1;
+    if (isLeaf(rep) || !one || rep.children[0].el.repetition_type === 'REPEATED' ||
+        rep.el.name === 'array' || rep.el.name === `${n.el.name}_tuple`) return { kind: 'list', element: rep, occ: true };
+    return { kind: 'list', element: rep.children[0], occ: false };
+  }
+  if (annotated(n, 'MAP') || annotated(n, 'MAP_KEY_VALUE')) return { kind: 'map' };
+  if (n.el.logical_type?.type === 'VARIANT') return { kind: 'variant' };
+  return { kind: 'struct' };
+}
+
+/**
+ * Each top-level field's natural PostgreSQL type (format_type() spelling):
+ * flat leaves as naturalPgType(), lists of primitives as arrays of the
+ * element's type, other nested fields jsonb. type is null where there is no
+ * single answer to check.
+ */
+export function fieldPgTypes(md) {
+  return schemaTree(md).children.map((f) => {
+    const sh = shapeOf(f, false);
+    let type = 'jsonb';
+    if (sh.kind === 'primitive') type = naturalPgType(f.el);
+    else if (sh.kind === 'list' && shapeOf(sh.element, sh.occ).kind === 'primitive') {
+      const et = naturalPgType(sh.element.el);
+      type = et === null ? null : `${et}[]`;
+    }
+    return { name: f.el.name, type };
+  });
 }
 
 /**
