@@ -21,6 +21,9 @@
 #                pruning kind on gives the same rows as all of them off
 #   variant_shredded  every shredded_variant/ case read through parquet_fdw
 #                as jsonb vs the independent JS decoding of its .variant.bin
+#   encryption   COPY TO encrypted Parquet in every mode checked by the
+#                independent verifier (lib/pme.mjs) and legacy readers,
+#                tampered files -> XX001, no key material in logs or output
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
@@ -179,6 +182,10 @@ fi
 COPY_OUT=/tmp/parquet_fdw_test/out
 mkdir -p "$COPY_OUT" && chmod 777 "$COPY_OUT"
 find "$COPY_OUT" -mindepth 1 -delete
+# The key store of the encryption test (parquet_fdw.key_directory): the
+# server's user owns it, nobody else may enter it.
+KEY_DIR=/tmp/parquet_fdw_test/keys
+rm -rf "$KEY_DIR" && mkdir -p "$KEY_DIR" && chown postgres:postgres "$KEY_DIR" && chmod 700 "$KEY_DIR"
 
 banner regress
 if [ $SETUP_OK = 1 ] && [ $FIXTURES_OK = 1 ] && [ -f test/schedule ]; then
@@ -332,6 +339,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage conformance compare.mjs conformance
 	run_js_stage pruning check_pruning.mjs
 	run_js_stage variant_shredded check_variant.mjs --shredded
+	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	if [ $FIXTURES_OK = 1 ]; then
 		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
 	else
@@ -349,6 +357,7 @@ else
 	could_not_run conformance "$reason"
 	could_not_run pruning "$reason"
 	could_not_run variant_shredded "$reason"
+	could_not_run encryption "$reason"
 	could_not_run interop "$reason"
 fi
 

@@ -171,6 +171,7 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 {
 	PqWriterFieldList fields = {0};
 	int		   *field_of;		/* per output column: its schema node */
+	const char **names;
 	ListCell   *lc;
 	int			leaves = 0;
 	int			c;
@@ -217,6 +218,12 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 		f->bloom_fpp = bc->fpp > 0 ? bc->fpp : st->opts.bloom_fpp;
 		f->bloom_ndv = bc->ndv > 0 ? bc->ndv : st->opts.bloom_ndv;
 	}
+
+	names = palloc(sizeof(char *) * Max(st->ncols, 1));
+	for (c = 0; c < st->ncols; c++)
+		names[c] = st->cols[c].name;
+	st->opts.writer.encryption = pqfdw_copy_encryption(&st->opts.encryption,
+													   names, st->ncols);
 
 	st->writer = pq_file_writer_create(&st->sink.sink, fields.items, fields.n,
 									   &st->opts.writer);

@@ -16,6 +16,12 @@
  * bloom_filter_ndv take one number for every Bloom filter column, or a
  * list of column=number entries.
  *
+ * Encryption options name keys by id (footer_key, column_keys), never by
+ * value: statement text reaches the server log (log_statement, and the
+ * statement of any failing command at the default log_min_error_statement),
+ * pg_stat_activity and pg_stat_statements.  Key material is registered once
+ * in the key store (parquet_fdw.create_key(), docs/ENCRYPTION.md).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -23,6 +29,7 @@
 #include "codec.h"
 #include "commands/defrem.h"
 #include "copy_to.h"
+#include "keys.h"
 #include "utils/builtins.h"
 #include "utils/varlena.h"
 
@@ -31,7 +38,8 @@
 	"dictionary, statistics, page_index, bloom_filter, bloom_filter_fpp, " \
 	"key_value_metadata, numeric_scale, bloom_filter_ndv, " \
 	"dictionary_page_size, statistics_truncate_length, interval_truncate, " \
-	"numeric_as, jsonb_as"
+	"numeric_as, jsonb_as, footer_key, column_keys, encryption_algorithm, " \
+	"plaintext_footer, aad_prefix, store_aad_prefix"
 
 typedef struct CodecName
 {
@@ -227,12 +235,17 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	DefElem    *level_def = NULL;
 	DefElem    *fpp_def = NULL;
 	DefElem    *ndv_def = NULL;
+	DefElem    *encryption_def = NULL;	/* an option that needs footer_key */
+	DefElem    *store_def = NULL;
+	PqCopyEncryption *ce = &opts->encryption;
 	ListCell   *lc;
 
 	memset(opts, 0, sizeof(*opts));
 	pq_writer_options_init(&opts->writer);
 	opts->writer.created_by = "parquet_fdw version " PQFDW_VERSION;
 	opts->types.numeric_scale = PQFDW_DEFAULT_NUMERIC_SCALE;
+	ce->algorithm = PQ_AES_GCM_V1;
+	ce->store_aad_prefix = true;
 
 	foreach(lc, options)
 	{
@@ -337,6 +350,45 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		}
 		else if (strcmp(name, "numeric_scale") == 0)
 			opts->types.numeric_scale = (int) get_int64(def, 0, 38);
+		else if (strcmp(name, "footer_key") == 0)
+		{
+			ce->footer_key = defGetString(def);
+			pqfdw_check_key_id(ce->footer_key, "COPY option \"footer_key\"");
+		}
+		else if (strcmp(name, "column_keys") == 0)
+		{
+			ce->column_keys = pqfdw_parse_column_keys(defGetString(def));
+			encryption_def = def;
+		}
+		else if (strcmp(name, "encryption_algorithm") == 0)
+		{
+			char	   *s = defGetString(def);
+
+			if (pg_strcasecmp(s, "AES_GCM_V1") == 0)
+				ce->algorithm = PQ_AES_GCM_V1;
+			else if (pg_strcasecmp(s, "AES_GCM_CTR_V1") == 0)
+				ce->algorithm = PQ_AES_GCM_CTR_V1;
+			else
+				bad_value(def, s, "AES_GCM_V1 and AES_GCM_CTR_V1");
+			encryption_def = def;
+		}
+		else if (strcmp(name, "plaintext_footer") == 0)
+		{
+			ce->plaintext_footer = defGetBoolean(def);
+			encryption_def = def;
+		}
+		else if (strcmp(name, "aad_prefix") == 0)
+		{
+			ce->aad_prefix = defGetString(def);
+			if (ce->aad_prefix[0] == '\0')
+				bad_value(def, ce->aad_prefix, "non-empty strings");
+			encryption_def = def;
+		}
+		else if (strcmp(name, "store_aad_prefix") == 0)
+		{
+			ce->store_aad_prefix = defGetBoolean(def);
+			store_def = def;
+		}
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
@@ -351,6 +403,16 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	if (ndv_def != NULL)
 		apply_bloom_setting(ndv_def, opts->bloom_columns, false,
 							&opts->bloom_fpp, &opts->bloom_ndv);
+	if (store_def != NULL && ce->aad_prefix == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY option \"store_aad_prefix\" needs option \"aad_prefix\"")));
+	if (encryption_def != NULL && ce->footer_key == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY option \"%s\" needs option \"footer_key\"",
+						encryption_def->defname),
+				 errhint("An encrypted Parquet file always has a footer key, which encrypts or signs the footer; name a key id registered with parquet_fdw.create_key().")));
 
 	if (level_def != NULL)
 	{

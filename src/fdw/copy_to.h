@@ -6,6 +6,7 @@
  *
  *		copy_hook.c				the hook: permissions, the query, batches
  *		copy_options.c			WITH (...) options -> writer options
+ *		copy_encryption.c		encryption options -> keys for the writer
  *		copy_sink.c				temporary file + rename, or COPY protocol
  *		write_convert*.c		Datums -> Parquet values (write_convert.h)
  *
@@ -32,6 +33,17 @@ typedef struct PqCopyBloomColumn
 	int64		ndv;			/* <= 0: bloom_filter_ndv's */
 } PqCopyBloomColumn;
 
+/* Encryption as the options name it: key ids only, never keys. */
+typedef struct PqCopyEncryption
+{
+	char	   *footer_key;		/* NULL: a plaintext file */
+	List	   *column_keys;	/* (column, key id) pairs, from column_keys */
+	int			algorithm;		/* PqEncryptionKind */
+	bool		plaintext_footer;
+	char	   *aad_prefix;		/* NULL: none */
+	bool		store_aad_prefix;
+} PqCopyEncryption;
+
 typedef struct PqCopyOptions
 {
 	PqWriterOptions writer;
@@ -39,6 +51,7 @@ typedef struct PqCopyOptions
 	double		bloom_fpp;		/* <= 0: the writer's default */
 	int64		bloom_ndv;		/* <= 0: distinct values of each chunk */
 	PqWriteTypeOptions types;
+	PqCopyEncryption encryption;
 } PqCopyOptions;
 
 /* True when the COPY options say FORMAT parquet (any case). */
@@ -66,6 +79,16 @@ typedef struct PqCopySink
 	int			buf_len;
 	int64		bytes;			/* reported to pg_stat_progress_copy */
 } PqCopySink;
+
+/*
+ * The writer's encryption options for the COPY output's columns (names
+ * names[0..ncols)): checks the column_keys columns and loads the named keys,
+ * which the current user must be allowed to use.  NULL without footer_key.
+ * The keys are zeroed when the current memory context goes away.
+ */
+extern const PqEncryptionOptions *pqfdw_copy_encryption(const PqCopyEncryption *ce,
+														const char *const *names,
+														int ncols);
 
 /* Create the temporary file (target != NULL) or start COPY-out. */
 extern void pqfdw_copy_sink_open(PqCopySink *s, const char *target);

@@ -78,6 +78,7 @@ pq_column_writer_create(const PqColumnWriterConfig *cfg)
 	pq_buffer_init(&cw->body, 4096);
 	pq_buffer_init(&cw->header, 256);
 	pq_buffer_init(&cw->tmp, 256);
+	pq_buffer_init(&cw->sealed, 64);
 	pq_stats_init(&cw->page_stats, cfg->physical_type, cfg->type_length,
 				  &cfg->logical, cfg->converted_type);
 	pq_stats_init(&cw->chunk_stats, cfg->physical_type, cfg->type_length,
@@ -89,6 +90,7 @@ pq_column_writer_create(const PqColumnWriterConfig *cfg)
 	cw->cap_pages = 16;
 	cw->page_info = palloc(sizeof(PqPageInfo) * cw->cap_pages);
 	reset_page(cw);
+	cw->chunk_ordinal = -1;
 	pq_column_writer_reset_chunk(cw);
 	return cw;
 }
@@ -112,6 +114,7 @@ pq_column_writer_reset_chunk(PqColumnWriter *cw)
 	memset(cw->page_encodings, 0, sizeof(cw->page_encodings));
 	cw->num_values = 0;
 	cw->num_rows = 0;
+	cw->chunk_ordinal++;
 	cw->uncompressed_bytes = 0;
 	cw->compressed_bytes = 0;
 }
@@ -300,23 +303,52 @@ encode_values(PqColumnWriter *cw, PqBuffer *out)
 }
 
 /*
- * The one place pages leave the column writer: the page's CRC (over the
- * body as stored, header excluded), its header, then both appended to dst.
- * Page encryption will transform body and header here.  Returns the size.
+ * The one place pages leave the column writer: the body as stored (for an
+ * encrypted column, its module: the header's compressed_page_size and the
+ * CRC describe what is stored), its CRC, its header (encrypted likewise),
+ * then both appended to dst.  ordinal: the data page's ordinal in the
+ * chunk (AAD).  Returns the size stored.
  */
 static int32
-emit_page(PqColumnWriter *cw, PqPageHeader *ph, PqBuffer *dst)
+emit_page(PqColumnWriter *cw, PqPageHeader *ph, PqBuffer *dst, int ordinal)
 {
+	PqFileEncryptor *fe = cw->cfg.encryptor;
+	bool		dict = ph->type == PQ_PAGE_DICTIONARY;
+	size_t		start = dst->len;
 	size_t		total;
 
+	if (fe != NULL)
+	{
+		PqBuffer	plain = cw->body;
+
+		pq_buffer_reset(&cw->sealed);
+		pq_encrypt_module(fe, dict ? PQ_MODULE_DICT_PAGE : PQ_MODULE_DATA_PAGE,
+						  cw->chunk_ordinal, cw->cfg.column, ordinal,
+						  plain.data, plain.len, &cw->sealed);
+		/* swap, keeping both buffers for the next page */
+		cw->body = cw->sealed;
+		cw->sealed = plain;
+		if (cw->body.len > PG_INT32_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("encrypted Parquet page of %zu bytes exceeds the format's limit",
+							cw->body.len)));
+		ph->compressed_page_size = (int32) cw->body.len;
+	}
 	ph->has_crc = true;
 	ph->crc = (int32) pq_crc32(cw->body.data, cw->body.len);
 	pq_buffer_reset(&cw->header);
 	pq_write_page_header(&cw->header, ph);
-	pq_buffer_append(dst, cw->header.data, cw->header.len);
+	if (fe != NULL)
+		pq_encrypt_module(fe, dict ? PQ_MODULE_DICT_PAGE_HEADER :
+						  PQ_MODULE_DATA_PAGE_HEADER,
+						  cw->chunk_ordinal, cw->cfg.column, ordinal,
+						  cw->header.data, cw->header.len, dst);
+	else
+		pq_buffer_append(dst, cw->header.data, cw->header.len);
 	pq_buffer_append(dst, cw->body.data, cw->body.len);
-	total = cw->header.len + cw->body.len;
-	cw->uncompressed_bytes += cw->header.len + ph->uncompressed_page_size;
+	total = dst->len - start;
+	cw->uncompressed_bytes += (total - cw->body.len) + ph->uncompressed_page_size;
 	cw->compressed_bytes += total;
 	return (int32) total;
 }
@@ -428,7 +460,7 @@ flush_page(PqColumnWriter *cw)
 						&pi->bounds);
 	if (!pi->null_page && !pi->has_bounds)
 		cw->index_ok = false;	/* no order, or only NaNs: no ColumnIndex */
-	pi->size = emit_page(cw, &ph, &cw->pages);
+	pi->size = emit_page(cw, &ph, &cw->pages, cw->n_pages - 1);
 
 	cw->page_encodings[encoding]++;
 	cw->num_values += cw->page_levels;
@@ -658,7 +690,7 @@ pq_column_writer_finish_chunk(PqColumnWriter *cw)
 	ph.has_dictionary_page_header = true;
 	ph.dictionary_page_header.num_values = cw->dict.n_entries;
 	ph.dictionary_page_header.encoding = PQ_ENC_PLAIN;
-	emit_page(cw, &ph, &cw->dict_page);
+	emit_page(cw, &ph, &cw->dict_page, 0);
 }
 
 void

@@ -17,28 +17,10 @@
 #define PQ_COLUMN_WRITER_H
 
 #include "dict_builder.h"
+#include "file_encrypt.h"
 #include "metadata.h"
 #include "stats_builder.h"
 
-/*
- * The modules of a file, numbered as the module types of Parquet modular
- * encryption (they enter the AAD).  Every module is produced by one
- * function per file (column writer: pages and their headers; file writer:
- * the rest), which is where an encryptor will transform it.
- */
-typedef enum PqModuleType
-{
-	PQ_MODULE_FOOTER = 0,
-	PQ_MODULE_COLUMN_METADATA = 1,
-	PQ_MODULE_DATA_PAGE = 2,
-	PQ_MODULE_DICTIONARY_PAGE = 3,
-	PQ_MODULE_DATA_PAGE_HEADER = 4,
-	PQ_MODULE_DICTIONARY_PAGE_HEADER = 5,
-	PQ_MODULE_COLUMN_INDEX = 6,
-	PQ_MODULE_OFFSET_INDEX = 7,
-	PQ_MODULE_BLOOM_HEADER = 8,
-	PQ_MODULE_BLOOM_BITSET = 9
-} PqModuleType;
 
 /* Settings of one leaf column, fixed for the file. */
 typedef struct PqColumnWriterConfig
@@ -62,6 +44,10 @@ typedef struct PqColumnWriterConfig
 	bool		bloom_filter;
 	double		bloom_fpp;
 	int64		bloom_ndv;		/* <= 0: distinct values of the chunk */
+	PqFileEncryptor *encryptor; /* NULL, or encrypts this column's pages
+								 * (set by the file writer once the schema
+								 * is known) */
+	int			column;			/* leaf ordinal (AAD) */
 } PqColumnWriterConfig;
 
 /* A data page of the current chunk. */
@@ -120,6 +106,7 @@ typedef struct PqColumnWriter
 	int32		page_encodings[PQ_ENC_ALP + 1]; /* data pages by encoding */
 	int64		num_values;		/* level entries */
 	int64		num_rows;
+	int			chunk_ordinal;	/* row group of the chunk (AAD) */
 	int64		uncompressed_bytes; /* headers included */
 	int64		compressed_bytes;
 
@@ -128,6 +115,7 @@ typedef struct PqColumnWriter
 	PqBuffer	body;			/* as stored */
 	PqBuffer	header;
 	PqBuffer	tmp;
+	PqBuffer	sealed;			/* encrypted body */
 } PqColumnWriter;
 
 extern PqColumnWriter *pq_column_writer_create(const PqColumnWriterConfig *cfg);

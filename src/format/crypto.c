@@ -211,3 +211,11 @@ pq_crypto_random(uint8 *out, size_t len)
 	if (RAND_bytes(out, (int) len) != 1)
 		elog(ERROR, "could not generate random bytes with OpenSSL");
 }
+
+void
+pq_crypto_forget(void)
+{
+	/* EVP_CIPHER_CTX_reset() cleanses the cipher data it frees */
+	if (pq_evp_ctx != NULL)
+		EVP_CIPHER_CTX_reset(pq_evp_ctx);
+}

@@ -99,4 +99,10 @@ extern void pq_crypto_gcm_tag(const PqKey *key, const uint8 *nonce,
 /* Cryptographically strong random bytes (fresh nonces, aad_file_unique). */
 extern void pq_crypto_random(uint8 *out, size_t len);
 
+/*
+ * Wipe the process's cipher context, which keeps the expanded schedule of
+ * the last key used (the next call sets it up again).
+ */
+extern void pq_crypto_forget(void);
+
 #endif							/* PQ_CRYPTO_H */

@@ -54,6 +54,8 @@ struct PqFileWriter
 	PqDeferred *defer;
 	int			n_defer;
 	int			cap_defer;
+	PqFileEncryptor *encryptor; /* NULL: plaintext file */
+	PqBuffer	sealed;			/* an encrypted module on its way out */
 	bool		finished;
 };
 
@@ -248,6 +250,7 @@ add_column(PqFileWriter *w, const PqWriterField *f, int converted, int max_def,
 	cfg.bloom_filter = f->bloom_filter;
 	cfg.bloom_fpp = f->bloom_fpp > 0 ? f->bloom_fpp : 0.01;
 	cfg.bloom_ndv = f->bloom_ndv;
+	cfg.column = c;
 	w->cols[c] = pq_column_writer_create(&cfg);
 	w->path_len[c] = depth + 1;
 	w->paths[c] = palloc(sizeof(char *) * (depth + 1));
@@ -361,6 +364,37 @@ check_options(const PqWriterOptions *o)
 				 errmsg("invalid Parquet writer option: %s", bad)));
 }
 
+/* The encryptor for the schema's columns, handed to their writers. */
+static void
+start_encryption(PqFileWriter *w, const PqEncryptionOptions *eo)
+{
+	const char **paths = palloc(sizeof(char *) * w->ncols);
+	int			c;
+	int			i;
+
+	for (c = 0; c < w->ncols; c++)
+	{
+		size_t		len = 0;
+		char	   *p;
+
+		for (i = 0; i < w->path_len[c]; i++)
+			len += strlen(w->paths[c][i]) + 1;
+		paths[c] = p = palloc(len);
+		for (i = 0; i < w->path_len[c]; i++)
+		{
+			if (i > 0)
+				*p++ = '.';
+			strcpy(p, w->paths[c][i]);
+			p += strlen(p);
+		}
+	}
+	w->encryptor = pq_file_encryptor_create(eo, w->ncols, paths);
+	for (c = 0; c < w->ncols; c++)
+		if (pq_encryptor_column_encrypted(w->encryptor, c))
+			w->cols[c]->cfg.encryptor = w->encryptor;
+	pq_buffer_init(&w->sealed, 1024);
+}
+
 PqFileWriter *
 pq_file_writer_create(PqSink *sink, const PqWriterField *fields, int nfields,
 					  const PqWriterOptions *opts)
@@ -413,6 +447,10 @@ pq_file_writer_create(PqSink *sink, const PqWriterField *fields, int nfields,
 	w->schema[0].num_children = top;
 	w->pending_rows = palloc0(sizeof(int64) * w->ncols);
 
+	if (opts->encryption != NULL)
+		start_encryption(w, opts->encryption);
+	w->opts.encryption = NULL;	/* the caller's; the encryptor has copies */
+
 	w->cap_row_groups = 8;
 	w->row_groups = palloc(sizeof(PqRowGroup) * w->cap_row_groups);
 	w->cap_defer = 16;
@@ -420,7 +458,9 @@ pq_file_writer_create(PqSink *sink, const PqWriterField *fields, int nfields,
 	pq_buffer_init(&w->deferred, 1024);
 
 	sink->offset = 0;
-	sink->write(sink, (const uint8 *) PQ_MAGIC, 4);
+	sink->write(sink, (const uint8 *) (w->encryptor ?
+									   pq_encryptor_magic(w->encryptor) :
+									   PQ_MAGIC), 4);
 	sink->offset += 4;
 	return w;
 }
@@ -460,16 +500,23 @@ fw_write(PqFileWriter *w, const uint8 *data, size_t len)
 }
 
 /*
- * The one place the file writer's modules (footer, page indexes, Bloom
- * filters) are written; an encryptor will transform them here, using the
- * module type, row group and column for the AAD.
+ * The one place the file writer's modules of a column chunk (page indexes,
+ * Bloom filters) are written: encrypted when the column is.
  */
 static void
-fw_emit_module(PqFileWriter *w, PqModuleType type, const uint8 *data,
-			   size_t len)
+fw_emit_module(PqFileWriter *w, PqModuleType type, int row_group, int column,
+			   const uint8 *data, size_t len)
 {
-	Assert(type != PQ_MODULE_DATA_PAGE && type != PQ_MODULE_DICTIONARY_PAGE);
-	fw_write(w, data, len);
+	Assert(type != PQ_MODULE_DATA_PAGE && type != PQ_MODULE_DICT_PAGE);
+	if (!pq_encryptor_column_encrypted(w->encryptor, column))
+	{
+		fw_write(w, data, len);
+		return;
+	}
+	pq_buffer_reset(&w->sealed);
+	pq_encrypt_module(w->encryptor, type, row_group, column, 0, data, len,
+					  &w->sealed);
+	fw_write(w, w->sealed.data, w->sealed.len);
 }
 
 void
@@ -646,20 +693,22 @@ write_deferred(PqFileWriter *w, int type)
 			bh.compression = 1; /* UNCOMPRESSED */
 			pq_buffer_reset(&hdr);
 			pq_write_bloom_filter_header(&hdr, &bh);
-			fw_emit_module(w, PQ_MODULE_BLOOM_HEADER, hdr.data, hdr.len);
+			fw_emit_module(w, PQ_MODULE_BLOOM_HEADER, d->row_group, d->column,
+						   hdr.data, hdr.len);
 		}
-		fw_emit_module(w, type, w->deferred.data + d->off, d->len);
+		fw_emit_module(w, type, d->row_group, d->column,
+					   w->deferred.data + d->off, d->len);
 		switch (type)
 		{
 			case PQ_MODULE_COLUMN_INDEX:
 				cc->has_column_index_offset = cc->has_column_index_length = true;
 				cc->column_index_offset = offset;
-				cc->column_index_length = (int32) d->len;
+				cc->column_index_length = (int32) (w->sink->offset - offset);
 				break;
 			case PQ_MODULE_OFFSET_INDEX:
 				cc->has_offset_index_offset = cc->has_offset_index_length = true;
 				cc->offset_index_offset = offset;
-				cc->offset_index_length = (int32) d->len;
+				cc->offset_index_length = (int32) (w->sink->offset - offset);
 				break;
 			default:
 				cc->meta_data.has_bloom_filter_offset = true;
@@ -707,15 +756,28 @@ pq_file_writer_finish(PqFileWriter *w)
 		md.column_orders[c] = PQ_ORDER_TYPE_DEFINED;
 
 	pq_buffer_init(&footer, 4096);
-	pq_write_file_metadata(&footer, &md);
+	if (w->encryptor != NULL)
+	{
+		int			rg;
+
+		for (rg = 0; rg < w->n_row_groups; rg++)
+			for (c = 0; c < w->ncols; c++)
+				pq_encryptor_column_chunk(w->encryptor, rg, c,
+										  &w->row_groups[rg].columns[c]);
+		pq_encryptor_footer(w->encryptor, &md, &footer);
+	}
+	else
+		pq_write_file_metadata(&footer, &md);
 	if (footer.len > PG_UINT32_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("Parquet footer of %zu bytes is too large", footer.len)));
-	fw_emit_module(w, PQ_MODULE_FOOTER, footer.data, footer.len);
+	fw_write(w, footer.data, footer.len);
 	pq_store_le32(len, (uint32) footer.len);
 	fw_write(w, len, 4);
-	fw_write(w, (const uint8 *) PQ_MAGIC, 4);
+	fw_write(w, (const uint8 *) (w->encryptor ?
+								 pq_encryptor_magic(w->encryptor) : PQ_MAGIC),
+			 4);
 	w->finished = true;
 	MemoryContextSwitchTo(old);
 }

@@ -16,7 +16,9 @@
  *
  * The file is: "PAR1", row groups (each column chunk: dictionary page,
  * data pages), all ColumnIndexes, all OffsetIndexes, all Bloom filters,
- * the FileMetaData, its 4-byte length, "PAR1".  The writer buffers one row
+ * the FileMetaData, its 4-byte length, "PAR1".  With encryption
+ * (file_encrypt.h), the modules of encrypted columns are encrypted, and
+ * the footer is either encrypted ("PARE" at both ends) or signed.  The writer buffers one row
  * group (compressed pages per column) and writes it when the row group
  * reaches row_group_rows rows or row_group_bytes bytes.  Temporary files,
  * renaming, fsync and cleanup on error are the caller's.
@@ -30,6 +32,7 @@
 #ifndef PQ_FILE_WRITER_H
 #define PQ_FILE_WRITER_H
 
+#include "file_encrypt.h"
 #include "metadata.h"
 
 /*
@@ -78,6 +81,7 @@ typedef struct PqWriterOptions
 	const char *created_by;		/* default "parquet_fdw" */
 	const PqKeyValue *key_value;	/* file key/value metadata */
 	int			n_key_value;
+	const PqEncryptionOptions *encryption;	/* NULL: a plaintext file */
 } PqWriterOptions;
 
 /*

@@ -159,9 +159,36 @@ psprintf(const char *fmt,...)
 	return pstrdup(buf);
 }
 
+/*
+ * Reset callbacks of "the" memory context: the shim has one, freed by
+ * shim_free_all(), which runs them first.
+ */
+static MemoryContextCallback *shim_callbacks = NULL;
+
+void
+MemoryContextRegisterResetCallback(MemoryContext context,
+								   MemoryContextCallback *cb)
+{
+	cb->next = shim_callbacks;
+	shim_callbacks = cb;
+}
+
+void
+shim_run_reset_callbacks(void)
+{
+	while (shim_callbacks != NULL)
+	{
+		MemoryContextCallback *cb = shim_callbacks;
+
+		shim_callbacks = cb->next;
+		cb->func(cb->arg);
+	}
+}
+
 void
 shim_free_all(void)
 {
+	shim_run_reset_callbacks();
 	while (chunks.next != &chunks)
 	{
 		ShimChunk  *c = chunks.next;
@@ -261,7 +288,7 @@ pg_re_throw(void)
 	suite_thrift(), suite_metadata(), suite_bitpack_rle(), suite_plain(), \
 	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom(), \
 	suite_writer(), suite_json_render(), suite_variant_encode(), \
-	suite_variant(), suite_nested()
+	suite_variant(), suite_nested(), suite_encrypt()
 #endif
 
 uint8 *

@@ -16,6 +16,12 @@ extern char shim_last_message[2048];
 /* Frees every allocation made through palloc since the last call. */
 extern void shim_free_all(void);
 
+/*
+ * Runs the memory context reset callbacks registered so far (as deleting
+ * the context would), keeping the memory for inspection.
+ */
+extern void shim_run_reset_callbacks(void);
+
 /* Copy into an exact-size palloc'd buffer so ASan catches overreads. */
 extern uint8 *ut_exact_copy(const void *src, size_t len);
 
@@ -92,5 +98,6 @@ extern void suite_json_render(void);
 extern void suite_variant_encode(void);
 extern void suite_variant(void);
 extern void suite_nested(void);
+extern void suite_encrypt(void);
 
 #endif							/* UNIT_TEST_H */
