@@ -121,6 +121,15 @@ pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 	ssize_t		i;
 
 	pqfdw_check_key_id(id, "encryption key");
+
+	/* before the file is looked at: no grant, no telling whether it exists */
+	if (!key_usable(id))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to use encryption key \"%s\"", id),
+				 errdetail("The key is needed for %s.", purpose),
+				 errhint("A superuser can allow it with parquet_fdw.grant_key().")));
+
 	path = key_path(id);
 	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
 	if (fd < 0)
@@ -142,13 +151,6 @@ pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not read the file of encryption key \"%s\": %m", id)));
-
-	if (!key_usable(id))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to use encryption key \"%s\"", id),
-				 errdetail("The key is needed for %s.", purpose),
-				 errhint("A superuser can allow it with parquet_fdw.grant_key().")));
 
 	memset(out, 0, sizeof(PqKey));
 	for (i = 0; i < n; i++)

@@ -40,13 +40,35 @@ get_key(const PqDecryptionConfig *config, const PqBytes *key_metadata,
 	return false;
 }
 
+/*
+ * Zero the keys a file's decryption state holds when its memory goes away
+ * (normal end, error or cancel alike).
+ */
+static void
+forget_keys(void *arg)
+{
+	PqFileCrypto *fc = arg;
+	size_t		i;
+
+	explicit_bzero(&fc->footer_key, sizeof(PqKey));
+	if (fc->chunk_cipher)
+		for (i = 0; i < fc->n_chunks; i++)
+			if (fc->chunk_cipher[i])
+				explicit_bzero(&fc->chunk_cipher[i]->key, sizeof(PqKey));
+}
+
 PqFileCrypto *
 pq_file_crypto_create(const PqEncryptionAlgorithm *alg, bool footer_encrypted,
 					  const PqDecryptionConfig *config)
 {
 	PqFileCrypto *fc = palloc0(sizeof(PqFileCrypto));
+	MemoryContextCallback *cb = palloc0(sizeof(MemoryContextCallback));
 	const uint8 *prefix = NULL;
 	size_t		prefix_len = 0;
+
+	cb->func = forget_keys;
+	cb->arg = fc;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
 
 	if (alg->kind != PQ_AES_GCM_V1 && alg->kind != PQ_AES_GCM_CTR_V1)
 		pq_unsupported("encryption algorithm %d is not supported", alg->kind);
@@ -136,6 +158,7 @@ pq_file_crypto_init_chunks(PqFile *file)
 	PqFileCrypto *fc = file->crypto;
 	size_t		n = (size_t) file->md.n_row_groups * file->schema->n_columns;
 
+	fc->n_chunks = n;
 	fc->chunk_meta = palloc_extended(sizeof(PqColumnMetaData *) * Max(n, 1),
 									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	fc->chunk_cipher = palloc_extended(sizeof(PqChunkCipher *) * Max(n, 1),

@@ -5,8 +5,9 @@
  *		keys (through a caller-supplied lookup), and the decryption of every
  *		module type of a column chunk.
  *
- * Keys are never kept beyond the PqFile they were fetched for, and never
- * appear in messages: errors name key metadata and columns only.
+ * Keys are never kept beyond the PqFile they were fetched for (they are
+ * zeroed when its memory context is reset or deleted), and never appear in
+ * messages: errors name key metadata and columns only.
  *
  *-------------------------------------------------------------------------
  */
@@ -54,6 +55,7 @@ typedef struct PqFileCrypto
 	/* per (row group, column): decrypted ColumnMetaData and cipher */
 	PqColumnMetaData **chunk_meta;
 	PqChunkCipher **chunk_cipher;
+	size_t		n_chunks;
 } PqFileCrypto;
 
 struct PqFile;
