@@ -216,11 +216,9 @@ static Datum
 decimal_from_bytes(const uint8 *p, uint32 len, int scale)
 {
 	bool		negative;
-	uint32	   *limbs;
-	int			nlimbs;
 	char	   *digits;
 	char	   *out;
-	int			ndigits = 0;
+	int			ndigits;
 	int			i;
 	uint32		j;
 	int			start;
@@ -238,51 +236,10 @@ decimal_from_bytes(const uint8 *p, uint32 len, int scale)
 		return NumericGetDatum(int64_div_fast_to_numeric((int64) u, scale));
 	}
 
-	/* magnitude as 32-bit limbs, most significant first */
-	nlimbs = (len + 3) / 4;
-	limbs = palloc0(sizeof(uint32) * nlimbs);
-	for (j = 0; j < len; j++)
-	{
-		uint32		byte = negative ? (uint8) ~p[j] : p[j];
-		uint32		pos = len - 1 - j;	/* byte position from the least
-										 * significant end */
+	digits = palloc(PQ_DECIMAL_DIGITS_CAP(len));
+	ndigits = pq_twos_be_digits(p, len, digits, &negative);
 
-		limbs[nlimbs - 1 - pos / 4] |= byte << (8 * (pos % 4));
-	}
-	if (negative)
-	{
-		/* two's complement: magnitude = ~x + 1 */
-		for (i = nlimbs - 1; i >= 0; i--)
-			if (++limbs[i] != 0)
-				break;
-	}
-
-	digits = palloc(len * 3 + 16);
-	for (;;)
-	{
-		uint64		rem = 0;
-		bool		zero = true;
-
-		for (i = 0; i < nlimbs; i++)
-		{
-			uint64		cur = (rem << 32) | limbs[i];
-
-			limbs[i] = (uint32) (cur / 1000000000);
-			rem = cur % 1000000000;
-			zero &= (limbs[i] == 0);
-		}
-		for (i = 0; i < 9; i++)
-		{
-			digits[ndigits++] = '0' + (rem % 10);
-			rem /= 10;
-		}
-		if (zero)
-			break;
-	}
-	while (ndigits > 1 && digits[ndigits - 1] == '0')
-		ndigits--;
-
-	/* digits are least significant first; add sign, point, leading zeros */
+	/* add sign, point and leading zeros */
 	out = palloc(ndigits + scale + 4);
 	start = 0;
 	if (negative)
@@ -293,15 +250,15 @@ decimal_from_bytes(const uint8 *p, uint32 len, int scale)
 		out[start++] = '.';
 		for (i = 0; i < scale - ndigits; i++)
 			out[start++] = '0';
-		for (i = ndigits - 1; i >= 0; i--)
+		for (i = 0; i < ndigits; i++)
 			out[start++] = digits[i];
 	}
 	else
 	{
-		for (i = ndigits - 1; i >= 0; i--)
+		for (i = 0; i < ndigits; i++)
 		{
 			out[start++] = digits[i];
-			if (i == scale && scale > 0)
+			if (ndigits - 1 - i == scale && scale > 0)
 				out[start++] = '.';
 		}
 	}

@@ -115,9 +115,7 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	List	   *files;
 	List	   *commands = NIL;
 	ListCell   *lc;
-	char	   *footer_key = NULL;
-	char	   *column_keys = NULL;
-	char	   *aad_prefix = NULL;
+	PqfdwKeyOptions ko = {NULL, NULL, NULL};
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
 
@@ -126,19 +124,13 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
 
-		if (strcmp(def->defname, "footer_key") == 0)
-			footer_key = defGetString(def);
-		else if (strcmp(def->defname, "column_keys") == 0)
-			column_keys = defGetString(def);
-		else if (strcmp(def->defname, "aad_prefix") == 0)
-			aad_prefix = defGetString(def);
-		else
+		if (!pqfdw_key_option(def, &ko))
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
 					 errhint("Valid options are footer_key, column_keys and aad_prefix.")));
 	}
-	keyopts = key_options_sql(footer_key, column_keys, aad_prefix, &decrypt);
+	keyopts = key_options_sql(ko.footer_key, ko.column_keys, ko.aad_prefix, &decrypt);
 	if (!is_absolute_path(stmt->remote_schema))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),

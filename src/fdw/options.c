@@ -252,27 +252,30 @@ pqfdw_expand_paths(const char *filename)
 }
 
 /* The key options of a foreign table as a decryption config. */
+bool
+pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko)
+{
+	if (strcmp(def->defname, "footer_key") == 0)
+		ko->footer_key = defGetString(def);
+	else if (strcmp(def->defname, "column_keys") == 0)
+		ko->column_keys = defGetString(def);
+	else if (strcmp(def->defname, "aad_prefix") == 0)
+		ko->aad_prefix = defGetString(def);
+	else
+		return false;
+	return true;
+}
+
 PqDecryptionConfig *
 pqfdw_table_decryption(Oid relid)
 {
 	ForeignTable *table = GetForeignTable(relid);
+	PqfdwKeyOptions ko = {NULL, NULL, NULL};
 	ListCell   *lc;
-	char	   *footer_key = NULL;
-	char	   *column_keys = NULL;
-	char	   *aad_prefix = NULL;
 
 	foreach(lc, table->options)
-	{
-		DefElem    *def = (DefElem *) lfirst(lc);
-
-		if (strcmp(def->defname, "footer_key") == 0)
-			footer_key = defGetString(def);
-		else if (strcmp(def->defname, "column_keys") == 0)
-			column_keys = defGetString(def);
-		else if (strcmp(def->defname, "aad_prefix") == 0)
-			aad_prefix = defGetString(def);
-	}
-	return pqfdw_decryption_config(footer_key, column_keys, aad_prefix);
+		(void) pqfdw_key_option((DefElem *) lfirst(lc), &ko);
+	return pqfdw_decryption_config(ko.footer_key, ko.column_keys, ko.aad_prefix);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "access/attnum.h"
 #include "column_reader.h"
 #include "file_reader.h"
+#include "nodes/parsenodes.h"
 #include "nodes/pg_list.h"
 
 /* options.c: foreign table and column options, file lists */
@@ -25,6 +26,17 @@ typedef struct PqfdwTableOptions
 
 extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
+
+/* The key options of tables (and IMPORT FOREIGN SCHEMA): key ids only. */
+typedef struct PqfdwKeyOptions
+{
+	char	   *footer_key;
+	char	   *column_keys;
+	char	   *aad_prefix;
+} PqfdwKeyOptions;
+
+/* Take def into ko if it is a key option; false otherwise. */
+extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
 extern List *pqfdw_expand_paths(const char *filename);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
 extern void pqfdw_check_read_permission(void);

@@ -189,68 +189,14 @@ pq_json_decimal_int64(PqBuffer *buf, int64 unscaled, int scale)
 void
 pq_json_decimal_be(PqBuffer *buf, const uint8 *be, size_t len, int scale)
 {
-	uint32		limbs[8];		/* magnitude, most significant first */
-	int			nlimbs;
+	char		digits[PQ_DECIMAL_DIGITS_CAP(32)];
 	bool		negative;
-	char		rev[96];		/* digits, least significant first */
-	char		digits[96];
-	int			nd = 0;
-	int			i;
-	size_t		j;
+	int			nd;
 
 	if (len > 32)
 		pq_unsupported("decimal value of %zu bytes (at most 32 are supported)",
 					   len);
-	if (len == 0)
-	{
-		append_scaled(buf, false, "0", 1, scale);
-		return;
-	}
-
-	negative = (be[0] & 0x80) != 0;
-	nlimbs = (int) ((len + 3) / 4);
-	memset(limbs, 0, sizeof(limbs));
-	for (j = 0; j < len; j++)
-	{
-		uint32		byte = negative ? (uint8) ~be[j] : be[j];
-		size_t		pos = len - 1 - j;	/* from the least significant end */
-
-		limbs[nlimbs - 1 - pos / 4] |= byte << (8 * (pos % 4));
-	}
-	if (negative)
-	{
-		/* two's complement: magnitude = ~x + 1 */
-		for (i = nlimbs - 1; i >= 0; i--)
-			if (++limbs[i] != 0)
-				break;
-	}
-
-	/* repeated division by 10^9, nine digits at a time */
-	for (;;)
-	{
-		uint64		rem = 0;
-		bool		zero = true;
-
-		for (i = 0; i < nlimbs; i++)
-		{
-			uint64		cur = (rem << 32) | limbs[i];
-
-			limbs[i] = (uint32) (cur / 1000000000);
-			rem = cur % 1000000000;
-			zero &= (limbs[i] == 0);
-		}
-		for (i = 0; i < 9; i++)
-		{
-			rev[nd++] = '0' + (rem % 10);
-			rem /= 10;
-		}
-		if (zero)
-			break;
-	}
-	while (nd > 1 && rev[nd - 1] == '0')
-		nd--;
-	for (i = 0; i < nd; i++)
-		digits[i] = rev[nd - 1 - i];
+	nd = pq_twos_be_digits(be, len, digits, &negative);
 	append_scaled(buf, negative, digits, nd, scale);
 }
 

@@ -217,3 +217,67 @@ pq_buffer_reset(PqBuffer *buf)
 {
 	buf->len = 0;
 }
+
+int
+pq_twos_be_digits(const uint8 *be, size_t len, char *digits, bool *negative)
+{
+	int			nlimbs = (int) ((len + 3) / 4);
+	uint32	   *limbs;			/* magnitude, most significant first */
+	char	   *rev;			/* digits, least significant first */
+	int			nd = 0;
+	int			i;
+	size_t		j;
+
+	*negative = len > 0 && (be[0] & 0x80) != 0;
+	if (len == 0)
+	{
+		digits[0] = '0';
+		return 1;
+	}
+	limbs = palloc0(sizeof(uint32) * nlimbs);
+	rev = palloc(PQ_DECIMAL_DIGITS_CAP(len));
+	for (j = 0; j < len; j++)
+	{
+		uint32		byte = *negative ? (uint8) ~be[j] : be[j];
+		size_t		pos = len - 1 - j;	/* from the least significant end */
+
+		limbs[nlimbs - 1 - pos / 4] |= byte << (8 * (pos % 4));
+	}
+	if (*negative)
+	{
+		/* two's complement: magnitude = ~x + 1 */
+		for (i = nlimbs - 1; i >= 0; i--)
+			if (++limbs[i] != 0)
+				break;
+	}
+
+	/* repeated division by 10^9, nine digits at a time */
+	for (;;)
+	{
+		uint64		rem = 0;
+		bool		zero = true;
+
+		for (i = 0; i < nlimbs; i++)
+		{
+			uint64		cur = (rem << 32) | limbs[i];
+
+			limbs[i] = (uint32) (cur / 1000000000);
+			rem = cur % 1000000000;
+			zero &= (limbs[i] == 0);
+		}
+		for (i = 0; i < 9; i++)
+		{
+			rev[nd++] = '0' + (rem % 10);
+			rem /= 10;
+		}
+		if (zero)
+			break;
+	}
+	while (nd > 1 && rev[nd - 1] == '0')
+		nd--;
+	for (i = 0; i < nd; i++)
+		digits[i] = rev[nd - 1 - i];
+	pfree(limbs);
+	pfree(rev);
+	return nd;
+}

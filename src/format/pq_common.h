@@ -180,6 +180,17 @@ extern void pq_unsupported(const char *fmt,...) pg_attribute_printf(1, 2) pg_att
  */
 extern void pq_auth_failure(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
 
+/*
+ * The magnitude of a big-endian two's-complement integer of len bytes as
+ * decimal digits, most significant first, into digits (at least
+ * PQ_DECIMAL_DIGITS_CAP(len) bytes; "0" for zero, not NUL-terminated).
+ * Returns the number of digits and sets *negative.  (DECIMAL values stored
+ * in BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY, of any length.)
+ */
+#define PQ_DECIMAL_DIGITS_CAP(len) ((len) * 3 + 12)
+extern int	pq_twos_be_digits(const uint8 *be, size_t len, char *digits,
+							  bool *negative);
+
 /* Names for messages and inspection functions. */
 extern const char *pq_physical_type_name(int type);
 extern const char *pq_encoding_name(int encoding);

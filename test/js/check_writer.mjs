@@ -29,7 +29,7 @@ import pg from 'pg';
 import * as pw from 'parquet-wasm';
 import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js';
 import { duckQuery, sqlString } from './lib/duck.mjs';
-import { canonDuck, canonPg, pgFamily, scaledDecimal } from './lib/canon.mjs';
+import { canonDuck, canonJson, canonPg, pgFamily, scaledDecimal } from './lib/canon.mjs';
 
 const NROWS = 12000;
 const RG_ROWS = [5000, 5000, 2000];
@@ -156,6 +156,7 @@ function canonExpected(c, v) {
     case 'time': case 'timestamp': case 'timestamptz': return v.toString();
     case 'interval': return `${v[0]}|${v[1]}|${v[2] * 1000n}`;
     case 'list': return JSON.stringify(v);
+    case 'json': return canonJson(v);
     default: return v;
   }
 }

@@ -264,7 +264,7 @@ function treeText(v) {
   return JSON.stringify(v);
 }
 
-function canonJson(text) {
+export function canonJson(text) {
   return treeText(jsonTree(parseJsonExact(text)));
 }
 
