@@ -398,6 +398,38 @@ async function geoStatsProblems(file) {
   return { checked: pgRows.length };
 }
 
+/**
+ * Encrypted files with Bloom filters: an absent value must prune every row
+ * group by its (decrypted) Bloom filter and read no data page; a present
+ * value must keep its row group and find its row.
+ */
+async function bloomProbeProblems(e) {
+  const c = pgClient();
+  await c.connect();
+  const problems = [];
+  try {
+    if (e.keyDir) await c.query(`SET parquet_fdw.key_directory = '${e.keyDir}'`);
+    const k = e.keyOptions || {};
+    const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2, $3, $4, $5, $6) AS sql',
+      [e.file, 'pqfdw_bloom', 'parquet_srv', k.footer_key ?? null, k.column_keys ?? null, k.aad_prefix ?? null])).rows[0].sql;
+    await c.query('DROP FOREIGN TABLE IF EXISTS pqfdw_bloom');
+    await c.query(ddl);
+    for (const p of e.bloomProbes) {
+      const plan = (await c.query(`EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM pqfdw_bloom WHERE ${p.qual}`)).rows[0]['QUERY PLAN'][0].Plan;
+      const pruned = plan['Row Groups Pruned by Bloom Filter'];
+      const rows = plan['Actual Rows'];
+      if (p.present ? (pruned !== 0 || rows !== 1) : (pruned !== plan['Row Groups'] || rows !== 0 || plan['Data Pages Read'] !== 0)) {
+        problems.push(`bloom probe ${p.qual}: ${rows} rows, ${pruned} of ${plan['Row Groups']} row groups pruned by Bloom filter, ` +
+          `${plan['Data Pages Read']} data pages read (want ${p.present ? '1 row, none pruned' : '0 rows, all pruned, no page read'})`);
+      }
+    }
+    await c.query('DROP FOREIGN TABLE pqfdw_bloom');
+  } finally {
+    await c.end();
+  }
+  return problems;
+}
+
 async function checkEntry(e) {
   // Reference first (it decides what PostgreSQL must do).
   let ref = null;
@@ -466,6 +498,7 @@ async function checkEntry(e) {
       if (cd) problems.push(cd);
     }
   }
+  if (e.bloomProbes) problems.push(...await bloomProbeProblems(e));
   if (e.bssPairs) {
     let pairs = 0;
     pgr.cols.forEach((c, j) => {
