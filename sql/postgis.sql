@@ -103,7 +103,21 @@ SELECT count(*) AS wkb_differences FROM pg_src s JOIN
 WHERE ST_AsBinary(s.g) IS DISTINCT FROM ST_AsBinary(b.g);
 DROP FOREIGN TABLE pg_back;
 DROP TABLE pg_src;
-COPY (SELECT 1) TO PROGRAM 'rm -f /tmp/parquet_fdw_postgis_copy.parquet';
+COPY (SELECT 1) TO PROGRAM 'cat > /dev/null; rm -f /tmp/parquet_fdw_postgis_copy.parquet';
+
+-- The files of one table must agree on a PostGIS column's SRID.
+COPY (SELECT 1 AS id, 'SRID=3857;POINT(1 2)'::geometry(Point, 3857) AS g)
+  TO '/tmp/parquet_fdw_postgis_a.parquet' WITH (FORMAT parquet);
+COPY (SELECT 2 AS id, 'SRID=4326;POINT(1 2)'::geometry(Point, 4326) AS g)
+  TO '/tmp/parquet_fdw_postgis_b.parquet' WITH (FORMAT parquet);
+CREATE FOREIGN TABLE pg_two_crs (id int, g geometry)
+  SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_postgis_a.parquet, /tmp/parquet_fdw_postgis_b.parquet');
+SELECT id, ST_AsEWKT(g) FROM pg_two_crs ORDER BY id;
+CREATE FOREIGN TABLE pg_two_crs_bytea (id int, g bytea)
+  SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_postgis_a.parquet, /tmp/parquet_fdw_postgis_b.parquet');
+SELECT id, ST_AsText(ST_GeomFromWKB(g)) FROM pg_two_crs_bytea ORDER BY id;
+DROP FOREIGN TABLE pg_two_crs, pg_two_crs_bytea;
+COPY (SELECT 1) TO PROGRAM 'cat > /dev/null; rm -f /tmp/parquet_fdw_postgis_a.parquet /tmp/parquet_fdw_postgis_b.parquet';
 
 DROP FOREIGN TABLE pg_none, pg_v2, pg_hyp, pg_typmod, pg_typmod_point, pg_typmod_srid,
   pg_bad_geog, pg_bytea;

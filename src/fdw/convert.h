@@ -129,6 +129,13 @@ extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
 extern bool pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt);
 extern Datum pqfdw_geo_cast(PqConverter *cv, Datum wkb);
 
+/*
+ * A later file of the table must give a PostGIS column the SRID the first
+ * file's CRS gave (the converter is set up once): an ERROR otherwise.
+ */
+extern void pqfdw_geo_check_file(PqConverter *cv, const PqSchemaNode *node,
+								 const char *path);
+
 /* ERROR for a value that does not fit; dense_index is within the segment. */
 extern void pqfdw_value_out_of_range(PqConverter *cv, int dense_index,
 									 const char *what) pg_attribute_noreturn();

@@ -115,3 +115,20 @@ pqfdw_geo_cast(PqConverter *cv, Datum wkb)
 	error_context_stack = cb.previous;
 	return g;
 }
+
+void
+pqfdw_geo_check_file(PqConverter *cv, const PqSchemaNode *node,
+					 const char *path)
+{
+	int32		srid;
+
+	if (cv->cast != PQ_CAST_GEO)
+		return;
+	srid = pqfdw_geo_srid(node);
+	if (srid != cv->geo->srid)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+				 errmsg("column \"%s\" of Parquet file \"%s\" has SRID %d, but the table's first file gives it SRID %d",
+						cv->attname, path, srid, cv->geo->srid),
+				 errhint("The files of one table must agree on the CRS of a column read as PostGIS geometry; read it as bytea otherwise.")));
+}

@@ -223,6 +223,8 @@ open_next_file(PqTableReader *tr)
 								 c->attname, tr->cxt);
 			c->conv_ready = true;
 		}
+		else
+			pqfdw_geo_check_file(&c->conv, leaf, path);
 		c->reader = pq_column_reader_create(tr->file, leaf->first_leaf,
 											tr->file_cxt);
 		tr->att_cv[c->attnum - 1] = &c->conv;
