@@ -211,6 +211,17 @@ pq_compress(int codec, int level, const uint8 *src, size_t srclen,
  * header cannot make us allocate far more than its data can produce.
  * ZSTD and BROTLI have no useful bound below the allocation limit.
  */
+void
+pq_check_page_size(int codec, size_t compressed, size_t uncompressed)
+{
+	if (uncompressed > MaxAllocSize)
+		pq_too_large("page of %zu uncompressed bytes is larger than PostgreSQL's 1 GB limit",
+					 uncompressed);
+	if (!pq_decompressed_size_plausible(codec, compressed, uncompressed))
+		pq_corrupt("page claims %zu uncompressed bytes from %zu %s-compressed bytes",
+				   uncompressed, compressed, pq_codec_name(codec));
+}
+
 bool
 pq_decompressed_size_plausible(int codec, size_t compressed, size_t uncompressed)
 {

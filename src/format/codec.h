@@ -46,6 +46,14 @@ extern void pq_compress(int codec, int level, const uint8 *src, size_t srclen,
 extern bool pq_decompressed_size_plausible(int codec, size_t compressed,
 										   size_t uncompressed);
 
+/*
+ * pq_too_large() when a page's uncompressed size cannot be held in memory
+ * (over MaxAllocSize: a valid file PostgreSQL cannot read), pq_corrupt()
+ * when it is implausible for the codec.
+ */
+extern void pq_check_page_size(int codec, size_t compressed,
+							   size_t uncompressed);
+
 /* True if this build can decompress and compress codec. */
 extern bool pq_codec_supported(int codec);
 

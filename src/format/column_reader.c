@@ -257,9 +257,7 @@ page_body(PqColumnReader *r, MemoryContext cxt, const uint8 *src,
 					   srclen, dstlen);
 		return src;
 	}
-	if (!pq_decompressed_size_plausible(r->codec, srclen, dstlen))
-		pq_corrupt("page claims %zu uncompressed bytes from %zu %s-compressed bytes",
-				   dstlen, srclen, pq_codec_name(r->codec));
+	pq_check_page_size(r->codec, srclen, dstlen);
 	dst = MemoryContextAlloc(cxt, Max(dstlen, 1));
 	pq_decompress(r->codec, src, srclen, dst, dstlen);
 	return dst;

@@ -201,9 +201,7 @@ pq_read_dictionary(PqFile *file, int row_group, int column,
 	{
 		uint8	   *dst;
 
-		if (!pq_decompressed_size_plausible(cm->codec, clen, ulen))
-			pq_corrupt("page claims %zu uncompressed bytes from %zu %s-compressed bytes",
-					   ulen, clen, pq_codec_name(cm->codec));
+		pq_check_page_size(cm->codec, clen, ulen);
 		dst = palloc(Max(ulen, 1));
 		pq_decompress(cm->codec, body, clen, dst, ulen);
 		body = dst;

@@ -87,6 +87,16 @@ pq_unsupported(const char *fmt,...)
 }
 
 void
+pq_too_large(const char *fmt,...)
+{
+	va_list		args;
+
+	va_start(args, fmt);
+	pq_report(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "cannot read", NULL, fmt, args);
+	va_end(args);
+}
+
+void
 pq_auth_failure(const char *fmt,...)
 {
 	va_list		args;

@@ -171,6 +171,12 @@ extern void pq_errloc_set_file(const char *filename);
  */
 extern void pq_corrupt(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
 
+/*
+ * ERROR with ERRCODE_PROGRAM_LIMIT_EXCEEDED: a valid file holds something
+ * larger than PostgreSQL can (a page or value over 1 GB).
+ */
+extern void pq_too_large(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
+
 /* ERROR with ERRCODE_FEATURE_NOT_SUPPORTED, same location reporting. */
 extern void pq_unsupported(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
 
