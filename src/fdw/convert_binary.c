@@ -27,6 +27,32 @@ check_length(PqConverter *cv, int i, uint32 len)
 }
 
 /* Build varlena Datums for n values of (ptr, len) in one block. */
+/*
+ * Plain ASCII without NUL bytes is valid UTF-8 text: checked eight bytes at
+ * a time, so that pg_verify_mbstr() only sees strings with other bytes.
+ */
+static inline bool
+ascii_without_nul(const char *s, uint32 len)
+{
+	const uint64 high = UINT64CONST(0x8080808080808080);
+	const uint64 ones = UINT64CONST(0x0101010101010101);
+	uint32		i = 0;
+
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		w;
+
+		memcpy(&w, s + i, 8);
+		/* a byte >= 0x80, or a zero byte (w - ones borrows into its high bit) */
+		if ((w & high) != 0 || ((w - ones) & ~w & high) != 0)
+			return false;
+	}
+	for (; i < len; i++)
+		if ((unsigned char) s[i] >= 0x80 || s[i] == '\0')
+			return false;
+	return true;
+}
+
 static void
 make_varlenas(PqConverter *cv, const PqByteArray *ba, const uint8 *fixed,
 			  uint32 width, int n, Datum *out, bool validate_utf8)
@@ -55,7 +81,8 @@ make_varlenas(PqConverter *cv, const PqByteArray *ba, const uint8 *fixed,
 		{
 			if (encoding == PG_UTF8)
 			{
-				if (unlikely(!pg_verify_mbstr(PG_UTF8, src, len, true)))
+				if (!ascii_without_nul(src, len) &&
+					unlikely(!pg_verify_mbstr(PG_UTF8, src, len, true)))
 					ereport(ERROR,
 							(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
 							 errmsg("invalid UTF-8 in column \"%s\"",

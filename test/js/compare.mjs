@@ -155,6 +155,7 @@ function interopEntries(dir) {
     twin: f.twin ? path.join(dir, f.twin) : undefined,
     referenceSql: f.referenceSql, // DuckDB query giving the expected rows
     referenceName: f.referenceSql ? 'DuckDB (query)' : undefined,
+    errorCode: f.errorCode, // the SQLSTATE an error fixture must give
   }));
 }
 

@@ -43,8 +43,8 @@ const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw-gen-'));
 
 const manifest = [];
 /** Register a fixture. reference: 'duckdb' | 'arrow-rs'; expect: 'rows' | 'error'. */
-function add(name, { writer, exercises, reference = 'duckdb', expect = 'rows', why, twin, referenceSql }) {
-  manifest.push({ name, writer, exercises, reference, expect, why, twin, referenceSql });
+function add(name, { writer, exercises, reference = 'duckdb', expect = 'rows', why, twin, referenceSql, errorCode }) {
+  manifest.push({ name, writer, exercises, reference, expect, why, twin, referenceSql, errorCode });
 }
 
 function check(name, cond, what) {
@@ -358,6 +358,24 @@ async function badFixtures() {
   body.fill(0xff, hdrEnd, hdrEnd + 24);
   await bad('bad_snappy_data.parquet', body, 'corrupt SNAPPY page body (decompression failure or size mismatch)');
   add('bad_missing_file.parquet', { writer: 'none', expect: 'error', reference: 'none', why: 'file does not exist', exercises: 'missing file (58P01)' });
+
+  // STRING values that are not valid UTF-8 text: a 0xFF byte, and a NUL
+  // byte (valid UTF-8, but no PostgreSQL text can hold it). Plain,
+  // uncompressed pages, so the marker bytes can be patched in place.
+  const plain = path.join(TMP, 'plain_strings.parquet');
+  await c.run(`COPY (SELECT i AS id, CASE WHEN i = 500 THEN 'bad_Q_marker' ELSE 'row ' || i END AS s FROM range(1000) t(i))
+    TO ${sqlString(plain)} (FORMAT parquet, COMPRESSION uncompressed, DICTIONARY_SIZE_LIMIT 1)`);
+  const strings = fs.readFileSync(plain);
+  for (const [name, byte, why] of [['bad_utf8.parquet', 0xff, 'a STRING value with a 0xFF byte (invalid UTF-8)'],
+    ['bad_nul.parquet', 0x00, 'a STRING value with a NUL byte (not storable as text)']]) {
+    const buf = Buffer.from(strings);
+    let at = buf.indexOf('bad_Q_marker');
+    let n = 0;
+    for (; at >= 0; at = buf.indexOf('bad_Q_marker', at + 1), n++) buf[at + 4] = byte;
+    check(name, n > 0, 'the marker string in the file');
+    fs.writeFileSync(path.join(OUT, name), buf);
+    add(name, { writer: 'gen_fixtures.mjs (patched DuckDB file)', expect: 'error', reference: 'none', errorCode: '22021', why, exercises: why });
+  }
 }
 
 /** Offset just past the page header at `off` (Thrift compact struct skip). */
