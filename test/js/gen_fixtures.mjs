@@ -366,8 +366,8 @@ async function badFixtures() {
   await c.run(`COPY (SELECT i AS id, CASE WHEN i = 500 THEN 'bad_Q_marker' ELSE 'row ' || i END AS s FROM range(1000) t(i))
     TO ${sqlString(plain)} (FORMAT parquet, COMPRESSION uncompressed, DICTIONARY_SIZE_LIMIT 1)`);
   const strings = fs.readFileSync(plain);
-  for (const [name, byte, why] of [['bad_utf8.parquet', 0xff, 'a STRING value with a 0xFF byte (invalid UTF-8)'],
-    ['bad_nul.parquet', 0x00, 'a STRING value with a NUL byte (not storable as text)']]) {
+  for (const [name, byte, why] of [['str_invalid_utf8.parquet', 0xff, 'a STRING value with a 0xFF byte (invalid UTF-8)'],
+    ['str_nul_byte.parquet', 0x00, 'a STRING value with a NUL byte (not storable as text)']]) {
     const buf = Buffer.from(strings);
     let at = buf.indexOf('bad_Q_marker');
     let n = 0;
