@@ -24,7 +24,7 @@ pgfdw_as_postgres() {
 }
 
 pgfdw_cluster_start() {
-	local bindir port dir
+	local bindir port dir preload
 	bindir=$("$PG_CONFIG" --bindir)
 	port=${PGFDW_PORT:-54329}
 	dir=$(mktemp -d /tmp/parquet_fdw_cluster.XXXXXX)
@@ -43,6 +43,8 @@ pgfdw_cluster_start() {
 		echo "cluster: initdb failed" >&2
 		return 1
 	fi
+	preload=parquet_fdw
+	[ -f "$("$PG_CONFIG" --pkglibdir)/pg_stat_statements.so" ] && preload="parquet_fdw, pg_stat_statements"
 	cat >>"$dir/data/postgresql.conf" <<EOF
 listen_addresses = ''
 unix_socket_directories = '$dir'
@@ -55,8 +57,9 @@ shared_buffers = 256MB
 log_min_messages = warning
 log_min_error_statement = panic
 restart_after_crash = on
-# COPY ... WITH (FORMAT parquet) is a hook in the library: load it everywhere
-shared_preload_libraries = 'parquet_fdw'
+# COPY ... WITH (FORMAT parquet) is a hook in the library: load it everywhere;
+# pg_stat_statements (contrib) too, so that the key-leakage test can read it
+shared_preload_libraries = '$preload'
 ${PGFDW_CLUSTER_SETTINGS:-}
 EOF
 	if ! pgfdw_as_postgres "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null; then

@@ -494,6 +494,10 @@ await q('RESET parquet_fdw.enable_statistics_pruning');
   await run('SELECT name FROM enc_stage_leak2');
   await run('SELECT * FROM parquet_fdw.keys()');
   await run('SELECT query FROM pg_stat_activity');
+  // pg_stat_statements where the server preloads it (scripts/cluster.sh does)
+  if ((await q("SELECT count(*) AS n FROM pg_settings WHERE name = 'shared_preload_libraries' AND setting ~ 'pg_stat_statements'"))[0].n !== '0') {
+    await q('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  }
   const pss = await q('SELECT count(*) AS n FROM pg_extension WHERE extname = \'pg_stat_statements\'');
   if (pss[0].n !== '0') await run('SELECT query FROM pg_stat_statements');
   await run('DROP FOREIGN TABLE enc_stage_leak, enc_stage_leak2');
