@@ -22,7 +22,8 @@ SELECT count(*) AS rows, count(*) FILTER (WHERE ST_AsText(geom) = ST_AsText(ST_G
        array_agg(DISTINCT ST_SRID(geom)) AS srids
   FROM pg_v2;
 
--- The SRID of each CRS; the same WKB in every column.
+-- The SRID of each CRS (projjson:crs_key: the PROJJSON the file stores under
+-- crs_key, whose id is EPSG 4326); the same WKB in every column.
 CREATE FOREIGN TABLE pg_hyp (id int, g_default geometry, g_srid geometry,
     g_epsg geometry, g_projjson geometry, g_other geometry,
     geog geography, geog_karney geography)

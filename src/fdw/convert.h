@@ -130,11 +130,14 @@ extern bool pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt);
 extern Datum pqfdw_geo_cast(PqConverter *cv, Datum wkb);
 
 /*
- * A later file of the table must give a PostGIS column the SRID the first
- * file's CRS gave (the converter is set up once): an ERROR otherwise.
+ * Bind a PostGIS column's converter to a file of the table: the first file
+ * sets the SRID its CRS names (projjson:KEY needs the file's key/value
+ * metadata); every later file must give the same SRID (the converter is set
+ * up once): an ERROR otherwise.
  */
-extern void pqfdw_geo_check_file(PqConverter *cv, const PqSchemaNode *node,
-								 const char *path);
+extern void pqfdw_geo_bind_file(PqConverter *cv, const PqSchemaNode *node,
+								const PqFileMetaData *md, const char *path,
+								bool first);
 
 /* ERROR for a value that does not fit; dense_index is within the segment. */
 extern void pqfdw_value_out_of_range(PqConverter *cv, int dense_index,

@@ -61,7 +61,7 @@ pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt)
 
 	geo = MemoryContextAllocZero(cxt, sizeof(*geo));
 	geo->geography = geography;
-	geo->srid = pqfdw_geo_srid(cv->node);
+	geo->srid = pqfdw_geo_srid(cv->node, NULL);
 	args[0] = BYTEAOID;
 	fmgr_info_cxt(pqfdw_postgis_function(nspname, "st_geomfromwkb", 1, args, geometry),
 				  &geo->from_wkb, cxt);
@@ -117,15 +117,17 @@ pqfdw_geo_cast(PqConverter *cv, Datum wkb)
 }
 
 void
-pqfdw_geo_check_file(PqConverter *cv, const PqSchemaNode *node,
-					 const char *path)
+pqfdw_geo_bind_file(PqConverter *cv, const PqSchemaNode *node,
+					const PqFileMetaData *md, const char *path, bool first)
 {
 	int32		srid;
 
 	if (cv->cast != PQ_CAST_GEO)
 		return;
-	srid = pqfdw_geo_srid(node);
-	if (srid != cv->geo->srid)
+	srid = pqfdw_geo_srid(node, md);
+	if (first)
+		cv->geo->srid = srid;
+	else if (srid != cv->geo->srid)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
 				 errmsg("column \"%s\" of Parquet file \"%s\" has SRID %d, but the table's first file gives it SRID %d",

@@ -192,7 +192,7 @@ projjson_srid(const char *crs)
 }
 
 int32
-pqfdw_geo_crs_srid(const char *crs)
+pqfdw_geo_crs_srid(const char *crs, const PqFileMetaData *md)
 {
 	const char *colon;
 	char	   *authority;
@@ -207,11 +207,23 @@ pqfdw_geo_crs_srid(const char *crs)
 	authority = pnstrdup(crs, colon - crs);
 	if (pg_strcasecmp(authority, "srid") == 0)
 		return parse_srid(colon + 1);
+	if (pg_strcasecmp(authority, "projjson") == 0)
+	{
+		int			i;
+
+		/* the PROJJSON object is the value of a file key/value entry */
+		for (i = 0; md && i < md->n_key_value_metadata; i++)
+			if (strcmp(md->key_value_metadata[i].key, colon + 1) == 0 &&
+				md->key_value_metadata[i].value != NULL &&
+				md->key_value_metadata[i].value[0] == '{')
+				return projjson_srid(md->key_value_metadata[i].value);
+		return 0;
+	}
 	return authority_code_srid(authority, colon + 1);
 }
 
 int32
-pqfdw_geo_srid(const PqSchemaNode *node)
+pqfdw_geo_srid(const PqSchemaNode *node, const PqFileMetaData *md)
 {
-	return pqfdw_geo_crs_srid(node->logical.geo_crs);
+	return pqfdw_geo_crs_srid(node->logical.geo_crs, md);
 }

@@ -26,9 +26,11 @@ extern const char *pqfdw_geo_algorithm(const PqSchemaNode *node);
 /*
  * The SRID the CRS names, 0 when it names none PostGIS would know:
  * absent, OGC:CRS84, EPSG:4326 -> 4326; EPSG:N, srid:N -> N; a PROJJSON
- * object whose top-level "id" is EPSG N (or OGC CRS84) -> N (4326).
+ * object whose top-level "id" is EPSG N (or OGC CRS84) -> N (4326);
+ * projjson:KEY -> the PROJJSON object of the file's key/value metadata
+ * KEY (md NULL, or no such key: 0).
  */
-extern int32 pqfdw_geo_srid(const PqSchemaNode *node);
-extern int32 pqfdw_geo_crs_srid(const char *crs);
+extern int32 pqfdw_geo_srid(const PqSchemaNode *node, const PqFileMetaData *md);
+extern int32 pqfdw_geo_crs_srid(const char *crs, const PqFileMetaData *md);
 
 #endif							/* PQFDW_GEO_CRS_H */

@@ -299,8 +299,8 @@ parquet_fdw_metadata(PG_FUNCTION_ARGS)
 }
 
 static void
-schema_rows(ReturnSetInfo *rsinfo, const PqSchemaNode *n, const char *parent_path,
-			int *position)
+schema_rows(ReturnSetInfo *rsinfo, const PqFileMetaData *md,
+			const PqSchemaNode *n, const char *parent_path, int *position)
 {
 	Datum		values[18];
 	bool		nulls[18];
@@ -350,7 +350,7 @@ schema_rows(ReturnSetInfo *rsinfo, const PqSchemaNode *n, const char *parent_pat
 		values[15] = file_text_datum(pqfdw_geo_crs(n));
 		values[16] = alg ? CStringGetTextDatum(alg) : (Datum) 0;
 		nulls[16] = (alg == NULL);
-		values[17] = Int32GetDatum(pqfdw_geo_srid(n));
+		values[17] = Int32GetDatum(pqfdw_geo_srid(n, md));
 	}
 	else
 		nulls[15] = nulls[16] = nulls[17] = true;
@@ -370,7 +370,7 @@ schema_rows(ReturnSetInfo *rsinfo, const PqSchemaNode *n, const char *parent_pat
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 
 	for (i = 0; i < n->n_children; i++)
-		schema_rows(rsinfo, n->children[i], path, position);
+		schema_rows(rsinfo, md, n->children[i], path, position);
 }
 
 Datum
@@ -382,7 +382,7 @@ parquet_fdw_schema(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	file = open_for_inspection(fcinfo);
-	schema_rows(rsinfo, file->schema->root, "", &position);
+	schema_rows(rsinfo, &file->md, file->schema->root, "", &position);
 	return (Datum) 0;
 }
 

@@ -222,9 +222,10 @@ open_next_file(PqTableReader *tr)
 			pqfdw_converter_init(&c->conv, leaf, att->atttypid, att->atttypmod,
 								 c->attname, tr->cxt);
 			c->conv_ready = true;
+			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, true);
 		}
 		else
-			pqfdw_geo_check_file(&c->conv, leaf, path);
+			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, false);
 		c->reader = pq_column_reader_create(tr->file, leaf->first_leaf,
 											tr->file_cxt);
 		tr->att_cv[c->attnum - 1] = &c->conv;
