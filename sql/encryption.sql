@@ -258,5 +258,23 @@ RESET ROLE;
 DROP OWNED BY regress_enc_user;
 DROP ROLE regress_enc_user;
 
+
+-- The key store's own errors: an existing id, a bad size, ids that are not
+-- key ids (no path tricks), dropping, and a key file that holds no key.
+SELECT enc_error($$SELECT parquet_fdw.create_key('enc_c1')$$);
+SELECT enc_error($$SELECT parquet_fdw.create_key('enc_odd', 100)$$);
+SELECT enc_error($$SELECT parquet_fdw.create_key('../escape')$$);
+SELECT enc_error($$SELECT parquet_fdw.create_key('')$$);
+SELECT parquet_fdw.create_key('enc_dropme');
+SELECT parquet_fdw.drop_key('enc_dropme');
+SELECT enc_error($$SELECT parquet_fdw.drop_key('enc_dropme')$$);
+SELECT count(*) AS dropped_listed FROM parquet_fdw.keys() WHERE key_id = 'enc_dropme';
+COPY (SELECT 'not hexadecimal at all') TO '/tmp/parquet_fdw_test/keys/enc_badfile.key';
+COPY (SELECT '0011223344') TO '/tmp/parquet_fdw_test/keys/enc_short.key';
+SELECT enc_error($$COPY enc_modes TO '/tmp/parquet_fdw_test/out/enc_bad.parquet' WITH (FORMAT parquet, footer_key 'enc_badfile')$$);
+SELECT enc_error($$COPY enc_modes TO '/tmp/parquet_fdw_test/out/enc_bad.parquet' WITH (FORMAT parquet, footer_key 'enc_short')$$);
+SELECT parquet_fdw.drop_key('enc_badfile');
+SELECT parquet_fdw.drop_key('enc_short');
+
 DROP FUNCTION enc_read_error(text, text, text);
 DROP TABLE enc_modes, enc_src;

@@ -46,8 +46,8 @@ pqfdw_check_key_id(const char *id, const char *what)
 	if (len == 0 || len > PQFDW_KEY_ID_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s must be a key id of 1 to %d characters",
-						what, PQFDW_KEY_ID_MAX)));
+				 errmsg("%s \"%s\" is not a valid key id", what, id),
+				 errdetail("A key id has 1 to %d characters.", PQFDW_KEY_ID_MAX)));
 	for (i = 0; i < len; i++)
 		if (!isalnum((unsigned char) id[i]) && id[i] != '_' && id[i] != '-' &&
 			id[i] != '.')
