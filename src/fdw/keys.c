@@ -284,11 +284,14 @@ lookup_key(void *arg, const PqBytes *key_metadata, const char *column,
 	}
 	if (!required)
 	{
-		/* an optional key (footer signature) is skipped when not registered */
+		/*
+		 * An optional key (the signature of a plaintext footer) is skipped
+		 * when the user may not use it or it is not registered: the file's
+		 * plaintext columns stay readable.
+		 */
 		struct stat st;
-		char	   *path = key_path(id);
 
-		if (stat(path, &st) != 0)
+		if (!key_usable(id) || stat(key_path(id), &st) != 0)
 			return false;
 	}
 	pqfdw_load_key(id, psprintf("%s of Parquet file \"%s\"", what,
