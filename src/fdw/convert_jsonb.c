@@ -158,14 +158,11 @@ push(JsonbBuild *b, JsonbIteratorToken tok, JsonbValue *v)
 static int
 hex_value(uint8 c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	elog(ERROR, "unexpected escape in a rendered JSON string");
-	return 0;
+	int			v = pq_hex_digit((char) c);
+
+	if (v < 0)
+		elog(ERROR, "unexpected escape in a rendered JSON string");
+	return v;
 }
 
 /*

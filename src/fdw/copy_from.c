@@ -41,6 +41,7 @@
 #include "commands/defrem.h"
 #include "commands/progress.h"
 #include "copy_from.h"
+#include "copy_to.h"
 #include "executor/executor.h"
 #include "keys.h"
 #include "miscadmin.h"
@@ -114,15 +115,8 @@ parse_from_options(List *options, FromOptions *opts)
 	{
 		DefElem    *def = lfirst_node(DefElem, lc);
 		const char *name = def->defname;
-		ListCell   *lc2;
 
-		foreach(lc2, seen)
-			if (strcmp((char *) lfirst(lc2), name) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("conflicting or redundant options"),
-						 errdetail("Option \"%s\" is given more than once.", name)));
-		seen = lappend(seen, (char *) name);
+		pqfdw_copy_option_once(&seen, name);
 
 		if (strcmp(name, "format") == 0)
 			continue;

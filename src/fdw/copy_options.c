@@ -229,6 +229,20 @@ pqfdw_copy_is_parquet(List *options)
 }
 
 void
+pqfdw_copy_option_once(List **seen, const char *name)
+{
+	ListCell   *lc;
+
+	foreach(lc, *seen)
+		if (strcmp((char *) lfirst(lc), name) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("conflicting or redundant options"),
+					 errdetail("Option \"%s\" is given more than once.", name)));
+	*seen = lappend(*seen, (char *) name);
+}
+
+void
 pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 {
 	List	   *seen = NIL;
@@ -253,13 +267,7 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		const char *name = def->defname;
 		ListCell   *lc2;
 
-		foreach(lc2, seen)
-			if (strcmp((char *) lfirst(lc2), name) == 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("conflicting or redundant options"),
-						 errdetail("Option \"%s\" is given more than once.", name)));
-		seen = lappend(seen, (char *) name);
+		pqfdw_copy_option_once(&seen, name);
 
 		if (strcmp(name, "format") == 0)
 			continue;			/* pqfdw_copy_is_parquet() checked it */

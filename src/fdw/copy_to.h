@@ -63,6 +63,9 @@ extern bool pqfdw_copy_is_parquet(List *options);
  */
 extern void pqfdw_copy_parse_options(List *options, PqCopyOptions *opts);
 
+/* ERROR when option name is in *seen (a List of names); else add it. */
+extern void pqfdw_copy_option_once(List **seen, const char *name);
+
 /*
  * The destination of the file.  A server file is written to a temporary
  * file in the target's directory, renamed over the target (as COPY's

@@ -98,18 +98,6 @@ key_usable(const char *id)
 										 ObjectIdGetDatum(GetUserId())));
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 void
 pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 {
@@ -155,7 +143,7 @@ pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 	memset(out, 0, sizeof(PqKey));
 	for (i = 0; i < n; i++)
 	{
-		int			v = hexval(buf[i]);
+		int			v = pq_hex_digit(buf[i]);
 
 		if (v < 0)
 		{

@@ -256,4 +256,17 @@ pq_buffer_append_byte(PqBuffer *buf, uint8 b)
 	buf->data[buf->len++] = b;
 }
 
+/* The value of a hexadecimal digit, -1 for any other character. */
+static inline int
+pq_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif							/* PQ_COMMON_H */

@@ -113,14 +113,11 @@ skip_space(JvParser *ps)
 static int
 hex_value(JvParser *ps, char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	bad_json(ps, "bad \\u escape");
-	return 0;					/* keep compiler quiet */
+	int			v = pq_hex_digit(c);
+
+	if (v < 0)
+		bad_json(ps, "bad \\u escape");
+	return v;
 }
 
 static uint32
