@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "page_prune.h"
 #include "prune.h"
+#include "row_former.h"
 #include "table_reader.h"
 #include "utils/guc.h"
 
@@ -61,6 +62,14 @@ _PG_init(void)
 							 "When the page index narrows a row group, decodes the filtered columns first and reads the other columns only for the rows that pass.",
 							 NULL,
 							 &pqfdw_enable_late_materialization,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_whole_row_forming",
+							 "Forms whole-row values of foreign tables (t.*) in the scan, a chunk of rows at a time, instead of row by row in the executor.",
+							 NULL,
+							 &pqfdw_enable_whole_row_forming,
 							 true,
 							 PGC_USERSET,
 							 0,

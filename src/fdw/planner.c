@@ -27,6 +27,8 @@
 #include "optimizer/restrictinfo.h"
 #include "parquet_fdw.h"
 #include "catalog/pg_type.h"
+#include "optimizer/tlist.h"
+#include "row_former.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -504,6 +506,41 @@ variant_keys(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *attnums)
 	return result;
 }
 
+/*
+ * When the plan needs the table's whole-row value (t.*, a row mark's
+ * copy), a scan target list holding it and every Var that the target list
+ * and the quals use, so that the scan forms the composites itself
+ * (row_former.c); NIL otherwise, and with system columns, which the scan
+ * does not produce.
+ */
+static List *
+whole_row_scan_tlist(RelOptInfo *baserel, Oid relid, List *tlist, List *quals)
+{
+	List	   *vars;
+	bool		whole_row = false;
+	ListCell   *lc;
+
+	if (!pqfdw_enable_whole_row_forming)
+		return NIL;
+	vars = list_concat(pull_var_clause((Node *) tlist, PVC_RECURSE_PLACEHOLDERS),
+					   pull_var_clause((Node *) quals, PVC_RECURSE_PLACEHOLDERS));
+	foreach(lc, vars)
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		if (var->varno != baserel->relid || var->varlevelsup != 0 ||
+			var->varattno < 0)
+			return NIL;
+		if (var->varattno == 0)
+		{
+			if (var->vartype != get_rel_type_id(relid))
+				return NIL;
+			whole_row = true;
+		}
+	}
+	return whole_row ? add_to_flat_tlist(NIL, vars) : NIL;
+}
+
 ForeignScan *
 pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					 Oid foreigntableid, ForeignPath *best_path,
@@ -533,5 +570,8 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 
 	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
-							prune_values, fdw_private, NIL, NIL, outer_plan);
+							prune_values, fdw_private,
+							whole_row_scan_tlist(baserel, foreigntableid,
+												 tlist, scan_clauses),
+							NIL, outer_plan);
 }

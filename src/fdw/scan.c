@@ -21,6 +21,7 @@
 #include "parquet_fdw.h"
 #include "prune.h"
 #include "rewrite/rewriteManip.h"
+#include "row_former.h"
 #include "table_reader.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -41,6 +42,20 @@ typedef struct PqScanState
 	int			batch_n;
 	int			batch_pos;
 	int		   *batch_sel;		/* their row numbers, when filtering */
+
+	/*
+	 * With a scan target list (a whole-row reference, planner.c): the
+	 * attribute number of each scan tuple column, 0 for the whole row, and
+	 * the whole-row values of the batch rows [formed_first, formed_end),
+	 * allocated in form_cxt.
+	 */
+	int			nscan;
+	AttrNumber *scan_attnos;
+	PqRowFormer *former;
+	Datum	   *formed;
+	int			formed_first;
+	int			formed_end;
+	MemoryContext form_cxt;
 
 	/* quals evaluated on batches */
 	PqBatchFilter *filters;
@@ -70,6 +85,7 @@ typedef struct PqScanState
 } PqScanState;
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
+static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
 static int	narrow_rows(void *arg, PqTableReader *tr, int n, int *sel);
 
 void
@@ -125,6 +141,8 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 		pqfdw_table_reader_set_variant_keys(st->reader, intVal(linitial(pair)),
 											lsecond(pair));
 	}
+	if (plan->fdw_scan_tlist != NIL)
+		init_scan_tlist(st, plan->fdw_scan_tlist, node->ss.ss_currentRelation);
 	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
 	st->prune_value_states = ExecInitExprList(plan->fdw_exprs,
 											  (PlanState *) node);
@@ -140,6 +158,36 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 			for (i = 0; i < st->nfilters; i++)
 				attnums = list_append_unique_int(attnums, st->filters[i].attnum);
 			pqfdw_table_reader_set_narrow(st->reader, attnums, narrow_rows, st);
+		}
+	}
+}
+
+/* The scan tuple holds the Vars of scan_tlist: columns and whole rows. */
+static void
+init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
+{
+	ListCell   *lc;
+	int			i = 0;
+
+	st->nscan = list_length(scan_tlist);
+	st->scan_attnos = MemoryContextAlloc(st->scan_cxt,
+										 sizeof(AttrNumber) * st->nscan);
+	foreach(lc, scan_tlist)
+	{
+		Var		   *var = (Var *) lfirst_node(TargetEntry, lc)->expr;
+
+		Assert(IsA(var, Var));
+		st->scan_attnos[i++] = var->varattno;
+		if (var->varattno == 0 && st->former == NULL)
+		{
+			st->former = pqfdw_row_former_create(RelationGetDescr(rel),
+												 RelationGetRelationName(rel),
+												 st->scan_cxt);
+			st->formed = MemoryContextAlloc(st->scan_cxt,
+											sizeof(Datum) * PQFDW_FORM_CHUNK);
+			st->form_cxt = AllocSetContextCreate(st->scan_cxt,
+												 "parquet_fdw whole rows",
+												 ALLOCSET_DEFAULT_SIZES);
 		}
 	}
 }
@@ -279,6 +327,7 @@ next_batch(PqScanState *st)
 		return false;
 	st->batch_pos = 0;
 	st->batch_n = n;
+	st->formed_first = st->formed_end = 0;
 	if (st->nfilters > 0)
 	{
 		st->batch_n = pqfdw_batch_filter(st->filters, st->nfilters,
@@ -287,6 +336,48 @@ next_batch(PqScanState *st)
 		st->rows_filtered += n - st->batch_n;
 	}
 	return true;
+}
+
+/*
+ * The scan tuple of batch row st->batch_pos (Datums at row): its columns,
+ * and whole rows formed a chunk ahead.
+ */
+static void
+fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, size_t row)
+{
+	PqTableReader *tr = st->reader;
+	int			i;
+
+	if (st->former && st->batch_pos >= st->formed_end)
+	{
+		MemoryContext old;
+		int			n = Min(PQFDW_FORM_CHUNK, st->batch_n - st->batch_pos);
+
+		MemoryContextReset(st->form_cxt);
+		old = MemoryContextSwitchTo(st->form_cxt);
+		pqfdw_form_rows(st->former, tr->batch_values, tr->batch_nulls,
+						tr->natts,
+						st->nfilters > 0 ? st->batch_sel + st->batch_pos : NULL,
+						st->batch_pos, n, st->formed);
+		MemoryContextSwitchTo(old);
+		st->formed_first = st->batch_pos;
+		st->formed_end = st->batch_pos + n;
+	}
+	for (i = 0; i < st->nscan; i++)
+	{
+		AttrNumber	attno = st->scan_attnos[i];
+
+		if (attno == 0)
+		{
+			slot->tts_values[i] = st->formed[st->batch_pos - st->formed_first];
+			slot->tts_isnull[i] = false;
+		}
+		else
+		{
+			slot->tts_values[i] = tr->batch_values[row + attno - 1];
+			slot->tts_isnull[i] = tr->batch_nulls[row + attno - 1];
+		}
+	}
 }
 
 TupleTableSlot *
@@ -306,9 +397,16 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 
 	row = (size_t) (st->nfilters > 0 ? st->batch_sel[st->batch_pos] :
 					st->batch_pos) * tr->natts;
+	if (st->scan_attnos)
+		fill_scan_tuple(st, slot, row);
+	else
+	{
+		memcpy(slot->tts_values, tr->batch_values + row,
+			   sizeof(Datum) * tr->natts);
+		memcpy(slot->tts_isnull, tr->batch_nulls + row,
+			   sizeof(bool) * tr->natts);
+	}
 	st->batch_pos++;
-	memcpy(slot->tts_values, tr->batch_values + row, sizeof(Datum) * tr->natts);
-	memcpy(slot->tts_isnull, tr->batch_nulls + row, sizeof(bool) * tr->natts);
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -319,6 +417,7 @@ pqfdw_ReScanForeignScan(ForeignScanState *node)
 
 	pqfdw_table_reader_rescan(st->reader);
 	st->batch_n = st->batch_pos = 0;
+	st->formed_first = st->formed_end = 0;
 	st->prune_values_ready = false;
 }
 
@@ -369,6 +468,8 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							deparse_expression(expr, context, useprefix, false),
 							es);
 	}
+	if (es->verbose && ((ForeignScan *) node->ss.ps.plan)->fdw_scan_tlist != NIL)
+		ExplainPropertyText("Whole Rows", "formed by the scan", es);
 	if (st->prune_exprs != NIL && es->verbose)
 	{
 		List	   *context = set_deparse_context_plan(es->deparse_cxt,
