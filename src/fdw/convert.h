@@ -11,6 +11,7 @@
  *
  *		convert.c			natural types, converter setup, casts, nulls
  *		convert_numeric.c	bool, integers, floats, FLOAT16, DECIMAL
+ *		convert_decimal.c	DECIMAL in INT32/INT64 encoded as numeric
  *		convert_datetime.c	DATE, TIME, TIMESTAMP, INT96, INTERVAL
  *		convert_binary.c	text, bytea, uuid, json
  *		convert_geo.c		GEOMETRY/GEOGRAPHY as PostGIS geometry/geography
@@ -115,6 +116,13 @@ extern bool pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out);
  * that min/max statistics bound the declared-type values.
  */
 extern bool pqfdw_stat_converter_keeps_order(PqConverter *cv);
+
+/*
+ * n DECIMAL unscaled values (int32 when narrow, else int64) with the given
+ * scale to numeric Datums, allocated in one block (convert_decimal.c).
+ */
+extern void pqfdw_decimals_to_numeric(const void *values, bool narrow, int n,
+									  int scale, Datum *out);
 
 /* Choose the natural conversion loop (convert_*.c). */
 extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);

@@ -187,24 +187,14 @@ static void
 conv_decimal_int32(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 				   int n, Datum *out)
 {
-	const int32 *v = fixed;
-	int			scale = cv->decimal_scale;
-	int			i;
-
-	for (i = 0; i < n; i++)
-		out[i] = NumericGetDatum(int64_div_fast_to_numeric(v[i], scale));
+	pqfdw_decimals_to_numeric(fixed, true, n, cv->decimal_scale, out);
 }
 
 static void
 conv_decimal_int64(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 				   int n, Datum *out)
 {
-	const int64 *v = fixed;
-	int			scale = cv->decimal_scale;
-	int			i;
-
-	for (i = 0; i < n; i++)
-		out[i] = NumericGetDatum(int64_div_fast_to_numeric(v[i], scale));
+	pqfdw_decimals_to_numeric(fixed, false, n, cv->decimal_scale, out);
 }
 
 /*
