@@ -2,8 +2,10 @@
 -- which writes numeric's storage format itself: every value must be, byte
 -- for byte, the numeric PostgreSQL computes (*= on a one-field composite
 -- compares the datums' bytes).  Written by COPY TO (INT32 for precision up
--- to 9, INT64 up to 18), read back, compared with the source.
-\set out '/tmp/parquet_fdw_test/out'
+-- to 9, INT64 up to 18; the library loaded for COPY's format), read back,
+-- compared with the source.
+LOAD 'parquet_fdw';
+COPY (SELECT 1) TO PROGRAM 'mkdir -p /tmp/parquet_fdw_test/out; chmod 777 /tmp/parquet_fdw_test/out 2>/dev/null; true';
 CREATE TYPE dec_image AS (v numeric);
 
 CREATE TABLE dec_src AS
