@@ -60,6 +60,17 @@ SELECT parquet_fdw.create_table_sql(:'fixtures' || '/duckdb_nested_types.parquet
 SELECT compare_whole_rows('SELECT t FROM ft_wr_nested t');
 SELECT count(*) FILTER (WHERE pg_column_size(t) > 127) > 0 AS long_rows FROM ft_wr_nested t;
 
+-- A row mark's copy of the row (FOR UPDATE of a joined table; UPDATE ...
+-- FROM) may come back through EvalPlanQual into the scan tuple, which must
+-- then have the table's row type: PostgreSQL's path.
+CREATE TABLE wr_local (id bigint PRIMARY KEY, n int);
+INSERT INTO wr_local SELECT g, 0 FROM generate_series(0, 9) g;
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT l.n, t.c_varchar FROM wr_local l JOIN ft_wr t USING (id) FOR UPDATE OF l;
+UPDATE wr_local l SET n = t.c_int4_nn FROM ft_wr t WHERE t.id = l.id;
+SELECT count(*) FROM wr_local l JOIN expected_types e USING (id) WHERE l.n = e.c_int4_nn;
+DROP TABLE wr_local;
+
 -- System columns are not formed by the scan: PostgreSQL's path.
 EXPLAIN (VERBOSE, COSTS OFF) SELECT t, t.tableoid FROM ft_wr t;
 SELECT count(*) FROM ft_wr t WHERE t.tableoid = 'ft_wr'::regclass AND t IS NOT NULL;

@@ -24,6 +24,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/planmain.h"
+#include "optimizer/prep.h"
 #include "optimizer/restrictinfo.h"
 #include "parquet_fdw.h"
 #include "catalog/pg_type.h"
@@ -507,20 +508,23 @@ variant_keys(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *attnums)
 }
 
 /*
- * When the plan needs the table's whole-row value (t.*, a row mark's
- * copy), a scan target list holding it and every Var that the target list
- * and the quals use, so that the scan forms the composites itself
- * (row_former.c); NIL otherwise, and with system columns, which the scan
- * does not produce.
+ * When the plan needs the table's whole-row value (t.*, row_to_json(t)), a
+ * scan target list holding it and every Var that the target list and the
+ * quals use, so that the scan forms the composites itself (row_former.c).
+ * NIL otherwise; with system columns, which the scan does not produce; and
+ * when the table has a row mark: EvalPlanQual stores the row mark's copy of
+ * the row into the scan tuple, which must then have the table's row type.
  */
 static List *
-whole_row_scan_tlist(RelOptInfo *baserel, Oid relid, List *tlist, List *quals)
+whole_row_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+					 List *tlist, List *quals)
 {
 	List	   *vars;
 	bool		whole_row = false;
 	ListCell   *lc;
 
-	if (!pqfdw_enable_whole_row_forming)
+	if (!pqfdw_enable_whole_row_forming ||
+		get_plan_rowmark(root->rowMarks, baserel->relid) != NULL)
 		return NIL;
 	vars = list_concat(pull_var_clause((Node *) tlist, PVC_RECURSE_PLACEHOLDERS),
 					   pull_var_clause((Node *) quals, PVC_RECURSE_PLACEHOLDERS));
@@ -571,7 +575,7 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,
 							prune_values, fdw_private,
-							whole_row_scan_tlist(baserel, foreigntableid,
+							whole_row_scan_tlist(root, baserel, foreigntableid,
 												 tlist, scan_clauses),
 							NIL, outer_plan);
 }
