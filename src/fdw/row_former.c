@@ -26,10 +26,7 @@ bool		pqfdw_enable_whole_row_forming = true;
 typedef enum PqFormKind
 {
 	PQ_FORM_DROPPED,			/* always NULL */
-	PQ_FORM_BYVAL1,				/* by value, of attlen 1, 2, 4 or 8 */
-	PQ_FORM_BYVAL2,
-	PQ_FORM_BYVAL4,
-	PQ_FORM_BYVAL8,
+	PQ_FORM_BYVAL,				/* by value, of attlen 1, 2, 4 or 8 */
 	PQ_FORM_FIXED,				/* attlen > 0, by reference */
 	PQ_FORM_VARLENA				/* attlen -1 */
 } PqFormKind;
@@ -106,9 +103,7 @@ pqfdw_row_former_create(TupleDesc desc, const char *relname, MemoryContext cxt)
 			rf->dropped = true;
 		}
 		else if (att->attbyval)
-			fa->kind = att->attlen == 1 ? PQ_FORM_BYVAL1 :
-				att->attlen == 2 ? PQ_FORM_BYVAL2 :
-				att->attlen == 4 ? PQ_FORM_BYVAL4 : PQ_FORM_BYVAL8;
+			fa->kind = PQ_FORM_BYVAL;
 		else if (att->attlen > 0)
 			fa->kind = PQ_FORM_FIXED;
 		else if (att->attlen == -1)
@@ -209,23 +204,10 @@ fill_row(PqRowFormer *rf, const Datum *v, const bool *isn, char *data,
 			bits[a >> 3] |= 1 << (a & 7);
 		switch (fa->kind)
 		{
-			case PQ_FORM_BYVAL1:
-				data[off++] = DatumGetChar(v[a]);
-				break;
-			case PQ_FORM_BYVAL2:
+			case PQ_FORM_BYVAL:
 				off = pad(data, off, fa->alignmask);
-				*(int16 *) (data + off) = DatumGetInt16(v[a]);
-				off += 2;
-				break;
-			case PQ_FORM_BYVAL4:
-				off = pad(data, off, fa->alignmask);
-				*(int32 *) (data + off) = DatumGetInt32(v[a]);
-				off += 4;
-				break;
-			case PQ_FORM_BYVAL8:
-				off = pad(data, off, fa->alignmask);
-				*(int64 *) (data + off) = DatumGetInt64(v[a]);
-				off += 8;
+				store_att_byval(data + off, v[a], fa->len);
+				off += fa->len;
 				break;
 			case PQ_FORM_FIXED:
 				off = pad(data, off, fa->alignmask);
@@ -277,17 +259,16 @@ set_datum_fields(HeapTupleHeader td, TupleDesc desc, Size len)
 
 /* Rows with TOAST pointers or cstrings: PostgreSQL's own path. */
 static void
-form_generic(PqRowFormer *rf, const Datum *values, const bool *nulls,
-			 int stride, const int *rows, int first, int n, Datum *out)
+form_generic(PqRowFormer *rf, const Datum *values, const bool *nulls, int n,
+			 Datum *out)
 {
 	int			k;
 
 	for (k = 0; k < n; k++)
 	{
-		size_t		r = (size_t) (rows ? rows[k] : first + k) * stride;
 		HeapTuple	t = toast_build_flattened_tuple(rf->desc,
-													(Datum *) values + r,
-													(bool *) nulls + r);
+													(Datum *) values + rf->row[k],
+													(bool *) nulls + rf->row[k]);
 
 		out[k] = HeapTupleHeaderGetDatum(t->t_data);
 	}
@@ -307,18 +288,24 @@ pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
 
 	Assert(n <= PQFDW_FORM_CHUNK);
 	for (k = 0; k < n; k++)
+		rf->row[k] = (size_t) (rows ? rows[k] : first + k) * stride;
+	if (rf->generic)
 	{
-		size_t		r = (size_t) (rows ? rows[k] : first + k) * stride;
+		form_generic(rf, values, nulls, n, out);
+		return;
+	}
+	for (k = 0; k < n; k++)
+	{
+		size_t		r = rf->row[k];
 		bool		any = rf->dropped;
 		Size		len;
 
 		for (a = 0; a < natts; a++)
 			any |= nulls[r + a];
-		rf->row[k] = r;
 		rf->anynull[k] = any;
-		if (rf->generic || !size_row(rf, values + r, nulls + r, k))
+		if (!size_row(rf, values + r, nulls + r, k))
 		{
-			form_generic(rf, values, nulls, stride, rows, first, n, out);
+			form_generic(rf, values, nulls, n, out);
 			return;
 		}
 		len = (any ? hoff_nulls : hoff_plain) + rf->off[k];
