@@ -118,6 +118,8 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	double		rowstoskip = -1;
 	int			nsampled = 0;
 	int			i;
+	Datum	   *values = palloc(sizeof(Datum) * Max(tupdesc->natts, 1));
+	bool	   *nulls = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
 
 	pqfdw_get_table_options(RelationGetRelid(rel), &opts);
 	files = pqfdw_open_footers(opts.paths, opts.decrypt);
@@ -142,25 +144,31 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 			break;
 		for (r = 0; r < n; r++)
 		{
-			size_t		off = (size_t) r * tr->natts;
+			int			k = -1;
 
 			if (nsampled < targrows)
-				rows[nsampled++] = heap_form_tuple(tupdesc,
-												   tr->batch_values + off,
-												   tr->batch_nulls + off);
+				k = nsampled++;
 			else
 			{
 				if (rowstoskip < 0)
 					rowstoskip = reservoir_get_next_S(&rstate, seen, targrows);
 				if (rowstoskip <= 0)
 				{
-					int			k = (int) (targrows * sampler_random_fract(&rstate.randstate));
-
+					k = (int) (targrows * sampler_random_fract(&rstate.randstate));
 					heap_freetuple(rows[k]);
-					rows[k] = heap_form_tuple(tupdesc, tr->batch_values + off,
-											  tr->batch_nulls + off);
 				}
 				rowstoskip -= 1;
+			}
+			if (k >= 0)
+			{
+				for (i = 0; i < tupdesc->natts; i++)
+				{
+					size_t		pos = pqfdw_batch_index(tr, i, r);
+
+					values[i] = tr->batch_values[pos];
+					nulls[i] = tr->batch_nulls[pos];
+				}
+				rows[k] = heap_form_tuple(tupdesc, values, nulls);
 			}
 			seen += 1;
 		}

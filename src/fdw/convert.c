@@ -271,7 +271,6 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 
 	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",
 										 ALLOCSET_DEFAULT_SIZES);
-	cv->dense = MemoryContextAlloc(cxt, sizeof(Datum) * PQ_SEGMENT_CAP);
 }
 
 bool
@@ -484,40 +483,33 @@ pqfdw_convert_values(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 
 void
 pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
-					  Datum *values, bool *nulls, int stride)
+					  Datum *values, bool *nulls)
 {
+	int16		max_def = cv->max_def;
+	int			k;
 	int			i;
 
 	if (cv->always_null)
 	{
-		for (i = 0; i < seg->n; i++)
-			nulls[(size_t) i * stride] = true;
+		memset(nulls, true, sizeof(bool) * seg->n);
 		return;
 	}
 
+	/* the values in front, then moved back to their rows (k <= i) */
 	cv->cur_def = seg->def;
-	dense_values(cv, seg, cv->dense);
+	dense_values(cv, seg, values);
 	if (seg->def == NULL)
 	{
-		/* every entry has a value: values are already in row order */
-		for (i = 0; i < seg->n; i++)
-		{
-			values[(size_t) i * stride] = cv->dense[i];
-			nulls[(size_t) i * stride] = false;
-		}
+		memset(nulls, false, sizeof(bool) * seg->n);
+		return;
 	}
-	else
+	k = seg->nvalues;
+	for (i = seg->n - 1; i >= 0; i--)
 	{
-		int16		max_def = cv->max_def;
-		int			k = 0;
+		bool		present = (seg->def[i] == max_def);
 
-		for (i = 0; i < seg->n; i++)
-		{
-			bool		present = (seg->def[i] == max_def);
-
-			nulls[(size_t) i * stride] = !present;
-			values[(size_t) i * stride] = present ? cv->dense[k] : (Datum) 0;
-			k += present;
-		}
+		k -= present;
+		nulls[i] = !present;
+		values[i] = present ? values[k] : (Datum) 0;
 	}
 }

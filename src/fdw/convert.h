@@ -71,9 +71,6 @@ struct PqConverter
 	uint32		dict_id;
 	Datum	   *dict_datums;
 
-	/* scratch for dense values */
-	Datum	   *dense;
-
 	/* error reporting: which rows the current segment covers */
 	int64		row_base;		/* row number of the segment's first entry */
 	const int16 *cur_def;
@@ -90,11 +87,11 @@ extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 								 const char *attname, MemoryContext cxt);
 
 /*
- * Convert one segment into values[i * stride] / nulls[i * stride] for i in
- * [0, seg->n), allocating in the current memory context.
+ * Convert one segment into values[0, seg->n) / nulls[0, seg->n),
+ * allocating in the current memory context.
  */
 extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
-								  Datum *values, bool *nulls, int stride);
+								  Datum *values, bool *nulls);
 
 /*
  * Convert n dense values (fixed or ba) to Datums of the declared type, for

@@ -154,11 +154,10 @@ extern void pqfdw_nested_column_open(PqNestedColumn *nc, PqFile *file,
 
 /*
  * Convert the next n rows of the row group, starting at row group row
- * rg_pos (rows before it are skipped), into values[i * stride] /
- * nulls[i * stride]; file_row is the file row of rg_pos, for messages.
+ * rg_pos (rows before it are skipped), into values[0, n) / nulls[0, n);
+ * file_row is the file row of rg_pos, for messages.
  */
 extern void pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
-									 Datum *values, bool *nulls, int stride,
-									 int64 file_row);
+									 Datum *values, bool *nulls, int64 file_row);
 
 #endif							/* PQFDW_CONVERT_NESTED_H */

@@ -161,7 +161,7 @@ batch_value(PG_FUNCTION_ARGS)
 	buf->cursor += sizeof(uint32);
 	if (row >= (uint32) st->batch_rows)
 		elog(ERROR, "parquet COPY FROM: row %u is not in the current batch", row);
-	d = tr->batch_values[(size_t) row * tr->natts + f->att];
+	d = tr->batch_values[pqfdw_batch_index(tr, f->att, (int) row)];
 	if (OidIsValid(f->domain))
 		domain_check(d, false, f->domain, &f->domain_extra, st->cxt);
 	return d;
@@ -245,13 +245,12 @@ row_stream(void *outbuf, int minread, int maxread)
 	while (st->next_row < st->batch_rows)
 	{
 		int			row = st->next_row;
-		const bool *nulls = tr->batch_nulls + (size_t) row * tr->natts;
 		int			size = 2;
 		char	   *p;
 		int			i;
 
 		for (i = 0; i < st->nfields; i++)
-			size += nulls[st->fields[i].att] ? 4 : 8;
+			size += tr->batch_nulls[pqfdw_batch_index(tr, st->fields[i].att, row)] ? 4 : 8;
 		if (n + size > maxread)
 			break;
 		p = out + n;
@@ -260,7 +259,7 @@ row_stream(void *outbuf, int minread, int maxread)
 		p += 2;
 		for (i = 0; i < st->nfields; i++)
 		{
-			if (nulls[st->fields[i].att])
+			if (tr->batch_nulls[pqfdw_batch_index(tr, st->fields[i].att, row)])
 				p = put_int32(p, -1);
 			else
 			{

@@ -117,7 +117,7 @@ pqfdw_batch_filters_init(List *clauses, Index relid, int *nfilters)
 
 int
 pqfdw_batch_filter(PqBatchFilter *filters, int nfilters,
-				   const Datum *values, const bool *nulls, int natts,
+				   const Datum *values, const bool *nulls, int batch_rows,
 				   int n, int *sel)
 {
 	LOCAL_FCINFO(fcinfo, 2);
@@ -130,7 +130,8 @@ pqfdw_batch_filter(PqBatchFilter *filters, int nfilters,
 	for (f = 0; f < nfilters && nsel > 0; f++)
 	{
 		PqBatchFilter *flt = &filters[f];
-		int			col = flt->attnum - 1;
+		const Datum *cvals = values + (size_t) (flt->attnum - 1) * batch_rows;
+		const bool *cnulls = nulls + (size_t) (flt->attnum - 1) * batch_rows;
 		int			varpos = flt->var_on_left ? 0 : 1;
 		int			kept = 0;
 
@@ -141,13 +142,12 @@ pqfdw_batch_filter(PqBatchFilter *filters, int nfilters,
 		fcinfo->args[varpos].isnull = false;
 		for (i = 0; i < nsel; i++)
 		{
-			size_t		pos = (size_t) sel[i] * natts + col;
 			Datum		result;
 
 			/* strict operator: NULL input, NULL result, row fails */
-			if (nulls[pos])
+			if (cnulls[sel[i]])
 				continue;
-			fcinfo->args[varpos].value = values[pos];
+			fcinfo->args[varpos].value = cvals[sel[i]];
 			fcinfo->isnull = false;
 			result = FunctionCallInvoke(fcinfo);
 			if (!fcinfo->isnull && DatumGetBool(result))

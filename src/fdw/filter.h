@@ -29,10 +29,10 @@ extern PqBatchFilter *pqfdw_batch_filters_init(List *clauses, Index relid,
 
 /*
  * Row numbers of the batch that pass every filter, in sel[0..result);
- * values/nulls are the row-major batch (natts per row).
+ * values/nulls are the column-major batch (batch_rows per attribute).
  */
 extern int	pqfdw_batch_filter(PqBatchFilter *filters, int nfilters,
 							   const Datum *values, const bool *nulls,
-							   int natts, int n, int *sel);
+							   int batch_rows, int n, int *sel);
 
 #endif							/* PQFDW_FILTER_H */

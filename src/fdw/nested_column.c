@@ -127,7 +127,7 @@ pqfdw_nested_column_open(PqNestedColumn *nc, PqFile *file,
  */
 static void
 list_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
-				 Datum *values, bool *nulls, int stride)
+				 Datum *values, bool *nulls)
 {
 	PqNestedPlan *p = nc->plan;
 	PqNestedPlan *ep = p->elem;
@@ -146,16 +146,16 @@ list_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
 		int			k = 0;
 		int			dims[1];
 
-		nulls[(size_t) r * stride] = false;
+		nulls[r] = false;
 		if (def < p->list_def)
 		{
-			nulls[(size_t) r * stride] = true;
+			nulls[r] = true;
 			e++;
 			continue;
 		}
 		if (def < p->elem_def)
 		{
-			values[(size_t) r * stride] =
+			values[r] =
 				PointerGetDatum(construct_empty_array(ep->type));
 			e++;
 			continue;
@@ -173,7 +173,7 @@ list_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
 			e++;
 		} while (e < lb->n && lb->rep[e] != 0);
 		dims[0] = k;
-		values[(size_t) r * stride] =
+		values[r] =
 			PointerGetDatum(construct_md_array(elems, enulls, 1, dims, lbs,
 											   ep->type, p->elmlen,
 											   p->elmbyval, p->elmalign));
@@ -188,7 +188,7 @@ list_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
  */
 static void
 struct_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
-				   Datum *values, bool *nulls, int stride)
+				   Datum *values, bool *nulls)
 {
 	PqNestedPlan *p = nc->plan;
 	TupleDesc	td = p->tupdesc;
@@ -215,7 +215,7 @@ struct_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
 						   lb[i].leaf->name);
 			vcur[i] = present ? vpos[i]++ : -1;
 		}
-		nulls[(size_t) r * stride] = isnull;
+		nulls[r] = isnull;
 		if (isnull)
 			continue;
 		for (i = 0; i < td->natts; i++)
@@ -232,7 +232,7 @@ struct_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
 			an[i] = false;
 			av[i] = nc->leaf_datums[j][vcur[j]];
 		}
-		values[(size_t) r * stride] =
+		values[r] =
 			HeapTupleGetDatum(heap_form_tuple(td, av, an));
 	}
 }
@@ -252,8 +252,7 @@ nested_error_context(void *arg)
 
 void
 pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
-						 Datum *values, bool *nulls, int stride,
-						 int64 file_row)
+						 Datum *values, bool *nulls, int64 file_row)
 {
 	const PqLeafBatch *lb;
 	ErrorContextCallback cb;
@@ -288,16 +287,16 @@ pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
 	if (nc->list_from_levels || nc->struct_from_levels)
 	{
 		if (nc->list_from_levels)
-			list_from_levels(nc, &lb[0], n, values, nulls, stride);
+			list_from_levels(nc, &lb[0], n, values, nulls);
 		else
-			struct_from_levels(nc, lb, n, values, nulls, stride);
+			struct_from_levels(nc, lb, n, values, nulls);
 		error_context_stack = cb.previous;
 		return;
 	}
 	pq_assembler_build(nc->assembler, nc->rows);
 	for (i = 0; i < n; i++)
-		values[(size_t) i * stride] =
+		values[i] =
 			pqfdw_nested_datum(nc, nc->plan, &nc->rows[i],
-							   &nulls[(size_t) i * stride]);
+							   &nulls[i]);
 	error_context_stack = cb.previous;
 }

@@ -4,9 +4,10 @@
  *		Whole-row values (t.*) formed a chunk of rows at a time.
  *
  * heap_form_tuple() decides each value's width, alignment and header form
- * anew; here each attribute is handled once per chunk with a loop for its
- * kind: one pass sizes every row, one writes headers, one pass per
- * attribute writes its values.  The bytes are exactly those of
+ * anew, row by row.  Here the chunk is formed attribute by attribute: one
+ * pass per attribute sizes every row, one pass per attribute writes its
+ * values, each a loop specialised for the attribute's kind and width, and
+ * a last pass writes the headers.  The bytes are exactly those of
  * heap_form_tuple() (same header fields, short varlena headers where it
  * would make them, zeroed alignment padding), so the composites equal what
  * ExecEvalWholeRowVar would build from the same row, image for image.
@@ -39,6 +40,14 @@ typedef struct PqFormAtt
 	bool		packable;		/* 4-byte headers become 1-byte headers */
 } PqFormAtt;
 
+/*
+ * Alignment padding is zeroed by storing eight zero bytes where the value
+ * would start unaligned, before the value itself; the store may reach this
+ * far past the row's last value, into the next row's header (written last)
+ * or past the buffer's end (allocated this much longer).
+ */
+#define PAD_SPILL 8
+
 struct PqRowFormer
 {
 	TupleDesc	desc;
@@ -56,10 +65,21 @@ struct PqRowFormer
 	char	   *buf;
 	Size		bufsize;
 
-	/* the chunk being formed */
-	size_t		row[PQFDW_FORM_CHUNK];	/* first Datum of each row */
+	/* one row's Datums, for heap_form_tuple() */
+	Datum	   *row_values;
+	bool	   *row_nulls;
+
+	/* the column-major batch being formed from */
+	const Datum *values;
+	const bool *nulls;
+	int			batch_rows;
+
+	/* the chunk being formed, per row */
+	int			row[PQFDW_FORM_CHUNK];	/* its batch row */
+	char	   *data[PQFDW_FORM_CHUNK]; /* its tuple's data area */
+	Size		off[PQFDW_FORM_CHUNK];	/* data bytes so far */
 	bool		anynull[PQFDW_FORM_CHUNK];
-	Size		off[PQFDW_FORM_CHUNK];	/* data bytes */
+	bool		varwidth[PQFDW_FORM_CHUNK];
 };
 
 PqRowFormer *
@@ -73,6 +93,8 @@ pqfdw_row_former_create(TupleDesc desc, const char *relname, MemoryContext cxt)
 	rf->relname = MemoryContextStrdup(cxt, relname);
 	rf->natts = desc->natts;
 	rf->atts = MemoryContextAllocZero(cxt, sizeof(PqFormAtt) * Max(desc->natts, 1));
+	rf->row_values = MemoryContextAlloc(cxt, sizeof(Datum) * Max(desc->natts, 1));
+	rf->row_nulls = MemoryContextAlloc(cxt, sizeof(bool) * Max(desc->natts, 1));
 	for (a = 0; a < desc->natts; a++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, a);
@@ -114,13 +136,20 @@ pqfdw_row_former_create(TupleDesc desc, const char *relname, MemoryContext cxt)
 	return rf;
 }
 
-/* Pad data[off ...] with zero bytes up to the alignment. */
+/*
+ * The offset of a value of alignment mask+1 in data at off, its padding
+ * zeroed (see PAD_SPILL).
+ */
 static inline Size
-pad(char *data, Size off, uint8 mask)
+align_zeroed(char *data, Size off, Size mask)
 {
-	while (off & mask)
-		data[off++] = 0;
-	return off;
+	if (mask != 0)
+	{
+		uint64		zero = 0;
+
+		memcpy(data + off, &zero, PAD_SPILL);
+	}
+	return (off + mask) & ~mask;
 }
 
 /* memcpy() without a call for the short strings most values are. */
@@ -137,106 +166,178 @@ copy_bytes(char *dst, const char *src, Size len)
 		memcpy(dst, &a, 8);
 		memcpy(dst + len - 8, &b, 8);
 	}
-	else if (len < 8)
+	else if (len >= 4 && len < 8)
 	{
-		Size		i;
+		uint32		a;
+		uint32		b;
 
-		for (i = 0; i < len; i++)
-			dst[i] = src[i];
+		memcpy(&a, src, 4);
+		memcpy(&b, src + len - 4, 4);
+		memcpy(dst, &a, 4);
+		memcpy(dst + len - 4, &b, 4);
+	}
+	else if (len < 4)
+	{
+		if (len >= 2)
+		{
+			uint16		a;
+			uint16		b;
+
+			memcpy(&a, src, 2);
+			memcpy(&b, src + len - 2, 2);
+			memcpy(dst, &a, 2);
+			memcpy(dst + len - 2, &b, 2);
+		}
+		else if (len == 1)
+			dst[0] = src[0];
 	}
 	else
 		memcpy(dst, src, len);
 }
 
-/*
- * Data bytes of row k (Datums v, nulls isn) into rf->off[k]; false when a
- * value is a TOAST pointer (heap_form_tuple()'s callers detoast those).
- */
-static inline bool
-size_row(PqRowFormer *rf, const Datum *v, const bool *isn, int k)
+/* Attribute a's Datums and nulls in the batch. */
+static inline const Datum *
+att_values(PqRowFormer *rf, int a)
 {
-	Size		off = 0;
-	int			a;
+	return rf->values + (size_t) a * rf->batch_rows;
+}
 
-	for (a = 0; a < rf->natts; a++)
+static inline const bool *
+att_nulls(PqRowFormer *rf, int a)
+{
+	return rf->nulls + (size_t) a * rf->batch_rows;
+}
+
+/* Add attribute a of fixed width to the n rows' sizes. */
+static inline void
+size_fixed(PqRowFormer *rf, int a, int n, Size len, Size mask)
+{
+	const bool *nulls = att_nulls(rf, a);
+	int			k;
+
+	for (k = 0; k < n; k++)
 	{
-		PqFormAtt  *fa = &rf->atts[a];
+		bool		isnull = nulls[rf->row[k]];
+
+		rf->anynull[k] |= isnull;
+		if (!isnull)
+			rf->off[k] = ((rf->off[k] + mask) & ~mask) + len;
+	}
+}
+
+/*
+ * Add varlena attribute a to the n rows' sizes; false when a value is a
+ * TOAST pointer (heap_form_tuple()'s callers detoast those).
+ */
+static bool
+size_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
+{
+	const Datum *values = att_values(rf, a);
+	const bool *nulls = att_nulls(rf, a);
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
 		Pointer		p;
 
-		if (isn[a] || fa->kind == PQ_FORM_DROPPED)
-			continue;
-		if (fa->kind != PQ_FORM_VARLENA)
+		if (nulls[rf->row[k]])
 		{
-			off = TYPEALIGN(fa->alignmask + 1, off) + fa->len;
+			rf->anynull[k] = true;
 			continue;
 		}
-		p = DatumGetPointer(v[a]);
-		if (VARATT_IS_EXTERNAL(p))
-			return false;
+		p = DatumGetPointer(values[rf->row[k]]);
+		rf->varwidth[k] = true;
 		if (VARATT_IS_SHORT(p))
-			off += VARSIZE_SHORT(p);
-		else if (fa->packable && VARATT_CAN_MAKE_SHORT(p))
-			off += VARATT_CONVERTED_SHORT_SIZE(p);
+		{
+			if (unlikely(VARATT_IS_EXTERNAL(p)))
+				return false;
+			rf->off[k] += VARSIZE_SHORT(p);
+		}
+		else if (packable && VARATT_CAN_MAKE_SHORT(p))
+			rf->off[k] += VARATT_CONVERTED_SHORT_SIZE(p);
 		else
-			off = TYPEALIGN(fa->alignmask + 1, off) + VARSIZE(p);
+			rf->off[k] = ((rf->off[k] + mask) & ~mask) + VARSIZE(p);
 	}
-	rf->off[k] = off;
 	return true;
 }
 
-/* Write the values of a row into data; bits is its null bitmap or NULL. */
+/* Write by-value attribute a of width len (a constant once inlined). */
 static inline void
-fill_row(PqRowFormer *rf, const Datum *v, const bool *isn, char *data,
-		 bits8 *bits, uint16 *infomask)
+fill_byval(PqRowFormer *rf, int a, int n, int len, Size mask)
 {
-	Size		off = 0;
-	int			a;
+	const Datum *values = att_values(rf, a);
+	const bool *nulls = att_nulls(rf, a);
+	int			k;
 
-	for (a = 0; a < rf->natts; a++)
+	for (k = 0; k < n; k++)
 	{
-		PqFormAtt  *fa = &rf->atts[a];
+		Size		off;
+
+		if (nulls[rf->row[k]])
+			continue;
+		off = align_zeroed(rf->data[k], rf->off[k], mask);
+		store_att_byval(rf->data[k] + off, values[rf->row[k]], len);
+		rf->off[k] = off + len;
+	}
+}
+
+static void
+fill_fixed(PqRowFormer *rf, int a, int n, Size len, Size mask)
+{
+	const Datum *values = att_values(rf, a);
+	const bool *nulls = att_nulls(rf, a);
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
+		Size		off;
+
+		if (nulls[rf->row[k]])
+			continue;
+		off = align_zeroed(rf->data[k], rf->off[k], mask);
+		memcpy(rf->data[k] + off, DatumGetPointer(values[rf->row[k]]), len);
+		rf->off[k] = off + len;
+	}
+}
+
+static void
+fill_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
+{
+	const Datum *values = att_values(rf, a);
+	const bool *nulls = att_nulls(rf, a);
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
 		Pointer		p;
+		char	   *dst;
 		Size		len;
 
-		if (isn[a] || fa->kind == PQ_FORM_DROPPED)
+		if (nulls[rf->row[k]])
 			continue;
-		if (bits)
-			bits[a >> 3] |= 1 << (a & 7);
-		switch (fa->kind)
+		p = DatumGetPointer(values[rf->row[k]]);
+		dst = rf->data[k] + rf->off[k];
+		if (VARATT_IS_SHORT(p))
 		{
-			case PQ_FORM_BYVAL:
-				off = pad(data, off, fa->alignmask);
-				store_att_byval(data + off, v[a], fa->len);
-				off += fa->len;
-				break;
-			case PQ_FORM_FIXED:
-				off = pad(data, off, fa->alignmask);
-				memcpy(data + off, DatumGetPointer(v[a]), fa->len);
-				off += fa->len;
-				break;
-			default:
-				p = DatumGetPointer(v[a]);
-				*infomask |= HEAP_HASVARWIDTH;
-				if (VARATT_IS_SHORT(p))
-				{
-					len = VARSIZE_SHORT(p);
-					copy_bytes(data + off, p, len);
-				}
-				else if (fa->packable && VARATT_CAN_MAKE_SHORT(p))
-				{
-					len = VARATT_CONVERTED_SHORT_SIZE(p);
-					SET_VARSIZE_SHORT(data + off, len);
-					copy_bytes(data + off + 1, VARDATA(p), len - 1);
-				}
-				else
-				{
-					off = pad(data, off, fa->alignmask);
-					len = VARSIZE(p);
-					memcpy(data + off, p, len);
-				}
-				off += len;
-				break;
+			len = VARSIZE_SHORT(p);
+			copy_bytes(dst, p, len);
 		}
+		else if (packable && VARATT_CAN_MAKE_SHORT(p))
+		{
+			len = VARATT_CONVERTED_SHORT_SIZE(p);
+			SET_VARSIZE_SHORT(dst, len);
+			copy_bytes(dst + 1, VARDATA(p), len - 1);
+		}
+		else
+		{
+			Size		off = align_zeroed(rf->data[k], rf->off[k], mask);
+
+			dst = rf->data[k] + off;
+			len = VARSIZE(p);
+			memcpy(dst, p, len);
+			rf->off[k] = off;
+		}
+		rf->off[k] += len;
 	}
 }
 
@@ -259,56 +360,120 @@ set_datum_fields(HeapTupleHeader td, TupleDesc desc, Size len)
 
 /* Rows with TOAST pointers or cstrings: PostgreSQL's own path. */
 static void
-form_generic(PqRowFormer *rf, const Datum *values, const bool *nulls, int n,
-			 Datum *out)
+form_generic(PqRowFormer *rf, int n, Datum *out)
 {
 	int			k;
+	int			a;
 
 	for (k = 0; k < n; k++)
 	{
-		HeapTuple	t = toast_build_flattened_tuple(rf->desc,
-													(Datum *) values + rf->row[k],
-													(bool *) nulls + rf->row[k]);
+		HeapTuple	t;
+
+		for (a = 0; a < rf->natts; a++)
+		{
+			rf->row_values[a] = att_values(rf, a)[rf->row[k]];
+			rf->row_nulls[a] = att_nulls(rf, a)[rf->row[k]];
+		}
+		t = toast_build_flattened_tuple(rf->desc, rf->row_values,
+										rf->row_nulls);
 
 		out[k] = HeapTupleHeaderGetDatum(t->t_data);
 	}
 }
 
+/* Size every row into rf->off; false when the generic path must form. */
+static bool
+size_rows(PqRowFormer *rf, int n)
+{
+	int			a;
+
+	memset(rf->off, 0, sizeof(Size) * n);
+	memset(rf->anynull, rf->dropped, sizeof(bool) * n);
+	memset(rf->varwidth, false, sizeof(bool) * n);
+	for (a = 0; a < rf->natts; a++)
+	{
+		PqFormAtt  *fa = &rf->atts[a];
+
+		switch (fa->kind)
+		{
+			case PQ_FORM_DROPPED:
+				break;
+			case PQ_FORM_BYVAL:
+			case PQ_FORM_FIXED:
+				size_fixed(rf, a, n, fa->len, fa->alignmask);
+				break;
+			case PQ_FORM_VARLENA:
+				if (!size_varlena(rf, a, n, fa->alignmask, fa->packable))
+					return false;
+				break;
+		}
+	}
+	return true;
+}
+
+/* Write every attribute's values, one attribute at a time. */
+static void
+fill_rows(PqRowFormer *rf, int n)
+{
+	int			a;
+
+	memset(rf->off, 0, sizeof(Size) * n);
+	for (a = 0; a < rf->natts; a++)
+	{
+		PqFormAtt  *fa = &rf->atts[a];
+
+		switch (fa->kind)
+		{
+			case PQ_FORM_DROPPED:
+				break;
+			case PQ_FORM_BYVAL:
+				/* constant widths: a loop per width */
+				if (fa->len == 8)
+					fill_byval(rf, a, n, 8, fa->alignmask);
+				else if (fa->len == 4)
+					fill_byval(rf, a, n, 4, fa->alignmask);
+				else if (fa->len == 2)
+					fill_byval(rf, a, n, 2, fa->alignmask);
+				else
+					fill_byval(rf, a, n, 1, fa->alignmask);
+				break;
+			case PQ_FORM_FIXED:
+				fill_fixed(rf, a, n, fa->len, fa->alignmask);
+				break;
+			case PQ_FORM_VARLENA:
+				fill_varlena(rf, a, n, fa->alignmask, fa->packable);
+				break;
+		}
+	}
+}
+
 void
 pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
-				int stride, const int *rows, int first, int n, Datum *out)
+				int batch_rows, const int *rows, int first, int n, Datum *out)
 {
 	int			natts = rf->natts;
 	Size		hoff_nulls = MAXALIGN(SizeofHeapTupleHeader + BITMAPLEN(natts));
 	Size		hoff_plain = MAXALIGN(SizeofHeapTupleHeader);
-	Size		total = 0;
+	Size		total = PAD_SPILL;
 	char	   *p;
 	int			a;
 	int			k;
 
 	Assert(n <= PQFDW_FORM_CHUNK);
+	rf->values = values;
+	rf->nulls = nulls;
+	rf->batch_rows = batch_rows;
 	for (k = 0; k < n; k++)
-		rf->row[k] = (size_t) (rows ? rows[k] : first + k) * stride;
-	if (rf->generic)
+		rf->row[k] = rows ? rows[k] : first + k;
+	if (rf->generic || !size_rows(rf, n))
 	{
-		form_generic(rf, values, nulls, n, out);
+		form_generic(rf, n, out);
 		return;
 	}
 	for (k = 0; k < n; k++)
 	{
-		size_t		r = rf->row[k];
-		bool		any = rf->dropped;
-		Size		len;
+		Size		len = (rf->anynull[k] ? hoff_nulls : hoff_plain) + rf->off[k];
 
-		for (a = 0; a < natts; a++)
-			any |= nulls[r + a];
-		rf->anynull[k] = any;
-		if (!size_row(rf, values + r, nulls + r, k))
-		{
-			form_generic(rf, values, nulls, n, out);
-			return;
-		}
-		len = (any ? hoff_nulls : hoff_plain) + rf->off[k];
 		if (len > MaxAllocSize)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -316,7 +481,6 @@ pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
 							rf->relname, len, (Size) MaxAllocSize)));
 		total += MAXALIGN(len);
 	}
-
 	if (total > rf->bufsize)
 	{
 		if (rf->buf)
@@ -324,22 +488,37 @@ pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
 		rf->buf = MemoryContextAllocHuge(rf->cxt, total);
 		rf->bufsize = total;
 	}
+
+	/* where each row goes */
 	p = rf->buf;
 	for (k = 0; k < n; k++)
 	{
-		HeapTupleHeader td = (HeapTupleHeader) p;
 		Size		hoff = rf->anynull[k] ? hoff_nulls : hoff_plain;
-		Size		len = hoff + rf->off[k];
 
-		/* the fields heap_form_tuple() sets, every other byte zero */
+		out[k] = PointerGetDatum(p);
+		rf->data[k] = p + hoff;
+		p += MAXALIGN(hoff + rf->off[k]);
+	}
+	fill_rows(rf, n);
+
+	/* the header fields heap_form_tuple() sets, every other byte zero */
+	for (k = 0; k < n; k++)
+	{
+		HeapTupleHeader td = (HeapTupleHeader) DatumGetPointer(out[k]);
+		Size		hoff = rf->data[k] - (char *) td;
+
 		memset(td, 0, hoff);
 		td->t_infomask2 = natts;
 		td->t_hoff = hoff;
-		td->t_infomask = rf->anynull[k] ? HEAP_HASNULL : 0;
-		set_datum_fields(td, rf->desc, len);
-		fill_row(rf, values + rf->row[k], nulls + rf->row[k], p + hoff,
-				 rf->anynull[k] ? td->t_bits : NULL, &td->t_infomask);
-		out[k] = PointerGetDatum(td);
-		p += MAXALIGN(len);
+		td->t_infomask = (rf->anynull[k] ? HEAP_HASNULL : 0) |
+			(rf->varwidth[k] ? HEAP_HASVARWIDTH : 0);
+		if (rf->anynull[k])
+		{
+			for (a = 0; a < natts; a++)
+				if (!att_nulls(rf, a)[rf->row[k]] &&
+					rf->atts[a].kind != PQ_FORM_DROPPED)
+					td->t_bits[a >> 3] |= 1 << (a & 7);
+		}
+		set_datum_fields(td, rf->desc, hoff + rf->off[k]);
 	}
 }

@@ -29,14 +29,14 @@ extern PqRowFormer *pqfdw_row_former_create(TupleDesc desc,
 											MemoryContext cxt);
 
 /*
- * Form n (<= PQFDW_FORM_CHUNK) rows into out[0..n): row k is the row-major
- * batch row rows[k], or first + k when rows is NULL, of values/nulls with
- * stride Datums per row.  The composites stay valid until the next call:
+ * Form n (<= PQFDW_FORM_CHUNK) rows into out[0..n): row k is batch row
+ * rows[k], or first + k when rows is NULL, of the column-major batch
+ * values/nulls (batch_rows Datums per attribute).  The composites stay valid until the next call:
  * they live in the former's buffer (rows with TOAST pointers: in the
  * current memory context).  Their bytes are those heap_form_tuple() gives.
  */
 extern void pqfdw_form_rows(PqRowFormer *rf, const Datum *values,
-							const bool *nulls, int stride, const int *rows,
+							const bool *nulls, int batch_rows, const int *rows,
 							int first, int n, Datum *out);
 
 /* GUC parquet_fdw.enable_whole_row_forming */

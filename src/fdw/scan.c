@@ -202,7 +202,7 @@ narrow_rows(void *arg, PqTableReader *tr, int n, int *sel)
 	PqScanState *st = arg;
 	int			m = pqfdw_batch_filter(st->filters, st->nfilters,
 									   tr->batch_values, tr->batch_nulls,
-									   tr->natts, n, sel);
+									   tr->batch_rows, n, sel);
 
 	st->rows_filtered += n - m;
 	return m;
@@ -332,18 +332,18 @@ next_batch(PqScanState *st)
 	{
 		st->batch_n = pqfdw_batch_filter(st->filters, st->nfilters,
 										 tr->batch_values, tr->batch_nulls,
-										 tr->natts, n, st->batch_sel);
+										 tr->batch_rows, n, st->batch_sel);
 		st->rows_filtered += n - st->batch_n;
 	}
 	return true;
 }
 
 /*
- * The scan tuple of batch row st->batch_pos (Datums at row): its columns,
- * and whole rows formed a chunk ahead.
+ * The scan tuple of batch row st->batch_pos (row in the batch): its
+ * columns, and whole rows formed a chunk ahead.
  */
 static void
-fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, size_t row)
+fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 {
 	PqTableReader *tr = st->reader;
 	int			i;
@@ -356,7 +356,7 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, size_t row)
 		MemoryContextReset(st->form_cxt);
 		old = MemoryContextSwitchTo(st->form_cxt);
 		pqfdw_form_rows(st->former, tr->batch_values, tr->batch_nulls,
-						tr->natts,
+						tr->batch_rows,
 						st->nfilters > 0 ? st->batch_sel + st->batch_pos : NULL,
 						st->batch_pos, n, st->formed);
 		MemoryContextSwitchTo(old);
@@ -374,8 +374,10 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, size_t row)
 		}
 		else
 		{
-			slot->tts_values[i] = tr->batch_values[row + attno - 1];
-			slot->tts_isnull[i] = tr->batch_nulls[row + attno - 1];
+			size_t		pos = pqfdw_batch_index(tr, attno - 1, row);
+
+			slot->tts_values[i] = tr->batch_values[pos];
+			slot->tts_isnull[i] = tr->batch_nulls[pos];
 		}
 	}
 }
@@ -386,7 +388,7 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 	PqScanState *st = node->fdw_state;
 	PqTableReader *tr = st->reader;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
-	size_t		row;
+	int			row;
 
 	ExecClearTuple(slot);
 	while (st->batch_pos >= st->batch_n)
@@ -395,16 +397,23 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 			return slot;
 	}
 
-	row = (size_t) (st->nfilters > 0 ? st->batch_sel[st->batch_pos] :
-					st->batch_pos) * tr->natts;
+	row = st->nfilters > 0 ? st->batch_sel[st->batch_pos] : st->batch_pos;
 	if (st->scan_attnos)
 		fill_scan_tuple(st, slot, row);
 	else
 	{
-		memcpy(slot->tts_values, tr->batch_values + row,
-			   sizeof(Datum) * tr->natts);
-		memcpy(slot->tts_isnull, tr->batch_nulls + row,
-			   sizeof(bool) * tr->natts);
+		int			i;
+
+		/* columns not read are NULL */
+		memset(slot->tts_isnull, true, sizeof(bool) * tr->natts);
+		for (i = 0; i < tr->ncols; i++)
+		{
+			int			att = tr->cols[i].attnum - 1;
+			size_t		pos = pqfdw_batch_index(tr, att, row);
+
+			slot->tts_values[att] = tr->batch_values[pos];
+			slot->tts_isnull[att] = tr->batch_nulls[pos];
+		}
 	}
 	st->batch_pos++;
 	return ExecStoreVirtualTuple(slot);

@@ -452,9 +452,8 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 					   row, tr->file->md.row_groups[tr->row_group].num_rows);
 		c->conv.row_base = tr->file_row + row;
 		pqfdw_convert_segment(&c->conv, &seg,
-							  tr->batch_values + (size_t) filled * tr->natts + att,
-							  tr->batch_nulls + (size_t) filled * tr->natts + att,
-							  tr->natts);
+							  tr->batch_values + pqfdw_batch_index(tr, att, filled),
+							  tr->batch_nulls + pqfdw_batch_index(tr, att, filled));
 		filled += got;
 	}
 }
@@ -491,9 +490,9 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 
 		if (c->nested)
 			pqfdw_nested_column_fill(c->nested, tr->rg_pos, n,
-									 tr->batch_values + c->attnum - 1,
-									 tr->batch_nulls + c->attnum - 1,
-									 tr->natts, tr->file_row + tr->rg_pos);
+									 tr->batch_values + pqfdw_batch_index(tr, c->attnum - 1, 0),
+									 tr->batch_nulls + pqfdw_batch_index(tr, c->attnum - 1, 0),
+									 tr->file_row + tr->rg_pos);
 		else
 			fill_column(tr, c, n);
 	}

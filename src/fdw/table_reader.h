@@ -2,7 +2,7 @@
  *
  * table_reader.h
  *		Reads a foreign table's Parquet files as batches of rows: files ->
- *		row groups -> per-column segments -> a row-major batch of Datums.
+ *		row groups -> per-column segments -> a column-major batch of Datums.
  *		Used by the scan (scan.c), by ANALYZE (analyze.c) and, for a plain
  *		table's TupleDesc, by COPY FROM (copy_from.c).
  *
@@ -77,7 +77,11 @@ struct PqTableReader
 	int64		rg_pos;
 	MemoryContext rg_cxt;		/* reset per row group */
 
-	/* the batch, row-major: natts Datums and nulls per row */
+	/*
+	 * The batch, column-major (pqfdw_batch_index): batch_rows Datums and
+	 * nulls per attribute, so that each column's values are written, and
+	 * whole rows formed (row_former.c), in sequence.
+	 */
 	int			batch_rows;		/* capacity */
 	Datum	   *batch_values;
 	bool	   *batch_nulls;
@@ -102,6 +106,13 @@ struct PqTableReader
 	int64		bytes_read;		/* of files already closed; OffsetIndexes */
 	int64		pages_read;		/* data pages, of files already closed */
 };
+
+/* Index of attribute att's (0-based) value in batch row row. */
+static inline size_t
+pqfdw_batch_index(const PqTableReader *tr, int att, int row)
+{
+	return (size_t) att * tr->batch_rows + row;
+}
 
 /*
  * A reader of rel's attributes attnums (IntList) from paths (List of
