@@ -14,6 +14,7 @@
 #include "catalog/pg_type.h"
 #include "convert.h"
 #include "mb/pg_wchar.h"
+#include "pq_common.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
@@ -26,7 +27,6 @@ check_length(PqConverter *cv, int i, uint32 len)
 		pqfdw_value_out_of_range(cv, i, "value of more than 1 GB");
 }
 
-/* Build varlena Datums for n values of (ptr, len) in one block. */
 /*
  * Plain ASCII without NUL bytes is valid UTF-8 text: checked eight bytes at
  * a time, so that pg_verify_mbstr() only sees strings with other bytes.
@@ -36,23 +36,30 @@ ascii_without_nul(const char *s, uint32 len)
 {
 	const uint64 high = UINT64CONST(0x8080808080808080);
 	const uint64 ones = UINT64CONST(0x0101010101010101);
+	uint64		bad = 0;
+	uint64		w;
 	uint32		i = 0;
 
+	/* bytes >= 0x80, and zero bytes (w - ones borrows into their high bit) */
 	for (; i + 8 <= len; i += 8)
 	{
-		uint64		w;
-
 		memcpy(&w, s + i, 8);
-		/* a byte >= 0x80, or a zero byte (w - ones borrows into its high bit) */
-		if ((w & high) != 0 || ((w - ones) & ~w & high) != 0)
-			return false;
+		bad |= w | ((w - ones) & ~w);
 	}
-	for (; i < len; i++)
-		if ((unsigned char) s[i] >= 0x80 || s[i] == '\0')
-			return false;
-	return true;
+	if (i < len && len >= 8)
+	{
+		/* the last eight bytes, some of them checked already */
+		memcpy(&w, s + len - 8, 8);
+		bad |= w | ((w - ones) & ~w);
+	}
+	else
+		for (; i < len; i++)
+			if ((unsigned char) s[i] >= 0x80 || s[i] == '\0')
+				return false;
+	return (bad & high) == 0;
 }
 
+/* Build varlena Datums for n values of (ptr, len) in one block. */
 static void
 make_varlenas(PqConverter *cv, const PqByteArray *ba, const uint8 *fixed,
 			  uint32 width, int n, Datum *out, bool validate_utf8)
@@ -102,7 +109,7 @@ make_varlenas(PqConverter *cv, const PqByteArray *ba, const uint8 *fixed,
 			}
 		}
 		SET_VARSIZE(block, VARHDRSZ + len);
-		memcpy(VARDATA(block), src, len);
+		pq_copy_short(VARDATA(block), src, len);
 		out[i] = PointerGetDatum(block);
 		block += INTALIGN(VARHDRSZ + len);
 	}

@@ -19,6 +19,7 @@
 #include "access/heaptoast.h"
 #include "access/htup_details.h"
 #include "funcapi.h"
+#include "pq_common.h"
 #include "row_former.h"
 #include "utils/memutils.h"
 
@@ -152,49 +153,6 @@ align_zeroed(char *data, Size off, Size mask)
 	return (off + mask) & ~mask;
 }
 
-/* memcpy() without a call for the short strings most values are. */
-static inline void
-copy_bytes(char *dst, const char *src, Size len)
-{
-	if (len >= 8 && len <= 16)
-	{
-		uint64		a;
-		uint64		b;
-
-		memcpy(&a, src, 8);
-		memcpy(&b, src + len - 8, 8);
-		memcpy(dst, &a, 8);
-		memcpy(dst + len - 8, &b, 8);
-	}
-	else if (len >= 4 && len < 8)
-	{
-		uint32		a;
-		uint32		b;
-
-		memcpy(&a, src, 4);
-		memcpy(&b, src + len - 4, 4);
-		memcpy(dst, &a, 4);
-		memcpy(dst + len - 4, &b, 4);
-	}
-	else if (len < 4)
-	{
-		if (len >= 2)
-		{
-			uint16		a;
-			uint16		b;
-
-			memcpy(&a, src, 2);
-			memcpy(&b, src + len - 2, 2);
-			memcpy(dst, &a, 2);
-			memcpy(dst + len - 2, &b, 2);
-		}
-		else if (len == 1)
-			dst[0] = src[0];
-	}
-	else
-		memcpy(dst, src, len);
-}
-
 /* Attribute a's Datums and nulls in the batch. */
 static inline const Datum *
 att_values(PqRowFormer *rf, int a)
@@ -320,13 +278,13 @@ fill_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
 		if (VARATT_IS_SHORT(p))
 		{
 			len = VARSIZE_SHORT(p);
-			copy_bytes(dst, p, len);
+			pq_copy_short(dst, p, len);
 		}
 		else if (packable && VARATT_CAN_MAKE_SHORT(p))
 		{
 			len = VARATT_CONVERTED_SHORT_SIZE(p);
 			SET_VARSIZE_SHORT(dst, len);
-			copy_bytes(dst + 1, VARDATA(p), len - 1);
+			pq_copy_short(dst + 1, VARDATA(p), len - 1);
 		}
 		else
 		{

@@ -360,18 +360,24 @@ async function badFixtures() {
   add('bad_missing_file.parquet', { writer: 'none', expect: 'error', reference: 'none', why: 'file does not exist', exercises: 'missing file (58P01)' });
 
   // STRING values that are not valid UTF-8 text: a 0xFF byte, and a NUL
-  // byte (valid UTF-8, but no PostgreSQL text can hold it). Plain,
-  // uncompressed pages, so the marker bytes can be patched in place.
+  // byte (valid UTF-8, but no PostgreSQL text can hold it), in the first
+  // eight bytes of a value, in its last bytes past them, and in a value
+  // shorter than eight bytes (the reader checks eight bytes at a time).
+  // Plain, uncompressed pages, so the marker bytes can be patched in place.
   const plain = path.join(TMP, 'plain_strings.parquet');
-  await c.run(`COPY (SELECT i AS id, CASE WHEN i = 500 THEN 'bad_Q_marker' ELSE 'row ' || i END AS s FROM range(1000) t(i))
+  await c.run(`COPY (SELECT i AS id, CASE WHEN i = 500 THEN 'bad_Q_marker' WHEN i = 600 THEN 'bQm' ELSE 'row ' || i END AS s FROM range(1000) t(i))
     TO ${sqlString(plain)} (FORMAT parquet, COMPRESSION uncompressed, DICTIONARY_SIZE_LIMIT 1)`);
   const strings = fs.readFileSync(plain);
-  for (const [name, byte, why] of [['str_invalid_utf8.parquet', 0xff, 'a STRING value with a 0xFF byte (invalid UTF-8)'],
-    ['str_nul_byte.parquet', 0x00, 'a STRING value with a NUL byte (not storable as text)']]) {
+  for (const [name, marker, pos, byte, why] of [
+    ['str_invalid_utf8.parquet', 'bad_Q_marker', 4, 0xff, 'a STRING value with a 0xFF byte (invalid UTF-8)'],
+    ['str_invalid_utf8_tail.parquet', 'bad_Q_marker', 10, 0xff, 'a STRING value with a 0xFF byte past its first eight bytes (invalid UTF-8)'],
+    ['str_invalid_utf8_short.parquet', 'bQm', 1, 0xff, 'a three-byte STRING value with a 0xFF byte (invalid UTF-8)'],
+    ['str_nul_byte.parquet', 'bad_Q_marker', 4, 0x00, 'a STRING value with a NUL byte (not storable as text)'],
+    ['str_nul_byte_tail.parquet', 'bad_Q_marker', 11, 0x00, 'a STRING value ending in a NUL byte (not storable as text)']]) {
     const buf = Buffer.from(strings);
-    let at = buf.indexOf('bad_Q_marker');
+    let at = buf.indexOf(marker);
     let n = 0;
-    for (; at >= 0; at = buf.indexOf('bad_Q_marker', at + 1), n++) buf[at + 4] = byte;
+    for (; at >= 0; at = buf.indexOf(marker, at + 1), n++) buf[at + pos] = byte;
     check(name, n > 0, 'the marker string in the file');
     fs.writeFileSync(path.join(OUT, name), buf);
     add(name, { writer: 'gen_fixtures.mjs (patched DuckDB file)', expect: 'error', reference: 'none', errorCode: '22021', why, exercises: why });
