@@ -75,6 +75,9 @@ struct PqRowFormer
 	const bool *nulls;
 	int			batch_rows;
 
+	/* per attribute: whether a row of the chunk has it NULL */
+	bool	   *has_nulls;
+
 	/* the chunk being formed, per row */
 	int			row[PQFDW_FORM_CHUNK];	/* its batch row */
 	char	   *data[PQFDW_FORM_CHUNK]; /* its tuple's data area */
@@ -96,6 +99,7 @@ pqfdw_row_former_create(TupleDesc desc, const char *relname, MemoryContext cxt)
 	rf->atts = MemoryContextAllocZero(cxt, sizeof(PqFormAtt) * Max(desc->natts, 1));
 	rf->row_values = MemoryContextAlloc(cxt, sizeof(Datum) * Max(desc->natts, 1));
 	rf->row_nulls = MemoryContextAlloc(cxt, sizeof(bool) * Max(desc->natts, 1));
+	rf->has_nulls = MemoryContextAlloc(cxt, sizeof(bool) * Max(desc->natts, 1));
 	for (a = 0; a < desc->natts; a++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, a);
@@ -166,21 +170,19 @@ att_nulls(PqRowFormer *rf, int a)
 	return rf->nulls + (size_t) a * rf->batch_rows;
 }
 
-/* Add attribute a of fixed width to the n rows' sizes. */
+/*
+ * Add attribute a of fixed width to the n rows' sizes.  Without NULLs in
+ * the chunk (a constant once inlined) the loop has no branch.
+ */
 static inline void
-size_fixed(PqRowFormer *rf, int a, int n, Size len, Size mask)
+size_fixed(PqRowFormer *rf, int a, int n, Size len, Size mask, bool has_nulls)
 {
 	const bool *nulls = att_nulls(rf, a);
 	int			k;
 
 	for (k = 0; k < n; k++)
-	{
-		bool		isnull = nulls[rf->row[k]];
-
-		rf->anynull[k] |= isnull;
-		if (!isnull)
+		if (!has_nulls || !nulls[rf->row[k]])
 			rf->off[k] = ((rf->off[k] + mask) & ~mask) + len;
-	}
 }
 
 /*
@@ -199,10 +201,7 @@ size_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
 		Pointer		p;
 
 		if (nulls[rf->row[k]])
-		{
-			rf->anynull[k] = true;
 			continue;
-		}
 		p = DatumGetPointer(values[rf->row[k]]);
 		rf->varwidth[k] = true;
 		if (VARATT_IS_SHORT(p))
@@ -219,9 +218,12 @@ size_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
 	return true;
 }
 
-/* Write by-value attribute a of width len (a constant once inlined). */
+/*
+ * Write by-value attribute a of width len; len and has_nulls are constants
+ * once inlined.
+ */
 static inline void
-fill_byval(PqRowFormer *rf, int a, int n, int len, Size mask)
+fill_byval(PqRowFormer *rf, int a, int n, int len, Size mask, bool has_nulls)
 {
 	const Datum *values = att_values(rf, a);
 	const bool *nulls = att_nulls(rf, a);
@@ -231,7 +233,7 @@ fill_byval(PqRowFormer *rf, int a, int n, int len, Size mask)
 	{
 		Size		off;
 
-		if (nulls[rf->row[k]])
+		if (has_nulls && nulls[rf->row[k]])
 			continue;
 		off = align_zeroed(rf->data[k], rf->off[k], mask);
 		store_att_byval(rf->data[k] + off, values[rf->row[k]], len);
@@ -339,26 +341,82 @@ form_generic(PqRowFormer *rf, int n, Datum *out)
 	}
 }
 
-/* Size every row into rf->off; false when the generic path must form. */
+/*
+ * Which attributes have NULLs in the chunk (has_nulls), and which rows
+ * (anynull).
+ */
+static void
+find_nulls(PqRowFormer *rf, int n)
+{
+	int			a;
+	int			k;
+
+	memset(rf->anynull, rf->dropped, sizeof(bool) * n);
+	for (a = 0; a < rf->natts; a++)
+	{
+		const bool *nulls = att_nulls(rf, a);
+		bool		has = false;
+
+		if (rf->atts[a].kind == PQ_FORM_DROPPED)
+		{
+			rf->has_nulls[a] = true;
+			continue;
+		}
+		/* rows in sequence unless filtered */
+		if (rf->row[n - 1] - rf->row[0] == n - 1)
+			has = memchr(nulls + rf->row[0], true, n) != NULL;
+		else
+			for (k = 0; k < n; k++)
+				has |= nulls[rf->row[k]];
+		rf->has_nulls[a] = has;
+		if (has)
+			for (k = 0; k < n; k++)
+				rf->anynull[k] |= nulls[rf->row[k]];
+	}
+}
+
+/*
+ * Size every row into rf->off; false when the generic path must form.
+ * Leading fixed-width attributes without NULLs take the same bytes in
+ * every row: counted once.
+ */
 static bool
 size_rows(PqRowFormer *rf, int n)
 {
+	Size		lead = 0;
+	bool		leading = true;
 	int			a;
+	int			k;
 
-	memset(rf->off, 0, sizeof(Size) * n);
-	memset(rf->anynull, rf->dropped, sizeof(bool) * n);
 	memset(rf->varwidth, false, sizeof(bool) * n);
 	for (a = 0; a < rf->natts; a++)
 	{
 		PqFormAtt  *fa = &rf->atts[a];
+		bool		fixed = fa->kind == PQ_FORM_BYVAL || fa->kind == PQ_FORM_FIXED;
 
+		if (fa->kind == PQ_FORM_DROPPED)
+			continue;
+		if (leading && fixed && !rf->has_nulls[a])
+		{
+			lead = ((lead + fa->alignmask) & ~(Size) fa->alignmask) + fa->len;
+			continue;
+		}
+		if (leading)
+		{
+			for (k = 0; k < n; k++)
+				rf->off[k] = lead;
+			leading = false;
+		}
 		switch (fa->kind)
 		{
 			case PQ_FORM_DROPPED:
 				break;
 			case PQ_FORM_BYVAL:
 			case PQ_FORM_FIXED:
-				size_fixed(rf, a, n, fa->len, fa->alignmask);
+				if (rf->has_nulls[a])
+					size_fixed(rf, a, n, fa->len, fa->alignmask, true);
+				else
+					size_fixed(rf, a, n, fa->len, fa->alignmask, false);
 				break;
 			case PQ_FORM_VARLENA:
 				if (!size_varlena(rf, a, n, fa->alignmask, fa->packable))
@@ -366,6 +424,9 @@ size_rows(PqRowFormer *rf, int n)
 				break;
 		}
 	}
+	if (leading)
+		for (k = 0; k < n; k++)
+			rf->off[k] = lead;
 	return true;
 }
 
@@ -385,15 +446,17 @@ fill_rows(PqRowFormer *rf, int n)
 			case PQ_FORM_DROPPED:
 				break;
 			case PQ_FORM_BYVAL:
-				/* constant widths: a loop per width */
-				if (fa->len == 8)
-					fill_byval(rf, a, n, 8, fa->alignmask);
+				/* constant widths and NULL-ness: a loop for each */
+				if (rf->has_nulls[a])
+					fill_byval(rf, a, n, fa->len, fa->alignmask, true);
+				else if (fa->len == 8)
+					fill_byval(rf, a, n, 8, fa->alignmask, false);
 				else if (fa->len == 4)
-					fill_byval(rf, a, n, 4, fa->alignmask);
+					fill_byval(rf, a, n, 4, fa->alignmask, false);
 				else if (fa->len == 2)
-					fill_byval(rf, a, n, 2, fa->alignmask);
+					fill_byval(rf, a, n, 2, fa->alignmask, false);
 				else
-					fill_byval(rf, a, n, 1, fa->alignmask);
+					fill_byval(rf, a, n, 1, fa->alignmask, false);
 				break;
 			case PQ_FORM_FIXED:
 				fill_fixed(rf, a, n, fa->len, fa->alignmask);
@@ -423,6 +486,8 @@ pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
 	rf->batch_rows = batch_rows;
 	for (k = 0; k < n; k++)
 		rf->row[k] = rows ? rows[k] : first + k;
+	if (!rf->generic)
+		find_nulls(rf, n);
 	if (rf->generic || !size_rows(rf, n))
 	{
 		form_generic(rf, n, out);
