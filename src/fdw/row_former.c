@@ -75,6 +75,9 @@ struct PqRowFormer
 	const bool *nulls;
 	int			batch_rows;
 
+	/* the header fields every row shares; MAXALIGN'd like the rows */
+	HeapTupleHeader header;
+
 	/* per attribute: whether a row of the chunk has it NULL */
 	bool	   *has_nulls;
 
@@ -100,6 +103,8 @@ pqfdw_row_former_create(TupleDesc desc, const char *relname, MemoryContext cxt)
 	rf->row_values = MemoryContextAlloc(cxt, sizeof(Datum) * Max(desc->natts, 1));
 	rf->row_nulls = MemoryContextAlloc(cxt, sizeof(bool) * Max(desc->natts, 1));
 	rf->has_nulls = MemoryContextAlloc(cxt, sizeof(bool) * Max(desc->natts, 1));
+	rf->header = MemoryContextAlloc(cxt, MAXALIGN(SizeofHeapTupleHeader +
+												  BITMAPLEN(desc->natts)));
 	for (a = 0; a < desc->natts; a++)
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, a);
@@ -524,24 +529,31 @@ pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
 	}
 	fill_rows(rf, n);
 
-	/* the header fields heap_form_tuple() sets, every other byte zero */
+	/*
+	 * The header fields heap_form_tuple() sets, every other byte zero: those
+	 * that do not depend on the row (row type, its version) from a template,
+	 * then the length, flags and null bitmap.
+	 */
+	memset(rf->header, 0, hoff_nulls);
+	rf->header->t_infomask2 = natts;
+	set_datum_fields(rf->header, rf->desc, 0);
 	for (k = 0; k < n; k++)
 	{
 		HeapTupleHeader td = (HeapTupleHeader) DatumGetPointer(out[k]);
 		Size		hoff = rf->data[k] - (char *) td;
 
-		memset(td, 0, hoff);
-		td->t_infomask2 = natts;
+		memcpy(td, rf->header, hoff);
+		HeapTupleHeaderSetDatumLength(td, hoff + rf->off[k]);
 		td->t_hoff = hoff;
-		td->t_infomask = (rf->anynull[k] ? HEAP_HASNULL : 0) |
-			(rf->varwidth[k] ? HEAP_HASVARWIDTH : 0);
 		if (rf->anynull[k])
 		{
+			td->t_infomask |= HEAP_HASNULL;
 			for (a = 0; a < natts; a++)
 				if (!att_nulls(rf, a)[rf->row[k]] &&
 					rf->atts[a].kind != PQ_FORM_DROPPED)
 					td->t_bits[a >> 3] |= 1 << (a & 7);
 		}
-		set_datum_fields(td, rf->desc, hoff + rf->off[k]);
+		if (rf->varwidth[k])
+			td->t_infomask |= HEAP_HASVARWIDTH;
 	}
 }
