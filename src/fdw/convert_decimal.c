@@ -116,6 +116,26 @@ encode_numeric(int64 v, int scale, char *dst)
 	return len;
 }
 
+/*
+ * Encode n values at block; scale is a constant where this is inlined, so
+ * that the divisions by its powers of ten become multiplications.
+ */
+static pg_attribute_always_inline void
+encode_block(const void *values, bool narrow, int n, int scale, char *block,
+			 Datum *out)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		int64		v = narrow ? ((const int32 *) values)[i] :
+			((const int64 *) values)[i];
+
+		out[i] = PointerGetDatum(block);
+		block += INTALIGN(encode_numeric(v, scale, block));
+	}
+}
+
 /* n unscaled values (int32 when narrow, else int64) to numeric Datums. */
 void
 pqfdw_decimals_to_numeric(const void *values, bool narrow, int n, int scale,
@@ -134,12 +154,29 @@ pqfdw_decimals_to_numeric(const void *values, bool narrow, int n, int scale,
 		return;
 	}
 	block = palloc_extended(Max((Size) n * MAX_BYTES, 1), MCXT_ALLOC_HUGE);
-	for (i = 0; i < n; i++)
+	/* the usual scales get a loop of their own */
+	switch (scale)
 	{
-		int64		v = narrow ? ((const int32 *) values)[i] :
-			((const int64 *) values)[i];
-
-		out[i] = PointerGetDatum(block);
-		block += INTALIGN(encode_numeric(v, scale, block));
+		case 0:
+			encode_block(values, narrow, n, 0, block, out);
+			break;
+		case 1:
+			encode_block(values, narrow, n, 1, block, out);
+			break;
+		case 2:
+			encode_block(values, narrow, n, 2, block, out);
+			break;
+		case 3:
+			encode_block(values, narrow, n, 3, block, out);
+			break;
+		case 4:
+			encode_block(values, narrow, n, 4, block, out);
+			break;
+		case 6:
+			encode_block(values, narrow, n, 6, block, out);
+			break;
+		default:
+			encode_block(values, narrow, n, scale, block, out);
+			break;
 	}
 }
