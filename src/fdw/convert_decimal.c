@@ -64,29 +64,28 @@ encode_numeric(int64 v, int scale, char *dst)
 	uint16		header;
 	Size		len;
 
-	/* fraction: the last group is padded with zeros on the right */
-	if (fg > 0)
-	{
-		int			pad = fg * NBASE_DIGITS - scale;
-		int			last = NBASE_DIGITS - pad;
-
-		groups[fg - 1] = (int16) ((fp % pow10_tab[last]) * pow10_tab[pad]);
-		fp /= pow10_tab[last];
-		for (i = fg - 2; i >= 0; i--)
-		{
-			groups[i] = (int16) (fp % 10000);
-			fp /= 10000;
-		}
-	}
+	/* integer groups, most significant first */
 	while (ip > 0)
 	{
 		intg[ig++] = (int16) (ip % 10000);
 		ip /= 10000;
 	}
-	/* integer groups before the fraction, most significant first */
-	memmove(groups + ig, groups, fg * sizeof(int16));
 	for (i = 0; i < ig; i++)
 		groups[i] = intg[ig - 1 - i];
+	/* then the fraction's; the last is padded with zeros on the right */
+	if (fg > 0)
+	{
+		int			pad = fg * NBASE_DIGITS - scale;
+		int			last = NBASE_DIGITS - pad;
+
+		groups[ig + fg - 1] = (int16) ((fp % pow10_tab[last]) * pow10_tab[pad]);
+		fp /= pow10_tab[last];
+		for (i = fg - 2; i >= 0; i--)
+		{
+			groups[ig + i] = (int16) (fp % 10000);
+			fp /= 10000;
+		}
+	}
 	n = ig + fg;
 	weight = ig - 1;
 
@@ -112,7 +111,10 @@ encode_numeric(int64 v, int scale, char *dst)
 		(weight & NUMERIC_SHORT_WEIGHT_MASK);
 	SET_VARSIZE(dst, len);
 	memcpy(dst + VARHDRSZ, &header, sizeof(uint16));
-	memcpy(dst + NUMERIC_HDRSZ_SHORT, groups + first, n * sizeof(int16));
+	/* at most MAX_GROUPS digits: no call to memcpy() */
+	for (i = 0; i < n; i++)
+		memcpy(dst + NUMERIC_HDRSZ_SHORT + i * sizeof(int16), &groups[first + i],
+			   sizeof(int16));
 	return len;
 }
 

@@ -81,6 +81,16 @@ struct PqRowFormer
 	/* per attribute: whether a row of the chunk has it NULL */
 	bool	   *has_nulls;
 
+	/*
+	 * The chunk's leading by-value attributes without NULLs, before
+	 * attribute nlead, are at the same offsets in every row: lead_off[a],
+	 * after the previous one's end lead_end[a]; lead bytes in all.
+	 */
+	int			nlead;
+	Size	   *lead_off;
+	Size	   *lead_end;
+	Size		lead;
+
 	/* the chunk being formed, per row */
 	int			row[PQFDW_FORM_CHUNK];	/* its batch row */
 	char	   *data[PQFDW_FORM_CHUNK]; /* its tuple's data area */
@@ -103,6 +113,8 @@ pqfdw_row_former_create(TupleDesc desc, const char *relname, MemoryContext cxt)
 	rf->row_values = MemoryContextAlloc(cxt, sizeof(Datum) * Max(desc->natts, 1));
 	rf->row_nulls = MemoryContextAlloc(cxt, sizeof(bool) * Max(desc->natts, 1));
 	rf->has_nulls = MemoryContextAlloc(cxt, sizeof(bool) * Max(desc->natts, 1));
+	rf->lead_off = MemoryContextAlloc(cxt, sizeof(Size) * Max(desc->natts, 1));
+	rf->lead_end = MemoryContextAlloc(cxt, sizeof(Size) * Max(desc->natts, 1));
 	rf->header = MemoryContextAlloc(cxt, MAXALIGN(SizeofHeapTupleHeader +
 												  BITMAPLEN(desc->natts)));
 	for (a = 0; a < desc->natts; a++)
@@ -194,8 +206,9 @@ size_fixed(PqRowFormer *rf, int a, int n, Size len, Size mask, bool has_nulls)
  * Add varlena attribute a to the n rows' sizes; false when a value is a
  * TOAST pointer (heap_form_tuple()'s callers detoast those).
  */
-static bool
-size_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
+static inline bool
+size_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable,
+			 bool has_nulls)
 {
 	const Datum *values = att_values(rf, a);
 	const bool *nulls = att_nulls(rf, a);
@@ -205,7 +218,7 @@ size_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
 	{
 		Pointer		p;
 
-		if (nulls[rf->row[k]])
+		if (has_nulls && nulls[rf->row[k]])
 			continue;
 		p = DatumGetPointer(values[rf->row[k]]);
 		rf->varwidth[k] = true;
@@ -246,6 +259,30 @@ fill_byval(PqRowFormer *rf, int a, int n, int len, Size mask, bool has_nulls)
 	}
 }
 
+/*
+ * Write leading attribute a (see nlead) of width len, a constant once
+ * inlined; padding before it is zeroed as in align_zeroed().
+ */
+static inline void
+fill_lead(PqRowFormer *rf, int a, int n, int len)
+{
+	const Datum *values = att_values(rf, a);
+	Size		off = rf->lead_off[a];
+	Size		end = rf->lead_end[a];
+	int			k;
+
+	for (k = 0; k < n; k++)
+	{
+		if (off != end)
+		{
+			uint64		zero = 0;
+
+			memcpy(rf->data[k] + end, &zero, PAD_SPILL);
+		}
+		store_att_byval(rf->data[k] + off, values[rf->row[k]], len);
+	}
+}
+
 static void
 fill_fixed(PqRowFormer *rf, int a, int n, Size len, Size mask)
 {
@@ -265,8 +302,9 @@ fill_fixed(PqRowFormer *rf, int a, int n, Size len, Size mask)
 	}
 }
 
-static void
-fill_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
+static inline void
+fill_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable,
+			 bool has_nulls)
 {
 	const Datum *values = att_values(rf, a);
 	const bool *nulls = att_nulls(rf, a);
@@ -278,7 +316,7 @@ fill_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable)
 		char	   *dst;
 		Size		len;
 
-		if (nulls[rf->row[k]])
+		if (has_nulls && nulls[rf->row[k]])
 			continue;
 		p = DatumGetPointer(values[rf->row[k]]);
 		dst = rf->data[k] + rf->off[k];
@@ -382,14 +420,13 @@ find_nulls(PqRowFormer *rf, int n)
 
 /*
  * Size every row into rf->off; false when the generic path must form.
- * Leading fixed-width attributes without NULLs take the same bytes in
- * every row: counted once.
+ * The leading by-value attributes without NULLs (nlead) take the same
+ * bytes in every row: counted once.
  */
 static bool
 size_rows(PqRowFormer *rf, int n)
 {
 	Size		lead = 0;
-	bool		leading = true;
 	int			a;
 	int			k;
 
@@ -397,41 +434,46 @@ size_rows(PqRowFormer *rf, int n)
 	for (a = 0; a < rf->natts; a++)
 	{
 		PqFormAtt  *fa = &rf->atts[a];
-		bool		fixed = fa->kind == PQ_FORM_BYVAL || fa->kind == PQ_FORM_FIXED;
 
-		if (fa->kind == PQ_FORM_DROPPED)
-			continue;
-		if (leading && fixed && !rf->has_nulls[a])
+		if (fa->kind == PQ_FORM_BYVAL && !rf->has_nulls[a])
 		{
-			lead = ((lead + fa->alignmask) & ~(Size) fa->alignmask) + fa->len;
-			continue;
+			rf->lead_end[a] = lead;
+			lead = ((lead + fa->alignmask) & ~(Size) fa->alignmask);
+			rf->lead_off[a] = lead;
+			lead += fa->len;
 		}
-		if (leading)
-		{
-			for (k = 0; k < n; k++)
-				rf->off[k] = lead;
-			leading = false;
-		}
+		else if (fa->kind != PQ_FORM_DROPPED)
+			break;
+	}
+	rf->nlead = a;
+	rf->lead = lead;
+	for (k = 0; k < n; k++)
+		rf->off[k] = lead;
+
+	for (a = rf->nlead; a < rf->natts; a++)
+	{
+		PqFormAtt  *fa = &rf->atts[a];
+		bool		has_nulls = rf->has_nulls[a];
+
 		switch (fa->kind)
 		{
 			case PQ_FORM_DROPPED:
 				break;
 			case PQ_FORM_BYVAL:
 			case PQ_FORM_FIXED:
-				if (rf->has_nulls[a])
+				if (has_nulls)
 					size_fixed(rf, a, n, fa->len, fa->alignmask, true);
 				else
 					size_fixed(rf, a, n, fa->len, fa->alignmask, false);
 				break;
 			case PQ_FORM_VARLENA:
-				if (!size_varlena(rf, a, n, fa->alignmask, fa->packable))
+				if (has_nulls ?
+					!size_varlena(rf, a, n, fa->alignmask, fa->packable, true) :
+					!size_varlena(rf, a, n, fa->alignmask, fa->packable, false))
 					return false;
 				break;
 		}
 	}
-	if (leading)
-		for (k = 0; k < n; k++)
-			rf->off[k] = lead;
 	return true;
 }
 
@@ -440,19 +482,42 @@ static void
 fill_rows(PqRowFormer *rf, int n)
 {
 	int			a;
+	int			k;
 
-	memset(rf->off, 0, sizeof(Size) * n);
-	for (a = 0; a < rf->natts; a++)
+	/* constant widths and NULL-ness: a loop for each */
+	for (a = 0; a < rf->nlead; a++)
+	{
+		switch (rf->atts[a].kind == PQ_FORM_DROPPED ? 0 : rf->atts[a].len)
+		{
+			case 0:
+				break;
+			case 8:
+				fill_lead(rf, a, n, 8);
+				break;
+			case 4:
+				fill_lead(rf, a, n, 4);
+				break;
+			case 2:
+				fill_lead(rf, a, n, 2);
+				break;
+			default:
+				fill_lead(rf, a, n, 1);
+				break;
+		}
+	}
+	for (k = 0; k < n; k++)
+		rf->off[k] = rf->lead;
+	for (a = rf->nlead; a < rf->natts; a++)
 	{
 		PqFormAtt  *fa = &rf->atts[a];
+		bool		has_nulls = rf->has_nulls[a];
 
 		switch (fa->kind)
 		{
 			case PQ_FORM_DROPPED:
 				break;
 			case PQ_FORM_BYVAL:
-				/* constant widths and NULL-ness: a loop for each */
-				if (rf->has_nulls[a])
+				if (has_nulls)
 					fill_byval(rf, a, n, fa->len, fa->alignmask, true);
 				else if (fa->len == 8)
 					fill_byval(rf, a, n, 8, fa->alignmask, false);
@@ -467,7 +532,10 @@ fill_rows(PqRowFormer *rf, int n)
 				fill_fixed(rf, a, n, fa->len, fa->alignmask);
 				break;
 			case PQ_FORM_VARLENA:
-				fill_varlena(rf, a, n, fa->alignmask, fa->packable);
+				if (has_nulls)
+					fill_varlena(rf, a, n, fa->alignmask, fa->packable, true);
+				else
+					fill_varlena(rf, a, n, fa->alignmask, fa->packable, false);
 				break;
 		}
 	}
