@@ -256,6 +256,19 @@ pq_buffer_append_byte(PqBuffer *buf, uint8 b)
 	buf->data[buf->len++] = b;
 }
 
+/* The first and last w bytes of len (w <= len <= 2w); w a constant. */
+static inline void
+pq_copy_ends(char *d, const char *s, size_t len, size_t w)
+{
+	uint64		a[2];
+	uint64		b[2];
+
+	memcpy(a, s, w);
+	memcpy(b, s + len - w, w);
+	memcpy(d, a, w);
+	memcpy(d + len - w, b, w);
+}
+
 /*
  * memcpy() of a variable length without a call for the short strings most
  * values are: two overlapping moves of the largest power of two <= len.
@@ -267,47 +280,13 @@ pq_copy_short(void *dst, const void *src, size_t len)
 	const char *s = src;
 
 	if (len > 16 && len <= 32)
-	{
-		struct
-		{
-			uint64		w[2];
-		}			a, b;
-
-		memcpy(&a, s, 16);
-		memcpy(&b, s + len - 16, 16);
-		memcpy(d, &a, 16);
-		memcpy(d + len - 16, &b, 16);
-	}
+		pq_copy_ends(d, s, len, 16);
 	else if (len >= 8 && len <= 16)
-	{
-		uint64		a;
-		uint64		b;
-
-		memcpy(&a, s, 8);
-		memcpy(&b, s + len - 8, 8);
-		memcpy(d, &a, 8);
-		memcpy(d + len - 8, &b, 8);
-	}
+		pq_copy_ends(d, s, len, 8);
 	else if (len >= 4 && len < 8)
-	{
-		uint32		a;
-		uint32		b;
-
-		memcpy(&a, s, 4);
-		memcpy(&b, s + len - 4, 4);
-		memcpy(d, &a, 4);
-		memcpy(d + len - 4, &b, 4);
-	}
+		pq_copy_ends(d, s, len, 4);
 	else if (len >= 2 && len < 4)
-	{
-		uint16		a;
-		uint16		b;
-
-		memcpy(&a, s, 2);
-		memcpy(&b, s + len - 2, 2);
-		memcpy(d, &a, 2);
-		memcpy(d + len - 2, &b, 2);
-	}
+		pq_copy_ends(d, s, len, 2);
 	else if (len == 1)
 		d[0] = s[0];
 	else if (len > 32)
