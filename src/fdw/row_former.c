@@ -66,7 +66,7 @@ struct PqRowFormer
 	char	   *buf;
 	Size		bufsize;
 
-	/* one row's Datums, for heap_form_tuple() */
+	/* one row's Datums, for toast_build_flattened_tuple() */
 	Datum	   *row_values;
 	bool	   *row_nulls;
 
@@ -553,7 +553,7 @@ pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
 	int			a;
 	int			k;
 
-	Assert(n <= PQFDW_FORM_CHUNK);
+	Assert(n > 0 && n <= PQFDW_FORM_CHUNK);
 	rf->values = values;
 	rf->nulls = nulls;
 	rf->batch_rows = batch_rows;

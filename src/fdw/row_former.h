@@ -29,11 +29,12 @@ extern PqRowFormer *pqfdw_row_former_create(TupleDesc desc,
 											MemoryContext cxt);
 
 /*
- * Form n (<= PQFDW_FORM_CHUNK) rows into out[0..n): row k is batch row
- * rows[k], or first + k when rows is NULL, of the column-major batch
- * values/nulls (batch_rows Datums per attribute).  The composites stay valid until the next call:
- * they live in the former's buffer (rows with TOAST pointers: in the
- * current memory context).  Their bytes are those heap_form_tuple() gives.
+ * Form n (1 to PQFDW_FORM_CHUNK) rows into out[0..n): row k is batch row
+ * rows[k] (ascending), or first + k when rows is NULL, of the column-major
+ * batch values/nulls (batch_rows Datums per attribute).  The composites
+ * stay valid until the next call: they live in the former's buffer (rows
+ * with TOAST pointers: in the current memory context).  Their bytes are
+ * those heap_form_tuple() gives.
  */
 extern void pqfdw_form_rows(PqRowFormer *rf, const Datum *values,
 							const bool *nulls, int batch_rows, const int *rows,
