@@ -155,8 +155,7 @@ list_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
 		}
 		if (def < p->elem_def)
 		{
-			values[r] =
-				PointerGetDatum(construct_empty_array(ep->type));
+			values[r] = PointerGetDatum(construct_empty_array(ep->type));
 			e++;
 			continue;
 		}
@@ -232,8 +231,7 @@ struct_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
 			an[i] = false;
 			av[i] = nc->leaf_datums[j][vcur[j]];
 		}
-		values[r] =
-			HeapTupleGetDatum(heap_form_tuple(td, av, an));
+		values[r] = HeapTupleGetDatum(heap_form_tuple(td, av, an));
 	}
 }
 
@@ -295,8 +293,6 @@ pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
 	}
 	pq_assembler_build(nc->assembler, nc->rows);
 	for (i = 0; i < n; i++)
-		values[i] =
-			pqfdw_nested_datum(nc, nc->plan, &nc->rows[i],
-							   &nulls[i]);
+		values[i] = pqfdw_nested_datum(nc, nc->plan, &nc->rows[i], &nulls[i]);
 	error_context_stack = cb.previous;
 }
