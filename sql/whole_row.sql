@@ -45,6 +45,19 @@ SELECT compare_whole_rows('SELECT t FROM ft_wr t ORDER BY id LIMIT 300');
 SELECT count(*), count(*) FILTER (WHERE row_to_json(t)::text = row_to_json(e)::text)
 FROM ft_wr t JOIN expected_types e USING (id);
 
+-- Leading by-value attributes without NULLs are laid out once per chunk:
+-- a table of only those (with padding between them), and one where they
+-- are followed by a varlena, a fixed-width by-reference type and NULLs.
+\set types_file :fixtures '/duckdb_types_snappy_dict.parquet'
+CREATE FOREIGN TABLE ft_wr_lead (id bigint, c_int4_nn int, c_double_nn float8, c_bool_nn bool)
+SERVER parquet_srv OPTIONS (filename :'types_file');
+CREATE FOREIGN TABLE ft_wr_mixed (c_bool_nn bool, c_int4_nn int, c_varchar_nn text,
+    c_uuid uuid, c_int2 smallint, id bigint)
+SERVER parquet_srv OPTIONS (filename :'types_file');
+SELECT compare_whole_rows('SELECT t FROM ft_wr_lead t ORDER BY id');
+SELECT compare_whole_rows('SELECT t FROM ft_wr_mixed t ORDER BY id');
+SELECT compare_whole_rows('SELECT t FROM ft_wr_mixed t WHERE c_int2 > 0 ORDER BY id');
+
 -- Parameterized rescans.
 SELECT compare_whole_rows('SELECT x, s.r FROM generate_series(0, 4999, 97) x, LATERAL (SELECT t FROM ft_wr t WHERE id = x) s(r)');
 EXPLAIN (COSTS OFF) SELECT x, s.r FROM generate_series(0, 4999, 97) x, LATERAL (SELECT t FROM ft_wr t WHERE id = x) s(r);
@@ -76,5 +89,5 @@ EXPLAIN (VERBOSE, COSTS OFF) SELECT t, t.tableoid FROM ft_wr t;
 SELECT count(*) FROM ft_wr t WHERE t.tableoid = 'ft_wr'::regclass AND t IS NOT NULL;
 
 DROP TABLE wr_on, wr_off;
-DROP FOREIGN TABLE ft_wr, ft_wr_nested;
+DROP FOREIGN TABLE ft_wr, ft_wr_nested, ft_wr_lead, ft_wr_mixed;
 DROP FUNCTION compare_whole_rows(text);
