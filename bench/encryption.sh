@@ -29,44 +29,20 @@
 # Prints medians and ratios of both; the target is judged on CPU time.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-REPO=$(pwd)
 
 ROWS=${BENCH_ROWS:-10000000}
 RUNS=${BENCH_RUNS:-5}
 SHARED_BUFFERS=${BENCH_SHARED_BUFFERS:-4GB}
 
-if [ "$(id -u)" != 0 ]; then
-	echo "encryption.sh: run as root (the cluster runs as postgres)" >&2
-	exit 1
-fi
-[ -d test/js/node_modules/@duckdb/node-api ] || {
-	echo "encryption.sh: test/js/node_modules missing; run scripts/setup.sh first" >&2
-	exit 1
-}
+# shellcheck source=bench/common.sh
+source bench/common.sh
+bench_start encryption.sh parquet_fdw_bench_enc
 
-WORK=$(mktemp -d /tmp/parquet_fdw_bench_enc.XXXXXX)
 FILE=$WORK/lineitem.parquet
 KEYS=$WORK/keys
 
-export PGFDW_NO_TRAP=1
-# shellcheck source=scripts/cluster.sh
-source "$REPO/scripts/cluster.sh"
-cleanup() {
-	local rc=$?
-	if [ $rc -ne 0 ] && [ -n "${PGFDW_CLUSTER_DIR:-}" ]; then
-		echo "encryption.sh: failed (exit $rc); server log tail:" >&2
-		tail -n 30 "$PGFDW_CLUSTER_DIR/server.log" >&2 || true
-	fi
-	pgfdw_cluster_stop || true
-	if [ "${BENCH_KEEP:-0}" = 1 ]; then
-		echo "encryption.sh: kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
 
-echo "== machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg); AES-NI: $(grep -qw aes /proc/cpuinfo && echo yes || echo no)"
+echo "== AES-NI: $(grep -qw aes /proc/cpuinfo && echo yes || echo no)"
 echo "== generating $ROWS rows (snappy) with DuckDB"
 node bench/gen_lineitem.mjs "$FILE" "$ROWS" --codec snappy
 chmod 644 "$FILE"

@@ -21,7 +21,6 @@
 # `peak-rss` in bench/bench.mjs.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-REPO=$(pwd)
 
 SMALL_ROWS=${BENCH_SMALL_ROWS:-2000000}
 LARGE_ROWS=${BENCH_LARGE_ROWS:-25000000}
@@ -30,35 +29,9 @@ MIN_LARGE_BYTES=${BENCH_MIN_LARGE_BYTES:-1073741824}
 RUNS=${BENCH_MEM_RUNS:-3}
 MAX_RATIO=${BENCH_MAX_RATIO:-1.5}
 
-if [ "$(id -u)" != 0 ]; then
-	echo "memory.sh: run as root (the cluster runs as postgres; /proc/<pid>/status of its backends is read)" >&2
-	exit 1
-fi
-[ -d test/js/node_modules/@duckdb/node-api ] || {
-	echo "memory.sh: test/js/node_modules missing; run scripts/setup.sh first" >&2
-	exit 1
-}
-
-WORK=$(mktemp -d /tmp/parquet_fdw_bench_mem.XXXXXX)
-chmod 755 "$WORK" # the server (user postgres) reads the files from here
-
-export PGFDW_NO_TRAP=1
-# shellcheck source=scripts/cluster.sh
-source "$REPO/scripts/cluster.sh"
-cleanup() {
-	local rc=$?
-	if [ $rc -ne 0 ] && [ -n "${PGFDW_CLUSTER_DIR:-}" ]; then
-		echo "memory.sh: failed (exit $rc); server log tail:" >&2
-		tail -n 30 "$PGFDW_CLUSTER_DIR/server.log" >&2 || true
-	fi
-	pgfdw_cluster_stop || true
-	if [ "${BENCH_KEEP:-0}" = 1 ]; then
-		echo "memory.sh: kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
+# shellcheck source=bench/common.sh
+source bench/common.sh
+bench_start memory.sh parquet_fdw_bench_mem
 
 echo "== generating the files ($CODEC) with DuckDB"
 node bench/gen_lineitem.mjs "$WORK/small.parquet" "$SMALL_ROWS" --codec "$CODEC"

@@ -19,43 +19,17 @@
 # fdw/DuckDB ratios, and check that both give the same results.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-REPO=$(pwd)
 
 ROWS=${BENCH_ROWS:-1000000}
 RUNS=${BENCH_RUNS:-5}
 
-if [ "$(id -u)" != 0 ]; then
-	echo "nested.sh: run as root (the cluster runs as postgres)" >&2
-	exit 1
-fi
-[ -d test/js/node_modules/@duckdb/node-api ] || {
-	echo "nested.sh: test/js/node_modules missing; run scripts/setup.sh first" >&2
-	exit 1
-}
+# shellcheck source=bench/common.sh
+source bench/common.sh
+bench_start nested.sh parquet_fdw_bench
 
-WORK=$(mktemp -d /tmp/parquet_fdw_bench.XXXXXX)
-chmod 755 "$WORK" # the server (user postgres) reads the file from here
 FILE=$WORK/nested.parquet
 
-export PGFDW_NO_TRAP=1
-# shellcheck source=scripts/cluster.sh
-source "$REPO/scripts/cluster.sh"
-cleanup() {
-	local rc=$?
-	if [ $rc -ne 0 ] && [ -n "${PGFDW_CLUSTER_DIR:-}" ]; then
-		echo "nested.sh: failed (exit $rc); server log tail:" >&2
-		tail -n 30 "$PGFDW_CLUSTER_DIR/server.log" >&2 || true
-	fi
-	pgfdw_cluster_stop || true
-	if [ "${BENCH_KEEP:-0}" = 1 ]; then
-		echo "nested.sh: kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
 
-echo "== machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== generating $ROWS rows with DuckDB"
 node bench/nested.mjs gen "$FILE" "$ROWS"
 chmod 644 "$FILE"

@@ -39,46 +39,21 @@ PAGE_BYTES=${BENCH_PAGE_BYTES:-8192}
 RUNS=${BENCH_RUNS:-5}
 T_START=$(date +%s)
 
-if [ "$(id -u)" != 0 ]; then
-	echo "prune.sh: run as root (the cluster runs as postgres)" >&2
-	exit 1
-fi
-[ -d test/js/node_modules/@duckdb/node-api ] && [ -d test/js/node_modules/hyparquet-writer ] || {
-	echo "prune.sh: test/js/node_modules missing; run scripts/setup.sh first" >&2
-	exit 1
-}
+# shellcheck source=bench/common.sh
+source bench/common.sh
+bench_start prune.sh parquet_fdw_bench_prune hyparquet-writer
 if [ "$ROWS" -lt 1000 ]; then
 	echo "prune.sh: BENCH_ROWS must be at least 1000 (heap1000 takes 1000 distinct ids)" >&2
 	exit 1
 fi
 
-WORK=$(mktemp -d /tmp/parquet_fdw_bench_prune.XXXXXX)
-chmod 755 "$WORK" # the server (user postgres) reads the file from here
 
-export PGFDW_NO_TRAP=1
-# shellcheck source=scripts/cluster.sh
-source "$REPO/scripts/cluster.sh"
 PKGLIB=$("$PG_CONFIG" --pkglibdir)
 [ -f "$PKGLIB/parquet_fdw.so" ] || {
 	echo "prune.sh: $PKGLIB/parquet_fdw.so missing; run make install first" >&2
 	exit 1
 }
-cleanup() {
-	local rc=$?
-	if [ $rc -ne 0 ] && [ -n "${PGFDW_CLUSTER_DIR:-}" ]; then
-		echo "prune.sh: failed (exit $rc); server log tail:" >&2
-		tail -n 30 "$PGFDW_CLUSTER_DIR/server.log" >&2 || true
-	fi
-	pgfdw_cluster_stop || true
-	if [ "${BENCH_KEEP:-0}" = 1 ]; then
-		echo "prune.sh: kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
 
-echo "== machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -n "${BENCH_FILE:-}" ]; then
 	FILE=$(realpath "$BENCH_FILE")
 	echo "== using $FILE (BENCH_FILE)"

@@ -22,7 +22,6 @@
 # sample the backend's RssAnon during (c). Prints a table of medians and ratios.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-REPO=$(pwd)
 
 ROWS=${BENCH_ROWS:-10000000}
 RUNS=${BENCH_RUNS:-5}
@@ -30,38 +29,13 @@ CODEC=${BENCH_CODEC:-snappy}
 SHARED_BUFFERS=${BENCH_SHARED_BUFFERS:-4GB}
 MEM_RUNS=${BENCH_MEM_RUNS:-3}
 
-if [ "$(id -u)" != 0 ]; then
-	echo "reader.sh: run as root (the cluster runs as postgres; /proc/<pid>/status of its backends is read)" >&2
-	exit 1
-fi
-[ -d test/js/node_modules/@duckdb/node-api ] || {
-	echo "reader.sh: test/js/node_modules missing; run scripts/setup.sh first" >&2
-	exit 1
-}
+# shellcheck source=bench/common.sh
+source bench/common.sh
+bench_start reader.sh parquet_fdw_bench
 
-WORK=$(mktemp -d /tmp/parquet_fdw_bench.XXXXXX)
-chmod 755 "$WORK" # the server (user postgres) reads the file from here
 FILE=$WORK/lineitem.parquet
 
-export PGFDW_NO_TRAP=1
-# shellcheck source=scripts/cluster.sh
-source "$REPO/scripts/cluster.sh"
-cleanup() {
-	local rc=$?
-	if [ $rc -ne 0 ] && [ -n "${PGFDW_CLUSTER_DIR:-}" ]; then
-		echo "reader.sh: failed (exit $rc); server log tail:" >&2
-		tail -n 30 "$PGFDW_CLUSTER_DIR/server.log" >&2 || true
-	fi
-	pgfdw_cluster_stop || true
-	if [ "${BENCH_KEEP:-0}" = 1 ]; then
-		echo "reader.sh: kept $WORK"
-	else
-		rm -rf "$WORK"
-	fi
-}
-trap cleanup EXIT
 
-echo "== machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== generating $ROWS rows ($CODEC) with DuckDB"
 node bench/gen_lineitem.mjs "$FILE" "$ROWS" --codec "$CODEC"
 chmod 644 "$FILE"
