@@ -246,3 +246,53 @@ SELECT variant_pages('SELECT v ->> ''b'' FROM variant_shred') <
        variant_pages('SELECT v FROM variant_shred') AS fewer_pages_for_one_field,
        variant_pages('SELECT v ->> ''b'', v FROM variant_shred') =
        variant_pages('SELECT v FROM variant_shred') AS whole_value_when_used_whole;
+
+-- DuckDB's fixed-size arrays (duckdb_fixed_arrays.parquet, written from
+-- fixedArraysSql() in test/js/lib/nested_tables.mjs): a NULL INTEGER[3] is
+-- an entry per slot, the two after the first continuing a NULL list.  They
+-- add nothing: no row may shift.  Expected values from the types table's
+-- formulas (test/fixtures.md) and the fixture's own CASEs.
+\set fixed :fixtures '/duckdb_fixed_arrays.parquet'
+CREATE TYPE fx_struct AS (x bigint[], y bigint);
+CREATE FOREIGN TABLE fixed_arrays (id bigint, a_c_int4 int[], a_c_varchar text[],
+    fixed_of_fixed jsonb, list_of_fixed jsonb, struct_of_fixed fx_struct)
+  SERVER parquet_srv OPTIONS (filename :'fixed');
+CREATE FUNCTION fx_int4(i bigint) RETURNS int4 LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN i % 7 = 3 OR i > 4999 THEN NULL
+    ELSE (CASE WHEN i = 1 THEN -2147483648 WHEN i = 2 THEN 2147483647
+          ELSE i * 7919 % 2000000 - 1000000 END)::int4 END $$;
+CREATE VIEW expected_fixed AS
+SELECT i AS id,
+  CASE WHEN i % 4 = 1 THEN NULL ELSE ARRAY[fx_int4(i), NULL, fx_int4(i + 1)] END AS a_c_int4,
+  CASE i % 5 WHEN 0 THEN NULL WHEN 1 THEN jsonb_build_array(NULL, jsonb_build_array(i, NULL), NULL)
+    ELSE jsonb_build_array(jsonb_build_array(i, i + 1), NULL, jsonb_build_array(NULL, -i)) END AS fixed_of_fixed,
+  CASE i % 6 WHEN 0 THEN NULL WHEN 1 THEN '[]'::jsonb WHEN 2 THEN '[null]'
+    ELSE jsonb_build_array(jsonb_build_array(i, NULL, 1), NULL, jsonb_build_array(2, 3, i)) END AS list_of_fixed,
+  CASE WHEN i % 3 = 0 THEN NULL
+    ELSE ROW(CASE WHEN i % 2 = 0 THEN NULL ELSE ARRAY[i, -i] END, i)::fx_struct END AS struct_of_fixed
+FROM generate_series(0::bigint, 4999) AS g(i);
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE f.a_c_int4 IS DISTINCT FROM e.a_c_int4) AS int4_mismatches,
+       count(*) FILTER (WHERE f.fixed_of_fixed IS DISTINCT FROM e.fixed_of_fixed) AS nested_mismatches,
+       count(*) FILTER (WHERE f.list_of_fixed IS DISTINCT FROM e.list_of_fixed) AS list_mismatches,
+       count(*) FILTER (WHERE f.struct_of_fixed::text IS DISTINCT FROM e.struct_of_fixed::text) AS struct_mismatches,
+       count(*) FILTER (WHERE f.a_c_int4 IS NULL) AS null_arrays
+FROM fixed_arrays f FULL JOIN expected_fixed e USING (id);
+SELECT id, a_c_int4, a_c_varchar, fixed_of_fixed FROM fixed_arrays WHERE id BETWEEN 0 AND 5 ORDER BY id;
+-- A filter on id: the nested columns skip the rows between the survivors.
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE f.a_c_int4 IS DISTINCT FROM e.a_c_int4
+                          OR f.fixed_of_fixed IS DISTINCT FROM e.fixed_of_fixed
+                          OR f.struct_of_fixed::text IS DISTINCT FROM e.struct_of_fixed::text) AS mismatches
+FROM fixed_arrays f JOIN expected_fixed e USING (id)
+WHERE f.id % 97 = 5 OR f.id > 4990;
+-- COPY FROM reads the same levels.
+CREATE TABLE fixed_copy (id bigint, a_c_int4 int[], a_c_varchar text[],
+    fixed_of_fixed jsonb, list_of_fixed jsonb, struct_of_fixed fx_struct);
+COPY fixed_copy FROM :'fixed' WITH (FORMAT parquet);
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE c.a_c_int4 IS DISTINCT FROM e.a_c_int4
+                          OR c.fixed_of_fixed IS DISTINCT FROM e.fixed_of_fixed
+                          OR c.list_of_fixed IS DISTINCT FROM e.list_of_fixed
+                          OR c.struct_of_fixed::text IS DISTINCT FROM e.struct_of_fixed::text) AS mismatches
+FROM fixed_copy c FULL JOIN expected_fixed e USING (id);

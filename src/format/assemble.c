@@ -46,6 +46,8 @@ typedef struct LeafStream
 	int			width;			/* pq_fixed_width(), 0 for BYTE_ARRAY */
 	int16		max_def;
 	int16		max_rep;
+	/* [r]: definition level of the leaf's repeated ancestor at level r */
+	int16	   *rep_def;
 
 	/* the current segment, its first entry, the next entry and value */
 	PqSegment	seg;
@@ -141,6 +143,7 @@ pq_assembler_create(const PqSchemaNode *field,
 					PqLeafSource src)
 {
 	PqAssembler *a = palloc0(sizeof(PqAssembler));
+	const PqSchemaNode *n;
 	int			i;
 
 	if (nleaves < 1)
@@ -168,6 +171,11 @@ pq_assembler_create(const PqSchemaNode *field,
 		s->width = pq_fixed_width(leaf->physical_type, leaf->type_length);
 		s->max_def = leaf->max_def;
 		s->max_rep = leaf->max_rep;
+		s->rep_def = palloc0(sizeof(int16) * (s->max_rep + 1));
+		for (n = leaf; n != NULL && n != field->parent; n = n->parent)
+			if (n->repetition == PQ_REPEATED &&
+				n->max_rep >= 1 && n->max_rep <= s->max_rep)
+				s->rep_def[n->max_rep] = n->max_def;
 	}
 	a->root = plan_node(a, field, 0, nleaves);
 	return a;
@@ -369,6 +377,15 @@ copy_values(PqAssembler *a, LeafStream *s, int k)
 /*
  * Append the segment's entries [pos, end) with their values to the batch,
  * checking each level against the leaf's maxima.
+ *
+ * An entry that repeats at level r but is defined below the repeated field
+ * of level r adds no occurrence: it continues a list that is NULL or empty.
+ * DuckDB writes such entries for fixed-size arrays (a NULL INTEGER[3] is
+ * (rep 0, def 0) then (rep 1, def 0) twice), and DuckDB and arrow-rs read
+ * them as nothing.  They are dropped here, before anything counts rows,
+ * values or occurrences, so every consumer of the batch sees the list as
+ * the entry before them left it.  They carry no value (their definition
+ * level is below the leaf's), so the values stay aligned.
  */
 static void
 copy_entries(PqAssembler *a, LeafStream *s, int end)
@@ -376,47 +393,34 @@ copy_entries(PqAssembler *a, LeafStream *s, int end)
 	const PqSegment *seg = &s->seg;
 	int			k = end - s->pos;
 	int			base = s->batch.n;
-	int			nvalues = k;
+	int			kept = 0;
+	int			nvalues = 0;
 	int			i;
 
 	if (k <= 0)
 		return;
 	ensure_entries(a, s, base + k);
-	if (s->max_rep > 0)
+	for (i = 0; i < k; i++)
 	{
-		for (i = 0; i < k; i++)
-		{
-			int16		r = seg->rep[s->pos + i];
+		int16		r = s->max_rep > 0 ? seg->rep[s->pos + i] : 0;
+		int16		d = seg->def ? seg->def[s->pos + i] : s->max_def;
 
-			if (r < 0 || r > s->max_rep)
-				pq_corrupt("repetition level %d of column \"%s\" exceeds its maximum %d",
-						   r, s->leaf->name, s->max_rep);
-			s->rep[base + i] = r;
-		}
+		if (r < 0 || r > s->max_rep)
+			pq_corrupt("repetition level %d of column \"%s\" exceeds its maximum %d",
+					   r, s->leaf->name, s->max_rep);
+		if (d < 0 || d > s->max_def)
+			pq_corrupt("definition level %d of column \"%s\" exceeds its maximum %d",
+					   d, s->leaf->name, s->max_def);
+		if (r > 0 && d < s->rep_def[r])
+			continue;
+		if (s->max_rep > 0)
+			s->rep[base + kept] = r;
+		if (s->max_def > 0)
+			s->def[base + kept] = d;
+		nvalues += (d == s->max_def);
+		kept++;
 	}
-	if (s->max_def > 0)
-	{
-		if (seg->def == NULL)
-		{
-			for (i = 0; i < k; i++)
-				s->def[base + i] = s->max_def;
-		}
-		else
-		{
-			nvalues = 0;
-			for (i = 0; i < k; i++)
-			{
-				int16		d = seg->def[s->pos + i];
-
-				if (d < 0 || d > s->max_def)
-					pq_corrupt("definition level %d of column \"%s\" exceeds its maximum %d",
-							   d, s->leaf->name, s->max_def);
-				s->def[base + i] = d;
-				nvalues += (d == s->max_def);
-			}
-		}
-	}
-	s->batch.n += k;
+	s->batch.n += kept;
 	s->pos = end;
 	copy_values(a, s, nvalues);
 }

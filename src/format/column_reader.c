@@ -424,6 +424,7 @@ open_data_page_v1(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 							len - off, r->col->max_def, dh->num_values, false);
 	setup_values(r, dh->encoding, body + off, len - off, dh->num_values);
 	r->page_left = dh->num_values;
+	r->page_counts = false;
 }
 
 static void
@@ -471,6 +472,10 @@ open_data_page_v2(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 	setup_values(r, dh->encoding, values, values_len,
 				 dh->num_values - dh->num_nulls);
 	r->page_left = dh->num_values;
+	r->page_counts = true;
+	r->page_rows = dh->num_rows;
+	r->page_values = dh->num_values - dh->num_nulls;
+	r->page_rows_seen = r->page_values_seen = 0;
 }
 
 /* Level entries of a data page (v1 or v2), with its counts checked. */
@@ -766,6 +771,23 @@ decode_segment(PqColumnReader *r, int n, PqSegment *seg)
 
 	r->row += n;
 	r->page_left -= n;
+	if (r->page_counts)
+	{
+		int			rows = n;
+
+		if (seg->rep)
+			for (rows = 0, i = 0; i < n; i++)
+				rows += (seg->rep[i] == 0);
+		r->page_rows_seen += rows;
+		r->page_values_seen += nvalues;
+		/* levels that disagree with the header: never guess which is right */
+		if (r->page_left == 0 &&
+			(r->page_rows_seen != r->page_rows ||
+			 r->page_values_seen != r->page_values))
+			pq_corrupt("data page v2 levels give %d rows and %d values, but its header says %d rows and %d values",
+					   r->page_rows_seen, r->page_values_seen,
+					   r->page_rows, r->page_values);
+	}
 	if (r->page_left == 0)
 		r->in_page = false;
 }

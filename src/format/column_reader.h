@@ -93,6 +93,12 @@ typedef struct PqColumnReader
 	bool		in_page;
 	int64		page_offset;
 	int			page_left;		/* level entries not yet returned */
+	/* data page v2: rows and values its header gives, and those decoded */
+	bool		page_counts;
+	int			page_rows;
+	int			page_values;
+	int			page_rows_seen;
+	int			page_values_seen;
 	bool		page_is_dict;
 	bool		rep_rle;		/* levels streamed from RLE decoders */
 	bool		def_rle;

@@ -22,7 +22,7 @@ import * as pw from 'parquet-wasm';
 import { duck, duckQuery, sqlString } from './lib/duck.mjs';
 import { duckCreateTypesSql, markdownTable, pgTypesQuery, COLUMNS } from './lib/types_table.mjs';
 import { walkPages } from './lib/parquet.mjs';
-import { legacyLists, nestedDeclSql, nestedTypesSql } from './lib/nested_tables.mjs';
+import { fixedArraysSql, legacyLists, nestedDeclSql, nestedTypesSql } from './lib/nested_tables.mjs';
 
 if (process.argv[2] === '--doc') {
   // The generated part of test/fixtures.md (checked by scripts/test.sh).
@@ -382,6 +382,28 @@ async function badFixtures() {
     fs.writeFileSync(path.join(OUT, name), buf);
     add(name, { writer: 'gen_fixtures.mjs (patched DuckDB file)', expect: 'error', reference: 'none', errorCode: '22021', why, exercises: why });
   }
+
+  // A data page v2 whose header gives one row less than its repetition
+  // levels hold: the levels and the header disagree, and neither may be
+  // taken on trust. arrow-rs writes the v2 pages (a list column, 1000 rows
+  // of two elements, one page); num_rows 1000 (zigzag varint D0 0F, after
+  // num_nulls 0) becomes 999 (CE 0F), same length.
+  {
+    const name = 'bad_v2_num_rows.parquet';
+    const seed = path.join(TMP, 'v2_rows_seed.parquet');
+    await c.run(`COPY (SELECT i AS id, [i, i + 1] AS l FROM range(1000) t(i)) TO ${sqlString(seed)} (FORMAT parquet, COMPRESSION uncompressed)`);
+    const props = new pw.WriterPropertiesBuilder().setCompression(pw.Compression.UNCOMPRESSED)
+      .setWriterVersion(pw.WriterVersion.V2).setDictionaryEnabled(false).build();
+    const buf = Buffer.from(pw.writeParquet(pw.readParquet(new Uint8Array(fs.readFileSync(seed))), props));
+    const pat = Buffer.from([0x15, 0x00, 0x15, 0xd0, 0x0f]);
+    const at = buf.lastIndexOf(pat);
+    check(name, at >= 0 && buf.indexOf(pat) !== at, 'v2 page headers with num_nulls 0, num_rows 1000 for both columns');
+    buf[at + 3] = 0xce;
+    fs.writeFileSync(path.join(OUT, name), buf);
+    verifyPages(name, { pageTypes: ['DATA_PAGE_V2'] });
+    const why = 'data page v2 of a list column whose num_rows (999) disagrees with its repetition levels (1000 rows)';
+    add(name, { writer: 'gen_fixtures.mjs (patched arrow-rs file)', expect: 'error', reference: 'none', errorCode: 'XX001', why, exercises: why });
+  }
 }
 
 /** Offset just past the page header at `off` (Thrift compact struct skip). */
@@ -654,6 +676,23 @@ async function nestedFixtures() {
       writer: 'parquet-wasm (arrow-rs)',
       exercises: 'duckdb_nested_types.parquet without c_interval, rewritten by arrow-rs: data page v2, ~1 KiB pages (nested rows span pages), ' +
         'arrow-rs LIST/MAP naming and annotations',
+    });
+  }
+  {
+    // NULL fixed-size arrays are one level entry per slot: (rep 0, def 0)
+    // then (rep 1, def 0) twice for INTEGER[3]; the check below makes sure
+    // DuckDB still writes them so.
+    const name = 'duckdb_fixed_arrays.parquet';
+    await c.run(`COPY (${fixedArraysSql()}) TO ${sqlString(path.join(OUT, name))} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 2048)`);
+    verifyPages(name, { codec: 'SNAPPY', minRowGroups: 3 });
+    const r = await c.runAndReadAll(`SELECT num_values FROM parquet_metadata(${sqlString(path.join(OUT, name))})
+      WHERE row_group_id = 0 AND path_in_schema = 'a_c_int4, list, element'`);
+    check(name, Number(r.getRows()[0][0]) === 3 * 2048, `3 level entries per row (NULL arrays too) in a_c_int4, found ${r.getRows()[0][0]} for 2048 rows`);
+    add(name, {
+      writer: 'duckdb',
+      exercises: 'fixed-size ARRAY columns, whose NULL arrays carry an entry per slot that continues a NULL list (rep 1, def 0): every scalar ' +
+        'type as T[3] with NULL arrays and NULL elements, INTEGER[2][3], INTEGER[3][], STRUCT[2], INTEGER[][2], a struct and a map of fixed arrays; ' +
+        '5000 rows in row groups of 2048',
     });
   }
   {

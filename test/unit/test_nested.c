@@ -764,14 +764,128 @@ test_bad_levels(void)
 	CHECK_ERROR(assemble(l, &el, &tl, 1, 2, 2, 3), ERRCODE_DATA_CORRUPTED);
 	tl.rep = r_first;
 	CHECK_ERROR(assemble(l, &el, &tl, 1, 2, 2, 3), ERRCODE_DATA_CORRUPTED);
-	/* a repetition of the list without an element */
+	/* an entry that repeats the list below its definition level adds nothing */
 	tl.rep = r_ok;
 	tl.def = d_norep;
-	CHECK_ERROR(assemble(l, &el, &tl, 1, 2, 2, 1), ERRCODE_DATA_CORRUPTED);
+	CHECK(strcmp(assemble(l, &el, &tl, 1, 2, 2, 1), "{[{1}]} | {[{2}]}") == 0);
 	/* the column ends before the row group does */
 	tl.def = d_ok;
 	CHECK_ERROR(assemble(l, &el, &tl, 1, 3, 3, 2), ERRCODE_DATA_CORRUPTED);
 	CHECK(strcmp(assemble(l, &el, &tl, 1, 2, 3, 2), "{[{1},{2}]} | {[{3}]}") == 0);
+}
+
+/*
+ * DuckDB's fixed-size arrays: a NULL INTEGER[3] is (rep 0, def 0) and then
+ * (rep 1, def 0) twice, entries that continue a NULL list.  They add
+ * nothing, at any depth, wherever segments (pages) cut them off from the
+ * entry that began the row, and when rows are skipped.
+ */
+static void
+test_fixed_size_arrays(void)
+{
+	PqSchemaNode *el = leaf("element", PQ_OPTIONAL, PQ_INT64);
+	PqSchemaNode *l = group1("a", PQ_OPTIONAL, PQ_LT_LIST, -1,
+							 group1("list", PQ_REPEATED, PQ_LT_NONE, -1, el));
+	/* [1, NULL, 10], NULL, [3, NULL, 30], NULL */
+	static const int16 r[] = {0, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1};
+	static const int16 d[] = {3, 2, 3, 0, 0, 0, 3, 2, 3, 0, 0, 0};
+	static const int64 v[] = {1, 10, 3, 30};
+	TestLeaf	tl = {.n = 12,.rep = r,.def = d,.i64 = v};
+	const char *want = "{[{1},{null},{10}]} | null | {[{3},{null},{30}]} | null";
+
+	/* INTEGER[2][3] with a NULL inner array: [[1, 2], NULL, [NULL, 4]], NULL */
+	PqSchemaNode *iel = leaf("element", PQ_OPTIONAL, PQ_INT64);
+	PqSchemaNode *inner = group1("element", PQ_OPTIONAL, PQ_LT_LIST, -1,
+								 group1("list", PQ_REPEATED, PQ_LT_NONE, -1, iel));
+	PqSchemaNode *ll = group1("aa", PQ_OPTIONAL, PQ_LT_LIST, -1,
+							  group1("list", PQ_REPEATED, PQ_LT_NONE, -1, inner));
+	static const int16 llr[] = {0, 2, 1, 2, 1, 2, 0, 2, 1, 2, 1, 2};
+	static const int16 lld[] = {5, 5, 2, 2, 4, 5, 0, 0, 0, 0, 0, 0};
+	static const int64 llv[] = {1, 2, 4};
+	TestLeaf	ltl = {.n = 12,.rep = llr,.def = lld,.i64 = llv};
+	const char *llwant = "{[{{[{1},{2}]}},{null},{{[{null},{4}]}}]} | null";
+
+	/* a struct of two fixed arrays, each leaf with its own NULL slots */
+	PqSchemaNode *xe = leaf("element", PQ_OPTIONAL, PQ_INT64);
+	PqSchemaNode *ye = leaf("element", PQ_OPTIONAL, PQ_INT64);
+	PqSchemaNode *st = group2("s", PQ_OPTIONAL, PQ_LT_NONE, -1,
+							  group1("x", PQ_OPTIONAL, PQ_LT_LIST, -1,
+									 group1("list", PQ_REPEATED, PQ_LT_NONE, -1, xe)),
+							  group1("y", PQ_OPTIONAL, PQ_LT_LIST, -1,
+									 group1("list", PQ_REPEATED, PQ_LT_NONE, -1, ye)));
+	PqSchemaNode *sl[2] = {xe, ye};
+	static const int16 xr[] = {0, 1, 0, 1, 0, 1};
+	static const int16 xd[] = {4, 4, 1, 1, 0, 0};
+	static const int64 xv[] = {5, 6};
+	static const int16 yr[] = {0, 1, 0, 1, 0, 1};
+	static const int16 yd[] = {1, 1, 4, 3, 0, 0};
+	static const int64 yv[] = {7};
+	TestLeaf	stl[2] = {
+		{.n = 6,.rep = xr,.def = xd,.i64 = xv},
+		{.n = 6,.rep = yr,.def = yd,.i64 = yv}};
+	const char *swant = "{{[{5},{6}]},null} | {null,{[{7},{null}]}} | null";
+	int			seg;
+	int			batch;
+
+	root1(l);
+	for (seg = 1; seg <= 12; seg++)
+		for (batch = 1; batch <= 4; batch++)
+		{
+			char	   *got = assemble(l, &el, &tl, 1, 4, batch, seg);
+
+			if (strcmp(got, want) != 0)
+			{
+				fprintf(stderr, "segments of %d, batches of %d: %s\n", seg, batch, got);
+				CHECK(false);
+			}
+		}
+	root1(ll);
+	for (seg = 1; seg <= 12; seg++)
+	{
+		char	   *got = assemble(ll, &iel, &ltl, 1, 2, 1, seg);
+
+		if (strcmp(got, llwant) != 0)
+		{
+			fprintf(stderr, "segments of %d: %s\n", seg, got);
+			CHECK(false);
+		}
+	}
+	root1(st);
+	for (seg = 1; seg <= 6; seg++)
+	{
+		char	   *got = assemble(st, sl, stl, 2, 3, 2, seg);
+
+		if (strcmp(got, swant) != 0)
+		{
+			fprintf(stderr, "segments of %d: %s\n", seg, got);
+			CHECK(false);
+		}
+	}
+
+	/* skipping over NULL arrays and their slots */
+	{
+		TestSource	ts = {.leaves = &tl,.seg_max = 2};
+		PqLeafSource src = {ts_next, ts_skip, ts_position, &ts};
+		PqAssembler *a;
+		PqValue		rows[1];
+		const PqLeafBatch *b;
+
+		tl.pos = tl.vpos = 0;
+		max_def_of[0] = el->max_def;
+		a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, src);
+		pq_assembler_reset(a);
+		pq_assembler_skip_to(a, 2);
+		b = pq_assembler_next(a, 1);
+		/* the batch holds the row's three entries and two values */
+		CHECK_EQ_INT(b[0].n, 3);
+		CHECK_EQ_INT(b[0].nvalues, 2);
+		pq_assembler_build(a, rows);
+		CHECK(strcmp(render_rows(rows, 1), "{[{3},{null},{30}]}") == 0);
+		b = pq_assembler_next(a, 1);
+		/* a NULL array is one entry once its slots are dropped */
+		CHECK_EQ_INT(b[0].n, 1);
+		CHECK_EQ_INT(b[0].nvalues, 0);
+	}
 }
 
 /* Leaves of one field that disagree about the shape of a row. */
@@ -821,5 +935,6 @@ suite_nested(void)
 	ut_run("nested: NULL, empty, NULL-element lists", test_null_empty_lists);
 	ut_run("nested: top-level repeated field, skip", test_top_level_repeated_and_skip);
 	ut_run("nested: invalid levels", test_bad_levels);
+	ut_run("nested: DuckDB fixed-size arrays (NULL slots)", test_fixed_size_arrays);
 	ut_run("nested: leaves that disagree", test_leaves_disagree);
 }

@@ -127,3 +127,31 @@ export function legacyLists(n = 3000) {
   ];
   return { schema, columnData };
 }
+
+/**
+ * duckdb_fixed_arrays.parquet: DuckDB's fixed-size ARRAY type, which it
+ * writes as a 3-level LIST whose NULL arrays carry one level entry per
+ * element slot (rep 0 then rep > 0, all below the list's definition level).
+ * Every scalar type of the types table as T[3] (NULL arrays where
+ * id % 4 = 1, a NULL element in every other row), nested fixed arrays, and
+ * fixed arrays inside lists, structs and maps and of structs and lists.
+ * 5000 rows: leaves with 15000 level entries span several of the reader's
+ * segments and batches. DuckDB's CASE cannot yield ARRAY types, so each
+ * CASE yields a list that is then cast.
+ */
+export function fixedArraysSql() {
+  const scalars = COLUMNS.filter((c) => c.name !== 'id');
+  const cols = ['id'];
+  for (const c of scalars) {
+    cols.push(`(CASE WHEN id % 4 = 1 THEN NULL ELSE [${c.name}, NULL, lead(${c.name}) OVER (ORDER BY id)] END)::${duckType(c)}[3] AS a_${c.name}`);
+  }
+  cols.push(`(CASE id % 5 WHEN 0 THEN NULL WHEN 1 THEN [NULL, [id, NULL], NULL]
+    ELSE [[id, id + 1], NULL, [NULL, -id]] END)::INTEGER[2][3] AS fixed_of_fixed`);
+  cols.push(`(CASE id % 6 WHEN 0 THEN NULL WHEN 1 THEN [] WHEN 2 THEN [NULL]
+    ELSE [[id, NULL, 1], NULL, [2, 3, id]] END)::INTEGER[3][] AS list_of_fixed`);
+  cols.push(`(CASE id % 4 WHEN 0 THEN NULL ELSE [struct_pack(a := id, b := 'b' || id), NULL] END)::STRUCT(a INTEGER, b VARCHAR)[2] AS fixed_of_structs`);
+  cols.push(`(CASE id % 4 WHEN 0 THEN NULL WHEN 1 THEN [NULL, []] ELSE [[id], [id, NULL]] END)::INTEGER[][2] AS fixed_of_lists`);
+  cols.push(`(CASE id % 3 WHEN 0 THEN NULL ELSE struct_pack(x := CASE WHEN id % 2 = 0 THEN NULL ELSE [id, -id] END, y := id) END)::STRUCT(x BIGINT[2], y BIGINT) AS struct_of_fixed`);
+  cols.push(`(CASE id % 3 WHEN 0 THEN NULL ELSE map(['k' || id, 'n'], [[id, NULL], NULL]) END)::MAP(VARCHAR, INTEGER[2]) AS map_of_fixed`);
+  return `SELECT ${cols.join(',\n  ')}\nFROM types ORDER BY id`;
+}
