@@ -560,6 +560,9 @@ pq_assembler_skip_to(PqAssembler *a, int64 row)
 						break;
 					rows++;
 				}
+				else if (rows == 0)
+					pq_corrupt("column \"%s\" starts a row with repetition level %d, not 0",
+							   s->leaf->name, s->seg.rep[s->pos]);
 				if (s->seg.def == NULL || s->seg.def[s->pos] == s->max_def)
 					s->vpos++;
 			}

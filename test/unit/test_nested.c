@@ -764,6 +764,18 @@ test_bad_levels(void)
 	CHECK_ERROR(assemble(l, &el, &tl, 1, 2, 2, 3), ERRCODE_DATA_CORRUPTED);
 	tl.rep = r_first;
 	CHECK_ERROR(assemble(l, &el, &tl, 1, 2, 2, 3), ERRCODE_DATA_CORRUPTED);
+	/* ... also when the first rows are skipped */
+	{
+		TestSource	ts = {.leaves = &tl,.seg_max = 3};
+		PqLeafSource src = {ts_next, ts_skip, ts_position, &ts};
+		PqAssembler *a;
+
+		tl.pos = tl.vpos = 0;
+		max_def_of[0] = el->max_def;
+		a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, src);
+		pq_assembler_reset(a);
+		CHECK_ERROR(pq_assembler_skip_to(a, 1), ERRCODE_DATA_CORRUPTED);
+	}
 	/* an entry that repeats the list below its definition level adds nothing */
 	tl.rep = r_ok;
 	tl.def = d_norep;
