@@ -389,7 +389,7 @@ async function badFixtures() {
   // of two elements, one page); num_rows 1000 (zigzag varint D0 0F, after
   // num_nulls 0) becomes 999 (CE 0F), same length.
   {
-    const name = 'bad_v2_num_rows.parquet';
+    const name = 'v2_num_rows_mismatch.parquet';
     const seed = path.join(TMP, 'v2_rows_seed.parquet');
     await c.run(`COPY (SELECT i AS id, [i, i + 1] AS l FROM range(1000) t(i)) TO ${sqlString(seed)} (FORMAT parquet, COMPRESSION uncompressed)`);
     const props = new pw.WriterPropertiesBuilder().setCompression(pw.Compression.UNCOMPRESSED)
