@@ -2,7 +2,7 @@
  *
  * metadata.h
  *		In-memory form of the Parquet Thrift structures (parquet.thrift),
- *		with decoders (metadata_read_*.c) and encoders (metadata_write.c).
+ *		decoded and encoded by the descriptor tables of metadata_thrift.c.
  *
  * Decoded binary fields (PqBytes) point into the input buffer, which the
  * caller keeps alive as long as the decoded struct is used.  Strings that
