@@ -175,6 +175,51 @@ pq_variant_object_field(const PqVariantObject *o, const PqVariantMeta *m,
 	*avail = o->data_len - off;
 }
 
+/* A key of an object, for the duplicate check of unsorted objects. */
+typedef struct ObjectKey
+{
+	const uint8 *key;
+	size_t		len;
+} ObjectKey;
+
+static int
+object_key_cmp(const void *a, const void *b)
+{
+	const ObjectKey *x = a;
+	const ObjectKey *y = b;
+
+	return pq_variant_key_cmp(x->key, x->len, y->key, y->len);
+}
+
+/*
+ * An object's keys must be unique.  The spec also orders them, which
+ * makes the check one comparison per field, but DuckDB writes field ids in
+ * insertion order: an unsorted object is checked by sorting a copy of its
+ * keys.  No lookup by key ever searches the object itself (jsonb, which
+ * the rendered text becomes, sorts its keys).
+ */
+static void
+check_unique_keys(const PqVariantObject *o, const PqVariantMeta *m)
+{
+	ObjectKey  *keys = palloc(sizeof(ObjectKey) * o->n);
+	uint32		i;
+
+	for (i = 0; i < o->n; i++)
+	{
+		const uint8 *value;
+		size_t		avail;
+
+		pq_variant_object_field(o, m, i, &keys[i].key, &keys[i].len,
+								&value, &avail);
+	}
+	qsort(keys, o->n, sizeof(ObjectKey), object_key_cmp);
+	for (i = 1; i < o->n; i++)
+		if (object_key_cmp(&keys[i - 1], &keys[i]) == 0)
+			pq_corrupt("Variant object has field \"%.*s\" twice",
+					   (int) Min(keys[i].len, 100), (const char *) keys[i].key);
+	pfree(keys);
+}
+
 static size_t
 render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 			  size_t avail, int depth)
@@ -182,6 +227,7 @@ render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 	PqVariantObject o;
 	const uint8 *prev = NULL;
 	size_t		prev_len = 0;
+	bool		ascending = true;
 	uint32		i;
 
 	pq_variant_object_open(&o, p, avail);
@@ -195,8 +241,7 @@ render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 
 		pq_variant_object_field(&o, m, i, &key, &key_len, &value, &value_avail);
 		if (prev != NULL && pq_variant_key_cmp(prev, prev_len, key, key_len) >= 0)
-			pq_corrupt("Variant object field names are not in strictly ascending order (field %u)",
-					   i);
+			ascending = false;
 		if (i > 0)
 			pq_buffer_append_byte(buf, ',');
 		pq_json_string(buf, (const char *) key, key_len);
@@ -206,6 +251,8 @@ render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 		prev_len = key_len;
 	}
 	pq_buffer_append_byte(buf, '}');
+	if (!ascending)
+		check_unique_keys(&o, m);
 	return o.size;
 }
 

@@ -62,15 +62,15 @@ extern bool pq_variant_object_open(PqVariantObject *o, const uint8 *p,
 
 /*
  * Field i of an object: its key and where its value starts (with the bytes
- * available to it).  Keys must be strictly ascending: the caller passes the
- * previous key (NULL for the first) to check.
+ * available to it).  Keys may come in any order; the caller checks that
+ * they are unique.
  */
 extern void pq_variant_object_field(const PqVariantObject *o,
 									const PqVariantMeta *m, uint32 i,
 									const uint8 **key, size_t *key_len,
 									const uint8 **value, size_t *avail);
 
-/* Strictly ascending unsigned byte order of keys, as objects require. */
+/* Unsigned byte order of keys (the order the spec asks objects to keep). */
 extern int	pq_variant_key_cmp(const uint8 *a, size_t alen,
 							   const uint8 *b, size_t blen);
 

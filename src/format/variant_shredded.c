@@ -339,11 +339,9 @@ render_shredded_object(PqBuffer *buf, const PqVariantMeta *m,
 		{
 			ObjectEntry *e = &entries[n++];
 
+			/* in any order (DuckDB's are unsorted): sorted below */
 			pq_variant_object_field(&rest, m, j, &e->key, &e->key_len,
 									&e->bin, &e->bin_avail);
-			if (j > 0 && entry_cmp(e - 1, e) >= 0)
-				pq_corrupt("Variant object field names are not in strictly ascending order (field %u)",
-						   j);
 			e->shredded = false;
 			e->missing = false;
 		}

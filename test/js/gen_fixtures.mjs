@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer, schemaFromColumnData } from 'hyparquet-writer';
 import * as pw from 'parquet-wasm';
 import { duck, duckQuery, sqlString } from './lib/duck.mjs';
@@ -739,6 +740,18 @@ const VARIANT_ROWS_SQL = `
     (11, MAP {}::MAP(VARCHAR, INTEGER)::VARIANT)
   ) t(id, v)`;
 
+const VARIANT_UNSORTED_SQL = `
+  SELECT id, v::JSON::VARIANT AS v FROM (VALUES
+    (0, '{"id": 1, "name": "x", "tags": ["a", "b"], "price": 9.5, "active": true}'),
+    (1, '{"zeta": 1, "alpha": {"y": 2, "b": [3, {"q": 1, "p": 2}]}, "mid": null}'),
+    (2, '[{"k2": 1, "k1": 2}, {"b": true, "a": false}, []]'),
+    (3, '{"nested": {"z": 5, "a": "five"}, "id": 7, "extra": {"d": 1, "c": 2}}'),
+    (4, '{"price": 1.25, "name": "y", "id": 2}'),
+    (5, '{}'),
+    (6, '"not an object"'),
+    (7, NULL)
+  ) t(id, v)`;
+
 async function variantFixtures() {
   const c = await duck();
   const ref = (name) => `SELECT id, v::JSON AS v FROM read_parquet(${sqlString(path.join(OUT, name))}) ORDER BY id`;
@@ -754,6 +767,23 @@ async function variantFixtures() {
     const md = (await duckQuery(`SELECT path_in_schema FROM parquet_metadata(${sqlString(path.join(OUT, name))})`)).rows.map((r) => String(r[0]));
     check(name, md.some((p) => /typed_value, c, typed_value, x, typed_value/.test(p)), `nested shredded field c.x, found ${md.join(' | ')}`);
     add(name, { writer: 'duckdb', referenceSql: ref(name), exercises: 'shredded VARIANT: shredded, missing, mistyped and extra fields, non-object values, nested shredded object' });
+  }
+  // DuckDB writes object field ids in insertion order, not sorted by key as
+  // the spec asks; readers must accept them (keys stay unique).
+  for (const [name, opts, what] of [
+    ['duckdb_variant_unsorted.parquet', '', 'unshredded'],
+    ['duckdb_variant_unsorted_shredded.parquet',
+      ", SHREDDING {v: 'STRUCT(id BIGINT, name VARCHAR, price DOUBLE, nested STRUCT(z INTEGER, a VARCHAR))'}", 'shredded']]) {
+    await c.run(`COPY (${VARIANT_UNSORTED_SQL}) TO ${sqlString(path.join(OUT, name))} (FORMAT parquet${opts})`);
+    const buf = fs.readFileSync(path.join(OUT, name));
+    const rows = await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) });
+    // hyparquet builds each object in the stored field order
+    const keys = Object.keys(rows.find((r) => r.id === 0).v);
+    check(name, keys.join() !== [...keys].sort().join(), `object fields stored unsorted, found ${keys.join(', ')}`);
+    add(name, {
+      writer: 'duckdb', referenceSql: ref(name),
+      exercises: `${what} VARIANT objects whose field ids DuckDB stores in insertion order (unsorted): flat, nested, in arrays, an empty object`,
+    });
   }
   {
     const name = 'hyp_variant_shredded.parquet';

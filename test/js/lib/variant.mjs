@@ -122,17 +122,18 @@ function decodeAt(meta, bytes, pos, end, depth) {
     need(dataAt - pos + dataLen);
     const dataEnd = dataAt + dataLen;
     const children = [];
-    let prevKey = null;
-    // same order of checks as the C decoder: key, offset, key order, value
+    // Keys in any order (DuckDB writes them unsorted), but unique.
+    const seen = new Set();
     for (let i = 0; i < n; i++) {
       let key = null;
       if (isObject) key = metadataKey(meta, uintLE(bytes, idsAt + i * idSize, idSize));
       const off = uintLE(bytes, offsAt + i * offSize, offSize);
       if (off >= dataLen) corrupt(`element ${i} offset ${off} outside ${dataLen} data bytes`);
       if (isObject) {
-        if (prevKey && compareBytes(prevKey, key) >= 0) corrupt('object keys not strictly ascending');
+        const k = Buffer.from(key).toString('hex');
+        if (seen.has(k)) corrupt('object has a key twice');
+        seen.add(k);
         checkUtf8(key);
-        prevKey = key;
       }
       const [child] = decodeAt(meta, bytes, dataAt + off, dataEnd, depth + 1);
       children.push(isObject ? [key, child] : child);
