@@ -262,6 +262,23 @@ COPY (SELECT INTERVAL '-1 day' AS iv) TO '/tmp/parquet_fdw_test/out/e.parquet' W
 COPY (SELECT 'infinity'::date AS d) TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet);
 COPY (SELECT '-infinity'::timestamptz AS t) TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet);
 SELECT pg_stat_file(:'out' || '/e.parquet', true) IS NULL AS no_file, copy_tmp_files() AS tmp_files;
+-- each way out the HINT of the first error names writes the value exactly
+COPY (SELECT i, CASE WHEN i = 2500 THEN 1e30 ELSE i END AS n FROM generate_series(1, 3000) i)
+  TO '/tmp/parquet_fdw_test/out/hint_scale.parquet' WITH (FORMAT parquet, numeric_scale 0);
+COPY (SELECT i, CASE WHEN i = 2500 THEN 1e30 ELSE i END AS n FROM generate_series(1, 3000) i)
+  TO '/tmp/parquet_fdw_test/out/hint_string.parquet' WITH (FORMAT parquet, numeric_as 'string');
+COPY (SELECT i, (CASE WHEN i = 2500 THEN 1e30 ELSE i END)::numeric(38,1) AS n FROM generate_series(1, 3000) i)
+  TO '/tmp/parquet_fdw_test/out/hint_typmod.parquet' WITH (FORMAT parquet);
+CREATE FOREIGN TABLE hint_scale (i int4, n numeric) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/hint_scale.parquet');
+CREATE FOREIGN TABLE hint_string (i int4, n text) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/hint_string.parquet');
+CREATE FOREIGN TABLE hint_typmod (i int4, n numeric) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/hint_typmod.parquet');
+SELECT (SELECT count(*) FILTER (WHERE n <> CASE WHEN i = 2500 THEN 1e30 ELSE i END) FROM hint_scale) AS scale_diff,
+       (SELECT count(*) FILTER (WHERE n::numeric <> CASE WHEN i = 2500 THEN 1e30 ELSE i END) FROM hint_string) AS string_diff,
+       (SELECT count(*) FILTER (WHERE n <> CASE WHEN i = 2500 THEN 1e30 ELSE i END) FROM hint_typmod) AS typmod_diff,
+       (SELECT n FROM hint_typmod WHERE i = 2500) AS big;
 -- an existing file survives a failed COPY untouched
 COPY (SELECT 1 AS keep) TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet);
 COPY (SELECT 1e40 AS keep) TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet);

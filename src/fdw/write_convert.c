@@ -355,7 +355,8 @@ pqfdw_write_column_reserve(PqWriteColumn *col, int n)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("too many values in one batch of column \"%s\"",
-							col->name)));
+							col->name),
+					 errhint("Use a smaller row_group_size.")));
 		cap *= 2;
 	}
 	col->values = repalloc_huge(col->values, sizeof(Datum) * cap);
@@ -385,7 +386,8 @@ pqfdw_write_convert(PqWriteColumn *col, int n, int64 row_base)
 			if (unlikely(col->nulls[i]))
 				pqfdw_write_value_error(col, row_base, i,
 										ERRCODE_NOT_NULL_VIOLATION,
-										"The column is NOT NULL, so it is written as REQUIRED, but the value is null.");
+										"The column is NOT NULL, so it is written as REQUIRED, but the value is null.",
+										"COPY from a query that filters out or replaces the nulls (for example with coalesce()).");
 		nvalues = n;
 	}
 	else
@@ -429,7 +431,7 @@ pqfdw_write_convert(PqWriteColumn *col, int n, int64 row_base)
 
 void
 pqfdw_write_value_error(PqWriteColumn *col, int64 row_base, int row,
-						int sqlstate, const char *reason)
+						int sqlstate, const char *reason, const char *hint)
 {
 	if (col->value_rows != NULL)
 		row = col->value_rows[row];
@@ -437,5 +439,6 @@ pqfdw_write_value_error(PqWriteColumn *col, int64 row_base, int row,
 			(errcode(sqlstate),
 			 errmsg("cannot write row %lld of column \"%s\" to Parquet",
 					(long long) (row_base + row + 1), col->name),
-			 errdetail_internal("%s", reason)));
+			 errdetail_internal("%s", reason),
+			 hint ? errhint("%s", hint) : 0));
 }

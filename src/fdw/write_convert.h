@@ -183,7 +183,7 @@ extern void pqfdw_nested_leaf_levels(const PqNestedColumn *nc, int leaf,
 
 /* ERROR for a value Parquet cannot hold; row is the 0-based batch index. */
 extern void pqfdw_write_value_error(PqWriteColumn *col, int64 row_base,
-									int row, int sqlstate,
-									const char *reason) pg_attribute_noreturn();
+									int row, int sqlstate, const char *reason,
+									const char *hint) pg_attribute_noreturn();
 
 #endif							/* PQFDW_WRITE_CONVERT_H */

@@ -41,7 +41,8 @@ write_dates(PqWriteColumn *col, int n, int64 row_base)
 					 pg_add_s32_overflow(d, UNIX_EPOCH_DAYS, &out[k])))
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-									"Infinite dates cannot be written as a Parquet DATE.");
+									"Infinite dates cannot be written as a Parquet DATE.",
+									"COPY from a query that replaces them (for example nullif(col, 'infinity')).");
 		k++;
 	}
 }
@@ -63,13 +64,15 @@ write_timestamps(PqWriteColumn *col, int n, int64 row_base)
 		if (unlikely(TIMESTAMP_NOT_FINITE(ts)))
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-									"Infinite timestamps cannot be written as a Parquet TIMESTAMP.");
+									"Infinite timestamps cannot be written as a Parquet TIMESTAMP.",
+									"COPY from a query that replaces them (for example nullif(col, 'infinity')).");
 		/* the last ~30000 years of PostgreSQL's range exceed int64 since 1970 */
 		if (unlikely(pg_add_s64_overflow(ts, (int64) UNIX_EPOCH_DAYS * USECS_PER_DAY,
 										 &out[k])))
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-									"The timestamp is out of the range of microseconds since 1970 in 64 bits.");
+									"The timestamp is out of the range of microseconds since 1970 in 64 bits.",
+									"COPY from a query that writes the column as text (col::text).");
 		k++;
 	}
 }
@@ -116,15 +119,18 @@ write_intervals(PqWriteColumn *col, int n, int64 row_base)
 		if (unlikely(iv->month < 0 || iv->day < 0 || iv->time < 0))
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-									"Parquet INTERVAL holds unsigned months, days and milliseconds; the interval has a negative part.");
+									"Parquet INTERVAL holds unsigned months, days and milliseconds; the interval has a negative part.",
+									"COPY from a query that writes the column as text (col::text) or as seconds (extract(epoch from col)).");
 		if (unlikely(iv->time % 1000 != 0) && !col->interval_truncate)
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-									"Parquet INTERVAL holds milliseconds; the interval has a sub-millisecond part (the option interval_truncate drops it).");
+									"Parquet INTERVAL holds milliseconds; the interval has a sub-millisecond part.",
+									"The option interval_truncate drops sub-millisecond parts.");
 		if (unlikely(iv->time / 1000 > PG_UINT32_MAX))
 			pqfdw_write_value_error(col, row_base, i,
 									ERRCODE_DATETIME_VALUE_OUT_OF_RANGE,
-									"The time part of the interval exceeds 2^32 - 1 milliseconds.");
+									"The time part of the interval exceeds 2^32 - 1 milliseconds.",
+									"COPY from a query that moves whole days into the day part (justify_hours(col)).");
 		out = col->fixed + (size_t) k * 12;
 		pq_store_le32(out, (uint32) iv->month);
 		pq_store_le32(out + 4, (uint32) iv->day);

@@ -321,7 +321,8 @@ add_level(PqNestedLeaf *leaf, int def, int rep)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("too many values in one batch of column \"%s\"",
-							leaf->col.name)));
+							leaf->col.name),
+					 errhint("Use a smaller row_group_size.")));
 		leaf->cap_levels *= 2;
 		leaf->def = repalloc_huge(leaf->def, sizeof(int16) * leaf->cap_levels);
 		leaf->rep = repalloc_huge(leaf->rep, sizeof(int16) * leaf->cap_levels);
@@ -357,7 +358,8 @@ add_absent(PqNestedColumn *nc, const PqWriteNode *node, int def, int rep)
 }
 
 static void
-value_error(PqNestedColumn *nc, int sqlstate, const char *reason)
+value_error(PqNestedColumn *nc, int sqlstate, const char *reason,
+			const char *hint)
 {
 	/* the message names column and row itself (the ERROR unwinds the stack) */
 	error_context_stack = nc->errcb.previous;
@@ -365,7 +367,8 @@ value_error(PqNestedColumn *nc, int sqlstate, const char *reason)
 			(errcode(sqlstate),
 			 errmsg("cannot write row %lld of column \"%s\" to Parquet",
 					(long long) (nc->row_base + nc->row + 1), nc->name),
-			 errdetail_internal("%s", reason)));
+			 errdetail_internal("%s", reason),
+			 hint ? errhint("%s", hint) : 0));
 }
 
 static Datum
@@ -410,7 +413,8 @@ shred(PqNestedColumn *nc, const PqWriteNode *node, Datum v, bool isnull,
 		/* only the column itself can be REQUIRED */
 		if (!node->optional)
 			value_error(nc, ERRCODE_NOT_NULL_VIOLATION,
-						"The column is NOT NULL, so it is written as REQUIRED, but the value is null.");
+						"The column is NOT NULL, so it is written as REQUIRED, but the value is null.",
+						"COPY from a query that filters out or replaces the nulls (for example with coalesce()).");
 		add_absent(nc, node, parent_def, rep);
 		return;
 	}
@@ -433,7 +437,8 @@ shred(PqNestedColumn *nc, const PqWriteNode *node, Datum v, bool isnull,
 				if (ARR_NDIM(a) > 1)
 					value_error(nc, ERRCODE_FEATURE_NOT_SUPPORTED,
 								psprintf("The array has %d dimensions; only one-dimensional arrays can be written as a Parquet LIST.",
-										 ARR_NDIM(a)));
+										 ARR_NDIM(a)),
+								"COPY from a query that writes the column as jsonb (to_jsonb() keeps the dimensions as nested arrays).");
 				deconstruct_array(a, node->elemtype, node->elmlen,
 								  node->elmbyval, node->elmalign,
 								  &elems, &enulls, &n);

@@ -56,6 +56,23 @@ load_be16(const uint8 *p)
  * so in the unscaled integer its unit sits at 10^(4 * (weight - i) +
  * scale); a negative exponent must only drop zeros.
  */
+/*
+ * What a user can do about a numeric that does not fit: only unconstrained
+ * numerics have a DECIMAL chosen by options (numeric_scale); numeric_as
+ * 'string' applies to them too.
+ */
+static const char *
+numeric_hint(PqWriteColumn *col, bool integer_digits)
+{
+	if (col->typmod >= (int32) VARHDRSZ)
+		return "COPY from a query that writes the column as text (col::text).";
+	if (integer_digits)
+		return psprintf("Use numeric_scale with a value below %d to leave more integer digits, numeric_as 'string' to write exact text, or COPY from a query that casts the column to numeric(38,s) with the scale it needs.",
+						col->decimal_scale);
+	return psprintf("Use numeric_scale with a value above %d, numeric_as 'string' to write exact text, or COPY from a query that rounds the column (round(col, %d)).",
+					col->decimal_scale, col->decimal_scale);
+}
+
 static int128
 numeric_to_unscaled(PqWriteColumn *col, int64 row_base, int row)
 {
@@ -77,7 +94,10 @@ numeric_to_unscaled(PqWriteColumn *col, int64 row_base, int row)
 								psprintf("%s cannot be written as a Parquet DECIMAL.",
 										 sign == NUMERIC_SEND_NAN ? "NaN" :
 										 sign == NUMERIC_SEND_PINF ? "Infinity" :
-										 "-Infinity"));
+										 "-Infinity"),
+								col->typmod >= (int32) VARHDRSZ ?
+								"COPY from a query that replaces the value (for example nullif(col, 'NaN')) or writes the column as text (col::text)." :
+								"Use numeric_as 'string' to write the column as text, or COPY from a query that replaces the value (for example nullif(col, 'NaN')).");
 
 	for (i = 0; i < ndigits; i++)
 	{
@@ -93,7 +113,8 @@ numeric_to_unscaled(PqWriteColumn *col, int64 row_base, int row)
 				pqfdw_write_value_error(col, row_base, row,
 										ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 										psprintf("The value has more than %d fractional digits, so DECIMAL(%d,%d) would round it.",
-												 scale, precision, scale));
+												 scale, precision, scale),
+										numeric_hint(col, false));
 			part = digit / (int) pow10_tab[-exp];
 		}
 		else
@@ -115,7 +136,8 @@ overflow:
 	pqfdw_write_value_error(col, row_base, row,
 							ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 							psprintf("The value has more than %d integer digits, so it does not fit DECIMAL(%d,%d).",
-									 precision - scale, precision, scale));
+									 precision - scale, precision, scale),
+							numeric_hint(col, true));
 }
 
 static void

@@ -579,7 +579,8 @@ number_error(const JvNode *node, const char *why)
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("JSON number %.*s cannot be a Variant number: %s",
-					(int) Min(node->len, 80), node->str, why)));
+					(int) Min(node->len, 80), node->str, why),
+			 errhint("Variant numbers hold at most 38 decimal digits; jsonb_as 'json' writes the column as JSON text, which keeps every number.")));
 }
 
 /*
