@@ -74,3 +74,36 @@ variant_cli: $(VARIANT_CLI)
 .PHONY: unittest writer_cli variant_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
 	$(VARIANT_CLI) test/unit/variant_cli_shim.o
+
+# ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
+FUZZ_TARGETS = thrift file page assemble variant decrypt
+FUZZ_BUILD = test/fuzz/build
+FUZZ_CC = clang
+FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	-Wall -Werror -Wno-unused-function \
+	-Wno-ignored-attributes \
+	-I src/format -I test/unit -I test/fuzz -I $(PG_INCLUDEDIR_SERVER)
+FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
+	$(FUZZ_BUILD)/shim.o $(FUZZ_BUILD)/fuzz_run.o
+FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
+
+$(FUZZ_BUILD)/%.o: src/format/%.c $(wildcard src/format/*.h)
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/shim.o: test/unit/shim.c test/unit/unit_test.h
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_run.o: test/fuzz/fuzz_run.c test/fuzz/fuzz.h
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(UNIT_LIBS)
+
+fuzz: $(FUZZ_BINS)
+
+.PHONY: fuzz
+EXTRA_CLEAN += $(FUZZ_BUILD)
