@@ -56,6 +56,17 @@ open_plaintext_footer(PqFile *file, size_t md_len)
 								 file->footer + md_len);
 }
 
+/*
+ * pq_errloc points at names that live as long as the file (its path, its
+ * columns' paths): when the memory goes, so must the pointers, or the next
+ * error raised before a reader sets them again would print freed memory.
+ */
+static void
+forget_error_location(void *arg)
+{
+	pq_errloc_set_file(NULL);
+}
+
 PqFile *
 pq_file_open(PqSource *src)
 {
@@ -65,7 +76,11 @@ pq_file_open(PqSource *src)
 	uint32		footer_len;
 	bool		pare;
 	int			rg;
+	MemoryContextCallback *forget = palloc(sizeof(MemoryContextCallback));
 
+	forget->func = forget_error_location;
+	forget->arg = NULL;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, forget);
 	pq_errloc_set_file(src->name);
 	if (src->size < PQ_MIN_FILE_SIZE)
 		pq_corrupt("file is too small to be a Parquet file (" INT64_FORMAT " bytes)",

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Seed corpora for the libFuzzer targets (test/fuzz/), cut from real
+// Parquet files: node make_seeds.mjs OUTDIR FILE_OR_DIR...
+//
+//   file      the files themselves (up to 256 KiB)
+//   thrift    footers, page headers, column and offset indexes, each after
+//             the selector byte fuzz_thrift.c reads
+//   page      v1 data pages with the header fuzz_page.c reads (type,
+//             encoding, codec, levels, counts) taken from their chunk
+//   decrypt   footers and page headers as plaintexts of modes 0 and 1
+//   variant   the corpus's variant/ metadata and value pairs
+//   assemble  a few level streams of every schema shape
+//
+// The files are read with the project's own independent Thrift decoder
+// (test/js/lib/thrift_compact.mjs), not with the code under test.
+
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodeStruct } from '../js/lib/thrift_compact.mjs';
+
+const [out, ...inputs] = process.argv.slice(2);
+if (!out) {
+  console.error('usage: make_seeds.mjs OUTDIR FILE_OR_DIR...');
+  process.exit(2);
+}
+const MAX_SEEDS = 400;
+const counts = {};
+
+function seed(target, bytes) {
+  counts[target] = counts[target] ?? 0;
+  if (counts[target] >= MAX_SEEDS || bytes.length > 262144) return;
+  const dir = path.join(out, target);
+  fs.mkdirSync(dir, { recursive: true });
+  const name = crypto.createHash('sha1').update(bytes).digest('hex');
+  fs.writeFileSync(path.join(dir, name), bytes);
+  counts[target]++;
+}
+
+const u8 = (...b) => Buffer.from(b);
+const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v >>> 0); return b; };
+const ENCODINGS = [0, 2, 3, 4, 5, 6, 7, 8, 9]; // fuzz_page.c's table
+
+/** Leaves in column order with their type, length and maximum levels. */
+function leaves(schema) {
+  const res = [];
+  let i = 1;
+  const walk = (def, rep) => {
+    const el = schema[i++];
+    const r = el[3] ?? 0;
+    const d = def + (r === 0 ? 0 : 1);
+    const p = rep + (r === 2 ? 1 : 0);
+    if (el[5] === undefined || el[5] === 0) res.push({ type: el[1], len: el[2] ?? 0, def: d, rep: p });
+    else for (let k = 0; k < el[5]; k++) walk(d, p);
+  };
+  const n = schema[0][5] ?? 0;
+  for (let k = 0; k < n && i < schema.length; k++) walk(0, 0);
+  return res;
+}
+
+function fromFile(file) {
+  const buf = fs.readFileSync(file);
+  if (buf.length < 12) return;
+  if (buf.length <= 262144) seed('file', buf);
+  const magic = buf.subarray(buf.length - 4).toString('latin1');
+  if (magic !== 'PAR1') return; // encrypted footers: no plaintext to cut
+  const flen = buf.readUInt32LE(buf.length - 8);
+  if (flen + 12 > buf.length) return;
+  const footer = buf.subarray(buf.length - 8 - flen, buf.length - 8);
+  seed('thrift', Buffer.concat([u8(0), footer]));
+  seed('decrypt', Buffer.concat([u8(0, 0, 8), Buffer.from('uniqueid'), footer]));
+  let md;
+  try { md = decodeStruct(footer).value; } catch { return; }
+  let cols;
+  try { cols = leaves(md[2]); } catch { return; }
+  for (const rg of md[4] ?? []) {
+    (rg[1] ?? []).forEach((cc, c) => { try {
+      const cm = cc[3];
+      if (cc[4] !== undefined && cc[5] !== undefined)
+        seed('thrift', Buffer.concat([u8(4), buf.subarray(Number(cc[4]), Number(cc[4]) + cc[5])]));
+      if (cc[6] !== undefined && cc[7] !== undefined)
+        seed('thrift', Buffer.concat([u8(3), buf.subarray(Number(cc[6]), Number(cc[6]) + cc[7])]));
+      if (!cm || !cols[c]) return;
+      const dict = cm[11] !== undefined && Number(cm[11]) > 0 ? Number(cm[11]) : Infinity;
+      let off = Math.min(dict, Number(cm[9]));
+      const end = off + Number(cm[7]);
+      for (let pages = 0; off < end && off < buf.length && pages < 4; pages++) {
+        let ph;
+        try { ph = decodeStruct(buf, off, Math.min(buf.length, off + 4096)); } catch { return; }
+        const csize = Number(ph.value[3] ?? 0);
+        const hdr = buf.subarray(off, ph.end);
+        const body = buf.subarray(ph.end, ph.end + csize);
+        seed('thrift', Buffer.concat([u8(2), hdr]));
+        seed('decrypt', Buffer.concat([u8(1, 4, 0, 255, 1, 0, 0), hdr]));
+        const dp = ph.value[5];
+        if (ph.value[1] === 0 && dp && ENCODINGS.includes(dp[2])) {
+          const col = cols[c];
+          seed('page', Buffer.concat([
+            u8(col.type, Math.max(col.len - 1, 0), ENCODINGS.indexOf(dp[2]), cm[4], col.def, col.rep, 0),
+            u32(Number(dp[1])), u32(Number(ph.value[2])), u8(255), body]));
+        }
+        off = ph.end + csize;
+      }
+    } catch { /* a chunk the walk cannot follow gives no seeds */ } });
+  }
+}
+
+function fromDir(dir) {
+  for (const name of fs.readdirSync(dir).sort()) {
+    const p = path.join(dir, name);
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      if (name === 'variant') fromVariant(p);
+      else fromDir(p);
+    } else if (/\.parquet(\.encrypted)?$/.test(name)) {
+      fromFile(p);
+    }
+  }
+}
+
+function fromVariant(dir) {
+  for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.metadata')).sort()) {
+    const base = name.slice(0, -'.metadata'.length);
+    const valueFile = path.join(dir, `${base}.value`);
+    if (!fs.existsSync(valueFile)) continue;
+    const meta = fs.readFileSync(path.join(dir, name));
+    seed('variant', Buffer.concat([u8(0, meta.length & 255, meta.length >> 8), meta, fs.readFileSync(valueFile)]));
+  }
+}
+
+for (const input of inputs) {
+  if (!fs.existsSync(input)) continue;
+  if (fs.statSync(input).isDirectory()) fromDir(input);
+  else fromFile(input);
+}
+// level streams: shape, segment size, batch, skip, then per leaf a count and levels
+for (let shape = 0; shape < 7; shape++) {
+  for (const s of [1, 3, 64]) {
+    const levels = [];
+    for (let k = 0; k < 40; k++) levels.push(((k * 7) % 3) << 4 | ((k * 5) % 6));
+    seed('assemble', Buffer.concat([u8(shape, s - 1, 2, 1), ...[0, 1, 2].map(() => Buffer.concat([u8(40), Buffer.from(levels)]))]));
+  }
+}
+seed('variant', u8(1, 0, 0, 0, 0, 0, 0));
+console.log(`seeds: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}`);
