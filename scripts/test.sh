@@ -3,6 +3,8 @@
 #
 #   setup        scripts/setup.sh: apt dependencies, make && make install, npm ci
 #   unit         make unittest: format-layer unit tests (ASan + UBSan binary)
+#   fuzz         scripts/fuzz.sh 15: every libFuzzer target of test/fuzz/
+#                (reproducers, then 15 s of fuzzing each; FUZZ_SECONDS)
 #   writer       files from the format-layer writer checked with DuckDB/arrow-rs
 #   variant      VARIANT to JSON (test/unit/variant_cli) vs an independent JS
 #                decoder and the corpus's variant/ and shredded_variant/ values
@@ -105,6 +107,25 @@ if [ $SETUP_OK = 1 ]; then
 	fi
 else
 	could_not_run unit "setup failed"
+fi
+
+# --------------------------------------------------------------- fuzz
+# The libFuzzer targets (test/fuzz/, docs/FUZZING.md): kept reproducers,
+# then 15 seconds of fuzzing each; a crash fails the stage.
+banner fuzz
+if [ $SETUP_OK = 1 ]; then
+	set +e
+	bash scripts/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee "$LOGDIR/fuzz.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts fuzz "$LOGDIR/fuzz.log" fuzz; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+		record fuzz "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run fuzz "scripts/fuzz.sh exited $rc without a summary line"
+	fi
+else
+	could_not_run fuzz "setup failed"
 fi
 
 # ------------------------------------------------------------- writer
