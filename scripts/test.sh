@@ -16,6 +16,9 @@
 #                it, elsewhere reported as NOT RUN
 #   copy         the files COPY ... TO ... (FORMAT parquet) wrote in the
 #                regression run, read by DuckDB and compared with their CSV
+#   copy_faults  COPY TO cancelled, failing mid-way, into a read-only
+#                directory, onto a full tmpfs, racing another COPY: never a
+#                partial target or a stray temporary file
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
@@ -311,6 +314,25 @@ if [ $SETUP_OK = 1 ] && [ -f "$COPY_OUT/copy_all.csv" ]; then
 	fi
 else
 	could_not_run copy "the regression run wrote no COPY files"
+fi
+
+# ---------------------------------------------------------- copy_faults
+# COPY TO cancelled, failing, into a read-only directory, onto a full disk
+# (a tmpfs it mounts) and racing another COPY (test/faults/copy_faults.sh).
+banner copy_faults
+if [ $SETUP_OK = 1 ]; then
+	set +e
+	bash test/faults/copy_faults.sh 2>&1 | tee "$LOGDIR/copy_faults.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts copy_faults "$LOGDIR/copy_faults.log" copy_faults; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+		record copy_faults "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run copy_faults "test/faults/copy_faults.sh exited $rc without a summary line"
+	fi
+else
+	could_not_run copy_faults "setup failed"
 fi
 
 # --------------------------------- formulas, conformance, interop (one cluster)
