@@ -19,6 +19,8 @@
 #   copy_faults  COPY TO cancelled, failing mid-way, into a read-only
 #                directory, onto a full tmpfs, racing another COPY: never a
 #                partial target or a stray temporary file
+#   soak         one minute of mutated files read through SQL (metadata,
+#                schema, IMPORT, SELECT, COPY FROM): no backend may die or hang
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
@@ -333,6 +335,26 @@ if [ $SETUP_OK = 1 ]; then
 	fi
 else
 	could_not_run copy_faults "setup failed"
+fi
+
+# ----------------------------------------------------------------- soak
+# Mutants of the corpus, the fixtures and files COPY TO writes, read through
+# SQL for a minute with a fixed seed (test/soak/soak.sh; the long run is
+# the same command with more minutes).
+banner soak
+if [ $SETUP_OK = 1 ]; then
+	set +e
+	bash test/soak/soak.sh "${SOAK_MINUTES:-1}" 20261124 2>&1 | tee "$LOGDIR/soak.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts soak "$LOGDIR/soak.log" soak; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+		record soak "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run soak "test/soak/soak.sh exited $rc without a summary line"
+	fi
+else
+	could_not_run soak "setup failed"
 fi
 
 # --------------------------------- formulas, conformance, interop (one cluster)
