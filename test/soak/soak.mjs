@@ -50,9 +50,17 @@ function listFiles(p, out) {
   if (st.isDirectory()) for (const n of fs.readdirSync(p).sort()) listFiles(path.join(p, n), out);
   else if (/\.parquet$/.test(p) && st.size < 4 << 20 && st.size >= 12) out.push(p);
 }
-const files = [];
-for (const s of sources) listFiles(s, files);
-if (files.length === 0) { console.error('soak: no source files'); process.exit(2); }
+fs.mkdirSync(WORK, { recursive: true });
+const found = [];
+for (const s of sources) listFiles(s, found);
+if (found.length === 0) { console.error('soak: no source files'); process.exit(2); }
+// private copies: the sources may be rewritten while the soak runs
+fs.mkdirSync(path.join(WORK, 'sources'), { recursive: true });
+const files = found.map((f, i) => {
+  const copy = path.join(WORK, 'sources', `${i}-${path.basename(f)}`);
+  fs.copyFileSync(f, copy);
+  return copy;
+});
 
 const INTERESTING = [0x00, 0x01, 0x7f, 0x80, 0xff, 0xfe, 0x15, 0x16, 0x18, 0x19, 0x1c, 0x2c];
 const INTERESTING_VARINTS = [[0xff, 0xff, 0xff, 0xff, 0x0f], [0xfe, 0xff, 0xff, 0xff, 0x0f], [0x01], [0x00],
@@ -106,7 +114,6 @@ let mutants = 0;
 let statements = 0;
 let crashes = 0;
 let hangs = 0;
-fs.mkdirSync(WORK, { recursive: true });
 fs.mkdirSync(OUT, { recursive: true });
 fs.chmodSync(WORK, 0o777);
 
