@@ -108,12 +108,23 @@ function crashedSince(offset) {
   return /terminated by signal|PANIC/.test(buf.toString('latin1'));
 }
 
+/* Rows the row groups of the file claim (0 when unknown). */
+async function claimedRows(c, f) {
+  try {
+    const r = await c.query(`SELECT coalesce(sum(n), 0)::text AS n FROM (SELECT DISTINCT row_group, row_group_num_rows AS n FROM parquet_fdw.metadata(${f})) s`);
+    return Number(r.rows[0].n);
+  } catch {
+    return 0;
+  }
+}
+
 const sqlString = (s) => `'${s.replace(/'/g, "''")}'`;
 const errors = {};
 let mutants = 0;
 let statements = 0;
 let crashes = 0;
 let hangs = 0;
+let slow = 0;
 fs.mkdirSync(OUT, { recursive: true });
 fs.chmodSync(WORK, 0o777);
 
@@ -160,6 +171,15 @@ while (Date.now() < deadline) {
       } catch (err) {
         let died = false;
         if (err.code === '57014') {
+          // A footer may claim billions of rows that need no data to
+          // produce (count(*) reads no column): the scan then runs as long
+          // as the rows take, answering cancels. That is work, not a hang.
+          const claimed = await claimedRows(c, f);
+          if (claimed > 10000000) {
+            slow++;
+            console.log(`SLOW mutant ${mutants} (${src}: ${what}): ${s}: its row groups claim ${claimed} rows; cancelled cleanly`);
+            break;
+          }
           hangs++;
           ok = false;
           fs.copyFileSync(file, path.join(OUT, `hang-${mutants}.parquet`));
@@ -189,7 +209,7 @@ while (Date.now() < deadline) {
 }
 
 const byCode = Object.entries(errors).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
-console.log(`soak: ${mutants} mutants of ${files.length} files, ${statements} statements, ${crashes} crashes, ${hangs} statements over ${TIMEOUT_MS / 1000} s`);
+console.log(`soak: ${mutants} mutants of ${files.length} files, ${statements} statements, ${crashes} crashes, ${hangs} statements over ${TIMEOUT_MS / 1000} s, ${slow} cancelled after ${TIMEOUT_MS / 1000} s on files whose row groups claim over 10 million rows`);
 console.log(`soak: clean errors by SQLSTATE: ${byCode || 'none'}`);
 console.log(`soak: ${mutants - (crashes + hangs)} passed, ${crashes + hangs} failed`);
 process.exit(crashes + hangs > 0 ? 1 : 0);
