@@ -89,6 +89,28 @@ parse_counts() {
 	PARSED_FAILED=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
 }
 
+# run_script_stage STAGE COMMAND...: a stage whose command prints its own
+# "STAGE: N passed, N failed" line.
+run_script_stage() {
+	local stage=$1 rc
+	shift
+	banner "$stage"
+	if [ $SETUP_OK != 1 ]; then
+		could_not_run "$stage" "setup failed"
+		return
+	fi
+	set +e
+	"$@" 2>&1 | tee "$LOGDIR/$stage.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if parse_counts "$stage" "$LOGDIR/$stage.log" "$stage"; then
+		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+		record "$stage" "$PARSED_PASSED" "$PARSED_FAILED"
+	else
+		could_not_run "$stage" "$* exited $rc without a summary line"
+	fi
+}
+
 # ---------------------------------------------------------------- setup
 banner setup
 SETUP_OK=1
@@ -117,21 +139,7 @@ fi
 # --------------------------------------------------------------- fuzz
 # The libFuzzer targets (test/fuzz/, docs/FUZZING.md): kept reproducers,
 # then 15 seconds of fuzzing each; a crash fails the stage.
-banner fuzz
-if [ $SETUP_OK = 1 ]; then
-	set +e
-	bash scripts/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee "$LOGDIR/fuzz.log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	if parse_counts fuzz "$LOGDIR/fuzz.log" fuzz; then
-		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
-		record fuzz "$PARSED_PASSED" "$PARSED_FAILED"
-	else
-		could_not_run fuzz "scripts/fuzz.sh exited $rc without a summary line"
-	fi
-else
-	could_not_run fuzz "setup failed"
-fi
+run_script_stage fuzz bash scripts/fuzz.sh "${FUZZ_SECONDS:-15}"
 
 # ------------------------------------------------------------- writer
 # The format-layer writer: files written by test/unit/writer_cli, read back
@@ -321,41 +329,13 @@ fi
 # ---------------------------------------------------------- copy_faults
 # COPY TO cancelled, failing, into a read-only directory, onto a full disk
 # (a tmpfs it mounts) and racing another COPY (test/faults/copy_faults.sh).
-banner copy_faults
-if [ $SETUP_OK = 1 ]; then
-	set +e
-	bash test/faults/copy_faults.sh 2>&1 | tee "$LOGDIR/copy_faults.log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	if parse_counts copy_faults "$LOGDIR/copy_faults.log" copy_faults; then
-		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
-		record copy_faults "$PARSED_PASSED" "$PARSED_FAILED"
-	else
-		could_not_run copy_faults "test/faults/copy_faults.sh exited $rc without a summary line"
-	fi
-else
-	could_not_run copy_faults "setup failed"
-fi
+run_script_stage copy_faults bash test/faults/copy_faults.sh
 
 # ----------------------------------------------------------------- soak
 # Mutants of the corpus, the fixtures and files COPY TO writes, read through
 # SQL for a minute with a fixed seed (test/soak/soak.sh; the long run is
 # the same command with more minutes).
-banner soak
-if [ $SETUP_OK = 1 ]; then
-	set +e
-	bash test/soak/soak.sh "${SOAK_MINUTES:-1}" 20261124 2>&1 | tee "$LOGDIR/soak.log"
-	rc=${PIPESTATUS[0]}
-	set -e
-	if parse_counts soak "$LOGDIR/soak.log" soak; then
-		[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
-		record soak "$PARSED_PASSED" "$PARSED_FAILED"
-	else
-		could_not_run soak "test/soak/soak.sh exited $rc without a summary line"
-	fi
-else
-	could_not_run soak "setup failed"
-fi
+run_script_stage soak bash test/soak/soak.sh "${SOAK_MINUTES:-1}" 20261124
 
 # --------------------------------- formulas, conformance, interop (one cluster)
 # The server reads the corpus in place. If a private parent directory keeps
