@@ -70,11 +70,13 @@ create_table_statement(const char *table_name, const char *schema_name,
 		int32		typmod;
 
 		field_type(f, &typid, &typmod);
+		/* a field may have an empty name, which no column can have */
 		appendStringInfo(&buf, "%s\n  %s %s", i ? "," : "",
-						 quote_identifier(f->name),
+						 f->name[0] != '\0' ? quote_identifier(f->name) :
+						 psprintf("column%d", i + 1),
 						 format_type_with_typemod(typid, typmod));
 		/* names longer than NAMEDATALEN are truncated: map them back */
-		if (strlen(f->name) >= NAMEDATALEN)
+		if (f->name[0] == '\0' || strlen(f->name) >= NAMEDATALEN)
 			appendStringInfo(&buf, " OPTIONS (column_name %s)",
 							 quote_literal_cstr(f->name));
 		/* a repeated field is a list that is never NULL, at most empty */

@@ -108,13 +108,6 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			pqfdw_check_key_id(defGetString(def), "footer_key");
 		else if (strcmp(def->defname, "column_keys") == 0)
 			(void) pqfdw_parse_column_keys(defGetString(def));
-		else if (strcmp(def->defname, "column_name") == 0)
-		{
-			if (defGetString(def)[0] == '\0')
-				ereport(ERROR,
-						(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
-						 errmsg("column_name must not be empty")));
-		}
 	}
 
 	if (catalog == ForeignTableRelationId && filename == NULL)

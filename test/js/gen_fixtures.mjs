@@ -786,6 +786,15 @@ async function variantFixtures() {
     });
   }
   {
+    // hyparquet-writer writes a field with an empty name, which no column
+    // can have: IMPORT names the column column1 and maps it back
+    const name = 'hyp_empty_name.parquet';
+    fs.writeFileSync(path.join(OUT, name), Buffer.from(parquetWriteBuffer({
+      columnData: [{ name: '', data: [1, 2, 3], type: 'INT32' }, { name: 'b', data: ['x', 'y', null], type: 'STRING' }],
+    })));
+    add(name, { writer: 'hyparquet-writer', reference: 'arrow-rs', exercises: 'a top-level field with an empty name (IMPORT and create_table_sql name the column column1 with column_name \'\')' });
+  }
+  {
     const name = 'hyp_variant_shredded.parquet';
     const values = [
       { a: 1n, b: 'one', arr: [1.5, 2.5] },

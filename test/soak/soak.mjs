@@ -198,6 +198,11 @@ while (Date.now() < deadline) {
           break;
         }
         errors[err.code] = (errors[err.code] ?? 0) + 1;
+        // the first mutant of each SQLSTATE, to look at
+        if (errors[err.code] === 1) {
+          fs.copyFileSync(file, path.join(OUT, `error-${err.code}.parquet`));
+          fs.writeFileSync(path.join(OUT, `error-${err.code}.txt`), `${src}\n${what}\n${s}\n${err.message}\n`);
+        }
         // the statements after a failed IMPORT have no table to use
         if (s.startsWith('IMPORT') || s.startsWith('CREATE TABLE')) break;
       }
