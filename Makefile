@@ -9,8 +9,11 @@ EXTENSION = parquet_fdw
 DATA = $(wildcard sql/parquet_fdw--*.sql)
 PGFILEDESC = "parquet_fdw - foreign data wrapper and COPY for Apache Parquet"
 
-FORMAT_SRCS = $(sort $(wildcard src/format/*.c))
-FDW_SRCS = $(sort $(wildcard src/fdw/*.c))
+# src/format/<job>/ and src/fdw/<job>/ (docs/ARCHITECTURE.md)
+FORMAT_SRCS = $(sort $(wildcard src/format/*/*.c))
+FDW_SRCS = $(sort $(wildcard src/fdw/*.c src/fdw/*/*.c))
+FORMAT_HDRS = $(wildcard src/format/*/*.h)
+FDW_HDRS = $(wildcard src/fdw/*/*.h)
 OBJS = $(FORMAT_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 
 REGRESS_SCHEDULE = test/schedule
@@ -20,7 +23,7 @@ WERROR ?= 1
 ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
-PG_CPPFLAGS = -I$(srcdir)/src/format -I$(srcdir)/src/fdw
+PG_CPPFLAGS = -I$(srcdir)/src
 SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto
 
 PG_CONFIG ?= pg_config
@@ -28,20 +31,20 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes.
-$(OBJS): $(wildcard src/format/*.h src/fdw/*.h)
+$(OBJS): $(FORMAT_HDRS) $(FDW_HDRS)
 
 # ---- format-layer unit tests: standalone binary with sanitizers ----
-UNIT_FORMAT_SRCS = $(filter-out src/format/column_reader.c src/format/file_reader.c src/format/schema.c,$(FORMAT_SRCS))
+UNIT_FORMAT_SRCS = $(filter-out src/format/read/column_reader.c src/format/read/file_reader.c src/format/metadata/schema.c,$(FORMAT_SRCS))
 UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -Wall -Werror -Wno-unused-function \
-	-I src/format -I test/unit -I $(PG_INCLUDEDIR_SERVER)
+	-I src -I test/unit -I $(PG_INCLUDEDIR_SERVER)
 UNIT_LIBS = $(shell $(PG_CONFIG) --pkglibdir)/libpgcommon.a \
 	$(shell $(PG_CONFIG) --pkglibdir)/libpgport.a $(SHLIB_LINK) -lm
 
-$(UNIT_BIN): $(UNIT_SRCS) $(wildcard src/format/*.h) test/unit/unit_test.h
+$(UNIT_BIN): $(UNIT_SRCS) $(FORMAT_HDRS) test/unit/unit_test.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LIBS)
 
 unittest: $(UNIT_BIN)
@@ -51,7 +54,7 @@ unittest: $(UNIT_BIN)
 WRITER_CLI = test/unit/writer_cli
 
 $(WRITER_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/writer_cli.c \
-		$(wildcard src/format/*.h) test/unit/unit_test.h
+		$(FORMAT_HDRS) test/unit/unit_test.h
 	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
 		-c -o test/unit/writer_cli_shim.o test/unit/shim.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_FORMAT_SRCS) test/unit/writer_cli.c \
@@ -63,7 +66,7 @@ writer_cli: $(WRITER_CLI)
 VARIANT_CLI = test/unit/variant_cli
 
 $(VARIANT_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/variant_cli.c \
-		$(wildcard src/format/*.h) test/unit/unit_test.h
+		$(FORMAT_HDRS) test/unit/unit_test.h
 	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
 		-c -o test/unit/variant_cli_shim.o test/unit/shim.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_FORMAT_SRCS) test/unit/variant_cli.c \
@@ -83,13 +86,13 @@ FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
 	-Wall -Werror -Wno-unused-function \
 	-Wno-ignored-attributes \
-	-I src/format -I test/unit -I test/fuzz -I $(PG_INCLUDEDIR_SERVER)
+	-I src -I test/unit -I test/fuzz -I $(PG_INCLUDEDIR_SERVER)
 FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
 	$(FUZZ_BUILD)/shim.o $(FUZZ_BUILD)/fuzz_run.o
 FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 
-$(FUZZ_BUILD)/%.o: src/format/%.c $(wildcard src/format/*.h)
-	@mkdir -p $(FUZZ_BUILD)
+$(FUZZ_BUILD)/%.o: src/format/%.c $(FORMAT_HDRS)
+	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 $(FUZZ_BUILD)/shim.o: test/unit/shim.c test/unit/unit_test.h

@@ -459,8 +459,8 @@ function report(work) {
       ': the id page that holds X covers ~' + (file.rows / file.columns.id.pages).toFixed(0) + ' rows, and every other column reads the pages overlapping those rows');
   }
   // Page index bytes per row group that a lookup on id reads: id's ColumnIndex and
-  // OffsetIndex (page_prune.c), then the OffsetIndex of every projected column
-  // (table_reader.c start_columns; id's a second time).
+  // OffsetIndex (fdw/prune/pages.c), then the OffsetIndex of every projected column
+  // (fdw/scan/table_reader.c start_columns; id's a second time).
   const perRg = (c, k) => file.columns[c][k] / file.row_groups;
   const indexBytes = (cols) => perRg('id', 'ci_bytes') + perRg('id', 'oi_bytes') + cols.reduce((t, c) => t + perRg(c, 'oi_bytes'), 0);
   if (a1?.counters) {

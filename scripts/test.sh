@@ -119,6 +119,12 @@ if ! bash scripts/setup.sh 2>&1 | tee "$LOGDIR/setup.log"; then
 	could_not_run setup "scripts/setup.sh failed (see above)"
 fi
 
+# --------------------------------------------------------------- layout
+# The tree's rules (docs/ARCHITECTURE.md): includes run one way between the
+# folders, no circle between files (nm on the objects setup built), every
+# file named and its job said at its top, none over 1,000 lines.
+run_script_stage layout node test/layout/check_layout.mjs
+
 # ----------------------------------------------------------------- unit
 banner unit
 if [ $SETUP_OK = 1 ]; then

@@ -7,16 +7,18 @@
  */
 #include "postgres.h"
 
-#include "bloom_prune.h"
-#include "copy_to.h"
-#include "dict_prune.h"
-#include "fdw_api.h"
+#include "fdw/prune/bloom.h"
+#include "fdw/copy/copy_to.h"
+#include "fdw/prune/dictionary.h"
+#include "fdw/inspect/import.h"
+#include "fdw/plan/plan.h"
+#include "fdw/scan/scan.h"
 #include "fmgr.h"
-#include "keys.h"
-#include "page_prune.h"
-#include "prune.h"
-#include "row_former.h"
-#include "table_reader.h"
+#include "fdw/keys/keys.h"
+#include "fdw/prune/pages.h"
+#include "fdw/prune/prune.h"
+#include "fdw/scan/row_former.h"
+#include "fdw/scan/table_reader.h"
 #include "utils/guc.h"
 
 PG_MODULE_MAGIC;

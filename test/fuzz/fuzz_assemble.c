@@ -11,8 +11,8 @@
  */
 #include "fuzz.h"
 
-#include "assemble.h"
-#include "schema.h"
+#include "format/read/assemble.h"
+#include "format/metadata/schema.h"
 
 #define LEAF(n, r) FUZZ_LEAF(n, r, PQ_INT64, 0)
 #define GROUP(n, r, k, ct) FUZZ_GROUP(n, r, k, ct, 0)

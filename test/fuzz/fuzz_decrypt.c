@@ -17,8 +17,8 @@
  */
 #include "fuzz.h"
 
-#include "column_reader.h"
-#include "file_reader.h"
+#include "format/read/column_reader.h"
+#include "format/read/file_reader.h"
 
 static const uint8 test_key[16] = "0123456789012345";
 

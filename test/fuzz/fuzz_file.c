@@ -8,10 +8,10 @@
  */
 #include "fuzz.h"
 
-#include "assemble.h"
-#include "column_reader.h"
-#include "dictionary_reader.h"
-#include "page_index.h"
+#include "format/read/assemble.h"
+#include "format/read/column_reader.h"
+#include "format/read/dictionary_reader.h"
+#include "format/read/page_index.h"
 
 /* the whole input is the file */
 static void

@@ -10,8 +10,8 @@
  */
 #include "fuzz.h"
 
-#include "codec.h"
-#include "encoding.h"
+#include "format/codec/codec.h"
+#include "format/encoding/encoding.h"
 
 static const int encodings[] = {
 	PQ_ENC_PLAIN, PQ_ENC_PLAIN_DICTIONARY, PQ_ENC_RLE, PQ_ENC_BIT_PACKED,

@@ -6,7 +6,7 @@
  */
 #include "fuzz.h"
 
-#include "schema.h"
+#include "format/metadata/schema.h"
 #include "utils/memutils.h"
 
 /* SQLSTATEs a malformed or unsupported file may end in */
@@ -103,7 +103,7 @@ MemoryContextAlloc(MemoryContext context, Size size)
 }
 
 /*
- * StringInfo (schema.c) formats through pvsnprintf(); libpgcommon's would
+ * StringInfo (format/metadata/schema.c) formats through pvsnprintf(); libpgcommon's would
  * bring its psprintf(), which the shim already has.
  */
 size_t

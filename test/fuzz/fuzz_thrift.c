@@ -8,7 +8,7 @@
  */
 #include "fuzz.h"
 
-#include "metadata.h"
+#include "format/metadata/metadata.h"
 
 typedef size_t (*ReadFn) (const uint8 *buf, size_t len, void *out);
 typedef void (*WriteFn) (PqBuffer *out, const void *in);

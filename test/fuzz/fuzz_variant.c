@@ -9,9 +9,9 @@
  */
 #include "fuzz.h"
 
-#include "json_render.h"
-#include "nested_value.h"
-#include "variant.h"
+#include "format/json/render.h"
+#include "format/metadata/nested_value.h"
+#include "format/variant/variant.h"
 
 #define VAL(n) FUZZ_LEAF(n, PQ_OPTIONAL, PQ_BYTE_ARRAY, 0)
 

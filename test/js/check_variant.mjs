@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Independent check of the VARIANT decoder (src/format/variant.c,
-// variant_shredded.c) against test/js/lib/variant.mjs, a second decoder
+// Independent check of the VARIANT decoder (src/format/variant/variant.c,
+// format/variant/shredded.c) against test/js/lib/variant.mjs, a second decoder
 // written from the spec, and against the corpus's documented values:
 //
 //   make variant_cli && node test/js/check_variant.mjs [--random N] [--seed S]
@@ -545,7 +545,7 @@ const PHYS = { BOOLEAN: 0, INT32: 1, INT64: 2, INT96: 3, FLOAT: 4, DOUBLE: 5, BY
 const REP = { REQUIRED: 0, OPTIONAL: 1, REPEATED: 2 };
 const UNIT = { MILLIS: 1, MICROS: 2, NANOS: 3 };
 
-/** Resolved logical type of an element, as the reader's schema.c resolves it. */
+/** Resolved logical type of an element, as the reader's format/metadata/schema.c resolves it. */
 function resolvedType(el) {
   const t = { id: 0, scale: 0, precision: 0, utc: 0, unit: 0, bits: 0, signed: 0 };
   const lt = el.logical_type;

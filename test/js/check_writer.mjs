@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Independent check of the Parquet writer (src/format/file_writer.c):
+// Independent check of the Parquet writer (src/format/write/file_writer.c):
 //
 //   make writer_cli && test/unit/writer_cli DIR && node test/js/check_writer.mjs DIR
 //

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <xxhash.h>
 
-#include "bloom.h"
+#include "format/metadata/bloom.h"
 #include "unit_test.h"
 
 #define CORPUS_DIR "/work/shared/testdata/parquet-testing/data"

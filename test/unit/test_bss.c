@@ -5,7 +5,7 @@
  */
 #include "postgres.h"
 
-#include "encoding.h"
+#include "format/encoding/encoding.h"
 #include "unit_test.h"
 
 

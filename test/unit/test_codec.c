@@ -14,7 +14,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "codec.h"
+#include "format/codec/codec.h"
 #include "unit_test.h"
 
 static const int all_codecs[] = {

@@ -1,6 +1,6 @@
 /*
  * test_encrypt.c
- *		Parquet Modular Encryption on the write side (file_encrypt.c):
+ *		Parquet Modular Encryption on the write side (format/write/file_encrypt.c):
  *		module layout and AAD checked by decrypting with OpenSSL directly
  *		and an AAD built here byte by byte from the spec, the per-key
  *		invocation limit, 16-bit ordinal limits, column metadata in both
@@ -11,7 +11,7 @@
 
 #include <openssl/evp.h>
 
-#include "file_encrypt.h"
+#include "format/write/file_encrypt.h"
 #include "unit_test.h"
 
 static PqKey
@@ -79,7 +79,7 @@ spec_aad(const PqFileEncryptor *fe, uint8 *out, int type, int rg, int col,
 }
 
 /*
- * Decrypt a module with OpenSSL (not crypto.c): GCM with the tag checked,
+ * Decrypt a module with OpenSSL (not format/crypto/crypto.c): GCM with the tag checked,
  * or CTR with the IV nonce || 00000001.  Returns the plaintext length, -1
  * when the tag does not verify.
  */

@@ -1,6 +1,6 @@
 /*
  * test_json_render.c
- *		JSON rendering of Parquet values (json_render.c, json_validate.c)
+ *		JSON rendering of Parquet values (format/json/render.c, format/json/validate.c)
  *		against values computed independently: Python's repr, decimal,
  *		datetime and base64 modules for the tables below, PostgreSQL's
  *		float4out/to_json() for the float and date/time spellings, and
@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "json_render.h"
+#include "format/json/render.h"
 #include "unit_test.h"
 
 /* Render with fn into a fresh buffer and compare with the expected text. */

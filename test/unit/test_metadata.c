@@ -11,8 +11,8 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "metadata.h"
-#include "thrift.h"
+#include "format/metadata/metadata.h"
+#include "format/thrift/compact.h"
 #include "unit_test.h"
 
 /* ---- helpers ---- */

@@ -1,15 +1,15 @@
 /*
  * test_nested.c
  *		Nested data in the format layer: LIST/MAP shapes by the
- *		LogicalTypes rules (schema_nested.c) and record assembly from
- *		hand-built level streams (assemble.c), among them the Dremel
+ *		LogicalTypes rules (format/metadata/schema_nested.c) and record assembly from
+ *		hand-built level streams (format/read/assemble.c), among them the Dremel
  *		paper's Document example with levels and records worked out by
  *		hand.
  */
 #include "postgres.h"
 
-#include "assemble.h"
-#include "schema_nested.h"
+#include "format/read/assemble.h"
+#include "format/metadata/schema_nested.h"
 #include "unit_test.h"
 
 /* ---- hand-built schema trees ---- */
@@ -35,7 +35,7 @@ node(const char *name, int repetition, int ptype, int lt, int ct,
 	n->physical_type = ptype;
 	n->type_length = ptype == PQ_INT96 ? 12 : 0;
 	n->logical.id = lt;
-	/* schema.c resolves MAP_KEY_VALUE and LIST converted types likewise */
+	/* format/metadata/schema.c resolves MAP_KEY_VALUE and LIST converted types likewise */
 	if (lt == PQ_LT_NONE && (ct == PQ_CT_MAP || ct == PQ_CT_MAP_KEY_VALUE))
 		n->logical.id = PQ_LT_MAP;
 	if (lt == PQ_LT_NONE && ct == PQ_CT_LIST)
@@ -72,7 +72,7 @@ group2(const char *name, int repetition, int lt, int ct, PqSchemaNode *a,
 	return node(name, repetition, GROUP, lt, ct, 2, c);
 }
 
-/* Levels, depths and leaf ranges, as schema.c computes them. */
+/* Levels, depths and leaf ranges, as format/metadata/schema.c computes them. */
 static void
 finish(PqSchemaNode *n, int *next_leaf)
 {

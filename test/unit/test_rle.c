@@ -8,7 +8,7 @@
  */
 #include "postgres.h"
 
-#include "encoding.h"
+#include "format/encoding/encoding.h"
 #include "unit_test.h"
 
 /* Fixed-seed xorshift64* so that failures reproduce. */

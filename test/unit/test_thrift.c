@@ -8,7 +8,7 @@
  */
 #include "postgres.h"
 
-#include "thrift.h"
+#include "format/thrift/compact.h"
 #include "unit_test.h"
 
 /* Copy bytes into an exactly sized allocation so ASan sees any overread. */

@@ -1,15 +1,15 @@
 /*
  * test_variant.c
- *		VARIANT to JSON: the binary encoding (variant.c) against values
+ *		VARIANT to JSON: the binary encoding (format/variant/variant.c) against values
  *		encoded by hand from the spec's layout, every kind of corruption,
- *		and shredded reconstruction (variant_shredded.c) from PqValue trees
+ *		and shredded reconstruction (format/variant/shredded.c) from PqValue trees
  *		built by hand, following the examples and the invalid cases of the
  *		Variant Shredding spec.
  */
 #include "postgres.h"
 
 #include "unit_test.h"
-#include "variant.h"
+#include "format/variant/variant.h"
 
 /* ---------------------------------------------------------- binary */
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "unit_test.h"
-#include "variant_encode.h"
+#include "format/variant/encode.h"
 
 #define VARIANT_DIR "/work/shared/testdata/parquet-testing/variant"
 

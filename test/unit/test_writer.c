@@ -11,11 +11,11 @@
 #include <xxhash.h>
 #include <zlib.h>
 
-#include "bloom.h"
-#include "codec.h"
-#include "encoding.h"
-#include "file_writer.h"
-#include "stats_builder.h"
+#include "format/metadata/bloom.h"
+#include "format/codec/codec.h"
+#include "format/encoding/encoding.h"
+#include "format/write/file_writer.h"
+#include "format/write/stats_builder.h"
 #include "unit_test.h"
 
 /* ---- helpers ---- */

@@ -26,7 +26,7 @@
 #include "postgres.h"
 
 #include "unit_test.h"
-#include "variant.h"
+#include "format/variant/variant.h"
 
 static uint8 *
 read_file(const char *path, size_t *len)

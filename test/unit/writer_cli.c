@@ -17,7 +17,7 @@
 
 #include <math.h>
 
-#include "file_writer.h"
+#include "format/write/file_writer.h"
 #include "unit_test.h"
 
 #define NROWS 12000

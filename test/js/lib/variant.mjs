@@ -1,7 +1,7 @@
 // An independent Variant decoder (Parquet VariantEncoding.md and
 // VariantShredding.md), written from the specs, and a JSON renderer that
 // follows docs/JSON.md. It is the reference the C decoder
-// (src/format/variant.c, variant_shredded.c) is compared with byte for byte,
+// (src/format/variant/variant.c, format/variant/shredded.c) is compared with byte for byte,
 // so it shares no code with it: values are decoded into a typed tree first
 // (decodeVariant), and only then rendered (toJson). Floats are printed with
 // an exact BigInt search for the shortest decimal, not with PostgreSQL's Ryu.

@@ -1,0 +1,316 @@
+/*-------------------------------------------------------------------------
+ *
+ * options.c
+ *		Option validation and file list expansion for parquet_fdw.
+ *
+ * The filename option names one file, a comma-separated list, a glob or a
+ * directory (all of its *.parquet files).  Every path must be absolute.  As
+ * with file_fdw, setting it requires superuser or pg_read_server_files.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <dirent.h>
+#include <glob.h>
+#include <sys/stat.h>
+
+#include "access/reloptions.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_foreign_table.h"
+#include "catalog/pg_attribute.h"
+#include "commands/defrem.h"
+#include "foreign/foreign.h"
+#include "miscadmin.h"
+#include "fdw/keys/keys.h"
+#include "fdw/common/parquet_fdw.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/varlena.h"
+
+typedef struct PqfdwOption
+{
+	const char *name;
+	Oid			context;
+} PqfdwOption;
+
+static const PqfdwOption valid_options[] = {
+	{"filename", ForeignTableRelationId},
+	{"footer_key", ForeignTableRelationId},
+	{"column_keys", ForeignTableRelationId},
+	{"aad_prefix", ForeignTableRelationId},
+	{"column_name", AttributeRelationId},
+	{NULL, InvalidOid}
+};
+
+static List *split_paths(const char *filename);
+
+PG_FUNCTION_INFO_V1(parquet_fdw_validator);
+
+void
+pqfdw_check_read_permission(void)
+{
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to read Parquet files on the server"),
+				 errhint("Only superusers and roles with privileges of the pg_read_server_files role may read server files.")));
+}
+
+Datum
+parquet_fdw_validator(PG_FUNCTION_ARGS)
+{
+	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
+	Oid			catalog = PG_GETARG_OID(1);
+	char	   *filename = NULL;
+	ListCell   *cell;
+
+	foreach(cell, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(cell);
+		const PqfdwOption *opt;
+		bool		known = false;
+
+		for (opt = valid_options; opt->name; opt++)
+			if (opt->context == catalog && strcmp(opt->name, def->defname) == 0)
+				known = true;
+		if (!known)
+		{
+			StringInfoData buf;
+
+			initStringInfo(&buf);
+			for (opt = valid_options; opt->name; opt++)
+				if (opt->context == catalog)
+					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
+									 opt->name);
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
+					 errmsg("invalid option \"%s\"", def->defname),
+					 buf.len > 0 ?
+					 errhint("Valid options in this context are: %s", buf.data) :
+					 errhint("There are no valid options in this context.")));
+		}
+
+		if (strcmp(def->defname, "filename") == 0)
+		{
+			if (filename)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("conflicting or redundant options")));
+			pqfdw_check_read_permission();
+			filename = defGetString(def);
+			/* syntax only: files may be created after the table */
+			(void) split_paths(filename);
+		}
+		else if (strcmp(def->defname, "footer_key") == 0)
+			pqfdw_check_key_id(defGetString(def), "footer_key");
+		else if (strcmp(def->defname, "column_keys") == 0)
+			(void) pqfdw_parse_column_keys(defGetString(def));
+	}
+
+	if (catalog == ForeignTableRelationId && filename == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
+				 errmsg("filename is required for parquet_fdw foreign tables")));
+
+	PG_RETURN_VOID();
+}
+
+static int
+path_cmp(const ListCell *a, const ListCell *b)
+{
+	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
+}
+
+static bool
+has_glob_chars(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static bool
+ends_with_parquet(const char *name)
+{
+	size_t		len = strlen(name);
+
+	return len > 8 && strcmp(name + len - 8, ".parquet") == 0;
+}
+
+/* All *.parquet files of a directory, not recursing. */
+static List *
+expand_directory(const char *dir)
+{
+	DIR		   *d = AllocateDir(dir);
+	struct dirent *de;
+	List	   *result = NIL;
+
+	while ((de = ReadDir(d, dir)) != NULL)
+	{
+		if (de->d_name[0] == '.' || !ends_with_parquet(de->d_name))
+			continue;
+		result = lappend(result, psprintf("%s/%s", dir, de->d_name));
+	}
+	FreeDir(d);
+	list_sort(result, path_cmp);
+	return result;
+}
+
+static List *
+expand_glob(const char *pattern)
+{
+	glob_t		g;
+	List	   *result = NIL;
+	int			rc;
+	size_t		i;
+
+	rc = glob(pattern, 0, NULL, &g);
+	if (rc == GLOB_NOMATCH)
+	{
+		globfree(&g);
+		return NIL;
+	}
+	if (rc != 0)
+	{
+		globfree(&g);
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not expand pattern \"%s\"", pattern)));
+	}
+	for (i = 0; i < g.gl_pathc; i++)
+		result = lappend(result, pstrdup(g.gl_pathv[i]));
+	globfree(&g);
+	list_sort(result, path_cmp);
+	return result;
+}
+
+/* Split the filename option into absolute paths, without file system access. */
+static List *
+split_paths(const char *filename)
+{
+	List	   *items = NIL;
+	char	   *copy = pstrdup(filename);
+	char	   *p = copy;
+
+	for (;;)
+	{
+		char	   *comma = strchr(p, ',');
+		char	   *end;
+
+		if (comma)
+			*comma = '\0';
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		end = p + strlen(p);
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
+			*--end = '\0';
+		if (*p == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
+					 errmsg("empty path in filename option \"%s\"", filename)));
+		if (!is_absolute_path(p))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
+					 errmsg("relative path not allowed in filename option: \"%s\"", p),
+					 errhint("Use an absolute path.")));
+		items = lappend(items, p);
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return items;
+}
+
+List *
+pqfdw_expand_paths(const char *filename)
+{
+	List	   *items = split_paths(filename);
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, items)
+	{
+		char	   *item = lfirst(lc);
+		struct stat st;
+
+		if (has_glob_chars(item))
+			result = list_concat(result, expand_glob(item));
+		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
+			result = list_concat(result, expand_directory(item));
+		else
+			result = lappend(result, item);
+	}
+	return result;
+}
+
+/* The key options of a foreign table as a decryption config. */
+bool
+pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko)
+{
+	if (strcmp(def->defname, "footer_key") == 0)
+		ko->footer_key = defGetString(def);
+	else if (strcmp(def->defname, "column_keys") == 0)
+		ko->column_keys = defGetString(def);
+	else if (strcmp(def->defname, "aad_prefix") == 0)
+		ko->aad_prefix = defGetString(def);
+	else
+		return false;
+	return true;
+}
+
+PqDecryptionConfig *
+pqfdw_table_decryption(Oid relid)
+{
+	ForeignTable *table = GetForeignTable(relid);
+	PqfdwKeyOptions ko = {NULL, NULL, NULL};
+	ListCell   *lc;
+
+	foreach(lc, table->options)
+		(void) pqfdw_key_option((DefElem *) lfirst(lc), &ko);
+	return pqfdw_decryption_config(ko.footer_key, ko.column_keys, ko.aad_prefix);
+}
+
+void
+pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
+{
+	ForeignTable *table = GetForeignTable(relid);
+	ListCell   *lc;
+
+	opts->filename = NULL;
+	foreach(lc, table->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "filename") == 0)
+			opts->filename = defGetString(def);
+	}
+	opts->decrypt = pqfdw_table_decryption(relid);
+	if (opts->filename == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
+				 errmsg("foreign table \"%s\" has no filename option",
+						get_rel_name(relid))));
+	opts->paths = pqfdw_expand_paths(opts->filename);
+	if (opts->paths == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("no Parquet files match \"%s\"", opts->filename),
+				 errhint("A directory must contain files named *.parquet; a pattern must match at least one file.")));
+}
+
+char *
+pqfdw_column_name(Oid relid, AttrNumber attnum)
+{
+	List	   *options = GetForeignColumnOptions(relid, attnum);
+	ListCell   *lc;
+
+	foreach(lc, options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "column_name") == 0)
+			return defGetString(def);
+	}
+	return get_attname(relid, attnum, false);
+}

@@ -1,0 +1,62 @@
+/*-------------------------------------------------------------------------
+ *
+ * parquet_fdw.h
+ *		Declarations shared by the PostgreSQL glue of parquet_fdw.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PARQUET_FDW_H
+#define PARQUET_FDW_H
+
+#include "postgres.h"
+
+#include "access/attnum.h"
+#include "format/read/column_reader.h"
+#include "format/read/file_reader.h"
+#include "nodes/parsenodes.h"
+#include "nodes/pg_list.h"
+
+/* fdw/common/options.c: foreign table and column options, file lists */
+typedef struct PqfdwTableOptions
+{
+	char	   *filename;		/* the option as given */
+	List	   *paths;			/* expanded, absolute, sorted (char *) */
+	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
+} PqfdwTableOptions;
+
+extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
+extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
+
+/* The key options of tables (and IMPORT FOREIGN SCHEMA): key ids only. */
+typedef struct PqfdwKeyOptions
+{
+	char	   *footer_key;
+	char	   *column_keys;
+	char	   *aad_prefix;
+} PqfdwKeyOptions;
+
+/* Take def into ko if it is a key option; false otherwise. */
+extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
+extern List *pqfdw_expand_paths(const char *filename);
+extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
+extern void pqfdw_check_read_permission(void);
+
+/* fdw/common/source.c: files through transient file descriptors */
+extern PqSource *pqfdw_source_open(const char *path);
+extern void pqfdw_source_close(PqSource *src);
+/* decrypt NULL: keys only from the files' key metadata */
+extern PqFile *pqfdw_file_open(const char *path,
+							   const PqDecryptionConfig *decrypt);
+
+/*
+ * Opens every path and checks that the schemas agree; returns a List of
+ * PqFile (each source already closed: only the footers are kept).
+ */
+extern List *pqfdw_open_footers(List *paths,
+								const PqDecryptionConfig *decrypt);
+
+/* Map each attribute of relid to a top-level field of file's schema. */
+extern PqSchemaNode *pqfdw_find_column(const PqFile *file, Oid relid,
+									   AttrNumber attnum, const char *filename);
+
+#endif							/* PARQUET_FDW_H */

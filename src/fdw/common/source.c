@@ -1,0 +1,137 @@
+/*-------------------------------------------------------------------------
+ *
+ * source.c
+ *		PqSource over PostgreSQL transient files (closed on abort), and
+ *		opening the footers of a table's files.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "fdw/keys/keys.h"
+#include "fdw/common/parquet_fdw.h"
+#include "storage/fd.h"
+
+typedef struct FdSource
+{
+	PqSource	src;
+	int			fd;
+} FdSource;
+
+static void
+fd_source_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
+{
+	FdSource   *fs = (FdSource *) src;
+	size_t		done = 0;
+
+	if (offset < 0 || offset > src->size || (int64) len > src->size - offset)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("corrupt Parquet file \"%s\": read of %zu bytes at offset " INT64_FORMAT " is past the end of the file (" INT64_FORMAT " bytes)",
+						src->name, len, offset, src->size)));
+	while (done < len)
+	{
+		ssize_t		n;
+
+		CHECK_FOR_INTERRUPTS();
+		n = pg_pread(fs->fd, buf + done, Min(len - done, (size_t) 64 * 1024 * 1024),
+					 offset + done);
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not read file \"%s\": %m", src->name)));
+		}
+		if (n == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("could not read file \"%s\": file was truncated while reading",
+							src->name)));
+		done += n;
+	}
+	src->bytes_read += len;
+}
+
+PqSource *
+pqfdw_source_open(const char *path)
+{
+	FdSource   *fs;
+	struct stat st;
+	int			fd;
+
+	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open Parquet file \"%s\": %m", path)));
+	if (fstat(fd, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat Parquet file \"%s\": %m", path)));
+	if (S_ISDIR(st.st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a directory", path)));
+
+	fs = palloc0(sizeof(FdSource));
+	fs->fd = fd;
+	fs->src.name = pstrdup(path);
+	fs->src.size = st.st_size;
+	fs->src.read = fd_source_read;
+	fs->src.opaque = fs;
+	return &fs->src;
+}
+
+void
+pqfdw_source_close(PqSource *src)
+{
+	FdSource   *fs = (FdSource *) src;
+
+	if (fs->fd >= 0)
+	{
+		CloseTransientFile(fs->fd);
+		fs->fd = -1;
+	}
+}
+
+PqFile *
+pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
+{
+	PqSource   *src = pqfdw_source_open(path);
+
+	src->decrypt = decrypt ? decrypt :
+		pqfdw_decryption_config(NULL, NULL, NULL);
+	return pq_file_open(src);
+}
+
+List *
+pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
+{
+	List	   *files = NIL;
+	PqFile	   *first = NULL;
+	ListCell   *lc;
+
+	foreach(lc, paths)
+	{
+		PqFile	   *f = pqfdw_file_open((const char *) lfirst(lc), decrypt);
+
+		pqfdw_source_close(f->src);
+		if (first == NULL)
+			first = f;
+		else if (!pq_schema_node_equal(first->schema->root, f->schema->root))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+					 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",
+							f->src->name, first->src->name),
+					 errhint("All files of one foreign table must have the same columns and types.")));
+		files = lappend(files, f);
+	}
+	return files;
+}

@@ -1,0 +1,456 @@
+/*-------------------------------------------------------------------------
+ *
+ * convert.c
+ *		Natural PostgreSQL type of each Parquet type, converter setup,
+ *		casts to declared types, dictionary caching and null placement.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_cast.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "fdw/convert/convert.h"
+#include "fdw/common/parquet_fdw.h"
+#include "parser/parse_coerce.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/syscache.h"
+
+static Datum apply_cast(PqConverter *cv, Datum d);
+
+/* numeric typmod as numeric(p,s) produces it */
+static int32
+numeric_typmod(int precision, int scale)
+{
+	if (precision < 1 || precision > NUMERIC_MAX_PRECISION)
+		return -1;
+	return ((precision << 16) | (scale & 0x7ff)) + VARHDRSZ;
+}
+
+void
+pqfdw_natural_type(const PqSchemaNode *node, Oid *typid, int32 *typmod)
+{
+	const PqLogicalType *lt = &node->logical;
+
+	*typmod = -1;
+	switch (lt->id)
+	{
+		case PQ_LT_STRING:
+		case PQ_LT_ENUM:
+			*typid = TEXTOID;
+			return;
+		case PQ_LT_JSON:
+			*typid = JSONBOID;
+			return;
+		case PQ_LT_BSON:
+		case PQ_LT_GEOMETRY:
+		case PQ_LT_GEOGRAPHY:
+			*typid = BYTEAOID;
+			return;
+		case PQ_LT_UUID:
+			*typid = UUIDOID;
+			return;
+		case PQ_LT_FLOAT16:
+			*typid = FLOAT4OID;
+			return;
+		case PQ_LT_DECIMAL:
+			*typid = NUMERICOID;
+			*typmod = numeric_typmod(lt->decimal_precision, lt->decimal_scale);
+			return;
+		case PQ_LT_DATE:
+			*typid = DATEOID;
+			return;
+		case PQ_LT_TIME:
+			*typid = TIMEOID;
+			return;
+		case PQ_LT_TIMESTAMP:
+			*typid = lt->is_adjusted_to_utc ? TIMESTAMPTZOID : TIMESTAMPOID;
+			return;
+		case PQ_LT_INTEGER:
+			if (lt->int_is_signed)
+				*typid = lt->int_bit_width <= 16 ? INT2OID :
+					lt->int_bit_width == 32 ? INT4OID : INT8OID;
+			else
+				*typid = lt->int_bit_width == 8 ? INT2OID :
+					lt->int_bit_width == 16 ? INT4OID :
+					lt->int_bit_width == 32 ? INT8OID : NUMERICOID;
+			return;
+		case PQ_LT_INTERVAL:
+			*typid = INTERVALOID;
+			return;
+		case PQ_LT_UNKNOWN:
+			*typid = TEXTOID;
+			return;
+		default:
+			break;
+	}
+	switch (node->physical_type)
+	{
+		case PQ_BOOLEAN:
+			*typid = BOOLOID;
+			break;
+		case PQ_INT32:
+			*typid = INT4OID;
+			break;
+		case PQ_INT64:
+			*typid = INT8OID;
+			break;
+		case PQ_INT96:
+			*typid = TIMESTAMPOID;
+			break;
+		case PQ_FLOAT:
+			*typid = FLOAT4OID;
+			break;
+		case PQ_DOUBLE:
+			*typid = FLOAT8OID;
+			break;
+		default:
+			*typid = BYTEAOID;
+			break;
+	}
+}
+
+static bool
+is_string_type(Oid typid)
+{
+	char		category;
+	bool		preferred;
+
+	get_type_category_preferred(typid, &category, &preferred);
+	return category == TYPCATEGORY_STRING;
+}
+
+/* Number of arguments of a cast or length-coercion function. */
+static int
+func_nargs(Oid funcid)
+{
+	HeapTuple	tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(funcid));
+	int			nargs;
+
+	if (!HeapTupleIsValid(tp))
+		elog(ERROR, "cache lookup failed for function %u", funcid);
+	nargs = ((Form_pg_proc) GETSTRUCT(tp))->pronargs;
+	ReleaseSysCache(tp);
+	return nargs;
+}
+
+static void
+setup_io_cast(PqConverter *cv, MemoryContext cxt)
+{
+	Oid			outfunc;
+	bool		isvarlena;
+	Oid			infunc;
+
+	getTypeOutputInfo(cv->natural_type, &outfunc, &isvarlena);
+	getTypeInputInfo(cv->target_type, &infunc, &cv->in_ioparam);
+	fmgr_info_cxt(outfunc, &cv->out_func, cxt);
+	fmgr_info_cxt(infunc, &cv->in_func, cxt);
+	cv->cast = PQ_CAST_IO;
+}
+
+static void
+declaration_error(PqConverter *cv)
+{
+	char	   *ltype = pq_logical_type_string(cv->node);
+
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INVALID_DATA_TYPE),
+			 errmsg("column \"%s\" of type %s cannot hold Parquet column \"%s\" of type %s%s%s",
+					cv->attname, format_type_with_typemod(cv->target_type, cv->target_typmod),
+					cv->node->name, pq_physical_type_name(cv->physical_type),
+					ltype[0] ? " " : "", ltype),
+			 errhint("Declare the column as %s, or as a type it converts to without loss, such as text.",
+					 format_type_with_typemod(cv->natural_type, cv->natural_typmod))));
+}
+
+/*
+ * Choose how natural-type Datums become declared-type Datums: implicit
+ * casts (int4 -> int8, timestamp -> timestamptz, ...), anything to a string
+ * type via its output function, strings to any type via its input function,
+ * PostGIS geometry/geography for GEOMETRY/GEOGRAPHY (fdw/convert/geo.c), and
+ * typmod coercion (varchar(n), numeric(p,s)).
+ */
+static void
+setup_cast(PqConverter *cv, MemoryContext cxt)
+{
+	Oid			funcid = InvalidOid;
+	CoercionPathType path;
+
+	cv->cast = PQ_CAST_NONE;
+	if (cv->target_type != cv->natural_type && !pqfdw_geo_setup_cast(cv, cxt))
+	{
+		path = find_coercion_pathway(cv->target_type, cv->natural_type,
+									 COERCION_IMPLICIT, &funcid);
+		/* to strings, PostgreSQL's own casts (bool -> text gives 'true') */
+		if (path == COERCION_PATH_NONE && is_string_type(cv->target_type))
+			path = find_coercion_pathway(cv->target_type, cv->natural_type,
+										 COERCION_ASSIGNMENT, &funcid);
+		if (path == COERCION_PATH_FUNC && OidIsValid(funcid))
+		{
+			fmgr_info_cxt(funcid, &cv->cast_func, cxt);
+			cv->cast_nargs = func_nargs(funcid);
+			cv->cast = PQ_CAST_FUNC;
+		}
+		else if (path == COERCION_PATH_RELABELTYPE)
+			cv->cast = PQ_CAST_NONE;
+		else if (path == COERCION_PATH_COERCEVIAIO ||
+				 is_string_type(cv->target_type) ||
+				 is_string_type(cv->natural_type))
+			setup_io_cast(cv, cxt);
+		else
+			declaration_error(cv);
+	}
+
+	/* the input function applies the typmod itself */
+	cv->need_typmod_func = false;
+	if (cv->cast != PQ_CAST_IO && cv->target_typmod >= 0 &&
+		!(cv->target_type == cv->natural_type &&
+		  cv->target_typmod == cv->natural_typmod))
+	{
+		Oid			tmfunc;
+
+		if (find_typmod_coercion_function(cv->target_type, &tmfunc) ==
+			COERCION_PATH_FUNC)
+		{
+			fmgr_info_cxt(tmfunc, &cv->typmod_func, cxt);
+			cv->typmod_nargs = func_nargs(tmfunc);
+			cv->need_typmod_func = true;
+		}
+	}
+}
+
+void
+pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
+					 Oid target_type, int32 target_typmod,
+					 const char *attname, MemoryContext cxt)
+{
+	memset(cv, 0, sizeof(*cv));
+	cv->attname = attname;
+	cv->node = node;
+	cv->physical_type = node->physical_type;
+	cv->type_length = node->type_length;
+	cv->max_def = node->max_def;
+	cv->decimal_scale = node->logical.decimal_scale;
+	cv->time_unit = node->logical.time_unit;
+	pqfdw_natural_type(node, &cv->natural_type, &cv->natural_typmod);
+
+	/* un-annotated binary declared as a string type: its bytes as text */
+	if (node->logical.id == PQ_LT_NONE && cv->natural_type == BYTEAOID &&
+		is_string_type(target_type))
+		cv->natural_type = TEXTOID;
+	/* JSON declared json: the text as it is, validated by json's input */
+	if (node->logical.id == PQ_LT_JSON && target_type == JSONOID)
+		cv->natural_type = TEXTOID;
+	/* a UTC time of day declared timetz: at offset zero, not the session's */
+	if (node->logical.id == PQ_LT_TIME && node->logical.is_adjusted_to_utc &&
+		target_type == TIMETZOID)
+		cv->natural_type = TIMETZOID;
+	cv->target_type = target_type;
+	cv->target_typmod = target_typmod;
+	cv->always_null = (node->logical.id == PQ_LT_UNKNOWN);
+
+	if (!cv->always_null)
+	{
+		cv->fn = pqfdw_numeric_converter(cv);
+		if (cv->fn == NULL)
+			cv->fn = pqfdw_datetime_converter(cv);
+		if (cv->fn == NULL)
+			cv->fn = pqfdw_binary_converter(cv);
+		if (cv->fn == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("reading Parquet column \"%s\" (%s) is not supported",
+							node->name, pq_physical_type_name(node->physical_type))));
+		setup_cast(cv, cxt);
+	}
+
+	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",
+										 ALLOCSET_DEFAULT_SIZES);
+}
+
+bool
+pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out)
+{
+	PqByteArray ba;
+	uint8	   *fixed;
+	int64		saved_row_base = cv->row_base;
+
+	if (cv->always_null || b.ptr == NULL || b.len < 0)
+		return false;
+	/* a length limit (varchar(n)) would reject a bound instead of keeping it */
+	if (cv->need_typmod_func && is_string_type(cv->target_type))
+		return false;
+	cv->row_base = -1;
+	cv->cur_def = NULL;
+	if (cv->physical_type == PQ_BYTE_ARRAY)
+	{
+		ba.ptr = b.ptr;
+		ba.len = b.len;
+		cv->fn(cv, NULL, &ba, 1, out);
+	}
+	else
+	{
+		int			width = cv->physical_type == PQ_BOOLEAN ? 1 :
+			pq_fixed_width(cv->physical_type, cv->type_length);
+
+		if (b.len != width)
+			return false;
+		/* statistics bytes are not aligned */
+		fixed = palloc(width);
+		memcpy(fixed, b.ptr, width);
+		cv->fn(cv, fixed, NULL, 1, out);
+	}
+	cv->row_base = saved_row_base;
+	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+		*out = apply_cast(cv, *out);
+	return true;
+}
+
+bool
+pqfdw_stat_converter_keeps_order(PqConverter *cv)
+{
+	char		ncat;
+	char		tcat;
+	bool		preferred;
+
+	if (cv->cast == PQ_CAST_NONE)
+		return true;
+	if (cv->cast != PQ_CAST_FUNC)
+		return false;
+	/* widening numeric and date/time casts keep the order */
+	get_type_category_preferred(cv->natural_type, &ncat, &preferred);
+	get_type_category_preferred(cv->target_type, &tcat, &preferred);
+	return ncat == tcat &&
+		(ncat == TYPCATEGORY_NUMERIC || ncat == TYPCATEGORY_DATETIME);
+}
+
+static Datum
+apply_cast(PqConverter *cv, Datum d)
+{
+	if (cv->cast == PQ_CAST_FUNC)
+	{
+		if (cv->cast_nargs >= 3)
+			d = FunctionCall3(&cv->cast_func, d, Int32GetDatum(-1),
+							  BoolGetDatum(false));
+		else if (cv->cast_nargs == 2)
+			d = FunctionCall2(&cv->cast_func, d, Int32GetDatum(-1));
+		else
+			d = FunctionCall1(&cv->cast_func, d);
+	}
+	else if (cv->cast == PQ_CAST_IO)
+	{
+		char	   *s = OutputFunctionCall(&cv->out_func, d);
+
+		d = InputFunctionCall(&cv->in_func, s, cv->in_ioparam,
+							  cv->target_typmod);
+	}
+	else if (cv->cast == PQ_CAST_GEO)
+		d = pqfdw_geo_cast(cv, d);
+	if (cv->need_typmod_func)
+	{
+		if (cv->typmod_nargs >= 3)
+			d = FunctionCall3(&cv->typmod_func, d,
+							  Int32GetDatum(cv->target_typmod),
+							  BoolGetDatum(false));
+		else
+			d = FunctionCall2(&cv->typmod_func, d,
+							  Int32GetDatum(cv->target_typmod));
+	}
+	return d;
+}
+
+/* Dense Datums for the segment's values, converted once per dictionary. */
+static void
+dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
+{
+	int			i;
+
+	if (seg->indices)
+	{
+		if (cv->dict_id != seg->dict->id)
+		{
+			MemoryContext old;
+			Datum	   *dd;
+			int64		saved_row_base = cv->row_base;
+			const int16 *saved_def = cv->cur_def;
+
+			MemoryContextReset(cv->dict_cxt);
+			cv->dict_id = 0;
+			old = MemoryContextSwitchTo(cv->dict_cxt);
+			dd = palloc_extended(sizeof(Datum) * Max(seg->dict->count, 1),
+								 MCXT_ALLOC_HUGE);
+			/* dictionary entries have no row number */
+			cv->cur_def = NULL;
+			cv->row_base = -1;
+			cv->fn(cv, seg->dict->fixed, seg->dict->ba, seg->dict->count, dd);
+			if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+				for (i = 0; i < seg->dict->count; i++)
+					dd[i] = apply_cast(cv, dd[i]);
+			MemoryContextSwitchTo(old);
+			cv->row_base = saved_row_base;
+			cv->cur_def = saved_def;
+			cv->dict_datums = dd;
+			cv->dict_id = seg->dict->id;
+		}
+		for (i = 0; i < seg->nvalues; i++)
+			dense[i] = cv->dict_datums[seg->indices[i]];
+		return;
+	}
+
+	cv->fn(cv, seg->fixed, seg->ba, seg->nvalues, dense);
+	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+		for (i = 0; i < seg->nvalues; i++)
+			dense[i] = apply_cast(cv, dense[i]);
+}
+
+void
+pqfdw_convert_values(PqConverter *cv, const void *fixed, const PqByteArray *ba,
+					 int n, Datum *out)
+{
+	int			i;
+
+	if (cv->always_null || n == 0)
+		return;
+	cv->fn(cv, fixed, ba, n, out);
+	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+		for (i = 0; i < n; i++)
+			out[i] = apply_cast(cv, out[i]);
+}
+
+void
+pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
+					  Datum *values, bool *nulls)
+{
+	int16		max_def = cv->max_def;
+	int			k;
+	int			i;
+
+	if (cv->always_null)
+	{
+		memset(nulls, true, sizeof(bool) * seg->n);
+		return;
+	}
+
+	/* the values in front, then moved back to their rows (k <= i) */
+	cv->cur_def = seg->def;
+	dense_values(cv, seg, values);
+	if (seg->def == NULL)
+	{
+		memset(nulls, false, sizeof(bool) * seg->n);
+		return;
+	}
+	k = seg->nvalues;
+	for (i = seg->n - 1; i >= 0; i--)
+	{
+		bool		present = (seg->def[i] == max_def);
+
+		k -= present;
+		nulls[i] = !present;
+		values[i] = present ? values[k] : (Datum) 0;
+	}
+}

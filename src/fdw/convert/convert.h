@@ -1,0 +1,161 @@
+/*-------------------------------------------------------------------------
+ *
+ * convert.h
+ *		Parquet values -> PostgreSQL Datums.
+ *
+ * A PqConverter turns the dense values of a segment into Datums of the
+ * column's natural PostgreSQL type with one specialised loop per
+ * (physical type, logical type) pair, then, if the foreign table declares
+ * another type, casts each Datum.  Dictionary pages are converted once per
+ * dictionary and gathered by id.
+ *
+ *		fdw/convert/convert.c			natural types, converter setup, casts, nulls
+ *		fdw/convert/numeric.c	bool, integers, floats, FLOAT16, DECIMAL
+ *		fdw/convert/decimal.c	DECIMAL in INT32/INT64 encoded as numeric
+ *		fdw/convert/datetime.c	DATE, TIME, TIMESTAMP, INT96, INTERVAL
+ *		fdw/convert/binary.c	text, bytea, uuid, json
+ *		fdw/convert/geo.c		GEOMETRY/GEOGRAPHY as PostGIS geometry/geography
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_CONVERT_H
+#define PQFDW_CONVERT_H
+
+#include "format/read/column_reader.h"
+#include "fmgr.h"
+
+typedef struct PqConverter PqConverter;
+
+/* Convert n dense values (fixed or ba) to Datums of the natural type. */
+typedef void (*PqConvertFn) (PqConverter *cv, const void *fixed,
+							 const PqByteArray *ba, int n, Datum *out);
+
+typedef enum PqCastKind
+{
+	PQ_CAST_NONE,				/* natural type is the declared type */
+	PQ_CAST_FUNC,				/* cast function (optionally with typmod) */
+	PQ_CAST_IO,					/* output of natural, input of declared */
+	PQ_CAST_GEO					/* WKB to PostGIS (fdw/convert/geo.c) */
+} PqCastKind;
+
+struct PqConverter
+{
+	const char *attname;		/* foreign table column, for messages */
+	const PqSchemaNode *node;	/* Parquet leaf */
+	int			physical_type;
+	int			type_length;
+	int			max_def;
+	Oid			natural_type;
+	int32		natural_typmod;
+	Oid			target_type;
+	int32		target_typmod;
+	PqConvertFn fn;
+	bool		always_null;	/* UNKNOWN logical type */
+	int			decimal_scale;
+	int			time_unit;
+
+	/* cast to the declared type */
+	PqCastKind	cast;
+	FmgrInfo	cast_func;
+	int			cast_nargs;
+	FmgrInfo	out_func;
+	FmgrInfo	in_func;
+	Oid			in_ioparam;
+	struct PqGeoCast *geo;		/* PQ_CAST_GEO */
+	bool		need_typmod_func;	/* length/precision coercion after cast */
+	FmgrInfo	typmod_func;
+	int			typmod_nargs;
+
+	/* dictionary cache, in dict_cxt */
+	MemoryContext dict_cxt;
+	uint32		dict_id;
+	Datum	   *dict_datums;
+
+	/* error reporting: which rows the current segment covers */
+	int64		row_base;		/* row number of the segment's first entry */
+	const int16 *cur_def;
+	const int16 *cur_rep;		/* nested leaves: rows start at level 0 */
+};
+
+/* The natural PostgreSQL type of a Parquet field. */
+extern void pqfdw_natural_type(const PqSchemaNode *node, Oid *typid,
+							   int32 *typmod);
+
+/*
+ * Set up a converter for a leaf column read into a column of type
+ * target_type/target_typmod.  An impossible declaration is an error naming
+ * the column and both types.  Allocates in cxt.
+ */
+extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
+								 Oid target_type, int32 target_typmod,
+								 const char *attname, MemoryContext cxt);
+
+/*
+ * Convert one segment into values[0, seg->n) / nulls[0, seg->n),
+ * allocating in the current memory context.
+ */
+extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
+								  Datum *values, bool *nulls);
+
+/*
+ * Convert n dense values (fixed or ba) to Datums of the declared type, for
+ * leaves of nested fields (fdw/convert/nested.c).  For error messages, set
+ * row_base, cur_def and cur_rep to the levels the values came with.
+ */
+extern void pqfdw_convert_values(PqConverter *cv, const void *fixed,
+								 const PqByteArray *ba, int n, Datum *out);
+
+/*
+ * One statistics value (the PLAIN encoding of a value, without a length
+ * prefix for byte arrays) as a Datum of the declared type.  False when its
+ * length does not fit the physical type.
+ */
+extern bool pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out);
+
+/*
+ * True when the declared type orders values as the Parquet type does, so
+ * that min/max statistics bound the declared-type values.
+ */
+extern bool pqfdw_stat_converter_keeps_order(PqConverter *cv);
+
+/*
+ * n DECIMAL unscaled values (int32 when narrow, else int64) with the given
+ * scale to numeric Datums, allocated in one block (fdw/convert/decimal.c).
+ */
+extern void pqfdw_decimals_to_numeric(const void *values, bool narrow, int n,
+									  int scale, Datum *out);
+
+/* Choose the natural conversion loop (convert_*.c). */
+extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
+extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);
+extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
+
+/*
+ * PostGIS: when the column is GEOMETRY/GEOGRAPHY and the declared type is
+ * PostGIS's geometry or geography, set cv->cast to PQ_CAST_GEO and return
+ * true; pqfdw_geo_cast() then turns one WKB bytea into that type.
+ */
+extern bool pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt);
+extern Datum pqfdw_geo_cast(PqConverter *cv, Datum wkb);
+
+/*
+ * Bind a PostGIS column's converter to a file of the table: the first file
+ * sets the SRID its CRS names (projjson:KEY needs the file's key/value
+ * metadata); every later file must give the same SRID (the converter is set
+ * up once): an ERROR otherwise.
+ */
+extern void pqfdw_geo_bind_file(PqConverter *cv, const PqSchemaNode *node,
+								const PqFileMetaData *md, const char *path,
+								bool first);
+
+/* common.c: the dotted path of a node below the root, for messages */
+extern char *pqfdw_node_path(const PqSchemaNode *node);
+
+/*
+ * common.c: ERROR for a value that does not fit; dense_index is within the
+ * segment.
+ */
+extern void pqfdw_value_out_of_range(PqConverter *cv, int dense_index,
+									 const char *what) pg_attribute_noreturn();
+
+#endif							/* PQFDW_CONVERT_H */

@@ -1,0 +1,108 @@
+/*-------------------------------------------------------------------------
+ *
+ * copy_to.h
+ *		COPY ... TO ... (FORMAT parquet): the ProcessUtility hook, its
+ *		options and where the bytes go.
+ *
+ *		fdw/copy/hook.c				the hook: permissions, the query, batches
+ *		fdw/copy/options.c			WITH (...) options -> writer options
+ *		fdw/copy/encryption.c		encryption options -> keys for the writer
+ *		fdw/copy/sink.c				temporary file + rename, or COPY protocol
+ *		write_convert*.c		Datums -> Parquet values (fdw/copy/write_convert.h)
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_COPY_TO_H
+#define PQFDW_COPY_TO_H
+
+#include "format/write/file_writer.h"
+#include "nodes/pg_list.h"
+#include "fdw/copy/write_convert.h"
+
+/* Must match default_version in parquet_fdw.control; written as created_by. */
+#define PQFDW_VERSION "0.1"
+
+/* numeric without a declared precision: DECIMAL(38, this) by default */
+#define PQFDW_DEFAULT_NUMERIC_SCALE 9
+
+/* A column of the bloom_filter option. */
+typedef struct PqCopyBloomColumn
+{
+	char	   *name;
+	double		fpp;			/* <= 0: bloom_filter_fpp's */
+	int64		ndv;			/* <= 0: bloom_filter_ndv's */
+} PqCopyBloomColumn;
+
+/* Encryption as the options name it: key ids only, never keys. */
+typedef struct PqCopyEncryption
+{
+	char	   *footer_key;		/* NULL: a plaintext file */
+	List	   *column_keys;	/* (column, key id) pairs, from column_keys */
+	int			algorithm;		/* PqEncryptionKind */
+	bool		plaintext_footer;
+	char	   *aad_prefix;		/* NULL: none */
+	bool		store_aad_prefix;
+} PqCopyEncryption;
+
+typedef struct PqCopyOptions
+{
+	PqWriterOptions writer;
+	List	   *bloom_columns;	/* PqCopyBloomColumn */
+	double		bloom_fpp;		/* <= 0: the writer's default */
+	int64		bloom_ndv;		/* <= 0: distinct values of each chunk */
+	PqWriteTypeOptions types;
+	PqCopyEncryption encryption;
+} PqCopyOptions;
+
+/* True when the COPY options say FORMAT parquet (any case). */
+extern bool pqfdw_copy_is_parquet(List *options);
+
+/*
+ * Validate every option (format included) into opts; an unknown option or
+ * a bad value is an ERROR naming it.
+ */
+extern void pqfdw_copy_parse_options(List *options, PqCopyOptions *opts);
+
+/* ERROR when option name is in *seen (a List of names); else add it. */
+extern void pqfdw_copy_option_once(List **seen, const char *name);
+
+/*
+ * The destination of the file.  A server file is written to a temporary
+ * file in the target's directory, renamed over the target (as COPY's
+ * truncation replaces it) only once it is complete and durable; STDOUT is
+ * a binary COPY-out stream.  Embeds the writer's PqSink (first member).
+ */
+typedef struct PqCopySink
+{
+	PqSink		sink;
+	const char *target;			/* NULL: STDOUT */
+	char	   *tmp_path;
+	int			fd;
+	char	   *buf;
+	int			buf_len;
+	int64		bytes;			/* reported to pg_stat_progress_copy */
+} PqCopySink;
+
+/*
+ * The writer's encryption options for the COPY output's columns (names
+ * names[0..ncols)): checks the column_keys columns and loads the named keys,
+ * which the current user must be allowed to use.  NULL without footer_key.
+ * The keys are zeroed when the current memory context goes away.
+ */
+extern const PqEncryptionOptions *pqfdw_copy_encryption(const PqCopyEncryption *ce,
+														const char *const *names,
+														int ncols);
+
+/* Create the temporary file (target != NULL) or start COPY-out. */
+extern void pqfdw_copy_sink_open(PqCopySink *s, const char *target);
+
+/* Flush; file: make it durable and rename it over the target. */
+extern void pqfdw_copy_sink_finish(PqCopySink *s);
+
+/* After an error: close and remove the temporary file. */
+extern void pqfdw_copy_sink_abort(PqCopySink *s);
+
+/* Install the ProcessUtility hook (from _PG_init). */
+extern void pqfdw_copy_hook_init(void);
+
+#endif							/* PQFDW_COPY_TO_H */

@@ -1,0 +1,312 @@
+/*-------------------------------------------------------------------------
+ *
+ * store.c
+ *		The key store: one file per key id in parquet_fdw.key_directory,
+ *		holding the key as hexadecimal; grants in parquet_fdw.key_grants.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "fdw/keys/keys.h"
+#include "miscadmin.h"
+#include "parser/parse_func.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/regproc.h"
+
+#include <openssl/crypto.h>
+
+char	   *pqfdw_key_directory = NULL;
+
+#define PQFDW_KEY_ID_MAX 64
+
+typedef struct KeyConfig
+{
+	PqDecryptionConfig config;
+	char	   *footer_key;
+	List	   *column_keys;	/* (path, id) pairs */
+} KeyConfig;
+
+void
+pqfdw_check_key_id(const char *id, const char *what)
+{
+	size_t		len = strlen(id);
+	size_t		i;
+
+	if (len == 0 || len > PQFDW_KEY_ID_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s \"%s\" is not a valid key id", what, id),
+				 errdetail("A key id has 1 to %d characters.", PQFDW_KEY_ID_MAX)));
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char) id[i]) && id[i] != '_' && id[i] != '-' &&
+			id[i] != '.')
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s \"%s\" is not a valid key id", what, id),
+					 errhint("Key ids consist of letters, digits, \"_\", \"-\" and \".\"; raw keys are never accepted in options.")));
+	if (id[0] == '.')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s \"%s\" is not a valid key id", what, id)));
+}
+
+static char *
+key_directory(void)
+{
+	const char *dir = pqfdw_key_directory ? pqfdw_key_directory : "parquet_fdw_keys";
+
+	if (is_absolute_path(dir))
+		return pstrdup(dir);
+	return psprintf("%s/%s", DataDir, dir);
+}
+
+static char *
+key_path(const char *id)
+{
+	return psprintf("%s/%s.key", key_directory(), id);
+}
+
+/* May the current user use key id?  Superusers always; others by grant. */
+static bool
+key_usable(const char *id)
+{
+	Oid			nsp;
+	Oid			fn;
+	Oid			argtypes[2] = {TEXTOID, OIDOID};
+
+	if (superuser())
+		return true;
+	nsp = get_namespace_oid("parquet_fdw", true);
+	if (!OidIsValid(nsp))
+		return false;
+	fn = LookupFuncName(list_make2(makeString("parquet_fdw"),
+								   makeString("key_usable")), 2, argtypes, true);
+	if (!OidIsValid(fn))
+		return false;
+	return DatumGetBool(OidFunctionCall2(fn, CStringGetTextDatum(id),
+										 ObjectIdGetDatum(GetUserId())));
+}
+
+void
+pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
+{
+	char	   *path;
+	int			fd;
+	char		buf[2 * PQ_MAX_KEY_LEN + 16];
+	ssize_t		n;
+	int			digits = 0;
+	ssize_t		i;
+
+	pqfdw_check_key_id(id, "encryption key");
+
+	/* before the file is looked at: no grant, no telling whether it exists */
+	if (!key_usable(id))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to use encryption key \"%s\"", id),
+				 errdetail("The key is needed for %s.", purpose),
+				 errhint("A superuser can allow it with parquet_fdw.grant_key().")));
+
+	path = key_path(id);
+	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	if (fd < 0)
+	{
+		if (errno == ENOENT)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("encryption key \"%s\" needed for %s is not registered",
+							id, purpose),
+					 errhint("Create it with parquet_fdw.create_key() or place a key file \"%s.key\" in the directory named by parquet_fdw.key_directory.",
+							 id)));
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open the file of encryption key \"%s\": %m", id)));
+	}
+	n = read(fd, buf, sizeof(buf));
+	CloseTransientFile(fd);
+	if (n < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read the file of encryption key \"%s\": %m", id)));
+
+	memset(out, 0, sizeof(PqKey));
+	for (i = 0; i < n; i++)
+	{
+		int			v = pq_hex_digit(buf[i]);
+
+		if (v < 0)
+		{
+			if (buf[i] == '\n' || buf[i] == '\r' || buf[i] == ' ')
+				continue;
+			digits = -1;
+			break;
+		}
+		if (digits >= 2 * PQ_MAX_KEY_LEN)
+		{
+			digits = -1;
+			break;
+		}
+		out->bytes[digits / 2] |= (uint8) (digits % 2 == 0 ? v << 4 : v);
+		digits++;
+	}
+	explicit_bzero(buf, sizeof(buf));
+	if (digits != 32 && digits != 48 && digits != 64)
+	{
+		explicit_bzero(out, sizeof(PqKey));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the file of encryption key \"%s\" does not hold a 128, 192 or 256-bit key in hexadecimal",
+						id)));
+	}
+	out->len = digits / 2;
+}
+
+List *
+pqfdw_parse_column_keys(const char *column_keys)
+{
+	List	   *result = NIL;
+	char	   *s = pstrdup(column_keys);
+	char	   *tok;
+	char	   *save;
+
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *colon = strrchr(tok, ':');
+		char	   *path;
+		char	   *id;
+
+		if (colon == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("column_keys entry \"%s\" is not of the form column:key_id", tok)));
+		*colon = '\0';
+		path = pstrdup(tok);
+		id = pstrdup(colon + 1);
+		/* trim spaces */
+		while (*path == ' ')
+			path++;
+		while (*path && path[strlen(path) - 1] == ' ')
+			path[strlen(path) - 1] = '\0';
+		while (*id == ' ')
+			id++;
+		while (*id && id[strlen(id) - 1] == ' ')
+			id[strlen(id) - 1] = '\0';
+		if (*path == '\0')
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("column_keys entry has an empty column name")));
+		pqfdw_check_key_id(id, "column_keys entry");
+		result = lappend(result, list_make2(path, id));
+	}
+	return result;
+}
+
+/*
+ * A key id from key_metadata: parquet-java's key tools store JSON key
+ * material there (wrapped keys, possibly in an external file), which is
+ * not supported; anything else must be a plain key id.
+ */
+static char *
+key_id_from_metadata(const PqBytes *md, const char *what)
+{
+	char	   *s = pnstrdup((const char *) md->ptr, md->len);
+
+	if (md->len > 0 && md->ptr[0] == '{')
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("key metadata of %s holds key material of a key management tool, which parquet_fdw does not support",
+						what),
+				 errhint("parquet_fdw reads files whose key metadata is a key id, or whose keys are named with the footer_key and column_keys options.")));
+	pqfdw_check_key_id(s, "key id in the file's key metadata");
+	return s;
+}
+
+static bool
+lookup_key(void *arg, const PqBytes *key_metadata, const char *column,
+		   bool required, PqKey *out)
+{
+	KeyConfig  *kc = (KeyConfig *) arg;
+	const char *id = NULL;
+	char	   *what;
+	ListCell   *lc;
+
+	if (column)
+	{
+		what = psprintf("column \"%s\"", column);
+		foreach(lc, kc->column_keys)
+		{
+			List	   *pair = lfirst(lc);
+
+			if (strcmp(linitial(pair), column) == 0)
+				id = lsecond(pair);
+		}
+	}
+	else
+	{
+		what = pstrdup("the footer");
+		id = kc->footer_key;
+	}
+	if (id == NULL && key_metadata && key_metadata->len > 0)
+		id = key_id_from_metadata(key_metadata, what);
+	if (id == NULL)
+	{
+		if (!required)
+			return false;
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("no encryption key is named for %s of Parquet file \"%s\"",
+						what, pq_errloc.filename ? pq_errloc.filename : ""),
+				 errhint("The file stores no key metadata: name the key with the %s option.",
+						 column ? "column_keys" : "footer_key")));
+	}
+	if (!required)
+	{
+		/*
+		 * An optional key (the signature of a plaintext footer) is skipped
+		 * when the user may not use it or it is not registered: the file's
+		 * plaintext columns stay readable.
+		 */
+		struct stat st;
+
+		if (!key_usable(id) || stat(key_path(id), &st) != 0)
+			return false;
+	}
+	pqfdw_load_key(id, psprintf("%s of Parquet file \"%s\"", what,
+								pq_errloc.filename ? pq_errloc.filename : ""),
+				   out);
+	return true;
+}
+
+PqDecryptionConfig *
+pqfdw_decryption_config(const char *footer_key, const char *column_keys,
+						const char *aad_prefix)
+{
+	KeyConfig  *kc = palloc0(sizeof(KeyConfig));
+
+	if (footer_key)
+	{
+		pqfdw_check_key_id(footer_key, "footer_key");
+		kc->footer_key = pstrdup(footer_key);
+	}
+	if (column_keys)
+		kc->column_keys = pqfdw_parse_column_keys(column_keys);
+	kc->config.get_key = lookup_key;
+	kc->config.arg = kc;
+	if (aad_prefix)
+	{
+		kc->config.aad_prefix = (const uint8 *) pstrdup(aad_prefix);
+		kc->config.aad_prefix_len = strlen(aad_prefix);
+	}
+	return &kc->config;
+}

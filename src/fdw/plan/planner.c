@@ -1,0 +1,581 @@
+/*-------------------------------------------------------------------------
+ *
+ * planner.c
+ *		Relation size, paths and plan for parquet_fdw foreign tables.
+ *
+ * Row counts come from the footers; costs from the compressed bytes of the
+ * column chunks the query needs.  Besides the plain scan, a parameterized
+ * path is offered for each join clause that pruning can use, so that a
+ * nested loop can look up outer rows in a file sorted on the join column.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "fdw/plan/plan.h"
+#include "fdw/scan/filter.h"
+#include "fdw/prune/prune.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/planmain.h"
+#include "optimizer/prep.h"
+#include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
+#include "fdw/common/parquet_fdw.h"
+#include "catalog/pg_type.h"
+#include "fdw/scan/row_former.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+typedef struct PqfdwPlanState
+{
+	List	   *paths;
+	List	   *attnums;		/* attribute numbers the scan must produce */
+	int			row_groups;
+	double		bytes;			/* compressed bytes of the needed chunks */
+	int			ncolumns;
+	List	   *files;			/* PqFile footers */
+	Oid			relid;
+	double		scanned_tuples; /* in row groups statistics do not prune */
+} PqfdwPlanState;
+
+/* State of ec_member_matches_foreign(), as in postgres_fdw. */
+typedef struct EcMemberArg
+{
+	Expr	   *current;
+	List	   *already_used;
+} EcMemberArg;
+
+/* Attribute numbers referenced by the target list and the quals. */
+static List *
+needed_attnums(RelOptInfo *baserel, Relation rel)
+{
+	Bitmapset  *attrs = NULL;
+	ListCell   *lc;
+	List	   *result = NIL;
+	bool		whole_row;
+	int			i;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &attrs);
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		pull_varattnos((Node *) ri->clause, baserel->relid, &attrs);
+	}
+	whole_row = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, attrs);
+	for (i = 1; i <= tupdesc->natts; i++)
+	{
+		if (TupleDescAttr(tupdesc, i - 1)->attisdropped)
+			continue;
+		if (whole_row ||
+			bms_is_member(i - FirstLowInvalidHeapAttributeNumber, attrs))
+			result = lappend_int(result, i);
+	}
+	return result;
+}
+
+/*
+ * Which row groups statistics rule out at plan time, for quals whose
+ * values are known now (constants and what the planner can fold): NULL when
+ * nothing can be decided.  Indexed by row group over all files in order.
+ * *estimate is the rows of the other row groups expected to match, from
+ * their min/max, when the statistics judge every qual (-1 otherwise).
+ */
+static bool *
+plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
+				  List *files, int total_row_groups, double *estimate)
+{
+	List	   *values;
+	List	   *clauses;
+	MemoryContext cxt;
+	MemoryContext old;
+	PqPrunePred *preds;
+	PqConverter **cvs;
+	int		   *leaf;
+	Datum	   *vals;
+	bool	   *nulls;
+	bool	   *pruned;
+	TupleDesc	tupdesc = RelationGetDescr(rel);
+	PqFile	   *first = linitial(files);
+	double		rows = 0;
+	bool		all_known = true;
+	ListCell   *lc;
+	int			npreds;
+	int			i;
+	int			k;
+
+	*estimate = -1;
+	if (!pqfdw_enable_statistics_pruning || files == NIL)
+		return NULL;
+	clauses = pqfdw_prune_clauses(baserel->baserestrictinfo, baserel->relid,
+								  &values);
+	if (clauses == NIL)
+		return NULL;
+
+	pruned = palloc0(sizeof(bool) * Max(total_row_groups, 1));
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw planning",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	vals = palloc(sizeof(Datum) * Max(list_length(values), 1));
+	nulls = palloc(sizeof(bool) * Max(list_length(values), 1));
+	i = 0;
+	foreach(lc, values)
+	{
+		Node	   *v = estimate_expression_value(root, (Node *) lfirst(lc));
+
+		if (!IsA(v, Const))
+		{
+			/* a value known only at run time: decide nothing now */
+			MemoryContextSwitchTo(old);
+			MemoryContextDelete(cxt);
+			return NULL;
+		}
+		vals[i] = ((Const *) v)->constvalue;
+		nulls[i++] = ((Const *) v)->constisnull;
+	}
+	preds = pqfdw_prune_init(clauses, baserel->relid, &npreds);
+	pqfdw_prune_set_values(preds, npreds, vals, nulls);
+
+	/* converters of the flat columns the quals use (same in every file) */
+	cvs = palloc0(sizeof(PqConverter *) * Max(tupdesc->natts, 1));
+	leaf = palloc(sizeof(int) * Max(tupdesc->natts, 1));
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		PqSchemaNode *node;
+
+		leaf[i] = -1;
+		if (att->attisdropped)
+			continue;
+		node = pq_schema_find_field(first->schema,
+									pqfdw_column_name(RelationGetRelid(rel), i + 1));
+		if (node == NULL || !node->is_leaf || node->max_rep > 0)
+			continue;
+		cvs[i] = palloc(sizeof(PqConverter));
+		pqfdw_converter_init(cvs[i], node, att->atttypid, att->atttypmod,
+							 NameStr(att->attname), cxt);
+		leaf[i] = node->first_leaf;
+	}
+
+	k = 0;
+	foreach(lc, files)
+	{
+		PqFile	   *f = lfirst(lc);
+
+		for (i = 0; i < f->md.n_row_groups; i++, k++)
+		{
+			pruned[k] = !pqfdw_row_group_may_match(preds, npreds, f, i, cvs, leaf);
+			if (!pruned[k])
+				rows += f->md.row_groups[i].num_rows *
+					pqfdw_row_group_fraction(preds, npreds, f, i, cvs, leaf,
+											 &all_known);
+		}
+	}
+	if (all_known && npreds == list_length(baserel->baserestrictinfo))
+		*estimate = rows;
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	return pruned;
+}
+
+void
+pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
+						Oid foreigntableid)
+{
+	PqfdwPlanState *st = palloc0(sizeof(PqfdwPlanState));
+	PqfdwTableOptions opts;
+	List	   *files;
+	ListCell   *lc;
+	double		tuples = 0;
+	double		surviving = 0;
+	Relation	rel;
+	bool	   *pruned;
+	double		minmax_rows;
+	bool		never_analyzed;
+	int			k = 0;
+
+	pqfdw_get_table_options(foreigntableid, &opts);
+	st->paths = opts.paths;
+	st->relid = foreigntableid;
+	files = pqfdw_open_footers(opts.paths, opts.decrypt);
+	st->files = files;
+
+	rel = table_open(foreigntableid, NoLock);
+	never_analyzed = rel->rd_rel->reltuples < 0;
+	st->attnums = needed_attnums(baserel, rel);
+	st->ncolumns = list_length(st->attnums);
+	foreach(lc, files)
+		st->row_groups += ((PqFile *) lfirst(lc))->md.n_row_groups;
+	pruned = plan_time_pruning(root, baserel, rel, files, st->row_groups,
+							   &minmax_rows);
+
+	foreach(lc, files)
+	{
+		PqFile	   *f = lfirst(lc);
+		ListCell   *ac;
+		int			rg;
+
+		tuples += f->md.num_rows;
+		for (rg = 0; rg < f->md.n_row_groups; rg++)
+			if (!pruned || !pruned[k + rg])
+				surviving += f->md.row_groups[rg].num_rows;
+		foreach(ac, st->attnums)
+		{
+			AttrNumber	attnum = lfirst_int(ac);
+			PqSchemaNode *node = pqfdw_find_column(f, foreigntableid, attnum,
+												   f->src->name);
+
+			for (rg = 0; rg < f->md.n_row_groups; rg++)
+			{
+				int			c;
+
+				if (pruned && pruned[k + rg])
+					continue;
+				for (c = node->first_leaf; c < node->first_leaf + node->n_leaves; c++)
+				{
+					const PqColumnChunk *cc = &f->md.row_groups[rg].columns[c];
+
+					if (cc->has_meta_data)
+						st->bytes += cc->meta_data.total_compressed_size;
+				}
+			}
+		}
+		k += f->md.n_row_groups;
+	}
+	table_close(rel, NoLock);
+
+	/*
+	 * Rows pruned by statistics cannot be returned.  Of the rest: without
+	 * ANALYZE, what the chunks' min/max let through when they judge every
+	 * qual (PostgreSQL would use default selectivities); else PostgreSQL's
+	 * estimate.
+	 */
+	baserel->tuples = tuples;
+	if (minmax_rows >= 0 && never_analyzed)
+		baserel->rows = Min(surviving, minmax_rows);
+	else
+		baserel->rows = Min(surviving,
+							tuples * clauselist_selectivity(root,
+															baserel->baserestrictinfo,
+															0, JOIN_INNER, NULL));
+	baserel->rows = clamp_row_est(baserel->rows);
+	st->scanned_tuples = surviving;
+	baserel->fdw_private = st;
+}
+
+/* An integer statistics bound (signed INT32/INT64 columns only). */
+static bool
+int_bound(const PqColumnDescr *col, PqBytes b, int64 *v)
+{
+	if (col->physical_type == PQ_INT32 && b.len == 4)
+		*v = (int32) pq_load_le32(b.ptr);
+	else if (col->physical_type == PQ_INT64 && b.len == 8)
+		*v = (int64) pq_load_le64(b.ptr);
+	else
+		return false;
+	return !(col->node->logical.id == PQ_LT_INTEGER &&
+			 !col->node->logical.int_is_signed);
+}
+
+typedef struct RgRange
+{
+	int64		min;
+	int64		max;
+} RgRange;
+
+static int
+rg_range_cmp(const void *a, const void *b)
+{
+	const RgRange *x = a;
+	const RgRange *y = b;
+
+	return x->min < y->min ? -1 : x->min > y->min;
+}
+
+/*
+ * Fraction of the column's data one equality lookup is expected to read:
+ * one row group when the row groups' ranges of the column are disjoint
+ * (a file sorted on it), a small part of it when the chunks also carry a
+ * page index; everything otherwise.
+ */
+static double
+lookup_fraction(PqfdwPlanState *st, AttrNumber attnum)
+{
+	RgRange    *ranges;
+	int			n = 0;
+	bool		page_index = true;
+	ListCell   *lc;
+	int			i;
+
+	ranges = palloc(sizeof(RgRange) * Max(st->row_groups, 1));
+	foreach(lc, st->files)
+	{
+		PqFile	   *f = lfirst(lc);
+		PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum, f->src->name);
+		const PqColumnDescr *col;
+
+		if (!node->is_leaf)
+			return 1.0;
+		col = &f->schema->columns[node->first_leaf];
+		for (i = 0; i < f->md.n_row_groups; i++)
+		{
+			const PqColumnChunk *cc = &f->md.row_groups[i].columns[col->index];
+			const PqStatistics *s = &cc->meta_data.statistics;
+			PqBytes		lo = s->min_value.ptr ? s->min_value : s->min;
+			PqBytes		hi = s->max_value.ptr ? s->max_value : s->max;
+
+			if (!cc->has_meta_data || !cc->meta_data.has_statistics ||
+				!int_bound(col, lo, &ranges[n].min) ||
+				!int_bound(col, hi, &ranges[n].max))
+				return 1.0;
+			page_index &= cc->has_column_index_offset && cc->has_offset_index_offset;
+			n++;
+		}
+	}
+	if (n == 0)
+		return 1.0;
+	qsort(ranges, n, sizeof(RgRange), rg_range_cmp);
+	for (i = 1; i < n; i++)
+		if (ranges[i].min <= ranges[i - 1].max)
+			return 1.0;
+	return (1.0 / n) * (page_index ? 0.02 : 1.0);
+}
+
+static bool
+ec_member_matches_foreign(PlannerInfo *root, RelOptInfo *rel,
+						  EquivalenceClass *ec, EquivalenceMember *em,
+						  void *arg)
+{
+	EcMemberArg *state = arg;
+	Expr	   *expr = em->em_expr;
+
+	if (state->current != NULL)
+		return equal(expr, state->current);
+	if (list_member(state->already_used, expr))
+		return false;
+	state->current = expr;
+	return true;
+}
+
+/* Parameterizations from join clauses (and equivalence classes) pruning can use. */
+static List *
+prunable_param_infos(PlannerInfo *root, RelOptInfo *baserel)
+{
+	List	   *ppis = NIL;
+	List	   *clauses = list_copy(baserel->joininfo);
+	ListCell   *lc;
+
+	if (baserel->has_eclass_joins)
+	{
+		EcMemberArg arg = {NULL, NIL};
+
+		for (;;)
+		{
+			List	   *eclauses;
+
+			eclauses = generate_implied_equalities_for_column(root, baserel,
+															  ec_member_matches_foreign,
+															  &arg,
+															  baserel->lateral_referencers);
+			if (arg.current == NULL)
+				break;
+			clauses = list_concat(clauses, eclauses);
+			arg.already_used = lappend(arg.already_used, arg.current);
+			arg.current = NULL;
+		}
+	}
+
+	foreach(lc, clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		Relids		required_outer;
+
+		if (!join_clause_is_movable_to(ri, baserel) ||
+			!pqfdw_is_prune_clause(ri->clause, baserel->relid))
+			continue;
+		required_outer = bms_union(ri->clause_relids, baserel->lateral_relids);
+		required_outer = bms_del_member(required_outer, baserel->relid);
+		if (bms_is_empty(required_outer))
+			continue;
+		ppis = list_append_unique_ptr(ppis,
+									  get_baserel_parampathinfo(root, baserel,
+																required_outer));
+	}
+	return ppis;
+}
+
+/* The column a parameterized path's clauses look up, if a plain one. */
+static AttrNumber
+lookup_attnum(ParamPathInfo *ppi, Index relid)
+{
+	ListCell   *lc;
+
+	foreach(lc, ppi->ppi_clauses)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		Bitmapset  *attrs = NULL;
+		int			attno;
+
+		pull_varattnos((Node *) ri->clause, relid, &attrs);
+		attno = -1;
+		if (bms_get_singleton_member(attrs, &attno))
+			return attno + FirstLowInvalidHeapAttributeNumber;
+	}
+	return InvalidAttrNumber;
+}
+
+void
+pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
+					  Oid foreigntableid)
+{
+	PqfdwPlanState *st = baserel->fdw_private;
+	Cost		startup_cost;
+	Cost		run_cost;
+	QualCost	qcost;
+	ListCell   *lc;
+
+	/* reading footers, then sequential reads of the needed chunks */
+	startup_cost = 10.0 * list_length(st->paths);
+	run_cost = seq_page_cost * (st->bytes / BLCKSZ);
+	/* decoding is cheap per value; forming tuples costs like a heap scan */
+	run_cost += st->scanned_tuples * (cpu_tuple_cost * 0.5 +
+									  cpu_operator_cost * 0.25 * st->ncolumns);
+	cost_qual_eval(&qcost, baserel->baserestrictinfo, root);
+	startup_cost += qcost.startup;
+	run_cost += qcost.per_tuple * st->scanned_tuples;
+	run_cost += baserel->reltarget->cost.per_tuple * baserel->rows;
+
+	add_path(baserel, (Path *)
+			 create_foreignscan_path(root, baserel, NULL,
+									 baserel->rows,
+									 startup_cost,
+									 startup_cost + run_cost,
+									 NIL, NULL, NULL, NIL));
+
+	foreach(lc, prunable_param_infos(root, baserel))
+	{
+		ParamPathInfo *ppi = lfirst(lc);
+		AttrNumber	attnum = lookup_attnum(ppi, baserel->relid);
+		double		fraction = attnum > 0 ? lookup_fraction(st, attnum) : 1.0;
+		Cost		param_run;
+
+		/*
+		 * repeated scans reuse the open file; a lookup returns at most the
+		 * rows of what it reads
+		 */
+		param_run = run_cost * fraction;
+		add_path(baserel, (Path *)
+				 create_foreignscan_path(root, baserel, NULL,
+										 clamp_row_est(Min(ppi->ppi_rows,
+														   st->scanned_tuples * fraction)),
+										 startup_cost / 10,
+										 startup_cost / 10 + param_run,
+										 NIL, ppi->ppi_req_outer, NULL, NIL));
+	}
+}
+
+/*
+ * For each jsonb attribute read that the query uses only as v -> 'key':
+ * (attnum, keys), so that a VARIANT field reads only those fields.
+ */
+static List *
+variant_keys(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *attnums)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, attnums)
+	{
+		AttrNumber	attnum = lfirst_int(lc);
+		List	   *keys;
+
+		if (get_atttype(relid, attnum) != JSONBOID)
+			continue;
+		keys = pqfdw_variant_field_uses(root, baserel->relid, attnum);
+		if (keys != NIL)
+			result = lappend(result, list_make2(makeInteger(attnum), keys));
+	}
+	return result;
+}
+
+/*
+ * When the plan needs the table's whole-row value (t.*, row_to_json(t)), a
+ * scan target list holding it and every Var that the target list and the
+ * quals use, so that the scan forms the composites itself (fdw/scan/row_former.c).
+ * NIL otherwise; with system columns, which the scan does not produce; and
+ * when the table has a row mark: EvalPlanQual stores the row mark's copy of
+ * the row into the scan tuple, which must then have the table's row type.
+ */
+static List *
+whole_row_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
+					 List *tlist, List *quals)
+{
+	List	   *vars;
+	bool		whole_row = false;
+	ListCell   *lc;
+
+	if (!pqfdw_enable_whole_row_forming ||
+		get_plan_rowmark(root->rowMarks, baserel->relid) != NULL)
+		return NIL;
+	vars = list_concat(pull_var_clause((Node *) tlist, PVC_RECURSE_PLACEHOLDERS),
+					   pull_var_clause((Node *) quals, PVC_RECURSE_PLACEHOLDERS));
+	foreach(lc, vars)
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		if (var->varno != baserel->relid || var->varlevelsup != 0 ||
+			var->varattno < 0)
+			return NIL;
+		if (var->varattno == 0)
+		{
+			if (var->vartype != get_rel_type_id(relid))
+				return NIL;
+			whole_row = true;
+		}
+	}
+	return whole_row ? add_to_flat_tlist(NIL, vars) : NIL;
+}
+
+ForeignScan *
+pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
+					 Oid foreigntableid, ForeignPath *best_path,
+					 List *tlist, List *scan_clauses, Plan *outer_plan)
+{
+	PqfdwPlanState *st = baserel->fdw_private;
+	List	   *paths = NIL;
+	List	   *fdw_private;
+	List	   *filters;
+	List	   *prune;
+	List	   *prune_values;
+	ListCell   *lc;
+
+	/* quals that prune row groups, and quals evaluated on batches */
+	prune = pqfdw_prune_clauses(scan_clauses, baserel->relid, &prune_values);
+	filters = pqfdw_batch_filter_clauses(scan_clauses, baserel->relid);
+	scan_clauses = list_difference_ptr(extract_actual_clauses(scan_clauses, false),
+									   filters);
+
+	foreach(lc, st->paths)
+		paths = lappend(paths, makeString(pstrdup(lfirst(lc))));
+	fdw_private = list_make5(paths, st->attnums,
+							 makeInteger(st->row_groups), filters, prune);
+	fdw_private = lappend(fdw_private, makeInteger(baserel->relid));
+	fdw_private = lappend(fdw_private, variant_keys(root, baserel, foreigntableid,
+													st->attnums));
+
+	/* the executor evaluates the values pruning compares with */
+	return make_foreignscan(tlist, scan_clauses, baserel->relid,
+							prune_values, fdw_private,
+							whole_row_scan_tlist(root, baserel, foreigntableid,
+												 tlist, scan_clauses),
+							NIL, outer_plan);
+}

@@ -1,0 +1,205 @@
+/*-------------------------------------------------------------------------
+ *
+ * dictionary.c
+ *		Skip row groups whose dictionaries prove that a comparison qual
+ *		matches no row.
+ *
+ * When encoding_stats show that every data page of a chunk is
+ * dictionary-encoded, its dictionary page lists every non-null value of the
+ * chunk.  The entries are converted to the declared type exactly as rows
+ * are (so casts need not keep the order) and tested one by one with the
+ * quals' comparisons, all the comparisons on one column at once; nulls
+ * never satisfy a comparison.  Only dictionary pages are read, each once
+ * per row group and attribute.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/prune/dictionary.h"
+#include "format/read/dictionary_reader.h"
+#include "utils/memutils.h"
+
+bool		pqfdw_enable_dictionary_pruning = true;
+
+/* A chunk's dictionary as declared-type Datums of one attribute. */
+typedef struct DictValues
+{
+	AttrNumber	attnum;
+	bool		usable;			/* false: cannot prove anything */
+	int			count;
+	Datum	   *values;
+} DictValues;
+
+typedef struct DictState
+{
+	PqFile	   *file;
+	int			row_group;
+	PqConverter **cvs;
+	const int  *leaf;
+	List	   *loaded;			/* DictValues of the row group */
+} DictState;
+
+/* Convert the dictionary entries of a chunk with the column's converter. */
+static void
+load_values(DictState *ds, PqConverter *cv, int leaf, DictValues *dv)
+{
+	const PqRowGroup *rg = &ds->file->md.row_groups[ds->row_group];
+	const PqColumnChunk *cc = &rg->columns[leaf];
+	const PqColumnDescr *col = &ds->file->schema->columns[leaf];
+	PqDictionary dict;
+	int			width;
+	int			i;
+
+	if (cv == NULL || cv->always_null || cv->node->max_rep > 0 ||
+		!cc->has_meta_data ||
+		!pq_chunk_fully_dictionary_encoded(&cc->meta_data) ||
+		!pq_read_dictionary(ds->file, ds->row_group, leaf,
+							CurrentMemoryContext, &dict))
+		return;
+
+	width = col->physical_type == PQ_BYTE_ARRAY ? 0 :
+		pq_fixed_width(col->physical_type, col->type_length);
+	dv->values = palloc_extended(sizeof(Datum) * Max(dict.count, 1),
+								 MCXT_ALLOC_HUGE);
+	for (i = 0; i < dict.count; i++)
+	{
+		PqBytes		b;
+
+		if (dict.ba)
+		{
+			if (dict.ba[i].len > PG_INT32_MAX)
+				return;
+			b.ptr = dict.ba[i].ptr;
+			b.len = (int32) dict.ba[i].len;
+		}
+		else
+		{
+			b.ptr = (const uint8 *) dict.fixed + (size_t) i * width;
+			b.len = width;
+		}
+		/* false for varchar(n), which would reject, not keep, a value */
+		if (!pqfdw_stat_to_datum(cv, b, &dv->values[i]))
+			return;
+	}
+	dv->count = dict.count;
+	dv->usable = true;
+}
+
+/* The dictionary of an attribute's chunk, read on first use. */
+static DictValues *
+get_values(DictState *ds, AttrNumber attnum)
+{
+	DictValues *dv;
+	ListCell   *lc;
+
+	foreach(lc, ds->loaded)
+	{
+		dv = lfirst(lc);
+		if (dv->attnum == attnum)
+			return dv;
+	}
+	dv = palloc0(sizeof(DictValues));
+	dv->attnum = attnum;
+	if (ds->leaf[attnum - 1] >= 0)
+		load_values(ds, ds->cvs[attnum - 1], ds->leaf[attnum - 1], dv);
+	ds->loaded = lappend(ds->loaded, dv);
+	return dv;
+}
+
+/* Does one entry satisfy every comparison of preds[0 .. n)? */
+static bool
+some_entry_satisfies(const DictValues *dv, PqPrunePred **preds, int n)
+{
+	int			i;
+	int			k;
+
+	if (!dv->usable)
+		return true;
+	for (i = 0; i < dv->count; i++)
+	{
+		for (k = 0; k < n; k++)
+			if (!pqfdw_pred_value_may_match(preds[k], dv->values[i]))
+				break;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
+static bool
+pred_may_match(DictState *ds, PqPrunePred *p)
+{
+	int			i;
+
+	switch (p->kind)
+	{
+		case PQ_PRUNE_COMPARE:
+			return some_entry_satisfies(get_values(ds, p->attnum), &p, 1);
+		case PQ_PRUNE_OR:
+			for (i = 0; i < p->nargs; i++)
+				if (pred_may_match(ds, &p->args[i]))
+					return true;
+			return false;
+		default:
+			/* dictionaries hold no nulls: IS [NOT] NULL is for statistics */
+			return true;
+	}
+}
+
+bool
+pqfdw_row_group_dictionary_may_match(PqPrunePred *preds, int npreds,
+									 PqFile *file, int row_group,
+									 PqConverter **cvs, const int *leaf)
+{
+	DictState	ds;
+	MemoryContext cxt;
+	MemoryContext old;
+	PqPrunePred **group;
+	bool	   *done;
+	bool		match = true;
+	int			i;
+	int			j;
+
+	cxt = AllocSetContextCreate(CurrentMemoryContext,
+								"parquet_fdw dictionary pruning",
+								ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	ds.file = file;
+	ds.row_group = row_group;
+	ds.cvs = cvs;
+	ds.leaf = leaf;
+	ds.loaded = NIL;
+	group = palloc(sizeof(PqPrunePred *) * Max(npreds, 1));
+	done = palloc0(sizeof(bool) * Max(npreds, 1));
+	for (i = 0; i < npreds && match; i++)
+	{
+		int			n = 0;
+
+		if (preds[i].kind != PQ_PRUNE_COMPARE)
+		{
+			match = pred_may_match(&ds, &preds[i]);
+			continue;
+		}
+		if (done[i])
+			continue;
+
+		/*
+		 * The comparisons on one column must hold for one entry together:
+		 * BETWEEN 11 AND 12 excludes {0, 100} though each bound alone
+		 * does not.
+		 */
+		for (j = i; j < npreds; j++)
+			if (preds[j].kind == PQ_PRUNE_COMPARE &&
+				preds[j].attnum == preds[i].attnum)
+			{
+				group[n++] = &preds[j];
+				done[j] = true;
+			}
+		match = some_entry_satisfies(get_values(&ds, preds[i].attnum),
+									 group, n);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(cxt);
+	return match;
+}

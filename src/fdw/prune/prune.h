@@ -1,0 +1,123 @@
+/*-------------------------------------------------------------------------
+ *
+ * prune.h
+ *		Row group pruning from column chunk statistics (fdw/prune/statistics.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_PRUNE_H
+#define PQFDW_PRUNE_H
+
+#include "fdw/convert/convert.h"
+#include "fmgr.h"
+#include "nodes/pg_list.h"
+#include "nodes/primnodes.h"
+
+typedef enum PqPruneKind
+{
+	PQ_PRUNE_COMPARE,			/* column op constant(s) */
+	PQ_PRUNE_IS_NULL,
+	PQ_PRUNE_IS_NOT_NULL,
+	PQ_PRUNE_OR					/* any of args */
+} PqPruneKind;
+
+typedef struct PqPrunePred
+{
+	PqPruneKind kind;
+	AttrNumber	attnum;			/* 1-based */
+	int			strategy;		/* btree strategy, column on the left; 6 = <> */
+	Datum	   *values;			/* non-NULL values compared with; several
+								 * for = ANY(array); none: never true */
+	int			nvalues;
+	int			value_index;	/* its value expression, -1 if fixed */
+	bool		value_is_array;
+	Oid			elemtype;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	FmgrInfo	cmp;			/* btree order proc (column type, const type) */
+	bool		has_cast;		/* the clause casts the column first ... */
+	FmgrInfo	cast;			/* ... with this monotonic cast */
+	Oid			collation;
+	Datum		prefix_end;		/* LIKE 'prefix%': upper bound (exclusive) */
+	bool		has_prefix_end;
+	struct PqPrunePred *args;	/* PQ_PRUNE_OR */
+	int			nargs;
+} PqPrunePred;
+
+/*
+ * Quals (bare Exprs) of a RestrictInfo list that statistics can decide,
+ * and in *values the expressions (constants, parameters) they compare
+ * with, to be evaluated by the executor in this order.
+ */
+extern List *pqfdw_prune_clauses(List *restrictinfos, Index relid,
+								 List **values);
+
+/* Whether a clause is one of those (for parameterized paths). */
+extern bool pqfdw_is_prune_clause(Expr *clause, Index relid);
+
+/*
+ * The clauses with their value expressions replaced by values (the plan's
+ * fdw_exprs after set_plan_references), for EXPLAIN.
+ */
+extern List *pqfdw_prune_clauses_with_values(List *clauses, Index relid,
+											 List *values);
+
+/* Executor-side form of those quals; unusable ones are left out. */
+extern PqPrunePred *pqfdw_prune_init(List *clauses, Index relid, int *npreds);
+
+/* Install the evaluated value expressions (by index) into the predicates. */
+extern void pqfdw_prune_set_values(PqPrunePred *preds, int npreds,
+								   const Datum *values, const bool *isnull);
+
+/*
+ * False when the statistics of the row group prove that no row can satisfy
+ * every predicate.  cvs[i] is the converter of attribute i + 1 (or NULL when
+ * the attribute is not read); leaf[i] its leaf column in the file.
+ */
+extern bool pqfdw_row_group_may_match(PqPrunePred *preds, int npreds,
+									  const PqFile *file, int row_group,
+									  PqConverter **cvs, const int *leaf);
+
+/*
+ * Can a value in [lo, hi] (statistics bytes of the column: chunk or page
+ * bounds) satisfy the comparison predicate p?  nan_free: the bounds'
+ * source says the values hold no NaN.  True whenever the bounds cannot be
+ * trusted for this column and type.
+ */
+extern bool pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
+										const PqColumnDescr *col,
+										PqBytes lo, PqBytes hi, bool nan_free);
+
+/*
+ * Whether signed byte order (legacy min/max, bounds of files without column
+ * orders) is the type's own order for this column.
+ */
+extern bool pqfdw_signed_order_is_type_order(const PqSchemaNode *node);
+
+/*
+ * The decoded chunk statistics of leaf column c (declared type of cv), with
+ * the fraction of its values that are null; false when unusable.
+ */
+extern bool pqfdw_chunk_bounds(const PqFile *file, int row_group, int c,
+							   PqConverter *cv, Datum *min, Datum *max,
+							   double *null_fraction);
+
+/*
+ * Estimated fraction of the row group's rows that satisfy every predicate,
+ * from the chunks' min/max (values uniform between them) and null counts;
+ * a predicate the statistics say nothing about counts as 1 and clears
+ * *all_known (fdw/prune/estimate.c).
+ */
+extern double pqfdw_row_group_fraction(PqPrunePred *preds, int npreds,
+									   const PqFile *file, int row_group,
+									   PqConverter **cvs, const int *leaf,
+									   bool *all_known);
+
+/* Can this one declared-type value satisfy the comparison predicate p? */
+extern bool pqfdw_pred_value_may_match(PqPrunePred *p, Datum value);
+
+/* GUC parquet_fdw.enable_statistics_pruning */
+extern bool pqfdw_enable_statistics_pruning;
+
+#endif							/* PQFDW_PRUNE_H */

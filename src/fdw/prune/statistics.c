@@ -1,0 +1,870 @@
+/*-------------------------------------------------------------------------
+ *
+ * statistics.c
+ *		Skip row groups whose column statistics prove that no row matches.
+ *
+ * Quals of the form "column op constant" (op a btree comparison, including
+ * <> and = ANY(array)), IS [NOT] NULL and bare boolean columns are checked
+ * against each row group's min/max and null count before the row group is
+ * read.  The statistics are decoded with the column's own converter, so a
+ * bound is compared in the column's declared PostgreSQL type with the
+ * btree comparison function of the qual's operator family: cross-type
+ * quals (int4 column, int8 constant) are exact.  Pruning is conservative:
+ * whenever the statistics cannot be trusted for the comparison (legacy
+ * signed-order bounds of strings, NaN in floats, non-C collations for
+ * ranges, casts that do not keep order) the row group is read.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/nbtree.h"
+#include "access/stratnum.h"
+#include "catalog/pg_amop.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_operator.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/pathnodes.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_coerce.h"
+#include "fdw/prune/prune.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+
+bool		pqfdw_enable_statistics_pruning = true;
+
+#define PQ_STRATEGY_NE 6
+#define PQ_STRATEGY_PREFIX 7	/* LIKE 'prefix%': [prefix, prefix_end) */
+
+static bool range_may_match(PqPrunePred *p, Datum min, Datum max,
+							bool max_known, Datum value);
+
+static Var *
+plain_var(Node *node, Index relid)
+{
+	while (node && IsA(node, RelabelType))
+		node = (Node *) ((RelabelType *) node)->arg;
+	if (node && IsA(node, Var) && ((Var *) node)->varno == relid &&
+		((Var *) node)->varattno > 0 && ((Var *) node)->varlevelsup == 0)
+		return (Var *) node;
+	return NULL;
+}
+
+/*
+ * Casts whose result order follows the argument's order (non-decreasing):
+ * the bounds of the cast values are the cast bounds, so statistics still
+ * decide "cast(column) op value".  timestamp -> timestamptz is not one
+ * (local times in a DST gap move forward).
+ */
+static bool
+monotonic_cast(Oid from, Oid to)
+{
+	switch (from)
+	{
+		case INT2OID:
+			return to == INT4OID || to == INT8OID || to == NUMERICOID ||
+				to == FLOAT4OID || to == FLOAT8OID;
+		case INT4OID:
+			return to == INT8OID || to == NUMERICOID || to == FLOAT4OID ||
+				to == FLOAT8OID;
+		case INT8OID:
+			return to == NUMERICOID || to == FLOAT4OID || to == FLOAT8OID;
+		case FLOAT4OID:
+			return to == FLOAT8OID;
+		case NUMERICOID:
+			return to == FLOAT8OID;
+		case DATEOID:
+			return to == TIMESTAMPOID || to == TIMESTAMPTZOID;
+	}
+	return false;
+}
+
+/*
+ * The column of a comparison operand: a plain Var, or a monotonic cast of
+ * one (whose cast function goes to *castfn; InvalidOid otherwise).
+ */
+static Var *
+column_operand(Node *node, Index relid, Oid *castfn)
+{
+	*castfn = InvalidOid;
+	if (node && IsA(node, FuncExpr))
+	{
+		FuncExpr   *fe = (FuncExpr *) node;
+		Var		   *var;
+		Oid			pathfn;
+
+		if ((fe->funcformat != COERCE_IMPLICIT_CAST &&
+			 fe->funcformat != COERCE_EXPLICIT_CAST) ||
+			list_length(fe->args) != 1 ||
+			(var = plain_var(linitial(fe->args), relid)) == NULL ||
+			!monotonic_cast(var->vartype, fe->funcresulttype) ||
+			find_coercion_pathway(fe->funcresulttype, var->vartype,
+								  COERCION_EXPLICIT, &pathfn) != COERCION_PATH_FUNC ||
+			pathfn != fe->funcid)
+			return NULL;
+		*castfn = fe->funcid;
+		return var;
+	}
+	return plain_var(node, relid);
+}
+
+/* The btree interpretation of opno, if any. */
+static OpBtreeInterpretation *
+btree_interpretation(Oid opno)
+{
+	List	   *interps = get_op_btree_interpretation(opno);
+
+	return interps ? linitial(interps) : NULL;
+}
+
+static bool
+references_rel(Node *node, Index *relid)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+		return ((Var *) node)->varno == *relid &&
+			((Var *) node)->varlevelsup == 0;
+	if (IsA(node, PlaceHolderVar))
+		return true;
+	return expression_tree_walker(node, references_rel, relid);
+}
+
+/*
+ * The side of a comparison that is not the column: a constant, a
+ * parameter, a column of an outer relation (parameterized paths) or any
+ * stable expression of these, evaluated once per (re)scan.
+ */
+static bool
+is_value_expr(Node *node, Index relid)
+{
+	if (IsA(node, Const))
+		return !((Const *) node)->constisnull;
+	return !references_rel(node, &relid) && !contain_volatile_functions(node) &&
+		!contain_subplans(node);
+}
+
+/*
+ * The column and value sides of a two-argument operator clause; *castfn is
+ * the monotonic cast applied to the column, if any.
+ */
+static bool
+split_operands(List *args, Index relid, Var **var, Node **value, bool *var_left,
+			   Oid *castfn)
+{
+	Node	   *l;
+	Node	   *r;
+
+	if (list_length(args) != 2)
+		return false;
+	l = linitial(args);
+	r = lsecond(args);
+	if ((*var = column_operand(l, relid, castfn)) != NULL && is_value_expr(r, relid))
+	{
+		*value = r;
+		*var_left = true;
+		return true;
+	}
+	if ((*var = column_operand(r, relid, castfn)) != NULL && is_value_expr(l, relid))
+	{
+		*value = l;
+		*var_left = false;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Recognise a prunable clause; value expressions are appended to *values
+ * in the order pqfdw_prune_init() consumes them.
+ */
+static bool
+is_prune_clause(Expr *clause, Index relid, List **values)
+{
+	Var		   *var;
+	Node	   *value;
+	bool		var_left;
+	Oid			castfn;
+
+	if (IsA(clause, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+
+		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
+			return false;
+		if (op->opno == OID_TEXT_LIKE_OP)
+		{
+			/* a LIKE pattern is a byte range when it has a fixed prefix */
+			if (!var_left || OidIsValid(castfn) ||
+				(OidIsValid(op->inputcollid) &&
+				 !get_collation_isdeterministic(op->inputcollid)))
+				return false;
+		}
+		else if (btree_interpretation(op->opno) == NULL)
+			return false;
+		*values = lappend(*values, value);
+		return true;
+	}
+	if (IsA(clause, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
+		OpBtreeInterpretation *bi;
+
+		if (!sa->useOr ||
+			!split_operands(sa->args, relid, &var, &value, &var_left, &castfn) ||
+			!var_left)
+			return false;
+		bi = btree_interpretation(sa->opno);
+		if (!bi || bi->strategy != BTEqualStrategyNumber)
+			return false;
+		*values = lappend(*values, value);
+		return true;
+	}
+	if (IsA(clause, NullTest))
+	{
+		NullTest   *nt = (NullTest *) clause;
+
+		return !nt->argisrow && plain_var((Node *) nt->arg, relid);
+	}
+	if (IsA(clause, Var))
+		return plain_var((Node *) clause, relid) &&
+			((Var *) clause)->vartype == BOOLOID;
+	if (is_notclause(clause))
+	{
+		Node	   *arg = (Node *) get_notclausearg(clause);
+
+		return plain_var(arg, relid) && exprType(arg) == BOOLOID;
+	}
+	if (is_orclause(clause))
+	{
+		List	   *branch_values = NIL;
+		ListCell   *lc;
+
+		foreach(lc, ((BoolExpr *) clause)->args)
+			if (!is_prune_clause((Expr *) lfirst(lc), relid, &branch_values))
+				return false;
+		*values = list_concat(*values, branch_values);
+		return true;
+	}
+	return false;
+}
+
+bool
+pqfdw_is_prune_clause(Expr *clause, Index relid)
+{
+	List	   *values = NIL;
+
+	return is_prune_clause(clause, relid, &values);
+}
+
+/* Copy of clause with its value expressions taken from *values. */
+static Expr *
+substitute_values(Expr *clause, Index relid, ListCell **next, List *values)
+{
+	Var		   *var;
+	Node	   *value;
+	bool		var_left;
+	Oid			castfn;
+
+	if (IsA(clause, OpExpr) || IsA(clause, ScalarArrayOpExpr))
+	{
+		List	  **args;
+
+		clause = copyObject(clause);
+		args = IsA(clause, OpExpr) ? &((OpExpr *) clause)->args :
+			&((ScalarArrayOpExpr *) clause)->args;
+		split_operands(*args, relid, &var, &value, &var_left, &castfn);
+		if (var_left)
+			lsecond(*args) = lfirst(*next);
+		else
+			linitial(*args) = lfirst(*next);
+		*next = lnext(values, *next);
+		return clause;
+	}
+	if (is_orclause(clause))
+	{
+		List	   *args = NIL;
+		ListCell   *lc;
+
+		foreach(lc, ((BoolExpr *) clause)->args)
+			args = lappend(args, substitute_values((Expr *) lfirst(lc), relid,
+												   next, values));
+		return make_orclause(args);
+	}
+	return clause;
+}
+
+List *
+pqfdw_prune_clauses_with_values(List *clauses, Index relid, List *values)
+{
+	List	   *result = NIL;
+	ListCell   *next = list_head(values);
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+		result = lappend(result, substitute_values((Expr *) lfirst(lc), relid,
+												   &next, values));
+	return result;
+}
+
+List *
+pqfdw_prune_clauses(List *restrictinfos, Index relid, List **values)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	*values = NIL;
+	foreach(lc, restrictinfos)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (!ri->pseudoconstant && is_prune_clause(ri->clause, relid, values))
+			result = lappend(result, ri->clause);
+	}
+	return result;
+}
+
+/*
+ * Fill in the comparison of a predicate on column type coltype with
+ * constants of type consttype.  False when the operator family has no
+ * order proc for the pair, or the comparison cannot use byte-ordered
+ * statistics.
+ */
+static bool
+setup_compare(PqPrunePred *p, Oid opfamily, Oid coltype, Oid consttype,
+			  Oid collation)
+{
+	Oid			proc = get_opfamily_proc(opfamily, coltype, consttype,
+										 BTORDER_PROC);
+	char		category;
+	bool		preferred;
+
+	if (!OidIsValid(proc))
+		return false;
+	fmgr_info(proc, &p->cmp);
+	p->collation = collation;
+	get_type_category_preferred(coltype, &category, &preferred);
+	if (coltype == BPCHAROID || coltype == NAMEOID)
+		return false;			/* padding/length semantics differ from bytes */
+	if (category == TYPCATEGORY_STRING)
+	{
+		/*
+		 * Parquet orders strings by bytes: equal to the C collation, and for
+		 * equality to any deterministic one (a nondeterministic collation
+		 * calls different bytes equal)
+		 */
+		if ((p->strategy == BTEqualStrategyNumber ||
+			 p->strategy == PQ_STRATEGY_NE) &&
+			(!OidIsValid(collation) || get_collation_isdeterministic(collation)))
+			p->collation = C_COLLATION_OID;
+		else if (!OidIsValid(collation) || !lc_collate_is_c(collation))
+			return false;
+	}
+	return true;
+}
+
+static void
+set_cast(PqPrunePred *p, Oid castfn)
+{
+	p->has_cast = OidIsValid(castfn);
+	if (p->has_cast)
+		fmgr_info(castfn, &p->cast);
+}
+
+static int
+commute_strategy(int strategy)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return BTGreaterStrategyNumber;
+		case BTLessEqualStrategyNumber:
+			return BTGreaterEqualStrategyNumber;
+		case BTGreaterEqualStrategyNumber:
+			return BTLessEqualStrategyNumber;
+		case BTGreaterStrategyNumber:
+			return BTLessStrategyNumber;
+	}
+	return strategy;
+}
+
+/*
+ * Set up the predicate for a clause accepted by is_prune_clause().
+ * *next_value is the index of the clause's first value expression; it
+ * advances past the clause's values even when the predicate is unusable.
+ */
+static bool
+init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
+{
+	Var		   *var;
+	Node	   *value;
+	bool		var_left;
+	Oid			castfn = InvalidOid;
+
+	memset(p, 0, sizeof(*p));
+	p->kind = PQ_PRUNE_COMPARE;
+	p->value_index = -1;
+	if (IsA(clause, OpExpr) && ((OpExpr *) clause)->opno == OID_TEXT_LIKE_OP)
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+
+		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
+		p->attnum = var->varattno;
+		p->value_index = (*next_value)++;
+		p->strategy = PQ_STRATEGY_PREFIX;
+		return setup_compare(p, TEXT_BTREE_FAM_OID, TEXTOID, TEXTOID,
+							 C_COLLATION_OID);
+	}
+	if (IsA(clause, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+		OpBtreeInterpretation *bi = btree_interpretation(op->opno);
+
+		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
+		p->attnum = var->varattno;
+		p->value_index = (*next_value)++;
+		p->strategy = var_left ? bi->strategy : commute_strategy(bi->strategy);
+		set_cast(p, castfn);
+		return setup_compare(p, bi->opfamily_id,
+							 var_left ? bi->oplefttype : bi->oprighttype,
+							 var_left ? bi->oprighttype : bi->oplefttype,
+							 op->inputcollid);
+	}
+	if (IsA(clause, ScalarArrayOpExpr))
+	{
+		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
+		OpBtreeInterpretation *bi = btree_interpretation(sa->opno);
+
+		if (!split_operands(sa->args, relid, &var, &value, &var_left, &castfn))
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
+		p->attnum = var->varattno;
+		p->value_index = (*next_value)++;
+		p->strategy = BTEqualStrategyNumber;
+		set_cast(p, castfn);
+		p->value_is_array = true;
+		p->elemtype = get_element_type(exprType(value));
+		if (!OidIsValid(p->elemtype))
+			return false;
+		get_typlenbyvalalign(p->elemtype, &p->elmlen, &p->elmbyval,
+							 &p->elmalign);
+		return setup_compare(p, bi->opfamily_id, bi->oplefttype,
+							 bi->oprighttype, sa->inputcollid);
+	}
+	if (IsA(clause, NullTest))
+	{
+		NullTest   *nt = (NullTest *) clause;
+
+		p->kind = nt->nulltesttype == IS_NULL ? PQ_PRUNE_IS_NULL :
+			PQ_PRUNE_IS_NOT_NULL;
+		var = plain_var((Node *) nt->arg, relid);
+		if (var == NULL)
+			elog(ERROR, "unrecognized parquet_fdw pruning clause");
+		p->attnum = var->varattno;
+		return true;
+	}
+	if (is_orclause(clause))
+	{
+		List	   *args = ((BoolExpr *) clause)->args;
+		ListCell   *lc;
+		bool		ok = true;
+
+		p->kind = PQ_PRUNE_OR;
+		p->args = palloc0(sizeof(PqPrunePred) * list_length(args));
+		foreach(lc, args)
+			ok &= init_pred(&p->args[p->nargs++], (Expr *) lfirst(lc), relid,
+							next_value);
+		/* one branch we cannot judge makes the whole OR undecidable */
+		return ok;
+	}
+
+	/* a bare boolean column is "column = true"; NOT column "= false" */
+	{
+		bool		negated = is_notclause(clause);
+
+		var = plain_var(negated ? (Node *) get_notclausearg(clause) :
+						(Node *) clause, relid);
+		p->attnum = var->varattno;
+		p->strategy = BTEqualStrategyNumber;
+		p->values = palloc(sizeof(Datum));
+		p->values[0] = BoolGetDatum(!negated);
+		p->nvalues = 1;
+		return setup_compare(p, BOOL_BTREE_FAM_OID, BOOLOID, BOOLOID,
+							 InvalidOid);
+	}
+}
+
+PqPrunePred *
+pqfdw_prune_init(List *clauses, Index relid, int *npreds)
+{
+	PqPrunePred *preds = palloc0(sizeof(PqPrunePred) * Max(list_length(clauses), 1));
+	ListCell   *lc;
+	int			next_value = 0;
+	int			n = 0;
+
+	foreach(lc, clauses)
+		if (init_pred(&preds[n], (Expr *) lfirst(lc), relid, &next_value))
+			n++;
+	*npreds = n;
+	return preds;
+}
+
+/*
+ * The fixed prefix of a LIKE pattern (up to the first unescaped % or _) and
+ * the smallest byte string above every string with that prefix.  Without a
+ * prefix the predicate tells nothing: it is left with one value and no
+ * upper bound, which every non-null range matches.
+ */
+static void
+set_like_prefix(PqPrunePred *p, text *pattern)
+{
+	const char *s = VARDATA_ANY(pattern);
+	int			len = VARSIZE_ANY_EXHDR(pattern);
+	char	   *prefix = palloc(len + 1);
+	int			n = 0;
+	int			i;
+
+	for (i = 0; i < len; i++)
+	{
+		if (s[i] == '%' || s[i] == '_')
+			break;
+		if (s[i] == '\\' && i + 1 < len)
+			i++;
+		prefix[n++] = s[i];
+	}
+	p->values = palloc(sizeof(Datum));
+	p->values[0] = PointerGetDatum(cstring_to_text_with_len(prefix, n));
+	p->nvalues = 1;
+
+	/* increment the last byte that can be incremented, dropping 0xFF bytes */
+	p->has_prefix_end = false;
+	while (n > 0 && (unsigned char) prefix[n - 1] == 0xFF)
+		n--;
+	if (n > 0)
+	{
+		prefix[n - 1]++;
+		p->prefix_end = PointerGetDatum(cstring_to_text_with_len(prefix, n));
+		p->has_prefix_end = true;
+	}
+}
+
+void
+pqfdw_prune_set_values(PqPrunePred *preds, int npreds, const Datum *values,
+					   const bool *isnull)
+{
+	int			i;
+
+	for (i = 0; i < npreds; i++)
+	{
+		PqPrunePred *p = &preds[i];
+		int			v = p->value_index;
+
+		if (p->kind == PQ_PRUNE_OR)
+		{
+			pqfdw_prune_set_values(p->args, p->nargs, values, isnull);
+			continue;
+		}
+		if (v < 0)
+			continue;
+		p->nvalues = 0;
+		if (isnull[v])
+			continue;			/* compared with NULL: never true */
+		if (p->value_is_array)
+		{
+			ArrayType  *arr = DatumGetArrayTypeP(values[v]);
+			bool	   *nulls;
+			Datum	   *elems;
+			int			nelems;
+			int			k;
+
+			deconstruct_array(arr, p->elemtype, p->elmlen, p->elmbyval,
+							  p->elmalign, &elems, &nulls, &nelems);
+			p->values = palloc(sizeof(Datum) * Max(nelems, 1));
+			for (k = 0; k < nelems; k++)
+				if (!nulls[k])	/* NULL elements never match */
+					p->values[p->nvalues++] = elems[k];
+		}
+		else if (p->strategy == PQ_STRATEGY_PREFIX)
+			set_like_prefix(p, DatumGetTextPP(values[v]));
+		else
+		{
+			p->values = palloc(sizeof(Datum));
+			p->values[0] = values[v];
+			p->nvalues = 1;
+		}
+	}
+}
+
+/*
+ * Physical/logical types whose legacy min/max (written in signed byte
+ * order by old writers) are also correct in the type's own order.
+ */
+bool
+pqfdw_signed_order_is_type_order(const PqSchemaNode *node)
+{
+	const PqLogicalType *lt = &node->logical;
+
+	switch (node->physical_type)
+	{
+		case PQ_BOOLEAN:
+		case PQ_FLOAT:
+		case PQ_DOUBLE:
+			return lt->id == PQ_LT_NONE;
+		case PQ_INT32:
+		case PQ_INT64:
+			return !(lt->id == PQ_LT_INTEGER && !lt->int_is_signed);
+		default:
+			return false;
+	}
+}
+
+/* Logical types whose statistics must be ignored. */
+static bool
+stats_ignored(const PqSchemaNode *node)
+{
+	switch (node->logical.id)
+	{
+		case PQ_LT_INTERVAL:
+		case PQ_LT_GEOMETRY:
+		case PQ_LT_GEOGRAPHY:
+		case PQ_LT_UNKNOWN:
+		case PQ_LT_JSON:
+		case PQ_LT_BSON:
+		case PQ_LT_VARIANT:
+			return true;
+	}
+	return node->physical_type == PQ_INT96;
+}
+
+/*
+ * The min/max pair of chunk statistics that is usable for the column: the
+ * type-defined min_value/max_value, or legacy min/max where signed byte
+ * order is the type's order.
+ */
+static bool
+chunk_stat_bytes(const PqColumnDescr *col, const PqStatistics *s,
+				 PqBytes *lo, PqBytes *hi)
+{
+	if (s->min_value.ptr && s->max_value.ptr &&
+		(col->column_order == PQ_ORDER_TYPE_DEFINED ||
+		 (col->column_order == PQ_ORDER_UNKNOWN &&
+		  pqfdw_signed_order_is_type_order(col->node))))
+	{
+		*lo = s->min_value;
+		*hi = s->max_value;
+		return true;
+	}
+	if (s->min.ptr && s->max.ptr && pqfdw_signed_order_is_type_order(col->node))
+	{
+		*lo = s->min;
+		*hi = s->max;
+		return true;
+	}
+	return false;
+}
+
+bool
+pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
+							const PqColumnDescr *col, PqBytes lo, PqBytes hi,
+							bool nan_free)
+{
+	Datum		min;
+	Datum		max;
+	bool		max_known = true;
+	int			k;
+
+	if (stats_ignored(col->node) || !pqfdw_stat_converter_keeps_order(cv) ||
+		!pqfdw_stat_to_datum(cv, lo, &min) || !pqfdw_stat_to_datum(cv, hi, &max))
+		return true;
+
+	if (cv->target_type == FLOAT4OID || cv->target_type == FLOAT8OID)
+	{
+		double		dmin = cv->target_type == FLOAT4OID ?
+		DatumGetFloat4(min) : DatumGetFloat8(min);
+		double		dmax = cv->target_type == FLOAT4OID ?
+		DatumGetFloat4(max) : DatumGetFloat8(max);
+
+		/* never prune on a NaN bound */
+		if (isnan(dmin) || isnan(dmax))
+			return true;
+
+		/*
+		 * NaN sorts above every number in PostgreSQL, but writers leave NaN
+		 * out of the bounds: the upper bound holds only if there is no NaN.
+		 */
+		if (!nan_free)
+			max_known = false;
+	}
+
+	for (k = 0; k < p->nvalues; k++)
+		if (range_may_match(p, min, max, max_known, p->values[k]))
+			return true;
+	return false;
+}
+
+bool
+pqfdw_pred_value_may_match(PqPrunePred *p, Datum value)
+{
+	int			k;
+
+	for (k = 0; k < p->nvalues; k++)
+		if (range_may_match(p, value, value, true, p->values[k]))
+			return true;
+	return false;
+}
+
+/* bound: a value of the column (cast as the clause casts it) */
+static int
+compare(PqPrunePred *p, Datum bound, Datum value)
+{
+	if (p->has_cast)
+		bound = FunctionCall1(&p->cast, bound);
+	return DatumGetInt32(FunctionCall2Coll(&p->cmp, p->collation, bound, value));
+}
+
+/* Can some value in [min, max] satisfy "column strategy value"? */
+static bool
+range_may_match(PqPrunePred *p, Datum min, Datum max, bool max_known,
+				Datum value)
+{
+	switch (p->strategy)
+	{
+		case BTLessStrategyNumber:
+			return compare(p, min, value) < 0;
+		case BTLessEqualStrategyNumber:
+			return compare(p, min, value) <= 0;
+		case BTEqualStrategyNumber:
+			return compare(p, min, value) <= 0 &&
+				(!max_known || compare(p, max, value) >= 0);
+		case BTGreaterEqualStrategyNumber:
+			return !max_known || compare(p, max, value) >= 0;
+		case BTGreaterStrategyNumber:
+			return !max_known || compare(p, max, value) > 0;
+		case PQ_STRATEGY_NE:
+			return !max_known || compare(p, min, value) != 0 ||
+				compare(p, max, value) != 0;
+		case PQ_STRATEGY_PREFIX:
+			/* value = the prefix; every match lies in [prefix, prefix_end) */
+			return (!max_known || compare(p, max, value) >= 0) &&
+				(!p->has_prefix_end || compare(p, min, p->prefix_end) < 0);
+	}
+	return true;
+}
+
+/* Can a row of the row group satisfy predicate p? */
+static bool
+pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
+			   PqConverter **cvs, const int *leaf)
+{
+	PqConverter *cv;
+	int			c;
+	const PqColumnChunk *cc;
+	const PqColumnMetaData *cm;
+	const PqStatistics *s;
+	bool		all_null;
+	PqBytes		lo;
+	PqBytes		hi;
+	int			i;
+
+	if (p->kind == PQ_PRUNE_OR)
+	{
+		for (i = 0; i < p->nargs; i++)
+			if (pred_may_match(&p->args[i], file, rg, cvs, leaf))
+				return true;
+		return false;
+	}
+	/* a comparison with NULL (or only NULL array elements) is never true */
+	if (p->kind == PQ_PRUNE_COMPARE && p->nvalues == 0)
+		return false;
+
+	cv = cvs[p->attnum - 1];
+	c = leaf[p->attnum - 1];
+	if (cv == NULL || c < 0 || cv->node->max_rep > 0)
+		return true;
+	cc = &rg->columns[c];
+
+	/*
+	 * An encrypted column's statistics are in its decrypted metadata (a
+	 * plaintext footer has them stripped); the column is read anyway, so
+	 * its key is needed regardless.
+	 */
+	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
+		cm = pq_file_chunk_meta(file, rg - file->md.row_groups, c);
+	else if (cc->has_meta_data)
+		cm = &cc->meta_data;
+	else
+		return true;
+	if (!cm->has_statistics)
+		return true;
+	s = &cm->statistics;
+	all_null = s->has_null_count && cm->num_values > 0 &&
+		s->null_count == cm->num_values;
+
+	switch (p->kind)
+	{
+		case PQ_PRUNE_IS_NULL:
+			return !(s->has_null_count && s->null_count == 0);
+		case PQ_PRUNE_IS_NOT_NULL:
+			return !all_null;
+		default:
+			break;
+	}
+
+	/* comparisons never match NULL */
+	if (all_null)
+		return false;
+	if (!chunk_stat_bytes(&file->schema->columns[c], s, &lo, &hi))
+		return true;
+	return pqfdw_pred_bounds_may_match(p, cv, &file->schema->columns[c], lo, hi,
+									   s->has_nan_count && s->nan_count == 0);
+}
+
+bool
+pqfdw_chunk_bounds(const PqFile *file, int row_group, int c, PqConverter *cv,
+				   Datum *min, Datum *max, double *null_fraction)
+{
+	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[c];
+	const PqColumnDescr *col = &file->schema->columns[c];
+	const PqColumnMetaData *cm;
+	const PqStatistics *s;
+	PqBytes		lo;
+	PqBytes		hi;
+
+	*null_fraction = 0.0;
+	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
+		cm = pq_file_chunk_meta(file, row_group, c);
+	else if (cc->has_meta_data)
+		cm = &cc->meta_data;
+	else
+		return false;
+	if (!cm->has_statistics || cm->num_values <= 0)
+		return false;
+	s = &cm->statistics;
+	*null_fraction = s->has_null_count ?
+		Min(1.0, (double) s->null_count / cm->num_values) : 0.0;
+	return !stats_ignored(col->node) && pqfdw_stat_converter_keeps_order(cv) &&
+		chunk_stat_bytes(col, s, &lo, &hi) &&
+		pqfdw_stat_to_datum(cv, lo, min) && pqfdw_stat_to_datum(cv, hi, max);
+}
+
+bool
+pqfdw_row_group_may_match(PqPrunePred *preds, int npreds, const PqFile *file,
+						  int row_group, PqConverter **cvs, const int *leaf)
+{
+	const PqRowGroup *rg = &file->md.row_groups[row_group];
+	int			i;
+
+	for (i = 0; i < npreds; i++)
+		if (!pred_may_match(&preds[i], file, rg, cvs, leaf))
+			return false;
+	return true;
+}

@@ -1,0 +1,528 @@
+/*-------------------------------------------------------------------------
+ *
+ * scan.c
+ *		Executor callbacks: decode batches with the table reader, prune row
+ *		groups, filter batches, hand out tuples from the batch.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/prune/bloom.h"
+#include "commands/explain.h"
+#include "fdw/prune/dictionary.h"
+#include "executor/executor.h"
+#include "fdw/scan/scan.h"
+#include "fdw/scan/filter.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/value.h"
+#include "fdw/prune/pages.h"
+#include "fdw/common/parquet_fdw.h"
+#include "fdw/prune/prune.h"
+#include "rewrite/rewriteManip.h"
+#include "fdw/scan/row_former.h"
+#include "fdw/scan/table_reader.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+
+typedef struct PqScanState
+{
+	PqTableReader *reader;		/* NULL with EXPLAIN only */
+	Oid			relid;
+	List	   *paths;
+	List	   *attnums;
+	int			total_row_groups;
+	MemoryContext scan_cxt;
+
+	/* the current batch: rows that passed the filters */
+	int			batch_n;
+	int			batch_pos;
+	int		   *batch_sel;		/* their row numbers, when filtering */
+
+	/*
+	 * With a scan target list (a whole-row reference, fdw/plan/planner.c): the
+	 * attribute number of each scan tuple column, 0 for the whole row, and
+	 * the whole-row values of the batch rows [formed_first, formed_end),
+	 * allocated in form_cxt.
+	 */
+	int			nscan;
+	AttrNumber *scan_attnos;
+	PqRowFormer *former;
+	Datum	   *formed;
+	int			formed_first;
+	int			formed_end;
+	MemoryContext form_cxt;
+
+	/* quals evaluated on batches */
+	PqBatchFilter *filters;
+	int			nfilters;
+	List	   *filter_exprs;
+	Index		scanrelid;
+	ExprContext *econtext;
+
+	/* row group pruning */
+	PqPrunePred *preds;
+	int			npreds;
+	List	   *prune_exprs;
+	List	   *prune_value_states; /* ExprStates of fdw_exprs */
+	bool		prune_values_ready;
+	MemoryContext param_cxt;	/* evaluated values, reset on rescan */
+	PqBloomProbe *bloom_probes; /* hashes of the values, in param_cxt */
+
+	/* EXPLAIN ANALYZE */
+	int64		rows_filtered;
+	int64		row_groups_pruned_stats;
+	int64		row_groups_pruned_bloom;
+	int64		row_groups_pruned_dict;
+	int64		row_groups_pruned_pages;
+	int64		pages_total;
+	int64		pages_pruned;
+	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
+} PqScanState;
+
+static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
+static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
+static int	narrow_rows(void *arg, PqTableReader *tr, int n, int *sel);
+
+void
+pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	PqScanState *st;
+	ListCell   *lc;
+	Index		plan_relid;
+
+	st = palloc0(sizeof(PqScanState));
+	node->fdw_state = st;
+	st->relid = RelationGetRelid(node->ss.ss_currentRelation);
+	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_PATHS))
+		st->paths = lappend(st->paths, strVal(lfirst(lc)));
+	st->attnums = list_nth(plan->fdw_private, PQFDW_PRIVATE_ATTNUMS);
+	st->total_row_groups = intVal(list_nth(plan->fdw_private,
+										   PQFDW_PRIVATE_ROW_GROUPS));
+	st->filter_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_FILTERS);
+	st->prune_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_PRUNE);
+	st->scanrelid = plan->scan.scanrelid;
+	plan_relid = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_RELID));
+	if (plan_relid != st->scanrelid)
+	{
+		/* flattened into an outer query's range table: renumber our Vars */
+		st->filter_exprs = copyObject(st->filter_exprs);
+		st->prune_exprs = copyObject(st->prune_exprs);
+		ChangeVarNodes((Node *) st->filter_exprs, plan_relid, st->scanrelid, 0);
+		ChangeVarNodes((Node *) st->prune_exprs, plan_relid, st->scanrelid, 0);
+	}
+	st->econtext = node->ss.ps.ps_ExprContext;
+
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+
+	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										 "parquet_fdw scan",
+										 ALLOCSET_DEFAULT_SIZES);
+	st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw params",
+										  ALLOCSET_SMALL_SIZES);
+	st->reader = pqfdw_table_reader_create(node->ss.ss_currentRelation,
+										   st->paths, st->attnums,
+										   st->scan_cxt);
+	st->filters = pqfdw_batch_filters_init(st->filter_exprs, st->scanrelid,
+										   &st->nfilters);
+	if (st->nfilters > 0)
+		st->batch_sel = MemoryContextAlloc(st->scan_cxt,
+										   sizeof(int) * st->reader->batch_rows);
+	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_VARIANT_KEYS))
+	{
+		List	   *pair = lfirst(lc);
+
+		pqfdw_table_reader_set_variant_keys(st->reader, intVal(linitial(pair)),
+											lsecond(pair));
+	}
+	if (plan->fdw_scan_tlist != NIL)
+		init_scan_tlist(st, plan->fdw_scan_tlist, node->ss.ss_currentRelation);
+	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
+	st->prune_value_states = ExecInitExprList(plan->fdw_exprs,
+											  (PlanState *) node);
+	if (st->npreds > 0)
+	{
+		st->reader->rg_check = row_group_check;
+		st->reader->rg_check_arg = st;
+		if (st->nfilters > 0)
+		{
+			List	   *attnums = NIL;
+			int			i;
+
+			for (i = 0; i < st->nfilters; i++)
+				attnums = list_append_unique_int(attnums, st->filters[i].attnum);
+			pqfdw_table_reader_set_narrow(st->reader, attnums, narrow_rows, st);
+		}
+	}
+}
+
+/* The scan tuple holds the Vars of scan_tlist: columns and whole rows. */
+static void
+init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
+{
+	ListCell   *lc;
+	int			i = 0;
+
+	st->nscan = list_length(scan_tlist);
+	st->scan_attnos = MemoryContextAlloc(st->scan_cxt,
+										 sizeof(AttrNumber) * st->nscan);
+	foreach(lc, scan_tlist)
+	{
+		Var		   *var = (Var *) lfirst_node(TargetEntry, lc)->expr;
+
+		Assert(IsA(var, Var));
+		st->scan_attnos[i++] = var->varattno;
+		if (var->varattno == 0 && st->former == NULL)
+		{
+			st->former = pqfdw_row_former_create(RelationGetDescr(rel),
+												 RelationGetRelationName(rel),
+												 st->scan_cxt);
+			st->formed = MemoryContextAlloc(st->scan_cxt,
+											sizeof(Datum) * PQFDW_FORM_CHUNK);
+			st->form_cxt = AllocSetContextCreate(st->scan_cxt,
+												 "parquet_fdw whole rows",
+												 ALLOCSET_DEFAULT_SIZES);
+		}
+	}
+}
+
+/*
+ * Late materialization: the batch filters on the filter columns alone;
+ * rows they remove here count as removed by the Parquet filter.
+ */
+static int
+narrow_rows(void *arg, PqTableReader *tr, int n, int *sel)
+{
+	PqScanState *st = arg;
+	int			m = pqfdw_batch_filter(st->filters, st->nfilters,
+									   tr->batch_values, tr->batch_nulls,
+									   tr->batch_rows, n, sel);
+
+	st->rows_filtered += n - m;
+	return m;
+}
+
+/*
+ * Evaluate the values the pruning predicates compare with: constants,
+ * parameters of prepared statements and initplans.  Done at the first row
+ * group of each (re)scan, not in BeginForeignScan, so that initplans run
+ * only when the scan does.
+ */
+static void
+evaluate_prune_values(PqScanState *st, ExprContext *econtext)
+{
+	int			n = list_length(st->prune_value_states);
+	Datum	   *values;
+	bool	   *isnull;
+	ListCell   *lc;
+	int			i = 0;
+	MemoryContext old;
+
+	MemoryContextReset(st->param_cxt);
+	old = MemoryContextSwitchTo(st->param_cxt);
+	values = palloc(sizeof(Datum) * Max(n, 1));
+	isnull = palloc(sizeof(bool) * Max(n, 1));
+	foreach(lc, st->prune_value_states)
+	{
+		ExprState  *es = (ExprState *) lfirst(lc);
+		Oid			type = exprType((Node *) es->expr);
+		int16		typlen;
+		bool		typbyval;
+		Datum		v;
+
+		MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
+		v = ExecEvalExpr(es, econtext, &isnull[i]);
+		MemoryContextSwitchTo(st->param_cxt);
+		get_typlenbyval(type, &typlen, &typbyval);
+		values[i] = isnull[i] ? (Datum) 0 : datumCopy(v, typbyval, typlen);
+		i++;
+	}
+	pqfdw_prune_set_values(st->preds, st->npreds, values, isnull);
+	MemoryContextSwitchTo(old);
+	ResetExprContext(econtext);
+	st->prune_values_ready = true;
+}
+
+/*
+ * Row group check of the table reader: prune with statistics (footer
+ * only), then Bloom filters, then dictionaries (each a read).
+ */
+static bool
+row_group_check(void *arg, PqTableReader *tr, int row_group)
+{
+	PqScanState *st = arg;
+	MemoryContext old;
+	bool		match = true;
+	int64		bytes_before = tr->file->src->bytes_read;
+
+	if (!st->prune_values_ready)
+	{
+		evaluate_prune_values(st, st->econtext);
+		st->bloom_probes = NULL;
+	}
+	old = MemoryContextSwitchTo(tr->batch_cxt);
+	if (pqfdw_enable_statistics_pruning &&
+		!pqfdw_row_group_may_match(st->preds, st->npreds, tr->file,
+								   row_group, tr->att_cv, tr->att_leaf))
+	{
+		st->row_groups_pruned_stats++;
+		match = false;
+	}
+	if (match && pqfdw_enable_bloom_pruning)
+	{
+		if (st->bloom_probes == NULL)
+			st->bloom_probes = pqfdw_bloom_probes_create(st->preds, st->npreds,
+														 tr->att_cv,
+														 st->param_cxt);
+		if (!pqfdw_row_group_bloom_may_match(st->preds, st->bloom_probes,
+											 st->npreds, tr->file, row_group,
+											 tr->att_leaf))
+		{
+			st->row_groups_pruned_bloom++;
+			match = false;
+		}
+	}
+	if (match && pqfdw_enable_dictionary_pruning &&
+		!pqfdw_row_group_dictionary_may_match(st->preds, st->npreds, tr->file,
+											  row_group, tr->att_cv,
+											  tr->att_leaf))
+	{
+		st->row_groups_pruned_dict++;
+		match = false;
+	}
+	MemoryContextSwitchTo(old);
+
+	/* the ranges live as long as the row group: in rg_cxt */
+	if (match && pqfdw_enable_page_index_pruning)
+	{
+		old = MemoryContextSwitchTo(tr->rg_cxt);
+		tr->rg_ranges = pqfdw_page_ranges(st->preds, st->npreds, tr->file,
+										  row_group, tr->att_cv, tr->att_leaf,
+										  &tr->rg_nranges, &st->pages_total,
+										  &st->pages_pruned);
+		MemoryContextSwitchTo(old);
+		if (tr->rg_ranges != NULL && tr->rg_nranges == 0)
+		{
+			st->row_groups_pruned_pages++;
+			match = false;
+		}
+	}
+	st->pruning_bytes_read += tr->file->src->bytes_read - bytes_before;
+	return match;
+}
+
+static bool
+next_batch(PqScanState *st)
+{
+	PqTableReader *tr = st->reader;
+	int			n = pqfdw_table_reader_next_batch(tr);
+
+	if (n == 0)
+		return false;
+	st->batch_pos = 0;
+	st->batch_n = n;
+	st->formed_first = st->formed_end = 0;
+	if (st->nfilters > 0)
+	{
+		st->batch_n = pqfdw_batch_filter(st->filters, st->nfilters,
+										 tr->batch_values, tr->batch_nulls,
+										 tr->batch_rows, n, st->batch_sel);
+		st->rows_filtered += n - st->batch_n;
+	}
+	return true;
+}
+
+/*
+ * The scan tuple of batch row st->batch_pos (row in the batch): its
+ * columns, and whole rows formed a chunk ahead.
+ */
+static void
+fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
+{
+	PqTableReader *tr = st->reader;
+	int			i;
+
+	if (st->former && st->batch_pos >= st->formed_end)
+	{
+		MemoryContext old;
+		int			n = Min(PQFDW_FORM_CHUNK, st->batch_n - st->batch_pos);
+
+		MemoryContextReset(st->form_cxt);
+		old = MemoryContextSwitchTo(st->form_cxt);
+		pqfdw_form_rows(st->former, tr->batch_values, tr->batch_nulls,
+						tr->batch_rows,
+						st->nfilters > 0 ? st->batch_sel + st->batch_pos : NULL,
+						st->batch_pos, n, st->formed);
+		MemoryContextSwitchTo(old);
+		st->formed_first = st->batch_pos;
+		st->formed_end = st->batch_pos + n;
+	}
+	for (i = 0; i < st->nscan; i++)
+	{
+		AttrNumber	attno = st->scan_attnos[i];
+
+		if (attno == 0)
+		{
+			slot->tts_values[i] = st->formed[st->batch_pos - st->formed_first];
+			slot->tts_isnull[i] = false;
+		}
+		else
+		{
+			size_t		pos = pqfdw_batch_index(tr, attno - 1, row);
+
+			slot->tts_values[i] = tr->batch_values[pos];
+			slot->tts_isnull[i] = tr->batch_nulls[pos];
+		}
+	}
+}
+
+TupleTableSlot *
+pqfdw_IterateForeignScan(ForeignScanState *node)
+{
+	PqScanState *st = node->fdw_state;
+	PqTableReader *tr = st->reader;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	int			row;
+
+	ExecClearTuple(slot);
+	while (st->batch_pos >= st->batch_n)
+	{
+		if (!next_batch(st))
+			return slot;
+	}
+
+	row = st->nfilters > 0 ? st->batch_sel[st->batch_pos] : st->batch_pos;
+	if (st->scan_attnos)
+		fill_scan_tuple(st, slot, row);
+	else
+	{
+		int			i;
+
+		/* columns not read are NULL */
+		memset(slot->tts_isnull, true, sizeof(bool) * tr->natts);
+		for (i = 0; i < tr->ncols; i++)
+		{
+			int			att = tr->cols[i].attnum - 1;
+			size_t		pos = pqfdw_batch_index(tr, att, row);
+
+			slot->tts_values[att] = tr->batch_values[pos];
+			slot->tts_isnull[att] = tr->batch_nulls[pos];
+		}
+	}
+	st->batch_pos++;
+	return ExecStoreVirtualTuple(slot);
+}
+
+void
+pqfdw_ReScanForeignScan(ForeignScanState *node)
+{
+	PqScanState *st = node->fdw_state;
+
+	pqfdw_table_reader_rescan(st->reader);
+	st->batch_n = st->batch_pos = 0;
+	st->formed_first = st->formed_end = 0;
+	st->prune_values_ready = false;
+}
+
+void
+pqfdw_EndForeignScan(ForeignScanState *node)
+{
+	PqScanState *st = node->fdw_state;
+
+	if (st == NULL || st->reader == NULL)
+		return;
+	pqfdw_table_reader_end(st->reader);
+	MemoryContextDelete(st->scan_cxt);
+}
+
+void
+pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
+{
+	PqScanState *st = node->fdw_state;
+	StringInfoData buf;
+	ListCell   *lc;
+	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
+
+	initStringInfo(&buf);
+	foreach(lc, st->paths)
+		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
+						 (const char *) lfirst(lc));
+	ExplainPropertyText(list_length(st->paths) == 1 ? "Parquet File" :
+						"Parquet Files", buf.data, es);
+	ExplainPropertyInteger("Row Groups", NULL, st->total_row_groups, es);
+
+	resetStringInfo(&buf);
+	foreach(lc, st->attnums)
+		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
+						 pqfdw_column_name(st->relid, lfirst_int(lc)));
+	if (st->attnums == NIL)
+		appendStringInfoString(&buf, "(none)");
+	ExplainPropertyText("Parquet Columns", buf.data, es);
+
+	if (st->filter_exprs != NIL)
+	{
+		List	   *context;
+		Node	   *expr;
+
+		context = set_deparse_context_plan(es->deparse_cxt,
+										   node->ss.ps.plan, NIL);
+		expr = (Node *) make_ands_explicit(st->filter_exprs);
+		ExplainPropertyText("Parquet Filter",
+							deparse_expression(expr, context, useprefix, false),
+							es);
+	}
+	if (es->verbose && ((ForeignScan *) node->ss.ps.plan)->fdw_scan_tlist != NIL)
+		ExplainPropertyText("Whole Rows", "formed by the scan", es);
+	if (st->prune_exprs != NIL && es->verbose)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, NIL);
+
+		List	   *clauses;
+
+		clauses = pqfdw_prune_clauses_with_values(st->prune_exprs, st->scanrelid,
+												  ((ForeignScan *) node->ss.ps.plan)->fdw_exprs);
+		ExplainPropertyText("Pruning Quals",
+							deparse_expression((Node *) make_ands_explicit(clauses),
+											   context, useprefix, false),
+							es);
+	}
+
+	if (es->analyze && st->reader)
+	{
+		if (st->filter_exprs != NIL)
+			ExplainPropertyInteger("Rows Removed by Parquet Filter", NULL,
+								   st->rows_filtered, es);
+		ExplainPropertyInteger("Row Groups Read", NULL,
+							   st->reader->row_groups_read, es);
+		if (st->prune_exprs != NIL)
+		{
+			ExplainPropertyInteger("Row Groups Pruned by Statistics", NULL,
+								   st->row_groups_pruned_stats, es);
+			ExplainPropertyInteger("Row Groups Pruned by Bloom Filter", NULL,
+								   st->row_groups_pruned_bloom, es);
+			ExplainPropertyInteger("Row Groups Pruned by Dictionary", NULL,
+								   st->row_groups_pruned_dict, es);
+			/* only files with a page index that a qual could use */
+			if (st->pages_total > 0)
+			{
+				ExplainPropertyInteger("Row Groups Pruned by Page Index", NULL,
+									   st->row_groups_pruned_pages, es);
+				ExplainPropertyInteger("Pages Total", NULL, st->pages_total, es);
+				ExplainPropertyInteger("Pages Pruned by Page Index", NULL,
+									   st->pages_pruned, es);
+			}
+		}
+		ExplainPropertyInteger("Data Pages Read", NULL,
+							   pqfdw_table_reader_pages_read(st->reader), es);
+		ExplainPropertyInteger("Bytes Read", "bytes",
+							   pqfdw_table_reader_bytes_read(st->reader) +
+							   st->pruning_bytes_read, es);
+	}
+}

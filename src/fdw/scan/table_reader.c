@@ -1,0 +1,575 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_reader.c
+ *		Files -> row groups -> batches of decoded rows for one foreign table.
+ *
+ * Memory: the reader's context holds converters, the first file's footer
+ * and the batch arrays; the file context (reset per file) holds the footer
+ * and column readers, whose chunk contexts are reset per row group; the
+ * batch context (reset per batch) holds the Datums of the batch.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "fdw/common/parquet_fdw.h"
+#include "fdw/scan/table_reader.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+/*
+ * Rows decoded per batch: up to a segment's worth, fewer for very wide
+ * tables so that a batch stays around 4 MB of Datums.
+ */
+#define PQFDW_BATCH_MAX_ROWS PQ_SEGMENT_CAP
+#define PQFDW_BATCH_TARGET_DATUMS (512 * 1024)
+
+/*
+ * relid: a foreign table (columns found with its column options, keys from
+ * its options); InvalidOid: tupdesc of relname, columns found by name.
+ */
+static PqTableReader *
+reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
+			  List *paths, List *attnums, PqDecryptionConfig *decrypt,
+			  MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "parquet_fdw reader",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	PqTableReader *tr = palloc0(sizeof(PqTableReader));
+	Size		cells;
+	ListCell   *lc;
+	int			i;
+
+	tr->cxt = cxt;
+	tr->file_cxt = AllocSetContextCreate(cxt, "parquet_fdw file",
+										 ALLOCSET_DEFAULT_SIZES);
+	tr->batch_cxt = AllocSetContextCreate(cxt, "parquet_fdw batch",
+										  ALLOCSET_DEFAULT_SIZES);
+	tr->rg_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
+									   ALLOCSET_DEFAULT_SIZES);
+	tr->relid = relid;
+	tr->relname = pstrdup(relname);
+	tr->tupdesc = tupdesc;
+	tr->natts = tupdesc->natts;
+	tr->paths = list_copy(paths);
+	tr->decrypt = decrypt;
+	tr->ncols = list_length(attnums);
+	tr->cols = palloc0(sizeof(PqTableColumn) * Max(tr->ncols, 1));
+	i = 0;
+	foreach(lc, attnums)
+	{
+		PqTableColumn *c = &tr->cols[i++];
+
+		c->attnum = lfirst_int(lc);
+		c->attname = pstrdup(NameStr(TupleDescAttr(tupdesc, c->attnum - 1)->attname));
+	}
+	tr->att_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
+	tr->att_leaf = palloc(sizeof(int) * Max(tr->natts, 1));
+	for (i = 0; i < tr->natts; i++)
+		tr->att_leaf[i] = -1;
+
+	tr->batch_rows = Max(1, Min(PQFDW_BATCH_MAX_ROWS,
+								PQFDW_BATCH_TARGET_DATUMS / Max(tr->natts, 1)));
+	cells = (Size) tr->batch_rows * Max(tr->natts, 1);
+	tr->batch_values = palloc0(sizeof(Datum) * cells);
+	/* columns that are not read stay NULL in every row */
+	tr->batch_nulls = palloc(sizeof(bool) * cells);
+	memset(tr->batch_nulls, true, sizeof(bool) * cells);
+	tr->file_index = -1;
+	MemoryContextSwitchTo(old);
+	return tr;
+}
+
+PqTableReader *
+pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
+						  MemoryContext parent)
+{
+	Oid			relid = RelationGetRelid(rel);
+
+	return reader_create(RelationGetDescr(rel), relid,
+						 RelationGetRelationName(rel), paths, attnums,
+						 pqfdw_table_decryption(relid), parent);
+}
+
+PqTableReader *
+pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
+							   List *paths, List *attnums,
+							   PqDecryptionConfig *decrypt,
+							   MemoryContext parent)
+{
+	return reader_create(tupdesc, InvalidOid, relname, paths, attnums,
+						 decrypt, parent);
+}
+
+/* The top-level field of an attribute of a reader without a relation. */
+static PqSchemaNode *
+find_field_by_name(PqTableReader *tr, PqTableColumn *c, const char *path)
+{
+	PqSchemaNode *node = pq_schema_find_field(tr->file->schema, c->attname);
+
+	if (node == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_COLUMN),
+				 errmsg("column \"%s\" of relation \"%s\" does not exist in Parquet file \"%s\"",
+						c->attname, tr->relname, path),
+				 errhint("Name the columns to load in a column list; parquet_fdw.schema() lists the file's fields.")));
+	return node;
+}
+
+/* Bytes (or data pages) read so far by the open file's column readers. */
+static int64
+columns_stat(PqTableReader *tr, bool bytes)
+{
+	int64		sum = 0;
+	int			i;
+	int			k;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqNestedColumn *nc = tr->cols[i].nested;
+
+		if (nc == NULL)
+			sum += bytes ? tr->cols[i].reader->bytes_read :
+				tr->cols[i].reader->pages_read;
+		else
+			for (k = 0; k < nc->nleaves; k++)
+				sum += bytes ? nc->readers[k]->bytes_read :
+					nc->readers[k]->pages_read;
+	}
+	return sum;
+}
+
+/*
+ * Open the next file and map the columns read onto it; the first file also
+ * sets up the converters, which checks the declared types once before any
+ * row is returned.
+ */
+static bool
+open_next_file(PqTableReader *tr)
+{
+	MemoryContext old;
+	const char *path;
+	int			next = tr->file_index + 1;
+	int			i;
+
+	/*
+	 * The open file stays open when no other follows, and a rescan that
+	 * comes back to it reuses it with its footer and page indexes.
+	 */
+	if (tr->file && tr->open_index == next)
+	{
+		tr->file_index = next;
+		tr->row_group = -1;
+		tr->rg_rows_left = 0;
+		tr->file_row = 0;
+		return true;
+	}
+	if (next >= list_length(tr->paths))
+	{
+		tr->file_index = next;
+		return false;
+	}
+	if (tr->file)
+	{
+		tr->bytes_read += columns_stat(tr, true);
+		tr->pages_read += columns_stat(tr, false);
+		pqfdw_source_close(tr->file->src);
+	}
+	tr->file = NULL;
+	MemoryContextReset(tr->file_cxt);
+	tr->file_index = next;
+	tr->open_index = next;
+	path = list_nth(tr->paths, tr->file_index);
+
+	/* the first file's footer lives as long as the reader, for comparisons */
+	old = MemoryContextSwitchTo(tr->first_file ? tr->file_cxt : tr->cxt);
+	tr->file = pqfdw_file_open(path, tr->decrypt);
+	MemoryContextSwitchTo(old);
+	if (tr->first_file == NULL)
+		tr->first_file = tr->file;
+	else if (!pq_schema_node_equal(tr->first_file->schema->root,
+								   tr->file->schema->root))
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+				 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",
+						path, tr->first_file->src->name),
+				 errhint("All files of one foreign table must have the same columns and types.")));
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqTableColumn *c = &tr->cols[i];
+		PqSchemaNode *leaf = OidIsValid(tr->relid) ?
+			pqfdw_find_column(tr->file, tr->relid, c->attnum, path) :
+			find_field_by_name(tr, c, path);
+		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, c->attnum - 1);
+
+		if (pqfdw_is_nested_field(leaf))
+		{
+			if (c->nested == NULL)
+				c->nested = pqfdw_nested_column_create(leaf, att->atttypid,
+													   att->atttypmod,
+													   c->attname,
+													   c->variant_keys,
+													   tr->batch_rows,
+													   tr->cxt);
+			pqfdw_nested_column_open(c->nested, tr->file, leaf, tr->file_cxt);
+			continue;
+		}
+		if (!c->conv_ready)
+		{
+			pqfdw_converter_init(&c->conv, leaf, att->atttypid, att->atttypmod,
+								 c->attname, tr->cxt);
+			c->conv_ready = true;
+			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, true);
+		}
+		else
+			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, false);
+		c->reader = pq_column_reader_create(tr->file, leaf->first_leaf,
+											tr->file_cxt);
+		tr->att_cv[c->attnum - 1] = &c->conv;
+		tr->att_leaf[c->attnum - 1] = leaf->first_leaf;
+	}
+	tr->row_group = -1;
+	tr->rg_rows_left = 0;
+	tr->file_row = 0;
+	return true;
+}
+
+/*
+ * Start column reader i on the row group: only the pages holding
+ * tr->rg_ranges when there are ranges and the column has an OffsetIndex.
+ */
+static void
+start_reader(PqTableReader *tr, PqColumnReader *r)
+{
+	PqOffsetIndex oi;
+	bool		have_oi = false;
+
+	if (tr->rg_ranges != NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(tr->rg_cxt);
+		int64		before = tr->file->src->bytes_read;
+
+		have_oi = pq_offset_index_read(tr->file, tr->row_group,
+									   r->col->index, &oi);
+		tr->bytes_read += tr->file->src->bytes_read - before;
+		MemoryContextSwitchTo(old);
+	}
+	pq_column_reader_start_ranges(r, tr->row_group, have_oi ? &oi : NULL,
+								  tr->rg_ranges, tr->rg_nranges);
+}
+
+/* Start column i: its reader, or a nested column's leaf readers. */
+static void
+start_column(PqTableReader *tr, int i)
+{
+	PqNestedColumn *nc = tr->cols[i].nested;
+	int			k;
+
+	if (nc == NULL)
+	{
+		start_reader(tr, tr->cols[i].reader);
+		return;
+	}
+	for (k = 0; k < nc->nleaves; k++)
+		start_reader(tr, nc->readers[k]);
+	pq_assembler_reset(nc->assembler);
+}
+
+bool		pqfdw_enable_late_materialization = true;
+
+static bool
+is_narrow_col(PqTableReader *tr, int i)
+{
+	int			k;
+
+	for (k = 0; k < tr->nnarrow_cols; k++)
+		if (tr->narrow_cols[k] == i)
+			return true;
+	return false;
+}
+
+static void fill_column(PqTableReader *tr, PqTableColumn *c, int n);
+
+/*
+ * Late materialization: decode the narrowing columns over tr->rg_ranges,
+ * keep the rows the filter passes as the new ranges, and rewind those
+ * columns onto their already fetched pages.  False when it cannot be done
+ * here (a narrowing column read without selected pages); the ranges are
+ * then unchanged.
+ */
+static bool
+narrow_ranges(PqTableReader *tr)
+{
+	PqRowRange *tight;
+	int			cap = 16;
+	int			ntight = 0;
+	int			k;
+
+	for (k = 0; k < tr->nnarrow_cols; k++)
+	{
+		PqTableColumn *c = &tr->cols[tr->narrow_cols[k]];
+
+		/* nested columns read whole chunks when repeated: no narrowing */
+		if (c->nested != NULL || c->reader->sel == NULL)
+			return false;
+	}
+
+	tight = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) * cap);
+	for (k = 0; k < tr->rg_nranges; k++)
+	{
+		int64		pos = tr->rg_ranges[k].start;
+
+		while (pos < tr->rg_ranges[k].end)
+		{
+			int			n = (int) Min((int64) tr->batch_rows,
+									  tr->rg_ranges[k].end - pos);
+			MemoryContext old;
+			int			m;
+			int			j;
+			int			c;
+
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(tr->batch_cxt);
+			old = MemoryContextSwitchTo(tr->batch_cxt);
+			tr->rg_pos = pos;
+			for (c = 0; c < tr->nnarrow_cols; c++)
+				fill_column(tr, &tr->cols[tr->narrow_cols[c]], n);
+			m = tr->narrow(tr->narrow_arg, tr, n, tr->narrow_sel);
+			MemoryContextSwitchTo(old);
+
+			for (j = 0; j < m; j++)
+			{
+				int64		row = pos + tr->narrow_sel[j];
+
+				if (ntight > 0 && tight[ntight - 1].end == row)
+					tight[ntight - 1].end++;
+				else
+				{
+					if (ntight == cap)
+					{
+						cap *= 2;
+						tight = repalloc(tight, sizeof(PqRowRange) * cap);
+					}
+					tight[ntight].start = row;
+					tight[ntight].end = row + 1;
+					ntight++;
+				}
+			}
+			pos += n;
+		}
+	}
+	MemoryContextReset(tr->batch_cxt);
+	tr->rg_ranges = tight;
+	tr->rg_nranges = ntight;
+	for (k = 0; k < tr->nnarrow_cols; k++)
+		pq_column_reader_rewind(tr->cols[tr->narrow_cols[k]].reader);
+	return true;
+}
+
+/*
+ * Start the column readers on the row group, narrowing the row ranges by
+ * the filter first when there are ranges and a narrowing filter.
+ */
+static void
+start_columns(PqTableReader *tr)
+{
+	int			i;
+	bool		narrowed = false;
+
+	if (tr->rg_ranges != NULL && tr->narrow != NULL &&
+		tr->nnarrow_cols < tr->ncols && pqfdw_enable_late_materialization)
+	{
+		for (i = 0; i < tr->nnarrow_cols; i++)
+			start_column(tr, tr->narrow_cols[i]);
+		narrowed = narrow_ranges(tr);
+	}
+	for (i = 0; i < tr->ncols; i++)
+		if (!narrowed || !is_narrow_col(tr, i))
+			start_column(tr, i);
+}
+
+/* Advance to a row group with rows; false when every file is done. */
+static bool
+next_row_group(PqTableReader *tr)
+{
+	for (;;)
+	{
+		int64		num_rows;
+
+		if (tr->file == NULL || tr->file_index < 0 ||
+			tr->row_group + 1 >= tr->file->md.n_row_groups)
+		{
+			if (!open_next_file(tr))
+				return false;
+			continue;
+		}
+		if (tr->row_group >= 0)
+			tr->file_row += tr->file->md.row_groups[tr->row_group].num_rows;
+		tr->row_group++;
+		num_rows = tr->file->md.row_groups[tr->row_group].num_rows;
+		if (num_rows == 0)
+			continue;
+		MemoryContextReset(tr->rg_cxt);
+		tr->rg_ranges = NULL;
+		tr->rg_nranges = 0;
+		if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
+			continue;
+		if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
+			continue;
+		start_columns(tr);
+		tr->rg_rows_left = tr->rg_ranges ?
+			pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
+		if (tr->rg_rows_left == 0)
+			continue;
+		tr->rg_range = 0;
+		tr->rg_pos = tr->rg_ranges ? tr->rg_ranges[0].start : 0;
+		tr->row_groups_read++;
+		return true;
+	}
+}
+
+/* Decode rows [tr->rg_pos, tr->rg_pos + n) of column c into the batch. */
+static void
+fill_column(PqTableReader *tr, PqTableColumn *c, int n)
+{
+	int			filled = 0;
+	int			att = c->attnum - 1;
+
+	pq_column_reader_skip(c->reader,
+						  tr->rg_pos - pq_column_reader_row(c->reader));
+	while (filled < n)
+	{
+		PqSegment	seg;
+		int64		row = pq_column_reader_row(c->reader);
+		int			got;
+
+		got = pq_column_reader_next(c->reader, n - filled, &seg);
+		if (got == 0)
+			pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " rows of its row group",
+					   row, tr->file->md.row_groups[tr->row_group].num_rows);
+		c->conv.row_base = tr->file_row + row;
+		pqfdw_convert_segment(&c->conv, &seg,
+							  tr->batch_values + pqfdw_batch_index(tr, att, filled),
+							  tr->batch_nulls + pqfdw_batch_index(tr, att, filled));
+		filled += got;
+	}
+}
+
+int
+pqfdw_table_reader_next_batch(PqTableReader *tr)
+{
+	MemoryContext old;
+	int64		end;
+	int			n;
+	int			i;
+
+	/* the previous batch's Datums are no longer referenced */
+	MemoryContextReset(tr->batch_cxt);
+	if (tr->rg_rows_left == 0 && !next_row_group(tr))
+		return 0;
+
+	/* a batch stays inside one range */
+	if (tr->rg_ranges)
+	{
+		if (tr->rg_pos >= tr->rg_ranges[tr->rg_range].end)
+			tr->rg_pos = tr->rg_ranges[++tr->rg_range].start;
+		end = tr->rg_ranges[tr->rg_range].end;
+	}
+	else
+		end = tr->file->md.row_groups[tr->row_group].num_rows;
+
+	CHECK_FOR_INTERRUPTS();
+	n = (int) Min((int64) tr->batch_rows, end - tr->rg_pos);
+	old = MemoryContextSwitchTo(tr->batch_cxt);
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqTableColumn *c = &tr->cols[i];
+
+		if (c->nested)
+			pqfdw_nested_column_fill(c->nested, tr->rg_pos, n,
+									 tr->batch_values + pqfdw_batch_index(tr, c->attnum - 1, 0),
+									 tr->batch_nulls + pqfdw_batch_index(tr, c->attnum - 1, 0),
+									 tr->file_row + tr->rg_pos);
+		else
+			fill_column(tr, c, n);
+	}
+	MemoryContextSwitchTo(old);
+
+	tr->rg_rows_left -= n;
+	tr->rg_pos += n;
+	return n;
+}
+
+void
+pqfdw_table_reader_set_variant_keys(PqTableReader *tr, AttrNumber attnum,
+									List *keys)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+		if (tr->cols[i].attnum == attnum)
+		{
+			MemoryContext old = MemoryContextSwitchTo(tr->cxt);
+
+			tr->cols[i].variant_keys = copyObject(keys);
+			MemoryContextSwitchTo(old);
+		}
+}
+
+void
+pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
+							  PqRowNarrow filter, void *arg)
+{
+	ListCell   *lc;
+	int			i;
+
+	tr->narrow_cols = MemoryContextAlloc(tr->cxt, sizeof(int) * Max(tr->ncols, 1));
+	tr->nnarrow_cols = 0;
+	foreach(lc, attnums)
+	{
+		for (i = 0; i < tr->ncols; i++)
+			if (tr->cols[i].attnum == lfirst_int(lc))
+				break;
+		if (i == tr->ncols)
+			elog(ERROR, "narrowing attribute %d is not read", lfirst_int(lc));
+		if (!is_narrow_col(tr, i))
+			tr->narrow_cols[tr->nnarrow_cols++] = i;
+	}
+	tr->narrow_sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
+	tr->narrow = filter;
+	tr->narrow_arg = arg;
+}
+
+void
+pqfdw_table_reader_rescan(PqTableReader *tr)
+{
+	/* the open file is kept: open_next_file() reuses it */
+	tr->file_index = -1;
+	tr->row_group = -1;
+	tr->rg_rows_left = 0;
+	MemoryContextReset(tr->batch_cxt);
+}
+
+int64
+pqfdw_table_reader_pages_read(PqTableReader *tr)
+{
+	return tr->pages_read + (tr->file ? columns_stat(tr, false) : 0);
+}
+
+int64
+pqfdw_table_reader_bytes_read(PqTableReader *tr)
+{
+	return tr->bytes_read + (tr->file ? columns_stat(tr, true) : 0);
+}
+
+void
+pqfdw_table_reader_end(PqTableReader *tr)
+{
+	if (tr->file)
+		pqfdw_source_close(tr->file->src);
+	tr->file = NULL;
+	MemoryContextDelete(tr->cxt);
+}

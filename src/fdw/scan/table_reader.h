@@ -1,0 +1,173 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_reader.h
+ *		Reads a foreign table's Parquet files as batches of rows: files ->
+ *		row groups -> per-column segments -> a column-major batch of Datums.
+ *		Used by the scan (fdw/scan/scan.c), by ANALYZE (fdw/scan/analyze.c) and, for a plain
+ *		table's TupleDesc, by COPY FROM (fdw/copy/from.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_TABLE_READER_H
+#define PQFDW_TABLE_READER_H
+
+#include "fdw/convert/nested.h"
+#include "format/read/page_index.h"
+#include "utils/relcache.h"
+
+typedef struct PqTableReader PqTableReader;
+
+/* Called before a row group is read; false skips it. */
+typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
+
+/*
+ * Row filter for late materialization: of the n rows in the batch arrays
+ * (only the narrowing columns filled), store the passing row numbers in
+ * sel and return how many there are.
+ */
+typedef int (*PqRowNarrow) (void *arg, PqTableReader *tr, int n, int *sel);
+
+typedef struct PqTableColumn
+{
+	AttrNumber	attnum;			/* 1-based */
+	char	   *attname;
+	PqConverter conv;
+	bool		conv_ready;
+	PqColumnReader *reader;		/* for the current file */
+	PqNestedColumn *nested;		/* instead of conv and reader: a nested
+								 * field (fdw/convert/nested.h) */
+	List	   *variant_keys;	/* VARIANT as jsonb: the object fields the
+								 * query uses (NIL: all) */
+} PqTableColumn;
+
+struct PqTableReader
+{
+	Oid			relid;			/* InvalidOid: not a foreign table */
+	char	   *relname;		/* for messages */
+	TupleDesc	tupdesc;
+	int			natts;
+	List	   *paths;
+	PqDecryptionConfig *decrypt;	/* keys of encrypted files */
+	int			ncols;			/* columns read */
+	PqTableColumn *cols;
+
+	/* per attribute (attnum - 1): converter and leaf column, when read */
+	PqConverter **att_cv;
+	int		   *att_leaf;
+
+	MemoryContext cxt;			/* lives as long as the reader */
+	MemoryContext file_cxt;		/* reset per file */
+	MemoryContext batch_cxt;	/* reset per batch: the Datums handed out */
+
+	int			file_index;		/* into paths; -1 before the first */
+	PqFile	   *file;
+	int			open_index;		/* file's index in paths */
+	PqFile	   *first_file;		/* schema every later file must match */
+	int			row_group;
+	int64		rg_rows_left;	/* rows still to return from the row group */
+	int64		file_row;		/* file row of the row group's first row */
+
+	/*
+	 * Rows of the row group to read, sorted (NULL: all of them); rg_check
+	 * may set them, allocated in rg_cxt.  rg_pos is the next row to return.
+	 */
+	PqRowRange *rg_ranges;
+	int			rg_nranges;
+	int			rg_range;
+	int64		rg_pos;
+	MemoryContext rg_cxt;		/* reset per row group */
+
+	/*
+	 * The batch, column-major (pqfdw_batch_index): batch_rows Datums and
+	 * nulls per attribute, so that each column's values are written, and
+	 * whole rows formed (fdw/scan/row_former.c), in sequence.
+	 */
+	int			batch_rows;		/* capacity */
+	Datum	   *batch_values;
+	bool	   *batch_nulls;
+
+	PqRowGroupCheck rg_check;
+	void	   *rg_check_arg;
+
+	/*
+	 * Late materialization: when rg_check left row ranges (page index), the
+	 * narrowing columns (indexes into cols) are decoded first and narrow
+	 * keeps only the rows it passes; the other columns then read only the
+	 * pages of those rows.
+	 */
+	PqRowNarrow narrow;
+	void	   *narrow_arg;
+	int		   *narrow_cols;
+	int			nnarrow_cols;
+	int		   *narrow_sel;		/* batch_rows entries */
+
+	/* statistics */
+	int64		row_groups_read;
+	int64		bytes_read;		/* of files already closed; OffsetIndexes */
+	int64		pages_read;		/* data pages, of files already closed */
+};
+
+/* Index of attribute att's (0-based) value in batch row row. */
+static inline size_t
+pqfdw_batch_index(const PqTableReader *tr, int att, int row)
+{
+	return (size_t) att * tr->batch_rows + row;
+}
+
+/*
+ * A reader of rel's attributes attnums (IntList) from paths (List of
+ * char *), allocating under parent.
+ */
+extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
+												List *attnums,
+												MemoryContext parent);
+
+/*
+ * A reader of the attributes attnums of tupdesc (a relation named relname
+ * that is not a foreign table): each attribute reads the top-level field of
+ * its name (exactly, or case-insensitively when unambiguous) converted to
+ * its type.  decrypt may be NULL.
+ */
+extern PqTableReader *pqfdw_table_reader_create_desc(TupleDesc tupdesc,
+													 const char *relname,
+													 List *paths,
+													 List *attnums,
+													 PqDecryptionConfig *decrypt,
+													 MemoryContext parent);
+
+/*
+ * Decode the next batch into batch_values/batch_nulls; returns its row
+ * count, 0 when every file is done.  Columns not read stay NULL.
+ */
+extern int	pqfdw_table_reader_next_batch(PqTableReader *tr);
+
+/*
+ * Narrow row groups with ranges by the rows filter passes, decoding the
+ * attributes attnums (IntList) first (see narrow in PqTableReader).
+ */
+extern void pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
+										  PqRowNarrow filter, void *arg);
+
+/*
+ * Read only the object fields keys (String nodes) of attribute attnum when
+ * it is a VARIANT field read as jsonb (the query uses nothing else of it).
+ */
+extern void pqfdw_table_reader_set_variant_keys(PqTableReader *tr,
+												AttrNumber attnum, List *keys);
+
+/* GUC parquet_fdw.enable_late_materialization */
+extern bool pqfdw_enable_late_materialization;
+
+/* Start again from the first file. */
+extern void pqfdw_table_reader_rescan(PqTableReader *tr);
+
+/* Close files and free memory. */
+extern void pqfdw_table_reader_end(PqTableReader *tr);
+
+/* Bytes read from files so far. */
+extern int64 pqfdw_table_reader_bytes_read(PqTableReader *tr);
+
+/* Data pages decoded so far, over all columns read. */
+extern int64 pqfdw_table_reader_pages_read(PqTableReader *tr);
+
+#endif							/* PQFDW_TABLE_READER_H */

@@ -1,0 +1,17 @@
+/*-------------------------------------------------------------------------
+ *
+ * crc32.c
+ *		CRC-32 of Parquet page checksums (the gzip/zlib polynomial).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "format/codec/codec.h"
+
+#include <zlib.h>
+
+uint32
+pq_crc32(const uint8 *buf, size_t len)
+{
+	/* crc32_z() takes a size_t length, so no chunking is needed. */
+	return (uint32) crc32_z(0, buf, len);
+}

@@ -1,0 +1,844 @@
+/*-------------------------------------------------------------------------
+ *
+ * column_reader.c
+ *		Page iteration over one column chunk: page headers, CRC, codecs,
+ *		dictionary, levels (streamed, never allocated by a page's claimed
+ *		count) and values.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "format/read/column_reader.h"
+
+#include "format/codec/codec.h"
+#include "utils/memutils.h"
+
+/*
+ * Selected pages separated by less than this are fetched with one read:
+ * reading the gap costs less than another request.
+ */
+#define PQ_COALESCE_GAP (64 * 1024)
+
+static uint32 pq_next_dictionary_id = 0;
+
+PqColumnReader *
+pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
+{
+	PqColumnReader *r;
+	MemoryContext old;
+	const PqColumnDescr *col = &file->schema->columns[column];
+
+	r = MemoryContextAllocZero(parent, sizeof(PqColumnReader));
+	r->file = file;
+	r->col = col;
+	r->row_group = -1;
+	r->chunk_cxt = AllocSetContextCreate(parent, "parquet column chunk",
+										 ALLOCSET_DEFAULT_SIZES);
+	r->page_cxt = AllocSetContextCreate(parent, "parquet page",
+										ALLOCSET_DEFAULT_SIZES);
+	r->value_width = col->physical_type == PQ_BYTE_ARRAY ? 0 :
+		pq_fixed_width(col->physical_type, col->type_length);
+
+	old = MemoryContextSwitchTo(parent);
+	r->cap = PQ_SEGMENT_CAP;
+	r->def = palloc(sizeof(int16) * r->cap);
+	r->rep = palloc(sizeof(int16) * r->cap);
+	r->indices = palloc(sizeof(uint32) * r->cap);
+	if (col->physical_type == PQ_BYTE_ARRAY)
+		r->ba = palloc(sizeof(PqByteArray) * r->cap);
+	else
+		r->fixed = palloc_extended((Size) r->value_width * r->cap,
+								   MCXT_ALLOC_HUGE);
+	MemoryContextSwitchTo(old);
+	return r;
+}
+
+void
+pq_column_reader_release(PqColumnReader *r)
+{
+	MemoryContextReset(r->page_cxt);
+	MemoryContextReset(r->chunk_cxt);
+	r->chunk = NULL;
+	r->chunk_len = 0;
+	r->pos = 0;
+	r->sel = NULL;
+	r->nsel = 0;
+	r->sel_next = 0;
+	r->row = 0;
+	r->end_row = 0;
+	r->has_dict = false;
+	r->in_page = false;
+	r->rereading = false;
+}
+
+bool
+pq_column_reader_rewind(PqColumnReader *r)
+{
+	if (r->sel == NULL || r->nsel == 0)
+		return false;
+	/* the bytes before the first page (the dictionary) were consumed */
+	r->pos = r->chunk_len;
+	r->sel_next = 0;
+	r->row = r->sel[0].first_row;
+	r->in_page = false;
+	r->page_left = 0;
+	r->rereading = true;
+	return true;
+}
+
+static void
+set_location(PqColumnReader *r)
+{
+	pq_errloc.filename = r->file->src->name;
+	pq_errloc.row_group = r->row_group;
+	pq_errloc.column = r->col->path;
+	pq_errloc.page_offset = r->in_page ? r->page_offset : -1;
+}
+
+/* Reset the reader for row_group; returns the chunk's byte range. */
+static void
+begin_chunk(PqColumnReader *r, int row_group, int64 *start, int64 *len)
+{
+	const PqColumnMetaData *cm;
+
+	pq_column_reader_release(r);
+	r->row_group = row_group;
+	set_location(r);
+	cm = pq_file_chunk_meta(r->file, row_group, r->col->index);
+	pq_file_chunk_range(r->file, row_group, r->col->index, start, len);
+	r->codec = cm->codec;
+	if (!pq_codec_supported(r->codec))
+		pq_unsupported("compression codec %s is not supported",
+					   pq_codec_name(r->codec));
+	r->end_row = r->col->max_rep > 0 ? cm->num_values :
+		r->file->md.row_groups[row_group].num_rows;
+	r->cipher = pq_file_chunk_cipher(r->file, row_group, r->col->index);
+	r->dict_first = cm->has_dictionary_page_offset &&
+		cm->dictionary_page_offset > 0 &&
+		cm->dictionary_page_offset < cm->data_page_offset;
+	r->page_ordinal = 0;
+}
+
+void
+pq_column_reader_start(PqColumnReader *r, int row_group)
+{
+	int64		start;
+	int64		len;
+
+	begin_chunk(r, row_group, &start, &len);
+	r->chunk = MemoryContextAllocHuge(r->chunk_cxt, Max(len, 1));
+	r->file->src->read(r->file->src, start, len, r->chunk);
+	r->chunk_start = start;
+	r->chunk_len = len;
+	r->bytes_read += len;
+}
+
+/* Bytes [start, end) of the file. */
+typedef struct ByteExtent
+{
+	int64		start;
+	int64		end;
+} ByteExtent;
+
+/* Append [start, end) to a sorted list of extents to read. */
+static void
+add_extent(ByteExtent *ext, int *n, int64 start, int64 end)
+{
+	if (*n > 0 && start - ext[*n - 1].end < PQ_COALESCE_GAP)
+		ext[*n - 1].end = end;
+	else
+	{
+		ext[*n].start = start;
+		ext[*n].end = end;
+		(*n)++;
+	}
+}
+
+void
+pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
+							  const PqOffsetIndex *oi,
+							  const PqRowRange *ranges, int nranges)
+{
+	int64		start;
+	int64		len;
+	int64		prefix;
+	int64		total;
+	ByteExtent *ext;
+	int			next;
+	uint8	   *buf;
+	int			i;
+	int			k;
+
+	if (oi == NULL || ranges == NULL || r->col->max_rep > 0)
+	{
+		pq_column_reader_start(r, row_group);
+		return;
+	}
+	begin_chunk(r, row_group, &start, &len);
+	pq_offset_index_check(oi, r->end_row, start, start + len);
+	for (k = 0; k < nranges; k++)
+		if (ranges[k].start < (k > 0 ? ranges[k - 1].end : 0) ||
+			ranges[k].end < ranges[k].start || ranges[k].end > r->end_row)
+			elog(ERROR, "row ranges must be sorted, disjoint and inside the row group");
+
+	/* the pages that overlap a non-empty range; both lists are sorted */
+	r->sel = MemoryContextAlloc(r->chunk_cxt, sizeof(PqPageRef) *
+								Max(oi->n_page_locations, 1));
+	k = 0;
+	for (i = 0; i < oi->n_page_locations; i++)
+	{
+		const PqPageLocation *loc = &oi->page_locations[i];
+		int64		end = pq_page_end_row(oi, i, r->end_row);
+
+		while (k < nranges && (ranges[k].end <= loc->first_row_index ||
+							   ranges[k].end == ranges[k].start))
+			k++;
+		if (k < nranges && ranges[k].start < end && loc->first_row_index < end)
+		{
+			PqPageRef  *p = &r->sel[r->nsel++];
+
+			p->offset = loc->offset;
+			p->size = loc->compressed_page_size;
+			p->first_row = loc->first_row_index;
+			p->nrows = end - loc->first_row_index;
+			p->ordinal = i;
+		}
+	}
+	r->pages_skipped += oi->n_page_locations - r->nsel;
+	r->row = r->nsel > 0 ? r->sel[0].first_row : r->end_row;
+	if (r->nsel == 0)
+		return;
+
+	/*
+	 * Read what precedes the first data page (the dictionary, if any) and
+	 * the selected pages, merging extents separated by small gaps.
+	 */
+	ext = MemoryContextAlloc(r->chunk_cxt, sizeof(ByteExtent) * (r->nsel + 1));
+	next = 0;
+	prefix = oi->page_locations[0].offset - start;
+	if (prefix > 0)
+		add_extent(ext, &next, start, start + prefix);
+	for (i = 0; i < r->nsel; i++)
+		add_extent(ext, &next, r->sel[i].offset,
+				   r->sel[i].offset + r->sel[i].size);
+	total = 0;
+	for (k = 0; k < next; k++)
+		total += ext[k].end - ext[k].start;
+	buf = MemoryContextAllocHuge(r->chunk_cxt, total);
+
+	total = 0;
+	i = 0;
+	for (k = 0; k < next; k++)
+	{
+		r->file->src->read(r->file->src, ext[k].start,
+						   ext[k].end - ext[k].start, buf + total);
+		for (; i < r->nsel && r->sel[i].offset < ext[k].end; i++)
+			r->sel[i].data = buf + total + (r->sel[i].offset - ext[k].start);
+		total += ext[k].end - ext[k].start;
+	}
+	r->bytes_read += total;
+
+	/* the prefix, if any, is at the start of buf */
+	r->chunk = buf;
+	r->chunk_start = start;
+	r->chunk_len = prefix;
+}
+
+/* Decompressed page body, in page_cxt (or the input when uncompressed). */
+static const uint8 *
+page_body(PqColumnReader *r, MemoryContext cxt, const uint8 *src,
+		  size_t srclen, size_t dstlen)
+{
+	uint8	   *dst;
+
+	if (r->codec == PQ_CODEC_UNCOMPRESSED)
+	{
+		if (srclen != dstlen)
+			pq_corrupt("uncompressed page has compressed size %zu but uncompressed size %zu",
+					   srclen, dstlen);
+		return src;
+	}
+	pq_check_page_size(r->codec, srclen, dstlen);
+	dst = MemoryContextAlloc(cxt, Max(dstlen, 1));
+	pq_decompress(r->codec, src, srclen, dst, dstlen);
+	return dst;
+}
+
+static void
+load_dictionary(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
+{
+	const PqDictionaryPageHeader *dh = &ph->dictionary_page_header;
+	const uint8 *body;
+	PqValueDecoder dec;
+	size_t		bodylen = ph->uncompressed_page_size;
+	MemoryContext old;
+
+	if (!ph->has_dictionary_page_header)
+		pq_corrupt("dictionary page has no dictionary_page_header");
+	if (r->has_dict)
+		pq_corrupt("column chunk has more than one dictionary page");
+	if (dh->num_values < 0)
+		pq_corrupt("dictionary page has a negative value count %d",
+				   dh->num_values);
+	if (dh->encoding != PQ_ENC_PLAIN && dh->encoding != PQ_ENC_PLAIN_DICTIONARY)
+		pq_unsupported("dictionary page encoding %s is not supported",
+					   pq_encoding_name(dh->encoding));
+
+	/* every dictionary entry takes at least one byte (BOOLEAN: one bit) */
+	if (r->col->physical_type == PQ_BOOLEAN ?
+		(size_t) dh->num_values > bodylen * 8 :
+		(size_t) dh->num_values > bodylen)
+		pq_corrupt("dictionary page claims %d values in %zu bytes",
+				   dh->num_values, bodylen);
+
+	old = MemoryContextSwitchTo(r->chunk_cxt);
+	body = page_body(r, r->chunk_cxt, src, ph->compressed_page_size, bodylen);
+	pq_valdec_init(&dec, PQ_ENC_PLAIN, r->col->physical_type,
+				   r->col->type_length, body, bodylen, dh->num_values);
+	r->dict.count = dh->num_values;
+	if (r->col->physical_type == PQ_BYTE_ARRAY)
+	{
+		PqByteArray *ba = palloc_extended(sizeof(PqByteArray) * Max(dh->num_values, 1),
+										  MCXT_ALLOC_HUGE);
+
+		pq_valdec_read_byte_array(&dec, dh->num_values, ba);
+		r->dict.ba = ba;
+		r->dict.fixed = NULL;
+	}
+	else
+	{
+		uint8	   *fixed = palloc_extended((Size) r->value_width * Max(dh->num_values, 1),
+											MCXT_ALLOC_HUGE);
+
+		pq_valdec_read_fixed(&dec, dh->num_values, fixed);
+		r->dict.fixed = fixed;
+		r->dict.ba = NULL;
+	}
+	MemoryContextSwitchTo(old);
+	r->dict.id = ++pq_next_dictionary_id;
+	r->has_dict = true;
+}
+
+/*
+ * Set up one level stream.  v1 RLE levels carry a 4-byte length; BIT_PACKED
+ * levels are decoded whole (their size is bounded by the bytes present).
+ * Returns the bytes consumed.
+ */
+static size_t
+setup_levels(PqColumnReader *r, int encoding, bool prefixed, const uint8 *p,
+			 size_t avail, int max_level, int num_values, bool is_rep)
+{
+	int			bw = pq_bit_width32(max_level);
+	PqRleDecoder *dec = is_rep ? &r->rep_dec : &r->def_dec;
+
+	if (encoding == PQ_ENC_RLE)
+	{
+		size_t		len = avail;
+		size_t		used = 0;
+
+		if (prefixed)
+		{
+			if (avail < 4)
+				pq_corrupt("page ends inside the %s level length",
+						   is_rep ? "repetition" : "definition");
+			len = pq_load_le32(p);
+			if (len > avail - 4)
+				pq_corrupt("%s levels of %zu bytes do not fit in the %zu bytes of the page",
+						   is_rep ? "repetition" : "definition", len, avail - 4);
+			p += 4;
+			used = 4;
+		}
+		pq_rle_init(dec, p, len, bw);
+		if (is_rep)
+			r->rep_rle = true;
+		else
+			r->def_rle = true;
+		return used + len;
+	}
+	else if (encoding == PQ_ENC_BIT_PACKED)
+	{
+		size_t		len = ((size_t) num_values * bw + 7) / 8;
+		int16	   *out;
+
+		if (len > avail)
+			pq_corrupt("BIT_PACKED %s levels need %zu bytes, the page has %zu",
+					   is_rep ? "repetition" : "definition", len, avail);
+		out = MemoryContextAlloc(r->page_cxt, sizeof(int16) * Max(num_values, 1));
+		pq_decode_levels(PQ_ENC_BIT_PACKED, false, p, len, max_level, out,
+						 num_values);
+		if (is_rep)
+		{
+			r->rep_rle = false;
+			r->rep_all = out;
+		}
+		else
+		{
+			r->def_rle = false;
+			r->def_all = out;
+		}
+		return len;
+	}
+	pq_unsupported("level encoding %s is not supported",
+				   pq_encoding_name(encoding));
+}
+
+/* Values section: set up the value decoder. */
+static void
+setup_values(PqColumnReader *r, int encoding, const uint8 *p, size_t len,
+			 int max_values)
+{
+	MemoryContext old;
+
+	if (pq_encoding_is_dictionary(encoding))
+	{
+		if (!r->has_dict)
+			pq_corrupt("dictionary-encoded page without a dictionary page");
+		r->page_is_dict = true;
+	}
+	else
+		r->page_is_dict = false;
+
+	/* BYTE_STREAM_SPLIT's stride is the real value count: len / width */
+	if (encoding == PQ_ENC_BYTE_STREAM_SPLIT && r->value_width > 0)
+		max_values = Min((size_t) max_values, len / r->value_width);
+
+	old = MemoryContextSwitchTo(r->page_cxt);
+	pq_valdec_init(&r->values, encoding, r->col->physical_type,
+				   r->col->type_length, p, len, max_values);
+	MemoryContextSwitchTo(old);
+}
+
+static void
+open_data_page_v1(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
+{
+	const PqDataPageHeader *dh = &ph->data_page_header;
+	size_t		len = ph->uncompressed_page_size;
+	const uint8 *body;
+	size_t		off = 0;
+
+	body = page_body(r, r->page_cxt, src, ph->compressed_page_size, len);
+	if (r->col->max_rep > 0)
+		off += setup_levels(r, dh->repetition_level_encoding, true, body, len,
+							r->col->max_rep, dh->num_values, true);
+	if (r->col->max_def > 0)
+		off += setup_levels(r, dh->definition_level_encoding, true, body + off,
+							len - off, r->col->max_def, dh->num_values, false);
+	setup_values(r, dh->encoding, body + off, len - off, dh->num_values);
+	r->page_left = dh->num_values;
+	r->page_counts = false;
+}
+
+static void
+open_data_page_v2(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
+{
+	const PqDataPageHeaderV2 *dh = &ph->data_page_header_v2;
+	size_t		clen = ph->compressed_page_size;
+	size_t		ulen = ph->uncompressed_page_size;
+	size_t		levels_len;
+	const uint8 *values;
+	size_t		values_len;
+
+	if (dh->repetition_levels_byte_length < 0 ||
+		dh->definition_levels_byte_length < 0)
+		pq_corrupt("data page v2 has negative level lengths");
+	levels_len = (size_t) dh->repetition_levels_byte_length +
+		dh->definition_levels_byte_length;
+	if (levels_len > clen || levels_len > ulen)
+		pq_corrupt("data page v2 levels (%zu bytes) exceed the page size", levels_len);
+
+	if (r->col->max_rep > 0)
+		setup_levels(r, PQ_ENC_RLE, false, src,
+					 dh->repetition_levels_byte_length, r->col->max_rep,
+					 dh->num_values, true);
+	if (r->col->max_def > 0)
+		setup_levels(r, PQ_ENC_RLE, false,
+					 src + dh->repetition_levels_byte_length,
+					 dh->definition_levels_byte_length, r->col->max_def,
+					 dh->num_values, false);
+
+	/* only the values section is compressed, and only if is_compressed */
+	values_len = ulen - levels_len;
+	if (!dh->is_compressed || r->codec == PQ_CODEC_UNCOMPRESSED)
+	{
+		if (clen - levels_len != values_len)
+			pq_corrupt("uncompressed data page v2 has compressed size %zu but uncompressed size %zu",
+					   clen, ulen);
+		values = src + levels_len;
+	}
+	else if (values_len == 0)
+		values = src + levels_len;
+	else
+		values = page_body(r, r->page_cxt, src + levels_len, clen - levels_len,
+						   values_len);
+	setup_values(r, dh->encoding, values, values_len,
+				 dh->num_values - dh->num_nulls);
+	r->page_left = dh->num_values;
+	r->page_counts = true;
+	r->page_rows = dh->num_rows;
+	r->page_values = dh->num_values - dh->num_nulls;
+	r->page_rows_seen = r->page_values_seen = 0;
+}
+
+/* Level entries of a data page (v1 or v2), with its counts checked. */
+static int32
+data_page_entries(const PqPageHeader *ph)
+{
+	if (ph->type == PQ_PAGE_DATA)
+	{
+		if (!ph->has_data_page_header)
+			pq_corrupt("data page has no data_page_header");
+		if (ph->data_page_header.num_values < 0)
+			pq_corrupt("data page has a negative value count %d",
+					   ph->data_page_header.num_values);
+		return ph->data_page_header.num_values;
+	}
+	else
+	{
+		const PqDataPageHeaderV2 *dh = &ph->data_page_header_v2;
+
+		if (!ph->has_data_page_header_v2)
+			pq_corrupt("data page v2 has no data_page_header_v2");
+		if (dh->num_values < 0 || dh->num_nulls < 0 || dh->num_rows < 0 ||
+			dh->num_nulls > dh->num_values)
+			pq_corrupt("data page v2 has invalid counts (values %d, nulls %d, rows %d)",
+					   dh->num_values, dh->num_nulls, dh->num_rows);
+		return dh->num_values;
+	}
+}
+
+static void
+check_crc(const PqPageHeader *ph, const uint8 *body)
+{
+	if (ph->has_crc &&
+		pq_crc32(body, ph->compressed_page_size) != (uint32) ph->crc)
+		pq_corrupt("page CRC32 mismatch (stored %08x, computed %08x)",
+				   (uint32) ph->crc, pq_crc32(body, ph->compressed_page_size));
+}
+
+/*
+ * Decrypt the page header module at p: a dictionary page header when the
+ * chunk starts with a dictionary and no page has been read yet, else the
+ * header of data page r->page_ordinal.  Returns the module's size.
+ */
+static size_t
+read_encrypted_page_header(PqColumnReader *r, const uint8 *p, size_t avail,
+						   PqPageHeader *ph)
+{
+	bool		dict = r->dict_first && !r->has_dict && r->page_ordinal == 0;
+	size_t		consumed;
+	size_t		len;
+	uint8	   *plain;
+	MemoryContext old = MemoryContextSwitchTo(r->page_cxt);
+
+	plain = pq_chunk_decrypt(r->cipher,
+							 dict ? PQ_MODULE_DICT_PAGE_HEADER : PQ_MODULE_DATA_PAGE_HEADER,
+							 r->page_ordinal, p, avail, &consumed, &len);
+	MemoryContextSwitchTo(old);
+	/* writers may pad the plaintext (Arrow C++ does): ignore what follows */
+	(void) pq_read_page_header(plain, len, ph);
+	if (dict != (ph->type == PQ_PAGE_DICTIONARY))
+		pq_corrupt("encrypted %s page where a %s page was expected",
+				   pq_page_type_name(ph->type), dict ? "dictionary" : "data");
+	return consumed;
+}
+
+/*
+ * The page as stored after decryption: the body module fills the page's
+ * compressed_page_size; the header is rewritten to the plaintext size so
+ * that decompression sees the bytes it expects.  Unencrypted: body itself.
+ */
+static const uint8 *
+decrypt_page(PqColumnReader *r, PqPageHeader *ph, const uint8 *body, bool dict)
+{
+	size_t		consumed;
+	size_t		len;
+	uint8	   *plain;
+	MemoryContext old;
+
+	if (r->cipher == NULL)
+		return body;
+	/* dictionary values may point into the page: keep it with the chunk */
+	old = MemoryContextSwitchTo(dict ? r->chunk_cxt : r->page_cxt);
+	plain = pq_chunk_decrypt(r->cipher,
+							 dict ? PQ_MODULE_DICT_PAGE : PQ_MODULE_DATA_PAGE,
+							 r->page_ordinal, body, ph->compressed_page_size,
+							 &consumed, &len);
+	MemoryContextSwitchTo(old);
+	if (consumed != (size_t) ph->compressed_page_size)
+		pq_corrupt("encrypted page of %zu bytes does not fill its %d bytes",
+				   consumed, ph->compressed_page_size);
+	ph->compressed_page_size = (int32) len;
+	return plain;
+}
+
+/*
+ * Advance to the next data page with values and open it; false at the end
+ * of the chunk.  A data page of at most skip level entries is passed over
+ * without being decoded: r->row moves past it and the result is true with
+ * no page open.  With selected pages, the bytes before the first data page
+ * come first (dictionary), then the selected pages, each of which must
+ * start at r->row.
+ */
+static bool
+load_next_page(PqColumnReader *r, int64 skip)
+{
+	for (;;)
+	{
+		PqPageHeader ph;
+		PqPageRef  *ref = NULL;
+		const uint8 *p;
+		size_t		avail;
+		size_t		hlen;
+		const uint8 *body;
+		int32		entries;
+
+		if (r->pos < r->chunk_len)
+		{
+			p = r->chunk + r->pos;
+			avail = r->chunk_len - r->pos;
+			r->page_offset = r->chunk_start + r->pos;
+		}
+		else if (r->sel != NULL && r->sel_next < r->nsel)
+		{
+			ref = &r->sel[r->sel_next];
+			if (ref->first_row != r->row)
+				elog(ERROR, "rows " INT64_FORMAT " to " INT64_FORMAT " of column \"%s\" were not loaded",
+					 r->row, ref->first_row - 1, r->col->path);
+			p = ref->data;
+			avail = ref->size;
+			r->page_offset = ref->offset;
+		}
+		else
+		{
+			if (r->sel != NULL && r->row < r->end_row)
+				elog(ERROR, "rows " INT64_FORMAT " to " INT64_FORMAT " of column \"%s\" were not loaded",
+					 r->row, r->end_row - 1, r->col->path);
+			return false;
+		}
+		MemoryContextReset(r->page_cxt);
+		r->rep_all = r->def_all = NULL;
+		r->level_pos = 0;
+		pq_errloc.page_offset = r->page_offset;
+
+		if (ref)
+			r->page_ordinal = ref->ordinal;
+		if (r->cipher)
+			hlen = read_encrypted_page_header(r, p, avail, &ph);
+		else
+			hlen = pq_read_page_header(p, avail, &ph);
+		if (ph.compressed_page_size < 0 || ph.uncompressed_page_size < 0)
+			pq_corrupt("page header has negative sizes (compressed %d, uncompressed %d)",
+					   ph.compressed_page_size, ph.uncompressed_page_size);
+		if ((size_t) ph.compressed_page_size > avail - hlen)
+			pq_corrupt("page of %d bytes extends past the end of the %s",
+					   ph.compressed_page_size,
+					   ref ? "page the offset index gives" : "column chunk");
+		body = p + hlen;
+		if (ref)
+		{
+			if (hlen + ph.compressed_page_size != (size_t) ref->size)
+				pq_corrupt("page has %zu bytes with its header, but the offset index says %d",
+						   hlen + ph.compressed_page_size, ref->size);
+			r->sel_next++;
+		}
+		else
+			r->pos += hlen + ph.compressed_page_size;
+
+		if (ph.type != PQ_PAGE_DATA && ph.type != PQ_PAGE_DATA_V2)
+		{
+			if (ref)
+				pq_corrupt("offset index points at a %s page, not a data page",
+						   pq_page_type_name(ph.type));
+			check_crc(&ph, body);
+			if (ph.type == PQ_PAGE_DICTIONARY)
+				load_dictionary(r, &ph, decrypt_page(r, &ph, body, true));
+			/* index pages and page types from the future are skipped */
+			continue;
+		}
+		if (r->sel != NULL && ref == NULL)
+			pq_corrupt("data page precedes the first page of the offset index");
+
+		entries = data_page_entries(&ph);
+		if (ref && entries != ref->nrows)
+			pq_corrupt("data page has %d rows, but the offset index gives it " INT64_FORMAT,
+					   entries, ref->nrows);
+		if (entries > 0 && entries <= skip)
+		{
+			r->row += entries;
+			r->page_ordinal++;
+			return true;
+		}
+
+		check_crc(&ph, body);
+		body = decrypt_page(r, &ph, body, false);
+		r->page_ordinal++;
+		r->in_page = true;
+		if (!r->rereading)
+			r->pages_read++;
+		if (ph.type == PQ_PAGE_DATA)
+			open_data_page_v1(r, &ph, body);
+		else
+			open_data_page_v2(r, &ph, body);
+		if (r->page_left > 0)
+			return true;
+		r->in_page = false;
+	}
+}
+
+static void
+read_levels(PqColumnReader *r, bool is_rep, int16 *out, int n, int max_level)
+{
+	if (is_rep ? r->rep_rle : r->def_rle)
+	{
+		if (pq_rle_read_levels(is_rep ? &r->rep_dec : &r->def_dec, out, n,
+							   max_level) != n)
+			pq_corrupt("page has fewer %s levels than its %d values",
+					   is_rep ? "repetition" : "definition",
+					   r->page_left);
+	}
+	else
+		memcpy(out, (is_rep ? r->rep_all : r->def_all) + r->level_pos,
+			   sizeof(int16) * n);
+}
+
+/* Decode the next n (>= 1) level entries of the open page into seg. */
+static void
+decode_segment(PqColumnReader *r, int n, PqSegment *seg)
+{
+	int			nvalues;
+	int			i;
+
+	seg->n = n;
+	seg->rep = NULL;
+	seg->def = NULL;
+	nvalues = n;
+	if (r->col->max_rep > 0)
+	{
+		read_levels(r, true, r->rep, n, r->col->max_rep);
+		seg->rep = r->rep;
+	}
+	if (r->col->max_def > 0)
+	{
+		int16		max_def = r->col->max_def;
+		uint32		run_value;
+
+		if (r->col->max_rep == 0 && r->def_rle &&
+			pq_rle_take_run(&r->def_dec, n, &run_value))
+		{
+			/* one run covers the segment: all present or all null */
+			if (run_value > (uint32) max_def)
+				pq_corrupt("definition level %u exceeds the maximum %d",
+						   run_value, max_def);
+			nvalues = (run_value == (uint32) max_def) ? n : 0;
+			if (nvalues == 0)
+				for (i = 0; i < n; i++)
+					r->def[i] = (int16) run_value;
+			/* flat columns without nulls need no levels downstream */
+			seg->def = (nvalues == n) ? NULL : r->def;
+		}
+		else
+		{
+			read_levels(r, false, r->def, n, max_def);
+			nvalues = 0;
+			for (i = 0; i < n; i++)
+				nvalues += (r->def[i] == max_def);
+			seg->def = (nvalues == n && r->col->max_rep == 0) ? NULL : r->def;
+		}
+	}
+	r->level_pos += n;
+
+	seg->nvalues = nvalues;
+	seg->indices = NULL;
+	seg->dict = NULL;
+	seg->fixed = NULL;
+	seg->ba = NULL;
+	if (r->page_is_dict)
+	{
+		pq_valdec_read_indices(&r->values, nvalues, r->indices,
+							   (uint32) r->dict.count);
+		seg->indices = r->indices;
+		seg->dict = &r->dict;
+	}
+	else if (r->col->physical_type == PQ_BYTE_ARRAY)
+	{
+		pq_valdec_read_byte_array(&r->values, nvalues, r->ba);
+		seg->ba = r->ba;
+	}
+	else
+	{
+		pq_valdec_read_fixed(&r->values, nvalues, r->fixed);
+		seg->fixed = r->fixed;
+	}
+
+	r->row += n;
+	r->page_left -= n;
+	if (r->page_counts)
+	{
+		int			rows = n;
+
+		if (seg->rep)
+			for (rows = 0, i = 0; i < n; i++)
+				rows += (seg->rep[i] == 0);
+		r->page_rows_seen += rows;
+		r->page_values_seen += nvalues;
+		/* levels that disagree with the header: never guess which is right */
+		if (r->page_left == 0 &&
+			(r->page_rows_seen != r->page_rows ||
+			 r->page_values_seen != r->page_values))
+			pq_corrupt("data page v2 levels give %d rows and %d values, but its header says %d rows and %d values",
+					   r->page_rows_seen, r->page_values_seen,
+					   r->page_rows, r->page_values);
+	}
+	if (r->page_left == 0)
+		r->in_page = false;
+}
+
+int
+pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
+{
+	int			n;
+
+	set_location(r);
+	if (!r->in_page && !load_next_page(r, 0))
+	{
+		seg->n = 0;
+		return 0;
+	}
+	n = Min(Min(max, r->page_left), r->cap);
+	decode_segment(r, n, seg);
+	return n;
+}
+
+void
+pq_column_reader_skip(PqColumnReader *r, int64 nrows)
+{
+	int64		target = r->row + nrows;
+	PqSegment	seg;
+
+	if (nrows < 0 || target > r->end_row)
+		elog(ERROR, "cannot skip " INT64_FORMAT " rows at row " INT64_FORMAT " of " INT64_FORMAT,
+			 nrows, r->row, r->end_row);
+	set_location(r);
+	while (r->row < target)
+	{
+		if (r->in_page)
+		{
+			/* decode and discard: the value decoders can only go forward */
+			decode_segment(r, (int) Min(Min((int64) r->page_left, target - r->row),
+										(int64) r->cap), &seg);
+			continue;
+		}
+		if (r->sel != NULL)
+		{
+			/* rows up to the next selected page were never loaded */
+			if (r->sel_next >= r->nsel || r->sel[r->sel_next].first_row >= target)
+			{
+				r->row = target;
+				break;
+			}
+			r->row = r->sel[r->sel_next].first_row;
+		}
+		if (!load_next_page(r, target - r->row))
+			pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " level entries",
+					   r->row, r->end_row);
+	}
+}

@@ -1,0 +1,212 @@
+/*-------------------------------------------------------------------------
+ *
+ * dictionary_reader.c
+ *		The dictionary page of a column chunk on its own, for pruning
+ *		before the chunk is read.
+ *
+ * Only the file's metadata structs are used (no format/read/file_reader.c helpers), so
+ * that this file builds into the format-layer unit tests as well.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "format/read/dictionary_reader.h"
+
+#include "format/codec/codec.h"
+#include "utils/memutils.h"
+
+/*
+ * Bytes read first when the end of the dictionary page is not known: a
+ * dictionary page header takes a few dozen bytes, and small dictionaries
+ * come whole in the same read.
+ */
+#define PQ_DICTIONARY_PREFIX (64 * 1024)
+
+bool
+pq_chunk_fully_dictionary_encoded(const PqColumnMetaData *cm)
+{
+	bool		dict_page = false;
+	bool		dict_data = false;
+	int			i;
+
+	if (!cm->has_encoding_stats)
+		return false;
+	for (i = 0; i < cm->n_encoding_stats; i++)
+	{
+		const PqPageEncodingStats *es = &cm->encoding_stats[i];
+
+		if (es->count < 0)
+			return false;
+		if (es->count == 0)
+			continue;
+		switch (es->page_type)
+		{
+			case PQ_PAGE_DICTIONARY:
+				dict_page = true;
+				break;
+			case PQ_PAGE_DATA:
+			case PQ_PAGE_DATA_V2:
+				if (!pq_encoding_is_dictionary(es->encoding))
+					return false;
+				dict_data = true;
+				break;
+			case PQ_PAGE_INDEX:
+				break;
+			default:
+				/* a page type from the future may hold values */
+				return false;
+		}
+	}
+	return dict_page && dict_data;
+}
+
+/* Decode the PLAIN values of a dictionary page body. */
+static void
+decode_entries(const PqColumnDescr *col, const uint8 *body, size_t len,
+			   int count, PqDictionary *out)
+{
+	PqValueDecoder dec;
+
+	pq_valdec_init(&dec, PQ_ENC_PLAIN, col->physical_type, col->type_length,
+				   body, len, count);
+	out->id = 0;
+	out->count = count;
+	out->fixed = NULL;
+	out->ba = NULL;
+	if (col->physical_type == PQ_BYTE_ARRAY)
+	{
+		PqByteArray *ba = palloc_extended(sizeof(PqByteArray) * Max(count, 1),
+										  MCXT_ALLOC_HUGE);
+
+		pq_valdec_read_byte_array(&dec, count, ba);
+		out->ba = ba;
+	}
+	else
+	{
+		int			width = pq_fixed_width(col->physical_type,
+										   col->type_length);
+		uint8	   *fixed = palloc_extended((Size) width * Max(count, 1),
+											MCXT_ALLOC_HUGE);
+
+		pq_valdec_read_fixed(&dec, count, fixed);
+		out->fixed = fixed;
+	}
+}
+
+bool
+pq_read_dictionary(PqFile *file, int row_group, int column,
+				   MemoryContext cxt, PqDictionary *out)
+{
+	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
+	const PqColumnMetaData *cm = &cc->meta_data;
+	const PqColumnDescr *col = &file->schema->columns[column];
+	const PqDictionaryPageHeader *dh;
+	MemoryContext old;
+	PqPageHeader ph;
+	int64		start;
+	int64		avail;
+	int64		want;
+	uint8	   *buf;
+	size_t		hlen;
+	size_t		clen;
+	size_t		ulen;
+	const uint8 *body;
+
+	pq_errloc.filename = file->src->name;
+	pq_errloc.row_group = row_group;
+	pq_errloc.column = col->path;
+	pq_errloc.page_offset = -1;
+	if (cc->file_path != NULL || cc->crypto_metadata.kind != PQ_CRYPTO_NONE ||
+		!cc->has_meta_data || cm->type != col->physical_type ||
+		!pq_codec_supported(cm->codec))
+		return false;
+
+	/*
+	 * The dictionary page comes first in the chunk; dictionary_page_offset 0
+	 * means absent (parquet-mr 1.12), and the page header has the last word.
+	 */
+	start = cm->data_page_offset;
+	if (cm->has_dictionary_page_offset && cm->dictionary_page_offset > 0 &&
+		cm->dictionary_page_offset < start)
+		start = cm->dictionary_page_offset;
+	if (start < 4 || start >= file->data_end)
+		pq_corrupt("column chunk starts at byte " INT64_FORMAT ", outside the data area [4, " INT64_FORMAT ")",
+				   start, file->data_end);
+	avail = file->data_end - start;
+	pq_errloc.page_offset = start;
+
+	/* when the data pages follow it, the page ends where they begin */
+	if (cm->data_page_offset > start &&
+		cm->data_page_offset - start <= cm->total_compressed_size)
+		want = cm->data_page_offset - start;
+	else
+		want = PQ_DICTIONARY_PREFIX;
+	want = Min(want, avail);
+
+	old = MemoryContextSwitchTo(cxt);
+	buf = palloc_extended(want, MCXT_ALLOC_HUGE);
+	file->src->read(file->src, start, want, buf);
+	hlen = pq_read_page_header(buf, want, &ph);
+	if (ph.type != PQ_PAGE_DICTIONARY)
+	{
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	if (ph.compressed_page_size < 0 || ph.uncompressed_page_size < 0)
+		pq_corrupt("page header has negative sizes (compressed %d, uncompressed %d)",
+				   ph.compressed_page_size, ph.uncompressed_page_size);
+	clen = ph.compressed_page_size;
+	ulen = ph.uncompressed_page_size;
+	if (clen > (size_t) avail - hlen)
+		pq_corrupt("dictionary page of %zu bytes extends past the column data",
+				   clen);
+	if (hlen + clen > (size_t) want)
+	{
+		uint8	   *all = palloc_extended(hlen + clen, MCXT_ALLOC_HUGE);
+
+		memcpy(all, buf, want);
+		file->src->read(file->src, start + want, hlen + clen - want,
+						all + want);
+		pfree(buf);
+		buf = all;
+	}
+	body = buf + hlen;
+	if (ph.has_crc && pq_crc32(body, clen) != (uint32) ph.crc)
+		pq_corrupt("page CRC32 mismatch (stored %08x, computed %08x)",
+				   (uint32) ph.crc, pq_crc32(body, clen));
+
+	dh = &ph.dictionary_page_header;
+	if (!ph.has_dictionary_page_header)
+		pq_corrupt("dictionary page has no dictionary_page_header");
+	if (dh->num_values < 0)
+		pq_corrupt("dictionary page has a negative value count %d",
+				   dh->num_values);
+	if (dh->encoding != PQ_ENC_PLAIN && dh->encoding != PQ_ENC_PLAIN_DICTIONARY)
+	{
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	/* every dictionary entry takes at least one byte (BOOLEAN: one bit) */
+	if (col->physical_type == PQ_BOOLEAN ?
+		(size_t) dh->num_values > ulen * 8 : (size_t) dh->num_values > ulen)
+		pq_corrupt("dictionary page claims %d values in %zu bytes",
+				   dh->num_values, ulen);
+
+	if (cm->codec == PQ_CODEC_UNCOMPRESSED)
+	{
+		if (clen != ulen)
+			pq_corrupt("uncompressed page has compressed size %zu but uncompressed size %zu",
+					   clen, ulen);
+	}
+	else
+	{
+		uint8	   *dst;
+
+		pq_check_page_size(cm->codec, clen, ulen);
+		dst = palloc(Max(ulen, 1));
+		pq_decompress(cm->codec, body, clen, dst, ulen);
+		body = dst;
+	}
+	decode_entries(col, body, ulen, dh->num_values, out);
+	MemoryContextSwitchTo(old);
+	return true;
+}

@@ -1,0 +1,71 @@
+/*-------------------------------------------------------------------------
+ *
+ * file_reader.h
+ *		Open a Parquet file: magic, footer, FileMetaData, schema; locate
+ *		column chunks.
+ *
+ * I/O goes through PqSource so that the format layer does not depend on
+ * how the caller opens files (the FDW uses transient files that are closed
+ * on transaction abort).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQ_FILE_READER_H
+#define PQ_FILE_READER_H
+
+#include "format/read/file_crypto.h"
+#include "format/metadata/schema.h"
+
+typedef struct PqSource PqSource;
+
+struct PqSource
+{
+	const char *name;			/* for error messages */
+	int64		size;
+	/* Read exactly len bytes at offset into buf, or raise an ERROR. */
+	void		(*read) (PqSource *src, int64 offset, size_t len, uint8 *buf);
+	void	   *opaque;
+	int64		bytes_read;		/* statistics for EXPLAIN ANALYZE */
+	const PqDecryptionConfig *decrypt;	/* keys; NULL: none available */
+};
+
+typedef struct PqFile
+{
+	PqSource   *src;
+	uint8	   *footer;			/* FileMetaData bytes; md points into it */
+	uint32		footer_len;
+	int64		data_end;		/* first byte after the column data */
+	PqFileMetaData md;
+	PqSchema   *schema;
+	MemoryContext cxt;			/* where the file was opened: caches live here */
+	void	   *page_index_cache;	/* decoded page indexes (format/read/page_index.c) */
+	PqFileCrypto *crypto;		/* NULL for files without encryption */
+} PqFile;
+
+/* Smallest valid file: "PAR1" + footer length + "PAR1" and a footer byte */
+#define PQ_MIN_FILE_SIZE 12
+
+/*
+ * Read and validate the footer.  Allocates in the current memory context.
+ * Encrypted footers are decrypted with the key src->decrypt finds; the
+ * signature of a plaintext footer is verified when the footer key is
+ * available.  Column chunks stored in other files raise pq_unsupported().
+ */
+extern PqFile *pq_file_open(PqSource *src);
+
+/*
+ * Byte range [*start, *start + *len) of a column chunk, validated against
+ * the file.  Uses the smaller valid offset of the dictionary and first data
+ * page (dictionary_page_offset 0 means absent).
+ */
+extern void pq_file_chunk_range(const PqFile *file, int row_group, int column,
+								int64 *start, int64 *len);
+
+/*
+ * Column chunk metadata, with a clear error when it is not usable; for
+ * encrypted columns with separately encrypted metadata, the decrypted one.
+ */
+extern const PqColumnMetaData *pq_file_chunk_meta(const PqFile *file,
+												  int row_group, int column);
+
+#endif							/* PQ_FILE_READER_H */

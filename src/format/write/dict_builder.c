@@ -1,0 +1,243 @@
+/*-------------------------------------------------------------------------
+ *
+ * dict_builder.c
+ *		Hash tables of distinct values for the writer: dictionary entries
+ *		and Bloom filter hashes.
+ *
+ * Both are open-addressing tables with linear probing, kept at most half
+ * full, and reset (not freed) between column chunks so a file reuses one
+ * allocation per column.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "format/common/pq_common.h"
+
+#include <xxhash.h>
+
+#include "format/write/dict_builder.h"
+#include "utils/memutils.h"
+
+#define DICT_INITIAL_SLOTS 1024
+
+/* Mixes a 64-bit value so that its low bits are usable as a slot number. */
+static inline uint64
+mix64(uint64 x)
+{
+	x ^= x >> 33;
+	x *= UINT64CONST(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return x;
+}
+
+static inline uint64
+hash_value(const uint8 *v, uint32 len, int width)
+{
+	if (width == 4)
+		return mix64(pq_load_le32(v));
+	if (width == 8)
+		return mix64(pq_load_le64(v));
+	return (uint64) XXH3_64bits(v, len);
+}
+
+/* memcmp() == 0, with the common fixed widths as plain loads */
+static inline bool
+values_equal(const uint8 *a, const uint8 *b, uint32 len, int width)
+{
+	if (width == 4)
+		return pq_load_le32(a) == pq_load_le32(b);
+	if (width == 8)
+		return pq_load_le64(a) == pq_load_le64(b);
+	return memcmp(a, b, len) == 0;
+}
+
+void
+pq_dict_init(PqDictBuilder *d, int width)
+{
+	d->width = width;
+	pq_buffer_init(&d->plain, 4096);
+	d->cap_entries = 256;
+	d->offsets = palloc(sizeof(uint32) * d->cap_entries);
+	d->n_entries = 0;
+	d->mask = DICT_INITIAL_SLOTS - 1;
+	d->slots = palloc0(sizeof(uint32) * DICT_INITIAL_SLOTS);
+	d->slot_hash = palloc(sizeof(uint32) * DICT_INITIAL_SLOTS);
+}
+
+void
+pq_dict_reset(PqDictBuilder *d)
+{
+	pq_buffer_reset(&d->plain);
+	d->n_entries = 0;
+	memset(d->slots, 0, sizeof(uint32) * ((size_t) d->mask + 1));
+}
+
+/* Double the slots and re-insert every entry. */
+static void
+dict_grow(PqDictBuilder *d)
+{
+	uint32		nslots = (d->mask + 1) * 2;
+	int			i;
+
+	if (nslots > (uint32) (MaxAllocSize / sizeof(uint32)))
+		elog(ERROR, "dictionary of %d entries is too large", d->n_entries);
+	pfree(d->slots);
+	pfree(d->slot_hash);
+	d->slots = palloc0(sizeof(uint32) * nslots);
+	d->slot_hash = palloc(sizeof(uint32) * nslots);
+	d->mask = nslots - 1;
+	for (i = 0; i < d->n_entries; i++)
+	{
+		uint32		len;
+		const uint8 *v = pq_dict_entry(d, i, &len);
+		uint64		h = hash_value(v, len, d->width);
+		uint32		s = (uint32) h & d->mask;
+
+		while (d->slots[s] != 0)
+			s = (s + 1) & d->mask;
+		d->slots[s] = (uint32) i + 1;
+		d->slot_hash[s] = (uint32) (h >> 32);
+	}
+}
+
+static uint32
+dict_lookup(PqDictBuilder *d, const uint8 *v, uint32 len)
+{
+	uint64		h = hash_value(v, len, d->width);
+	uint32		tag = (uint32) (h >> 32);
+	uint32		s = (uint32) h & d->mask;
+	uint32		id;
+
+	for (;;)
+	{
+		uint32		e = d->slots[s];
+		uint32		elen;
+		const uint8 *ev;
+
+		if (e == 0)
+			break;
+		if (d->slot_hash[s] == tag)
+		{
+			ev = pq_dict_entry(d, (int) e - 1, &elen);
+			if (elen == len && values_equal(ev, v, len, d->width))
+				return e - 1;
+		}
+		s = (s + 1) & d->mask;
+	}
+
+	/* a new entry */
+	if (d->n_entries == PG_INT32_MAX)
+		elog(ERROR, "too many dictionary entries");
+	if (d->n_entries == d->cap_entries)
+	{
+		d->cap_entries *= 2;
+		d->offsets = repalloc_huge(d->offsets,
+								   sizeof(uint32) * (size_t) d->cap_entries);
+	}
+	if (d->plain.len + 4 + len > PG_UINT32_MAX)
+		elog(ERROR, "dictionary exceeds 4 GB");
+	id = (uint32) d->n_entries++;
+	d->offsets[id] = (uint32) d->plain.len;
+	if (d->width == 0)
+	{
+		uint8		prefix[4];
+
+		pq_store_le32(prefix, len);
+		pq_buffer_append(&d->plain, prefix, 4);
+	}
+	pq_buffer_append(&d->plain, v, len);
+	d->slots[s] = id + 1;
+	d->slot_hash[s] = tag;
+	if ((uint32) d->n_entries * 2 > d->mask)
+		dict_grow(d);
+	return id;
+}
+
+void
+pq_dict_insert_fixed(PqDictBuilder *d, const uint8 *fixed, int n, uint32 *ids)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		ids[i] = dict_lookup(d, fixed + (size_t) i * d->width, d->width);
+}
+
+void
+pq_dict_insert_bytes(PqDictBuilder *d, const PqByteArray *ba, int n,
+					 uint32 *ids)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		ids[i] = dict_lookup(d, ba[i].len > 0 ? ba[i].ptr : (const uint8 *) "",
+							 ba[i].len);
+}
+
+/* ---- hash set ---- */
+
+void
+pq_hashset_init(PqHashSet64 *h)
+{
+	h->mask = DICT_INITIAL_SLOTS - 1;
+	h->slots = palloc0(sizeof(uint64) * DICT_INITIAL_SLOTS);
+	h->count = 0;
+	h->has_zero = false;
+}
+
+void
+pq_hashset_reset(PqHashSet64 *h)
+{
+	memset(h->slots, 0, sizeof(uint64) * ((size_t) h->mask + 1));
+	h->count = 0;
+	h->has_zero = false;
+}
+
+static void
+hashset_put(uint64 *slots, uint32 mask, uint64 v)
+{
+	uint32		s = (uint32) mix64(v) & mask;
+
+	while (slots[s] != 0)
+		s = (s + 1) & mask;
+	slots[s] = v;
+}
+
+void
+pq_hashset_add(PqHashSet64 *h, uint64 v)
+{
+	uint32		s;
+
+	if (v == 0)
+	{
+		h->count += h->has_zero ? 0 : 1;
+		h->has_zero = true;
+		return;
+	}
+	s = (uint32) mix64(v) & h->mask;
+	while (h->slots[s] != 0)
+	{
+		if (h->slots[s] == v)
+			return;
+		s = (s + 1) & h->mask;
+	}
+	h->slots[s] = v;
+	h->count++;
+	if ((uint64) h->count * 2 > h->mask)
+	{
+		uint32		nslots = (h->mask + 1) * 2;
+		uint64	   *slots;
+		uint32		i;
+
+		if (nslots > (uint32) (MaxAllocHugeSize / sizeof(uint64)))
+			elog(ERROR, "too many distinct values for a Bloom filter");
+		slots = palloc_extended(sizeof(uint64) * nslots,
+								MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		for (i = 0; i <= h->mask; i++)
+			if (h->slots[i] != 0)
+				hashset_put(slots, nslots - 1, h->slots[i]);
+		pfree(h->slots);
+		h->slots = slots;
+		h->mask = nslots - 1;
+	}
+}

@@ -1,0 +1,157 @@
+// The rules of docs/ARCHITECTURE.md "What may include what", checked on the
+// tree: folders by job, includes that run one way (a folder includes only its
+// own files and folders of a lower layer), no circle between files (a file
+// using a function of another that uses one of its own, read from the
+// built objects with nm), PostgreSQL-free format layer apart from
+// palloc/ereport, a comment naming each file and its job, no file over 1,000
+// lines.  Prints one line per violation and "layout: N passed, N failed".
+//
+//   node test/layout/check_layout.mjs        (after make: needs the .o files)
+import fs from 'fs';
+import path from 'path';
+import {execFileSync} from 'child_process';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+process.chdir(root);
+
+// Layers, lowest first; folders of one layer may not include each other.
+const LAYERS = [
+	['format/common'],
+	['format/thrift'],
+	['format/metadata'],
+	['format/codec', 'format/encoding', 'format/crypto'],
+	['format/json'],
+	['format/variant'],
+	['format/read', 'format/write'],
+	['fdw/keys'],
+	['fdw/common'],
+	['fdw/convert'],
+	['fdw/prune'],
+	['fdw/scan'],
+	['fdw/plan', 'fdw/copy', 'fdw/inspect'],
+	['fdw'],
+];
+// What the format layer may take from PostgreSQL (DESIGN.md: palloc and
+// ereport, plus two self-contained helpers).
+const FORMAT_PG = new Set(['postgres.h', 'utils/memutils.h', 'lib/stringinfo.h',
+	'common/shortest_dec.h']);
+const MAX_LINES = 1000;
+
+const rank = new Map();
+LAYERS.forEach((l, i) => l.forEach(f => rank.set(f, i)));
+
+function walk(d, out = []) {
+	for (const e of fs.readdirSync(d, {withFileTypes: true})) {
+		const p = path.join(d, e.name);
+		if (e.isDirectory()) walk(p, out);
+		else out.push(p);
+	}
+	return out;
+}
+
+const problems = [];
+let checks = 0;
+function check(ok, msg) {
+	checks++;
+	if (!ok) problems.push(msg);
+}
+
+const sources = walk('src').filter(f => /\.[ch]$/.test(f));
+const folderOf = f => path.dirname(path.relative('src', f));
+
+for (const f of sources) {
+	const folder = folderOf(f);
+	const text = fs.readFileSync(f, 'utf8');
+	const lines = text.split('\n');
+	check(rank.has(folder), `${f}: folder ${folder} is not in a layer (add it to LAYERS and docs/ARCHITECTURE.md)`);
+	check(lines[2] === ` * ${path.basename(f)}` && /^ \*\s+\S/.test(lines[3] || ''),
+		`${f}: the first comment must name the file and say its job`);
+	check(lines.length <= MAX_LINES + 1, `${f}: ${lines.length - 1} lines (over ${MAX_LINES}: split it by job)`);
+	for (const m of text.matchAll(/^#include\s+"([^"]+)"/gm)) {
+		const inc = m[1];
+		const own = inc.startsWith('format/') || inc.startsWith('fdw/');
+		if (!own) {
+			check(!fs.existsSync(path.join(path.dirname(f), inc)),
+				`${f}: includes "${inc}" without its folder (write "format/..." or "fdw/...")`);
+			if (folder.startsWith('format'))
+				check(FORMAT_PG.has(inc), `${f}: the format layer includes PostgreSQL's "${inc}"`);
+			continue;
+		}
+		check(fs.existsSync(path.join('src', inc)), `${f}: includes "${inc}", which does not exist`);
+		const to = path.dirname(inc);
+		if (to === folder || !rank.has(folder) || !rank.has(to))
+			continue;
+		check(rank.get(to) < rank.get(folder),
+			`${f}: includes "${inc}": ${folder} may include only folders of lower layers`);
+	}
+}
+
+// Circles between files, at the level of functions and data: nm on the
+// objects.  A strongly connected component of more than one file is a circle.
+const objects = sources.filter(f => f.endsWith('.c')).map(f => f.replace(/\.c$/, '.o'));
+const missing = objects.filter(o => !fs.existsSync(o));
+check(missing.length === 0, `objects missing (run make first): ${missing.slice(0, 3).join(' ')}`);
+if (missing.length === 0) {
+	const defs = new Map();
+	const uses = new Map();
+	for (const o of objects) {
+		uses.set(o, []);
+		for (const line of execFileSync('nm', [o]).toString().split('\n')) {
+			const m = line.trim().match(/^(?:[0-9a-f]+\s+)?([A-Za-z])\s+(\S+)$/);
+			if (!m)
+				continue;
+			if (m[1] === 'U')
+				uses.get(o).push(m[2]);
+			else if ('TDBR'.includes(m[1]))
+				defs.set(m[2], o);
+		}
+	}
+	const edges = new Map(objects.map(o => [o, new Map()]));
+	for (const [o, syms] of uses)
+		for (const s of syms) {
+			const d = defs.get(s);
+			if (d && d !== o)
+				edges.get(o).set(d, s);
+		}
+	let counter = 0;
+	const index = new Map(), low = new Map(), stack = [], onStack = new Set();
+	const strong = v => {
+		index.set(v, counter);
+		low.set(v, counter++);
+		stack.push(v);
+		onStack.add(v);
+		for (const w of edges.get(v).keys()) {
+			if (!index.has(w)) {
+				strong(w);
+				low.set(v, Math.min(low.get(v), low.get(w)));
+			} else if (onStack.has(w))
+				low.set(v, Math.min(low.get(v), index.get(w)));
+		}
+		if (low.get(v) === index.get(v)) {
+			const comp = [];
+			let w;
+			do {
+				w = stack.pop();
+				onStack.delete(w);
+				comp.push(w);
+			} while (w !== v);
+			checks++;
+			if (comp.length > 1) {
+				const why = [];
+				for (const a of comp)
+					for (const [b, s] of edges.get(a))
+						if (comp.includes(b))
+							why.push(`${a} uses ${s} of ${b}`);
+				problems.push(`circle between ${comp.join(', ')}: ${why.join('; ')}`);
+			}
+		}
+	};
+	for (const o of objects)
+		if (!index.has(o))
+			strong(o);
+}
+
+for (const p of problems)
+	console.log(`layout: ${p}`);
+console.log(`layout: ${checks - problems.length} passed, ${problems.length} failed`);
+process.exit(problems.length ? 1 : 0);
