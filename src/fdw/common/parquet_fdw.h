@@ -16,7 +16,7 @@
 #include "nodes/parsenodes.h"
 #include "nodes/pg_list.h"
 
-/* fdw/common/options.c: foreign table and column options, file lists */
+/* options.c: foreign table and column options, file lists */
 typedef struct PqfdwTableOptions
 {
 	char	   *filename;		/* the option as given */
@@ -41,7 +41,7 @@ extern List *pqfdw_expand_paths(const char *filename);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
 extern void pqfdw_check_read_permission(void);
 
-/* fdw/common/source.c: files through transient file descriptors */
+/* source.c: files through transient file descriptors */
 extern PqSource *pqfdw_source_open(const char *path);
 extern void pqfdw_source_close(PqSource *src);
 /* decrypt NULL: keys only from the files' key metadata */

@@ -172,7 +172,7 @@ declaration_error(PqConverter *cv)
  * Choose how natural-type Datums become declared-type Datums: implicit
  * casts (int4 -> int8, timestamp -> timestamptz, ...), anything to a string
  * type via its output function, strings to any type via its input function,
- * PostGIS geometry/geography for GEOMETRY/GEOGRAPHY (fdw/convert/geo.c), and
+ * PostGIS geometry/geography for GEOMETRY/GEOGRAPHY (geo.c), and
  * typmod coercion (varchar(n), numeric(p,s)).
  */
 static void

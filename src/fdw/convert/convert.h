@@ -9,12 +9,14 @@
  * another type, casts each Datum.  Dictionary pages are converted once per
  * dictionary and gathered by id.
  *
- *		fdw/convert/convert.c			natural types, converter setup, casts, nulls
- *		fdw/convert/numeric.c	bool, integers, floats, FLOAT16, DECIMAL
- *		fdw/convert/decimal.c	DECIMAL in INT32/INT64 encoded as numeric
- *		fdw/convert/datetime.c	DATE, TIME, TIMESTAMP, INT96, INTERVAL
- *		fdw/convert/binary.c	text, bytea, uuid, json
- *		fdw/convert/geo.c		GEOMETRY/GEOGRAPHY as PostGIS geometry/geography
+ *		convert.c	the registry: natural types, converter setup, casts,
+ *					nulls; calls the families below
+ *		numeric.c	bool, integers, floats, FLOAT16, DECIMAL
+ *		decimal.c	DECIMAL in INT32/INT64 encoded as numeric
+ *		datetime.c	DATE, TIME, TIMESTAMP, INT96, INTERVAL
+ *		binary.c	text, bytea, uuid, json
+ *		geo.c		GEOMETRY/GEOGRAPHY as PostGIS geometry/geography
+ *		common.c	what the families share: node paths, out-of-range errors
  *
  *-------------------------------------------------------------------------
  */
@@ -35,7 +37,7 @@ typedef enum PqCastKind
 	PQ_CAST_NONE,				/* natural type is the declared type */
 	PQ_CAST_FUNC,				/* cast function (optionally with typmod) */
 	PQ_CAST_IO,					/* output of natural, input of declared */
-	PQ_CAST_GEO					/* WKB to PostGIS (fdw/convert/geo.c) */
+	PQ_CAST_GEO					/* WKB to PostGIS (geo.c) */
 } PqCastKind;
 
 struct PqConverter
@@ -99,7 +101,7 @@ extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
 
 /*
  * Convert n dense values (fixed or ba) to Datums of the declared type, for
- * leaves of nested fields (fdw/convert/nested.c).  For error messages, set
+ * leaves of nested fields (nested.c).  For error messages, set
  * row_base, cur_def and cur_rep to the levels the values came with.
  */
 extern void pqfdw_convert_values(PqConverter *cv, const void *fixed,
@@ -120,7 +122,7 @@ extern bool pqfdw_stat_converter_keeps_order(PqConverter *cv);
 
 /*
  * n DECIMAL unscaled values (int32 when narrow, else int64) with the given
- * scale to numeric Datums, allocated in one block (fdw/convert/decimal.c).
+ * scale to numeric Datums, allocated in one block (decimal.c).
  */
 extern void pqfdw_decimals_to_numeric(const void *values, bool narrow, int n,
 									  int scale, Datum *out);

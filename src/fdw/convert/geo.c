@@ -10,9 +10,9 @@
  *		WKB bytea -> ST_GeomFromWKB(bytea) -> ST_SetSRID(geometry, srid)
  *				  [-> geography(geometry)]
  *
- * with the SRID the column's CRS names (fdw/convert/geo_crs.c); 0 leaves PostGIS's
+ * with the SRID the column's CRS names (geo_crs.c); 0 leaves PostGIS's
  * "unknown" SRID (and geography's default, 4326).  Without PostGIS, or for
- * any other declared type, the ordinary casts of fdw/convert/convert.c apply.
+ * any other declared type, the ordinary casts of convert.c apply.
  *
  *-------------------------------------------------------------------------
  */

@@ -4,11 +4,11 @@
  *		Nested Parquet fields (LIST, MAP, structs, VARIANT, repeated
  *		fields) as one column: arrays, composites or jsonb.
  *
- *		fdw/convert/nested.c	the declared type against the field's shape: a
+ *		nested.c	the declared type against the field's shape: a
  *							plan of arrays, composites, scalars and JSON;
  *							Datums from value trees; natural types
- *		fdw/convert/jsonb.c		value trees -> JSON text -> jsonb / json
- *		fdw/convert/nested_column.c		a field's leaf readers and assembler per file,
+ *		jsonb.c		value trees -> JSON text -> jsonb / json
+ *		nested_column.c		a field's leaf readers and assembler per file,
  *							batches of rows -> Datums
  *
  *-------------------------------------------------------------------------
@@ -97,7 +97,7 @@ pqfdw_is_nested_field(const PqSchemaNode *field)
 	return !field->is_leaf || field->repetition == PQ_REPEATED;
 }
 
-/* fdw/convert/nested.c */
+/* nested.c */
 
 
 /*
@@ -123,7 +123,7 @@ extern void pqfdw_nested_plan(PqNestedColumn *nc, const PqSchemaNode *field,
 extern Datum pqfdw_nested_datum(PqNestedColumn *nc, PqNestedPlan *p,
 								const PqValue *slot, bool *isnull);
 
-/* fdw/convert/jsonb.c */
+/* jsonb.c */
 
 /*
  * Append slot, a value of node (as_element: one occurrence of a repeated
@@ -136,7 +136,7 @@ extern bool pqfdw_json_render(PqBuffer *buf, const PqSchemaNode *node,
 extern Datum pqfdw_json_datum(const PqNestedPlan *p, const PqValue *slot,
 							  bool *isnull);
 
-/* fdw/convert/nested_column.c */
+/* nested_column.c */
 
 extern PqNestedColumn *pqfdw_nested_column_create(const PqSchemaNode *field,
 												  Oid typid, int32 typmod,

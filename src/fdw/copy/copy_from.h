@@ -3,8 +3,8 @@
  * copy_from.h
  *		COPY table [(cols)] FROM 'file' | STDIN WITH (FORMAT parquet).
  *
- *		fdw/copy/from.c			permissions, the reader, PostgreSQL's CopyFrom
- *		fdw/copy/stdin.c		the client's file into a temporary file
+ *		from.c			permissions, the reader, PostgreSQL's CopyFrom
+ *		stdin.c		the client's file into a temporary file
  *
  *-------------------------------------------------------------------------
  */

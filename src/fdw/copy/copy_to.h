@@ -4,11 +4,15 @@
  *		COPY ... TO ... (FORMAT parquet): the ProcessUtility hook, its
  *		options and where the bytes go.
  *
- *		fdw/copy/hook.c				the hook: permissions, the query, batches
- *		fdw/copy/options.c			WITH (...) options -> writer options
- *		fdw/copy/encryption.c		encryption options -> keys for the writer
- *		fdw/copy/sink.c				temporary file + rename, or COPY protocol
- *		write_convert*.c		Datums -> Parquet values (fdw/copy/write_convert.h)
+ *		hook.c				the hook: permissions, the query, batches
+ *		options.c			WITH (...) options -> writer options
+ *		encryption.c		encryption options -> keys for the writer
+ *		sink.c				temporary file + rename, or COPY protocol
+ *		write_column.c		a column: nested (write_nested.c) or a leaf
+ *		write_leaf.c		a leaf's type and its family's loop
+ *		write_numeric.c, write_datetime.c, write_binary.c
+ *							Datums -> Parquet values (write_convert.h)
+ *		write_error.c		the ERROR for a value that cannot be written
  *
  *-------------------------------------------------------------------------
  */

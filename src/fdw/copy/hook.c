@@ -2,7 +2,7 @@
  *
  * hook.c
  *		COPY ... TO ... WITH (FORMAT parquet) through a ProcessUtility hook;
- *		COPY ... FROM ... WITH (FORMAT parquet) is passed to fdw/copy/from.c.
+ *		COPY ... FROM ... WITH (FORMAT parquet) is passed to from.c.
  *
  * PostgreSQL's COPY has no format extension point, so a ProcessUtility
  * hook takes every CopyStmt whose options say FORMAT parquet and passes
@@ -20,7 +20,7 @@
  *
  * The executor hands rows to a DestReceiver that collects a batch
  * column-major (by-reference Datums copied into the batch context) and
- * converts it column by column (fdw/copy/write_column.c) into the file writer.
+ * converts it column by column (write_column.c) into the file writer.
  * Batches end where row groups end, so row groups hold exactly
  * row_group_size rows (unless row_group_size_bytes ends them first).
  *

@@ -14,14 +14,14 @@
  * Parquet cannot hold exactly is an ERROR naming column and row; nothing
  * is rounded or clamped.
  *
- *		fdw/copy/write_column.c				type mapping, batches, levels, errors
- *		fdw/copy/write_numeric.c		bool, integers, floats, numeric
- *		fdw/copy/write_datetime.c	date, time, timetz, timestamp[tz],
+ *		write_column.c				type mapping, batches, levels, errors
+ *		write_numeric.c		bool, integers, floats, numeric
+ *		write_datetime.c	date, time, timetz, timestamp[tz],
  *									interval
- *		fdw/copy/write_binary.c		text-like, bytea, uuid, jsonb, and
+ *		write_binary.c		text-like, bytea, uuid, jsonb, and
  *									everything else through its output
  *									function
- *		fdw/copy/write_nested.c		arrays (LIST), composites (struct) and
+ *		write_nested.c		arrays (LIST), composites (struct) and
  *									jsonb as VARIANT: columns written as a
  *									group of leaves, with repetition levels
  *
@@ -99,7 +99,7 @@ typedef struct PqWriteColumn
 	FmgrInfo	out_func;		/* PQW_OUTPUT; PQW_GEO: ST_AsBinary */
 	int			width;			/* bytes of a fixed value; 0: BYTE_ARRAY */
 
-	/* not NULL: written as a group of leaves (fdw/copy/write_nested.c) */
+	/* not NULL: written as a group of leaves (write_nested.c) */
 	PqNestedColumn *nested;
 
 	/*
@@ -160,7 +160,7 @@ extern void pqfdw_write_datetime(PqWriteColumn *col, int n, int64 row_base);
 extern void pqfdw_write_binary(PqWriteColumn *col, int n, int64 row_base);
 
 /*
- * Nested columns (fdw/copy/write_nested.c).  pqfdw_nested_create() returns
+ * Nested columns (write_nested.c).  pqfdw_nested_create() returns
  * NULL when typid (a base type) is written as a single leaf.
  */
 extern PqNestedColumn *pqfdw_nested_create(PqWriterFieldList *fields,

@@ -15,7 +15,7 @@
  * occurrence (repetition level: where in the nesting the entry starts;
  * definition level: how deep the path is defined), plus the value when
  * the leaf itself is defined.  The leaves then convert their dense values
- * with the flat conversion loops (write_convert*.c).
+ * with the flat conversion loops (write_leaf.c and its families).
  *
  * Only one-dimensional arrays have a LIST form: a multi-dimensional array
  * is an error (nesting them as lists of lists would not read back as the

@@ -5,7 +5,7 @@
  *		qual matches no row.
  *
  * Each value is turned into the PLAIN encoding the writer hashed
- * (fdw/prune/physical_value.c) once per (re)scan; a row group is skipped when the
+ * (physical_value.c) once per (re)scan; a row group is skipped when the
  * filter of the qual's column chunk has none of the hashes.  Values that no
  * stored value can equal need no hash; one without a single stored form
  * turns the filters off for the qual.  Filters are read only for row groups

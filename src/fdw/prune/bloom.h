@@ -2,7 +2,7 @@
  *
  * bloom.h
  *		Row group pruning from the split-block Bloom filters of column
- *		chunks, for = and IN (fdw/prune/bloom.c).
+ *		chunks, for = and IN (bloom.c).
  *
  *-------------------------------------------------------------------------
  */

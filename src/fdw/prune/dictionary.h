@@ -2,7 +2,7 @@
  *
  * dictionary.h
  *		Row group pruning from the dictionary pages of fully
- *		dictionary-encoded column chunks (fdw/prune/dictionary.c).
+ *		dictionary-encoded column chunks (dictionary.c).
  *
  *-------------------------------------------------------------------------
  */

@@ -66,7 +66,7 @@ page_index_entry(PagePruneState *st, int column)
 /*
  * Page bounds are in the column's sort order when it is type-defined, or,
  * for files that do not say, when signed byte order is the type's order
- * (as for chunk statistics in fdw/prune/statistics.c).
+ * (as for chunk statistics in statistics.c).
  */
 static bool
 page_bounds_usable(const PqColumnDescr *col)

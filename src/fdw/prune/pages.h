@@ -2,7 +2,7 @@
  *
  * pages.h
  *		Rows of a row group that the page index (ColumnIndex) says may
- *		satisfy the pruning predicates (fdw/prune/pages.c).
+ *		satisfy the pruning predicates (pages.c).
  *
  *-------------------------------------------------------------------------
  */

@@ -2,7 +2,7 @@
  *
  * physical_value.h
  *		The stored (PLAIN-encoded) form of the value an equality qual looks
- *		for, as a writer stored it in the column (fdw/prune/physical_value.c).
+ *		for, as a writer stored it in the column (physical_value.c).
  *
  * Bloom filters hash a value's PLAIN encoding in the column's physical
  * type, so probing one needs the exact bytes the writer hashed: an int4

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * prune.h
- *		Row group pruning from column chunk statistics (fdw/prune/statistics.c).
+ *		Row group pruning from column chunk statistics (statistics.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -107,7 +107,7 @@ extern bool pqfdw_chunk_bounds(const PqFile *file, int row_group, int c,
  * Estimated fraction of the row group's rows that satisfy every predicate,
  * from the chunks' min/max (values uniform between them) and null counts;
  * a predicate the statistics say nothing about counts as 1 and clears
- * *all_known (fdw/prune/estimate.c).
+ * *all_known (estimate.c).
  */
 extern double pqfdw_row_group_fraction(PqPrunePred *preds, int npreds,
 									   const PqFile *file, int row_group,

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * filter.h
- *		Quals evaluated on decoded batches inside the scan (fdw/scan/filter.c).
+ *		Quals evaluated on decoded batches inside the scan (filter.c).
  *
  *-------------------------------------------------------------------------
  */

@@ -3,7 +3,7 @@
  * table_reader.h
  *		Reads a foreign table's Parquet files as batches of rows: files ->
  *		row groups -> per-column segments -> a column-major batch of Datums.
- *		Used by the scan (fdw/scan/scan.c), by ANALYZE (fdw/scan/analyze.c) and, for a plain
+ *		Used by the scan (scan.c), by ANALYZE (analyze.c) and, for a plain
  *		table's TupleDesc, by COPY FROM (fdw/copy/from.c).
  *
  *-------------------------------------------------------------------------
@@ -80,7 +80,7 @@ struct PqTableReader
 	/*
 	 * The batch, column-major (pqfdw_batch_index): batch_rows Datums and
 	 * nulls per attribute, so that each column's values are written, and
-	 * whole rows formed (fdw/scan/row_former.c), in sequence.
+	 * whole rows formed (row_former.c), in sequence.
 	 */
 	int			batch_rows;		/* capacity */
 	Datum	   *batch_values;

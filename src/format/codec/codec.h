@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * codec.h
- *		Page compression codecs (format/codec/codec.c dispatches; one file per library
- *		family: format/codec/snappy.c, format/codec/gzip.c, format/codec/brotli.c, format/codec/zstd.c,
- *		format/codec/lz4.c) and the page CRC32 (format/codec/crc32.c).
+ *		Page compression codecs (codec.c dispatches; one file per library
+ *		family: snappy.c, gzip.c, brotli.c, zstd.c,
+ *		lz4.c) and the page CRC32 (crc32.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -64,7 +64,7 @@ extern bool pq_codec_level_range(int codec, int *min_level, int *max_level);
 extern uint32 pq_crc32(const uint8 *buf, size_t len);
 
 /*
- * Per-library entry points, called only by format/codec/codec.c after it has checked
+ * Per-library entry points, called only by codec.c after it has checked
  * that both sizes fit in int32 (Parquet page sizes are i32) and replaced a
  * default level by a concrete, in-range one.  dst is never NULL, even when
  * dstlen is 0.

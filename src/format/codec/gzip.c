@@ -34,7 +34,7 @@ pq_gzip_decompress(const uint8 *src, size_t srclen,
 				 errmsg("could not initialize GZIP decompression: %s",
 						zError(ret))));
 
-	/* format/codec/codec.c has checked that both sizes fit in uInt. */
+	/* codec.c has checked that both sizes fit in uInt. */
 	zs.next_in = (Bytef *) src;
 	zs.avail_in = (uInt) srclen;
 	zs.next_out = dst;

@@ -40,7 +40,7 @@ pq_lz4_block_decompress(const char *name, const uint8 *src, size_t srclen,
 {
 	int			ret;
 
-	/* format/codec/codec.c has checked that both sizes fit in int. */
+	/* codec.c has checked that both sizes fit in int. */
 	ret = LZ4_decompress_safe((const char *) src, (char *) dst,
 							  (int) srclen, (int) dstlen);
 	if (ret < 0)

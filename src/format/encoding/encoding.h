@@ -4,14 +4,14 @@
  *		Parquet value and level encodings: decoders (reader) and encoders
  *		(writer).  One file per encoding family:
  *
- *		format/encoding/bitpack.c		bit packing/unpacking, widths 0..64
- *		format/encoding/rle.c			RLE/bit-packed hybrid (levels, dictionary ids,
+ *		bitpack.c		bit packing/unpacking, widths 0..64
+ *		rle.c			RLE/bit-packed hybrid (levels, dictionary ids,
  *							RLE booleans) and deprecated BIT_PACKED levels
- *		format/encoding/plain.c			PLAIN for every physical type
- *		format/encoding/delta_binary.c	DELTA_BINARY_PACKED (INT32, INT64)
- *		format/encoding/delta_bytes.c	DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY
- *		format/encoding/byte_stream_split.c	BYTE_STREAM_SPLIT
- *		format/encoding/value_decoder.c		PqValueDecoder: one page's values, any encoding
+ *		plain.c			PLAIN for every physical type
+ *		delta_binary.c	DELTA_BINARY_PACKED (INT32, INT64)
+ *		delta_bytes.c	DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY
+ *		byte_stream_split.c	BYTE_STREAM_SPLIT
+ *		value_decoder.c		PqValueDecoder: one page's values, any encoding
  *
  * Decoders never read outside [buf, buf + len): a count or length that does
  * not fit the bytes that exist raises pq_corrupt().

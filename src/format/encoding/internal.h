@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * internal.h
- *		Interfaces between format/encoding/value_decoder.c and the per-encoding files.  Only
- *		the encoding files include this; other layers use format/encoding/encoding.h.
+ *		Interfaces between value_decoder.c and the per-encoding files.  Only
+ *		the encoding files include this; other layers use encoding.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -11,13 +11,13 @@
 
 #include "format/encoding/encoding.h"
 
-/* format/encoding/plain.c: PLAIN values of d->ptype from [d->pos, d->end). */
+/* plain.c: PLAIN values of d->ptype from [d->pos, d->end). */
 extern void pq_plain_read_fixed(PqValueDecoder *d, int n, uint8 *out);
 extern void pq_plain_read_byte_array(PqValueDecoder *d, int n,
 									 PqByteArray *out);
 
 /*
- * format/encoding/delta_bytes.c: decode the page's values, at most max_values, into
+ * delta_bytes.c: decode the page's values, at most max_values, into
  * d->arrays (pointing into buf or into one arena) and set d->remaining to
  * their number.  For FIXED_LEN_BYTE_ARRAY every value must be type_length
  * bytes long.
@@ -28,7 +28,7 @@ extern void pq_delta_byte_array_decode(PqValueDecoder *d, const uint8 *buf,
 									   size_t len, int max_values);
 
 /*
- * format/encoding/byte_stream_split.c: values of width bytes; lowers d->remaining to
+ * byte_stream_split.c: values of width bytes; lowers d->remaining to
  * the number of values the section holds.
  */
 extern void pq_bss_init(PqValueDecoder *d, const uint8 *buf, size_t len,

@@ -2,7 +2,7 @@
  *
  * metadata.h
  *		In-memory form of the Parquet Thrift structures (parquet.thrift),
- *		decoded and encoded by the descriptor tables of format/metadata/thrift_tables.c.
+ *		decoded and encoded by the descriptor tables of thrift_tables.c.
  *
  * Decoded binary fields (PqBytes) point into the input buffer, which the
  * caller keeps alive as long as the decoded struct is used.  Strings that

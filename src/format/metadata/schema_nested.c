@@ -14,7 +14,7 @@ is_list_annotated(const PqSchemaNode *n)
 	return n->logical.id == PQ_LT_LIST;
 }
 
-/* MAP, or MAP_KEY_VALUE (which format/metadata/schema.c resolves to MAP as well) */
+/* MAP, or MAP_KEY_VALUE (which schema.c resolves to MAP as well) */
 static bool
 is_map_annotated(const PqSchemaNode *n)
 {

@@ -5,7 +5,7 @@
  *		list, a map or a VARIANT, by the LIST and MAP rules of the
  *		LogicalTypes spec, backward-compatibility rules included.
  *
- * Values of a node as the assembler builds them (format/metadata/nested_value.h) mirror
+ * Values of a node as the assembler builds them (nested_value.h) mirror
  * the schema: a repeated node's slot holds a PQ_VAL_LIST of its
  * occurrences, a group's value a PQ_VAL_GROUP with one entry per child.
  * A shape says how to read a list or a map out of that mirror:

@@ -3,7 +3,7 @@
  * thrift_tables.c
  *		The structs and unions of parquet.thrift as descriptor tables
  *		(format/thrift/struct.h), and the entry points that decode and encode them
- *		(format/metadata/metadata.h).
+ *		(metadata.h).
  *
  * Rules beyond the generic ones: enum values pass through unchecked (the
  * layers that act on them know which they support); statistics counts are
@@ -612,7 +612,7 @@ encode(const PqThriftStructDesc *desc, PqBuffer *out, const void *in)
 	pq_thrift_encode_struct(&w, desc, in);
 }
 
-/* pq_read_<x>() and pq_write_<x>() of format/metadata/metadata.h for the struct <x>_desc */
+/* pq_read_<x>() and pq_write_<x>() of metadata.h for the struct <x>_desc */
 #define PQ_METADATA_CODEC(x, T) \
 size_t \
 pq_read_##x(const uint8 *buf, size_t len, T *out) \

@@ -4,7 +4,7 @@
  *		The dictionary page of a column chunk on its own, for pruning
  *		before the chunk is read.
  *
- * Only the file's metadata structs are used (no format/read/file_reader.c helpers), so
+ * Only the file's metadata structs are used (no file_reader.c helpers), so
  * that this file builds into the format-layer unit tests as well.
  *
  *-------------------------------------------------------------------------

@@ -38,7 +38,7 @@ typedef struct PqFile
 	PqFileMetaData md;
 	PqSchema   *schema;
 	MemoryContext cxt;			/* where the file was opened: caches live here */
-	void	   *page_index_cache;	/* decoded page indexes (format/read/page_index.c) */
+	void	   *page_index_cache;	/* decoded page indexes (page_index.c) */
 	PqFileCrypto *crypto;		/* NULL for files without encryption */
 } PqFile;
 

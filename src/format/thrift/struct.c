@@ -2,7 +2,7 @@
  *
  * struct.c
  *		The decode and encode loops of table-driven Thrift structs (see
- *		format/thrift/struct.h for the rules they follow).
+ *		struct.h for the rules they follow).
  *
  *-------------------------------------------------------------------------
  */

@@ -2,7 +2,7 @@
  *
  * internal.h
  *		The Variant binary encoding pieces shared by the unshredded decoder
- *		(format/variant/variant.c) and the shredded reconstruction (format/variant/shredded.c).
+ *		(variant.c) and the shredded reconstruction (shredded.c).
  *
  *-------------------------------------------------------------------------
  */

@@ -6,7 +6,7 @@
  *		encrypted columns and the footer in both modes.
  *
  * The file writer and the column writers call this at the points where
- * their modules leave them (format/write/file_writer.c fw_emit_module(), format/write/column_writer.c
+ * their modules leave them (file_writer.c fw_emit_module(), column_writer.c
  * emit_page()); nothing else in the writer knows about encryption.
  *
  * Keys are copied into the encryptor, which lives in the writer's memory

@@ -17,7 +17,7 @@
  * The file is: "PAR1", row groups (each column chunk: dictionary page,
  * data pages), all ColumnIndexes, all OffsetIndexes, all Bloom filters,
  * the FileMetaData, its 4-byte length, "PAR1".  With encryption
- * (format/write/file_encrypt.h), the modules of encrypted columns are encrypted, and
+ * (file_encrypt.h), the modules of encrypted columns are encrypted, and
  * the footer is either encrypted ("PARE" at both ends) or signed.  The writer buffers one row
  * group (compressed pages per column) and writes it when the row group
  * reaches row_group_rows rows or row_group_bytes bytes.  Temporary files,
