@@ -388,13 +388,17 @@ run_js_stage() { # STAGE SCRIPT ARGS...
 if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage formulas compare.mjs formulas
 	run_js_stage conformance compare.mjs conformance
+	# the same files through parallel plans (forced): same rows as DuckDB's
+	run_js_stage conformance_parallel compare.mjs conformance --parallel
 	run_js_stage pruning check_pruning.mjs
 	run_js_stage variant_shredded check_variant.mjs --shredded
 	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	if [ $FIXTURES_OK = 1 ]; then
 		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
+		run_js_stage interop_parallel compare.mjs interop --dir "$FIXTURES" --parallel
 	else
 		could_not_run interop "fixtures failed"
+		could_not_run interop_parallel "fixtures failed"
 	fi
 	if grep -qE 'PANIC|server process .* was terminated by signal' "$PGFDW_CLUSTER_DIR/server.log"; then
 		echo "---- server log: crashes ----"
@@ -406,10 +410,12 @@ else
 	[ $SETUP_OK = 1 ] && reason="could not start a PostgreSQL cluster"
 	could_not_run formulas "$reason"
 	could_not_run conformance "$reason"
+	could_not_run conformance_parallel "$reason"
 	could_not_run pruning "$reason"
 	could_not_run variant_shredded "$reason"
 	could_not_run encryption "$reason"
 	could_not_run interop "$reason"
+	could_not_run interop_parallel "$reason"
 fi
 
 # The independent Parquet Modular Encryption verifier (Node crypto, no

@@ -105,6 +105,12 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = pqfdw_ReScanForeignScan;
 	routine->EndForeignScan = pqfdw_EndForeignScan;
 	routine->ExplainForeignScan = pqfdw_ExplainForeignScan;
+	routine->IsForeignScanParallelSafe = pqfdw_IsForeignScanParallelSafe;
+	routine->EstimateDSMForeignScan = pqfdw_EstimateDSMForeignScan;
+	routine->InitializeDSMForeignScan = pqfdw_InitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = pqfdw_ReInitializeDSMForeignScan;
+	routine->InitializeWorkerForeignScan = pqfdw_InitializeWorkerForeignScan;
+	routine->ShutdownForeignScan = pqfdw_ShutdownForeignScan;
 	routine->ImportForeignSchema = pqfdw_ImportForeignSchema;
 	routine->AnalyzeForeignTable = pqfdw_AnalyzeForeignTable;
 

@@ -7,7 +7,11 @@
 //   node compare.mjs interop --dir DIR            generated fixtures (DIR/manifest.json)
 //   node compare.mjs formulas                     test/fixtures.md formulas: PostgreSQL vs DuckDB
 // Options: --only REGEX (restrict files), --reference-only (no PostgreSQL:
-//   check that every reference can be read; for developing the runner).
+//   check that every reference can be read; for developing the runner),
+//   --parallel (every read through a parallel plan, forced with zero
+//   parallel costs: the plan must show a Parallel Foreign Scan wherever the
+//   file has rows; rows are then compared in sorted order, since
+//   processes return row groups in the order they take them).
 //
 // PostgreSQL is reached through the usual PG* environment variables (as set
 // by scripts/cluster.sh) as a superuser. Every file gets its own connection
@@ -50,6 +54,12 @@ const opt = (name) => {
 };
 const flag = (name) => argv.includes(name);
 const only = opt('--only') ? new RegExp(opt('--only')) : null;
+const PARALLEL = flag('--parallel');
+const PARALLEL_SETTINGS = ['SET max_parallel_workers_per_gather = 2', 'SET parallel_setup_cost = 0',
+  'SET parallel_tuple_cost = 0', 'SET min_parallel_table_scan_size = 0',
+  // per-row costs far above the footer-reading startup cost: on a file of a
+  // few rows the parallel path is otherwise within add_path()'s 1% fuzz
+  'SET cpu_tuple_cost = 10'];
 const referenceOnly = flag('--reference-only');
 
 // ------------------------------------------------------- corpus knowledge
@@ -245,9 +255,18 @@ async function pgRead(file, e = {}) {
         WHERE attrelid = '${TABLE}'::regclass AND attnum > 0 AND NOT attisdropped ${colFilter} ORDER BY attnum`)).rows;
     stage = 'SELECT';
     const select = e.pgColumns ? cols.map((col) => `"${col.name}"`).join(', ') : '*';
+    let parallel = null;
+    if (PARALLEL) {
+      for (const s of PARALLEL_SETTINGS) await c.query(s);
+      stage = 'EXPLAIN';
+      const plan = (await c.query(`EXPLAIN (COSTS OFF) SELECT ${select} FROM ${TABLE}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const groups = /Row Groups: (\d+)/.exec(plan);
+      parallel = { planned: /Parallel Foreign Scan/.test(plan), rowGroups: groups ? Number(groups[1]) : null };
+      stage = 'SELECT';
+    }
     const res = await c.query({ text: `SELECT ${select} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
     await c.query(`DROP FOREIGN TABLE ${TABLE}`);
-    return { cols, rows: res.rows, ddl };
+    return { cols, rows: res.rows, ddl, parallel };
   } catch (err) {
     // A SQL error leaves the session usable; a crashed backend does not.
     let crashed = false;
@@ -431,6 +450,21 @@ async function bloomProbeProblems(e) {
   return problems;
 }
 
+/** --parallel: rows in the canonical order, so that row groups read by
+ *  different processes compare as a multiset. */
+const rowKey = (row) => JSON.stringify(row);
+const byKey = (a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+function sortedRows(rows) {
+  if (!PARALLEL) return rows;
+  return rows.map((row) => [rowKey(row), row]).sort(byKey).map(([, row]) => row);
+}
+
+function sortPgRows(pgr, fams) {
+  const canon = (v, j) => { try { return canonPg(fams[j], v); } catch { return v; } };
+  pgr.rows = pgr.rows.map((row) => [rowKey(row.map(canon)), row]).sort(byKey).map(([, row]) => row);
+}
+
 async function checkEntry(e) {
   // Reference first (it decides what PostgreSQL must do).
   let ref = null;
@@ -479,6 +513,12 @@ async function checkEntry(e) {
     return { ok: false, msg: `read rows, but ${exp.unrepresentable}: expected an ERROR` };
   }
   const problems = [];
+  if (PARALLEL) {
+    // nothing to share out in a file without rows: its scan costs nothing
+    if (!pgr.parallel.planned && pgr.parallel.rowGroups !== 0 && exp.rows.length > 0) problems.push('no Parallel Foreign Scan in the plan');
+    sortPgRows(pgr, fams);
+    exp.rows = sortedRows(exp.rows);
+  }
   const d = diffRows(pgr, fams, exp.rows, `vs ${ref.via}`);
   if (d) problems.push(d);
   if (e.mode === 'rows' && !e.pgColumns) problems.push(...typeMappingProblems(e, pgr).map((p) => `type mapping: ${p}`));
@@ -486,7 +526,7 @@ async function checkEntry(e) {
   if (e.twin) {
     const twin = await duckReadParquet(e.twin);
     const texp = expectedRows(twin, fams);
-    const td = texp.rows ? diffRows(pgr, fams, texp.rows, `vs twin ${path.basename(e.twin)}`) : texp.unrepresentable;
+    const td = texp.rows ? diffRows(pgr, fams, sortedRows(texp.rows), `vs twin ${path.basename(e.twin)}`) : texp.unrepresentable;
     if (td) problems.push(td);
   }
   if (e.expectCsv) {
@@ -495,7 +535,7 @@ async function checkEntry(e) {
     const cexp = body.map((row) => row.map((v, j) => canonCsv(fams[j], v)));
     if (csv[0].length !== fams.length) problems.push(`expect.csv has ${csv[0].length} columns, table has ${fams.length}`);
     else {
-      const cd = diffRows(pgr, fams, cexp, `vs ${path.basename(e.expectCsv)}`);
+      const cd = diffRows(pgr, fams, sortedRows(cexp), `vs ${path.basename(e.expectCsv)}`);
       if (cd) problems.push(cd);
     }
   }
@@ -520,7 +560,8 @@ async function checkEntry(e) {
   if (problems.length) return { ok: false, msg: problems.join('; ') };
   const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs',
     wkt && `WKB = wkt column (${wkt.checked} values)`, geo && `geo stats = DuckDB (${geo.checked} chunks)`].filter(Boolean);
-  const validNote = e.mode === 'error-or-rows' ? ' (file is readable; rows match)' : '';
+  const validNote = (e.mode === 'error-or-rows' ? ' (file is readable; rows match)' : '') +
+    (PARALLEL ? (pgr.parallel.planned ? ', parallel plan' : ', serial plan: no rows') : '');
   return { ok: true, msg: `${pgr.rows.length} rows x ${fams.length} columns = ${ref.via}${extras.length ? ' + ' + extras.join(' + ') : ''}${validNote}` };
 }
 

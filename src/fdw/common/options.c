@@ -41,6 +41,7 @@ static const PqfdwOption valid_options[] = {
 	{"footer_key", ForeignTableRelationId},
 	{"column_keys", ForeignTableRelationId},
 	{"aad_prefix", ForeignTableRelationId},
+	{"parallel_workers", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{NULL, InvalidOid}
 };
@@ -48,6 +49,25 @@ static const PqfdwOption valid_options[] = {
 static List *split_paths(const char *filename);
 
 PG_FUNCTION_INFO_V1(parquet_fdw_validator);
+
+/* parallel_workers: as the storage parameter of tables, 0 to 1024. */
+static int
+parallel_workers_option(DefElem *def)
+{
+	char	   *value = defGetString(def);
+	char	   *end;
+	long		n;
+
+	errno = 0;
+	n = strtol(value, &end, 10);
+	if (errno != 0 || end == value || *end != '\0' || n < 0 || n > 1024)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for option \"parallel_workers\": \"%s\"",
+						value),
+				 errhint("Give a number of workers from 0 to 1024.")));
+	return (int) n;
+}
 
 void
 pqfdw_check_read_permission(void)
@@ -108,6 +128,8 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			pqfdw_check_key_id(defGetString(def), "footer_key");
 		else if (strcmp(def->defname, "column_keys") == 0)
 			(void) pqfdw_parse_column_keys(defGetString(def));
+		else if (strcmp(def->defname, "parallel_workers") == 0)
+			(void) parallel_workers_option(def);
 	}
 
 	if (catalog == ForeignTableRelationId && filename == NULL)
@@ -278,12 +300,15 @@ pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 	ListCell   *lc;
 
 	opts->filename = NULL;
+	opts->parallel_workers = -1;
 	foreach(lc, table->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
 
 		if (strcmp(def->defname, "filename") == 0)
 			opts->filename = defGetString(def);
+		else if (strcmp(def->defname, "parallel_workers") == 0)
+			opts->parallel_workers = parallel_workers_option(def);
 	}
 	opts->decrypt = pqfdw_table_decryption(relid);
 	if (opts->filename == NULL)

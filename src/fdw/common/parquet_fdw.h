@@ -22,6 +22,7 @@ typedef struct PqfdwTableOptions
 	char	   *filename;		/* the option as given */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
 	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
+	int			parallel_workers;	/* the option; -1 when not set */
 } PqfdwTableOptions;
 
 extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);

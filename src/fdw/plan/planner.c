@@ -206,6 +206,8 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	pqfdw_get_table_options(foreigntableid, &opts);
 	st->paths = opts.paths;
 	st->relid = foreigntableid;
+	/* compute_parallel_worker() takes it as heap takes the storage option */
+	baserel->rel_parallel_workers = opts.parallel_workers;
 	files = pqfdw_open_footers(opts.paths, opts.decrypt);
 	st->files = files;
 
@@ -433,6 +435,45 @@ lookup_attnum(ParamPathInfo *ppi, Index relid)
 	return InvalidAttrNumber;
 }
 
+/*
+ * Workers share the row groups (fdw/scan/parallel.c): a partial path with
+ * as many workers as heap would get for the bytes to read (the
+ * parallel_workers option when set), at most one per row group.  Decoding
+ * is the work, so all of the run cost divides, as cost_seqscan() divides
+ * the CPU part of a heap scan.
+ */
+static void
+add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, PqfdwPlanState *st,
+				  Cost startup_cost, Cost run_cost)
+{
+	ForeignPath *path;
+	int			workers;
+	double		divisor;
+
+	if (!baserel->consider_parallel || baserel->lateral_relids != NULL)
+		return;
+	workers = compute_parallel_worker(baserel, st->bytes / BLCKSZ, -1,
+									  max_parallel_workers_per_gather);
+	workers = Min(workers, st->row_groups);
+	if (workers <= 0)
+		return;
+
+	/* get_parallel_divisor() of costsize.c */
+	divisor = workers;
+	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+		divisor += 1.0 - 0.3 * workers;
+
+	path = create_foreignscan_path(root, baserel, NULL,
+								   clamp_row_est(baserel->rows / divisor),
+								   startup_cost,
+								   startup_cost + run_cost / divisor,
+								   NIL, NULL, NULL, NIL);
+	path->path.parallel_aware = true;
+	path->path.parallel_safe = true;
+	path->path.parallel_workers = workers;
+	add_partial_path(baserel, (Path *) path);
+}
+
 void
 pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 					  Oid foreigntableid)
@@ -460,6 +501,7 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 									 startup_cost,
 									 startup_cost + run_cost,
 									 NIL, NULL, NULL, NIL));
+	add_parallel_path(root, baserel, st, startup_cost, run_cost);
 
 	foreach(lc, prunable_param_infos(root, baserel))
 	{

@@ -11,7 +11,9 @@
 #include "fdw/prune/bloom.h"
 #include "commands/explain.h"
 #include "fdw/prune/dictionary.h"
+#include "access/parallel.h"
 #include "executor/executor.h"
+#include "fdw/scan/parallel.h"
 #include "fdw/scan/scan.h"
 #include "fdw/scan/filter.h"
 #include "nodes/makefuncs.h"
@@ -82,6 +84,12 @@ typedef struct PqScanState
 	int64		pages_total;
 	int64		pages_pruned;
 	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
+
+	/* parallel scans: the shared cursor; the workers' counters */
+	PqParallelScan *shared;
+	PqParallelCursor cursor;
+	bool		counters_shared;	/* a worker's, added to shared */
+	int64		worker_counters[PQFDW_NCOUNTERS];
 } PqScanState;
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
@@ -441,6 +449,23 @@ pqfdw_EndForeignScan(ForeignScanState *node)
 	MemoryContextDelete(st->scan_cxt);
 }
 
+/* This process's counters, in the order of PqScanCounter. */
+static void
+local_counters(PqScanState *st, int64 *c)
+{
+	c[PQFDW_COUNT_ROWS_FILTERED] = st->rows_filtered;
+	c[PQFDW_COUNT_ROW_GROUPS_READ] = st->reader->row_groups_read;
+	c[PQFDW_COUNT_PRUNED_STATS] = st->row_groups_pruned_stats;
+	c[PQFDW_COUNT_PRUNED_BLOOM] = st->row_groups_pruned_bloom;
+	c[PQFDW_COUNT_PRUNED_DICT] = st->row_groups_pruned_dict;
+	c[PQFDW_COUNT_PRUNED_PAGES] = st->row_groups_pruned_pages;
+	c[PQFDW_COUNT_PAGES_TOTAL] = st->pages_total;
+	c[PQFDW_COUNT_PAGES_PRUNED] = st->pages_pruned;
+	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
+	c[PQFDW_COUNT_BYTES_READ] = pqfdw_table_reader_bytes_read(st->reader) +
+		st->pruning_bytes_read;
+}
+
 void
 pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
@@ -496,33 +521,121 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 
 	if (es->analyze && st->reader)
 	{
+		int64		c[PQFDW_NCOUNTERS];
+		int			i;
+
+		/* this process's work plus the workers' (summed when they ended) */
+		local_counters(st, c);
+		for (i = 0; i < PQFDW_NCOUNTERS; i++)
+			c[i] += st->worker_counters[i];
 		if (st->filter_exprs != NIL)
 			ExplainPropertyInteger("Rows Removed by Parquet Filter", NULL,
-								   st->rows_filtered, es);
+								   c[PQFDW_COUNT_ROWS_FILTERED], es);
 		ExplainPropertyInteger("Row Groups Read", NULL,
-							   st->reader->row_groups_read, es);
+							   c[PQFDW_COUNT_ROW_GROUPS_READ], es);
 		if (st->prune_exprs != NIL)
 		{
 			ExplainPropertyInteger("Row Groups Pruned by Statistics", NULL,
-								   st->row_groups_pruned_stats, es);
+								   c[PQFDW_COUNT_PRUNED_STATS], es);
 			ExplainPropertyInteger("Row Groups Pruned by Bloom Filter", NULL,
-								   st->row_groups_pruned_bloom, es);
+								   c[PQFDW_COUNT_PRUNED_BLOOM], es);
 			ExplainPropertyInteger("Row Groups Pruned by Dictionary", NULL,
-								   st->row_groups_pruned_dict, es);
+								   c[PQFDW_COUNT_PRUNED_DICT], es);
 			/* only files with a page index that a qual could use */
-			if (st->pages_total > 0)
+			if (c[PQFDW_COUNT_PAGES_TOTAL] > 0)
 			{
 				ExplainPropertyInteger("Row Groups Pruned by Page Index", NULL,
-									   st->row_groups_pruned_pages, es);
-				ExplainPropertyInteger("Pages Total", NULL, st->pages_total, es);
+									   c[PQFDW_COUNT_PRUNED_PAGES], es);
+				ExplainPropertyInteger("Pages Total", NULL,
+									   c[PQFDW_COUNT_PAGES_TOTAL], es);
 				ExplainPropertyInteger("Pages Pruned by Page Index", NULL,
-									   st->pages_pruned, es);
+									   c[PQFDW_COUNT_PAGES_PRUNED], es);
 			}
 		}
 		ExplainPropertyInteger("Data Pages Read", NULL,
-							   pqfdw_table_reader_pages_read(st->reader), es);
+							   c[PQFDW_COUNT_PAGES_READ], es);
 		ExplainPropertyInteger("Bytes Read", "bytes",
-							   pqfdw_table_reader_bytes_read(st->reader) +
-							   st->pruning_bytes_read, es);
+							   c[PQFDW_COUNT_BYTES_READ], es);
 	}
+}
+
+/*
+ * Parallel scans.  Nothing a worker could not do itself is shared: each
+ * process opens the files, looks up encryption keys in the key store and
+ * evaluates the pruning values (Params reach workers through the executor);
+ * only the cursor over the row groups and the counters live in the
+ * dynamic shared memory.
+ */
+bool
+pqfdw_IsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
+								RangeTblEntry *rte)
+{
+	return true;
+}
+
+Size
+pqfdw_EstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
+{
+	PqScanState *st = node->fdw_state;
+
+	return pqfdw_parallel_size(list_length(st->paths));
+}
+
+static void
+attach_shared(PqScanState *st, PqParallelScan *shared)
+{
+	st->shared = shared;
+	pqfdw_parallel_cursor_init(&st->cursor, shared);
+	st->reader->claim = pqfdw_parallel_claim;
+	st->reader->claim_arg = &st->cursor;
+}
+
+void
+pqfdw_InitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+							   void *coordinate)
+{
+	PqScanState *st = node->fdw_state;
+
+	pqfdw_parallel_init(coordinate, st->paths, st->reader->decrypt);
+	attach_shared(st, coordinate);
+}
+
+void
+pqfdw_ReInitializeDSMForeignScan(ForeignScanState *node,
+								 ParallelContext *pcxt, void *coordinate)
+{
+	pqfdw_parallel_reset(coordinate);
+}
+
+void
+pqfdw_InitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
+								  void *coordinate)
+{
+	attach_shared(node->fdw_state, coordinate);
+}
+
+/*
+ * A worker adds its counters to the shared ones as its plan finishes,
+ * before it detaches from the leader's Gather; the leader, whose scan ends
+ * after Gather has seen every worker finish, takes their sum for EXPLAIN.
+ */
+void
+pqfdw_ShutdownForeignScan(ForeignScanState *node)
+{
+	PqScanState *st = node->fdw_state;
+
+	if (st == NULL || st->shared == NULL)
+		return;
+	if (IsParallelWorker())
+	{
+		int64		c[PQFDW_NCOUNTERS];
+
+		if (st->counters_shared)
+			return;
+		local_counters(st, c);
+		pqfdw_parallel_add_counters(st->shared, c);
+		st->counters_shared = true;
+	}
+	else
+		pqfdw_parallel_read_counters(st->shared, st->worker_counters);
 }

@@ -19,6 +19,23 @@ extern void pqfdw_EndForeignScan(ForeignScanState *node);
 extern void pqfdw_ExplainForeignScan(ForeignScanState *node,
 									 struct ExplainState *es);
 
+/* scan.c: parallel scans (the shared state is in parallel.c) */
+extern bool pqfdw_IsForeignScanParallelSafe(PlannerInfo *root,
+											RelOptInfo *rel,
+											RangeTblEntry *rte);
+extern Size pqfdw_EstimateDSMForeignScan(ForeignScanState *node,
+										 ParallelContext *pcxt);
+extern void pqfdw_InitializeDSMForeignScan(ForeignScanState *node,
+										   ParallelContext *pcxt,
+										   void *coordinate);
+extern void pqfdw_ReInitializeDSMForeignScan(ForeignScanState *node,
+											 ParallelContext *pcxt,
+											 void *coordinate);
+extern void pqfdw_InitializeWorkerForeignScan(ForeignScanState *node,
+											  shm_toc *toc,
+											  void *coordinate);
+extern void pqfdw_ShutdownForeignScan(ForeignScanState *node);
+
 /* analyze.c */
 extern bool pqfdw_AnalyzeForeignTable(Relation relation,
 									  AcquireSampleRowsFunc *func,

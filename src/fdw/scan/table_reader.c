@@ -142,16 +142,15 @@ columns_stat(PqTableReader *tr, bool bytes)
 }
 
 /*
- * Open the next file and map the columns read onto it; the first file also
- * sets up the converters, which checks the declared types once before any
- * row is returned.
+ * Open file next (an index into paths; false past the last) and map the
+ * columns read onto it; the first file also sets up the converters, which
+ * checks the declared types once before any row is returned.
  */
 static bool
-open_next_file(PqTableReader *tr)
+open_file(PqTableReader *tr, int next)
 {
 	MemoryContext old;
 	const char *path;
-	int			next = tr->file_index + 1;
 	int			i;
 
 	/*
@@ -391,43 +390,91 @@ start_columns(PqTableReader *tr)
 			start_column(tr, i);
 }
 
+/*
+ * Enter row group tr->row_group of the open file: prune it, start the
+ * column readers on its rows.  False when it has no rows to return.
+ */
+static bool
+enter_row_group(PqTableReader *tr)
+{
+	int64		num_rows = tr->file->md.row_groups[tr->row_group].num_rows;
+
+	if (num_rows == 0)
+		return false;
+	MemoryContextReset(tr->rg_cxt);
+	tr->rg_ranges = NULL;
+	tr->rg_nranges = 0;
+	if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
+		return false;
+	if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
+		return false;
+	start_columns(tr);
+	tr->rg_rows_left = tr->rg_ranges ?
+		pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
+	if (tr->rg_rows_left == 0)
+		return false;
+	tr->rg_range = 0;
+	tr->rg_pos = tr->rg_ranges ? tr->rg_ranges[0].start : 0;
+	tr->row_groups_read++;
+	return true;
+}
+
+/*
+ * Parallel scans: the next row group the shared cursor gives this process.
+ * The file must still have the row groups it had when the scan began,
+ * or units would be lost or read twice.
+ */
+static bool
+next_claimed_row_group(PqTableReader *tr)
+{
+	for (;;)
+	{
+		int			file;
+		int			rg;
+		int			planned;
+		int			i;
+
+		if (!tr->claim(tr->claim_arg, &file, &rg, &planned))
+			return false;
+		if (tr->file == NULL || tr->file_index != file)
+			open_file(tr, file);
+		if (tr->file->md.n_row_groups != planned)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+					 errmsg("Parquet file \"%s\" changed during a parallel scan",
+							tr->file->src->name),
+					 errdetail("It had %d row groups when the scan began and has %d now.",
+							   planned, tr->file->md.n_row_groups),
+					 errhint("Run the query again once the file is no longer being written.")));
+		tr->row_group = rg;
+		tr->file_row = 0;
+		for (i = 0; i < rg; i++)
+			tr->file_row += tr->file->md.row_groups[i].num_rows;
+		if (enter_row_group(tr))
+			return true;
+	}
+}
+
 /* Advance to a row group with rows; false when every file is done. */
 static bool
 next_row_group(PqTableReader *tr)
 {
+	if (tr->claim)
+		return next_claimed_row_group(tr);
 	for (;;)
 	{
-		int64		num_rows;
-
 		if (tr->file == NULL || tr->file_index < 0 ||
 			tr->row_group + 1 >= tr->file->md.n_row_groups)
 		{
-			if (!open_next_file(tr))
+			if (!open_file(tr, tr->file_index + 1))
 				return false;
 			continue;
 		}
 		if (tr->row_group >= 0)
 			tr->file_row += tr->file->md.row_groups[tr->row_group].num_rows;
 		tr->row_group++;
-		num_rows = tr->file->md.row_groups[tr->row_group].num_rows;
-		if (num_rows == 0)
-			continue;
-		MemoryContextReset(tr->rg_cxt);
-		tr->rg_ranges = NULL;
-		tr->rg_nranges = 0;
-		if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
-			continue;
-		if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
-			continue;
-		start_columns(tr);
-		tr->rg_rows_left = tr->rg_ranges ?
-			pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
-		if (tr->rg_rows_left == 0)
-			continue;
-		tr->rg_range = 0;
-		tr->rg_pos = tr->rg_ranges ? tr->rg_ranges[0].start : 0;
-		tr->row_groups_read++;
-		return true;
+		if (enter_row_group(tr))
+			return true;
 	}
 }
 
@@ -546,7 +593,7 @@ pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
 void
 pqfdw_table_reader_rescan(PqTableReader *tr)
 {
-	/* the open file is kept: open_next_file() reuses it */
+	/* the open file is kept: open_file() reuses it */
 	tr->file_index = -1;
 	tr->row_group = -1;
 	tr->rg_rows_left = 0;

@@ -21,6 +21,14 @@ typedef struct PqTableReader PqTableReader;
 typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
 
 /*
+ * Parallel scans: the next (file index, row group) this process reads, and
+ * how many row groups that file had when the scan began; false when no
+ * unit is left (fdw/scan/parallel.c).
+ */
+typedef bool (*PqUnitClaim) (void *arg, int *file, int *row_group,
+							 int *file_row_groups);
+
+/*
  * Row filter for late materialization: of the n rows in the batch arrays
  * (only the narrowing columns filled), store the passing row numbers in
  * sel and return how many there are.
@@ -88,6 +96,10 @@ struct PqTableReader
 
 	PqRowGroupCheck rg_check;
 	void	   *rg_check_arg;
+
+	/* parallel scans: row groups come from claim, not in order */
+	PqUnitClaim claim;
+	void	   *claim_arg;
 
 	/*
 	 * Late materialization: when rg_check left row ranges (page index), the

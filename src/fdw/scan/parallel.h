@@ -1,0 +1,76 @@
+/*-------------------------------------------------------------------------
+ *
+ * parallel.h
+ *		The shared state of a parallel foreign scan (parallel.c): a cursor
+ *		over the (file, row group) units of the table that every process
+ *		takes its next unit from, and the scan's counters summed over the
+ *		workers for EXPLAIN ANALYZE.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_PARALLEL_H
+#define PQFDW_PARALLEL_H
+
+#include "format/read/file_crypto.h"
+#include "nodes/pg_list.h"
+#include "port/atomics.h"
+
+/* Counters of a scan that EXPLAIN ANALYZE shows, summed over processes. */
+typedef enum PqScanCounter
+{
+	PQFDW_COUNT_ROWS_FILTERED,
+	PQFDW_COUNT_ROW_GROUPS_READ,
+	PQFDW_COUNT_PRUNED_STATS,
+	PQFDW_COUNT_PRUNED_BLOOM,
+	PQFDW_COUNT_PRUNED_DICT,
+	PQFDW_COUNT_PRUNED_PAGES,
+	PQFDW_COUNT_PAGES_TOTAL,
+	PQFDW_COUNT_PAGES_PRUNED,
+	PQFDW_COUNT_PAGES_READ,
+	PQFDW_COUNT_BYTES_READ,
+	PQFDW_NCOUNTERS
+} PqScanCounter;
+
+typedef struct PqParallelScan
+{
+	pg_atomic_uint64 next_unit; /* the next unit nobody has taken */
+	uint64		nunits;			/* row groups of all files */
+	pg_atomic_uint64 counters[PQFDW_NCOUNTERS]; /* of finished workers */
+	int			nfiles;
+	int			row_groups[FLEXIBLE_ARRAY_MEMBER];	/* per file */
+} PqParallelScan;
+
+/* A process's view of the cursor: where its last unit was. */
+typedef struct PqParallelCursor
+{
+	PqParallelScan *shared;
+	int			file;			/* file of the last unit taken */
+	uint64		file_first;		/* its first unit */
+} PqParallelCursor;
+
+extern Size pqfdw_parallel_size(int nfiles);
+
+/*
+ * Fill shared from the footers of paths (read now, by the leader), so that
+ * every process maps unit numbers to the same (file, row group).
+ */
+extern void pqfdw_parallel_init(PqParallelScan *shared, List *paths,
+								const PqDecryptionConfig *decrypt);
+
+/* Start the units again (a rescan of the parallel plan). */
+extern void pqfdw_parallel_reset(PqParallelScan *shared);
+
+extern void pqfdw_parallel_cursor_init(PqParallelCursor *cur,
+									   PqParallelScan *shared);
+
+/* Take the next unit: false when none is left (PqUnitClaim). */
+extern bool pqfdw_parallel_claim(void *arg, int *file, int *row_group,
+								 int *file_row_groups);
+
+/* A worker's counters, added when it finishes. */
+extern void pqfdw_parallel_add_counters(PqParallelScan *shared,
+										const int64 *counters);
+extern void pqfdw_parallel_read_counters(PqParallelScan *shared,
+										 int64 *counters);
+
+#endif							/* PQFDW_PARALLEL_H */
