@@ -105,6 +105,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ReScanForeignScan = pqfdw_ReScanForeignScan;
 	routine->EndForeignScan = pqfdw_EndForeignScan;
 	routine->ExplainForeignScan = pqfdw_ExplainForeignScan;
+	routine->GetForeignUpperPaths = pqfdw_GetForeignUpperPaths;
 	routine->IsForeignScanParallelSafe = pqfdw_IsForeignScanParallelSafe;
 	routine->EstimateDSMForeignScan = pqfdw_EstimateDSMForeignScan;
 	routine->InitializeDSMForeignScan = pqfdw_InitializeDSMForeignScan;

@@ -11,6 +11,19 @@
 
 #include "foreign/fdwapi.h"
 
+/* What GetForeignRelSize learnt of a foreign table (RelOptInfo.fdw_private). */
+typedef struct PqfdwPlanState
+{
+	List	   *paths;
+	List	   *attnums;		/* attribute numbers the scan must produce */
+	int			row_groups;
+	double		bytes;			/* compressed bytes of the needed chunks */
+	int			ncolumns;
+	List	   *files;			/* PqFile footers */
+	Oid			relid;
+	double		scanned_tuples; /* in row groups statistics do not prune */
+} PqfdwPlanState;
+
 /* planner.c */
 extern void pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									Oid foreigntableid);
@@ -22,6 +35,18 @@ extern ForeignScan *pqfdw_GetForeignPlan(PlannerInfo *root,
 										 ForeignPath *best_path,
 										 List *tlist, List *scan_clauses,
 										 Plan *outer_plan);
+
+/*
+ * upper.c: aggregates the footers answer (count(*) of a table without
+ * quals), as a ForeignScan of the grouping relation.
+ */
+extern void pqfdw_GetForeignUpperPaths(PlannerInfo *root,
+									   UpperRelationKind stage,
+									   RelOptInfo *input_rel,
+									   RelOptInfo *output_rel, void *extra);
+extern ForeignScan *pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel,
+									 ForeignPath *best_path, List *tlist,
+									 Plan *outer_plan);
 
 /* variant_fields.c: the keys of v -> 'key' uses of column attno, or NIL */
 extern List *pqfdw_variant_field_uses(PlannerInfo *root, Index relid,

@@ -34,18 +34,6 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-typedef struct PqfdwPlanState
-{
-	List	   *paths;
-	List	   *attnums;		/* attribute numbers the scan must produce */
-	int			row_groups;
-	double		bytes;			/* compressed bytes of the needed chunks */
-	int			ncolumns;
-	List	   *files;			/* PqFile footers */
-	Oid			relid;
-	double		scanned_tuples; /* in row groups statistics do not prune */
-} PqfdwPlanState;
-
 /* State of ec_member_matches_foreign(), as in postgres_fdw. */
 typedef struct EcMemberArg
 {
@@ -599,6 +587,9 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	List	   *prune;
 	List	   *prune_values;
 	ListCell   *lc;
+
+	if (IS_UPPER_REL(baserel))
+		return pqfdw_upper_plan(root, baserel, best_path, tlist, outer_plan);
 
 	/* quals that prune row groups, and quals evaluated on batches */
 	prune = pqfdw_prune_clauses(scan_clauses, baserel->relid, &prune_values);

@@ -93,6 +93,14 @@ typedef struct PqScanState
 } PqScanState;
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
+
+/* A plan of fdw/plan/upper.c: no relation scanned, footer_count.c runs it. */
+static inline bool
+footer_count_plan(ForeignScanState *node)
+{
+	return ((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0;
+}
+
 static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
 static int	narrow_rows(void *arg, PqTableReader *tr, int n, int *sel);
 
@@ -104,6 +112,11 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	ListCell   *lc;
 	Index		plan_relid;
 
+	if (footer_count_plan(node))
+	{
+		pqfdw_footer_count_begin(node, eflags);
+		return;
+	}
 	st = palloc0(sizeof(PqScanState));
 	node->fdw_state = st;
 	st->relid = RelationGetRelid(node->ss.ss_currentRelation);
@@ -394,10 +407,13 @@ TupleTableSlot *
 pqfdw_IterateForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
-	PqTableReader *tr = st->reader;
+	PqTableReader *tr;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	int			row;
 
+	if (footer_count_plan(node))
+		return pqfdw_footer_count_next(node);
+	tr = st->reader;
 	ExecClearTuple(slot);
 	while (st->batch_pos >= st->batch_n)
 	{
@@ -432,6 +448,11 @@ pqfdw_ReScanForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 
+	if (footer_count_plan(node))
+	{
+		pqfdw_footer_count_rescan(node);
+		return;
+	}
 	pqfdw_table_reader_rescan(st->reader);
 	st->batch_n = st->batch_pos = 0;
 	st->formed_first = st->formed_end = 0;
@@ -443,7 +464,7 @@ pqfdw_EndForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 
-	if (st == NULL || st->reader == NULL)
+	if (footer_count_plan(node) || st == NULL || st->reader == NULL)
 		return;
 	pqfdw_table_reader_end(st->reader);
 	MemoryContextDelete(st->scan_cxt);
@@ -474,6 +495,11 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	ListCell   *lc;
 	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
 
+	if (footer_count_plan(node))
+	{
+		pqfdw_footer_count_explain(node, es);
+		return;
+	}
 	initStringInfo(&buf);
 	foreach(lc, st->paths)
 		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
@@ -624,7 +650,7 @@ pqfdw_ShutdownForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 
-	if (st == NULL || st->shared == NULL)
+	if (footer_count_plan(node) || st == NULL || st->shared == NULL)
 		return;
 	if (IsParallelWorker())
 	{

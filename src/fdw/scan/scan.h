@@ -36,6 +36,13 @@ extern void pqfdw_InitializeWorkerForeignScan(ForeignScanState *node,
 											  void *coordinate);
 extern void pqfdw_ShutdownForeignScan(ForeignScanState *node);
 
+/* footer_count.c: count(*) from the footers (a plan of fdw/plan/upper.c) */
+extern void pqfdw_footer_count_begin(ForeignScanState *node, int eflags);
+extern TupleTableSlot *pqfdw_footer_count_next(ForeignScanState *node);
+extern void pqfdw_footer_count_rescan(ForeignScanState *node);
+extern void pqfdw_footer_count_explain(ForeignScanState *node,
+									   struct ExplainState *es);
+
 /* analyze.c */
 extern bool pqfdw_AnalyzeForeignTable(Relation relation,
 									  AcquireSampleRowsFunc *func,
