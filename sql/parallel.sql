@@ -66,7 +66,7 @@ DECLARE
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q
     LOOP
-        IF line ~ '(Parallel|Gather|Workers|Row Groups|Pages|Rows Removed by Parquet)' THEN
+        IF line ~ '(Parallel|Gather|Workers|Row Groups|Pages|Rows Removed by Parquet|Columns Read)' THEN
             RETURN NEXT regexp_replace(line, '\(actual rows=.*\)', '');
         END IF;
     END LOOP;

@@ -43,6 +43,8 @@ const CLEAN_ERROR_CODES = new Set(['XX001', '0A000', '58P01']);
 const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 ' +
   '-c extra_float_digits=1 -c bytea_output=hex -c statement_timeout=300s -c client_min_messages=warning';
 const TABLE = 'pqfdw_cmp';
+// column types whose min/max the footers may answer (fdw/plan/upper.c)
+const AGG_TYPES = new Set(['smallint', 'integer', 'bigint', 'date']);
 
 // ------------------------------------------------------------------ args
 
@@ -265,8 +267,15 @@ async function pgRead(file, e = {}) {
       stage = 'SELECT';
     }
     const res = await c.query({ text: `SELECT ${select} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } });
+    // count(*) and min/max of integer and date columns: answered from the
+    // footers where they can be (fdw/plan/upper.c), checked against the rows
+    stage = 'aggregates';
+    const aggCols = cols.filter((col) => AGG_TYPES.has(col.type));
+    const aggSql = ['count(*)', ...aggCols.flatMap((col) => [`min("${col.name}")`, `max("${col.name}")`])].join(', ');
+    const aggPlan = (await c.query(`EXPLAIN (COSTS OFF) SELECT ${aggSql} FROM ${TABLE}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const agg = (await c.query({ text: `SELECT ${aggSql} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } })).rows[0];
     await c.query(`DROP FOREIGN TABLE ${TABLE}`);
-    return { cols, rows: res.rows, ddl, parallel };
+    return { cols, rows: res.rows, ddl, parallel, aggs: { cols: aggCols, values: agg, footers: /from the footers/.test(aggPlan) } };
   } catch (err) {
     // A SQL error leaves the session usable; a crashed backend does not.
     let crashed = false;
@@ -465,6 +474,34 @@ function sortPgRows(pgr, fams) {
   pgr.rows = pgr.rows.map((row) => [rowKey(row.map(canon)), row]).sort(byKey).map(([, row]) => row);
 }
 
+/** count(*) and min/max (integers, dates) against the rows the scan read. */
+function aggregateProblem(pgr) {
+  const { cols, values } = pgr.aggs;
+  if (String(values[0]) !== String(pgr.rows.length)) return `count(*) = ${values[0]}, the scan read ${pgr.rows.length} rows`;
+  for (let k = 0; k < cols.length; k++) {
+    const j = pgr.cols.findIndex((c) => c.name === cols[k].name);
+    const key = cols[k].type === 'date'
+      ? (v) => v // ISO dates of years 0001..9999 order as text
+      : (v) => BigInt(v);
+    let lo = null;
+    let hi = null;
+    for (const row of pgr.rows) {
+      const v = row[j];
+      if (v === null || (cols[k].type === 'date' && !/^\d{4}-\d\d-\d\d$/.test(v))) {
+        if (v !== null) return null; // infinity or BC dates: not compared here
+        continue;
+      }
+      if (lo === null || key(v) < key(lo)) lo = v;
+      if (hi === null || key(v) > key(hi)) hi = v;
+    }
+    const [gotLo, gotHi] = [values[1 + 2 * k], values[2 + 2 * k]];
+    if (gotLo !== lo || gotHi !== hi) {
+      return `min/max("${cols[k].name}") = ${gotLo}/${gotHi}${pgr.aggs.footers ? ' (from the footers)' : ''}, the rows give ${lo}/${hi}`;
+    }
+  }
+  return null;
+}
+
 async function checkEntry(e) {
   // Reference first (it decides what PostgreSQL must do).
   let ref = null;
@@ -539,6 +576,8 @@ async function checkEntry(e) {
       if (cd) problems.push(cd);
     }
   }
+  const aggProblem = aggregateProblem(pgr);
+  if (aggProblem) problems.push(aggProblem);
   if (e.bloomProbes) problems.push(...await bloomProbeProblems(e));
   if (e.bssPairs) {
     let pairs = 0;
@@ -558,14 +597,16 @@ async function checkEntry(e) {
   const geo = !e.keyDir && pgr.cols.some((c) => c.type === 'bytea') ? await geoStatsProblems(e.file) : null;
   if (typeof geo === 'string') problems.push(geo);
   if (problems.length) return { ok: false, msg: problems.join('; ') };
-  const extras = [e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs',
+  const extras = [pgr.aggs.footers && 'footer aggregates', e.twin && 'twin', e.expectCsv && 'expect.csv', e.bssPairs && 'BSS pairs',
     wkt && `WKB = wkt column (${wkt.checked} values)`, geo && `geo stats = DuckDB (${geo.checked} chunks)`].filter(Boolean);
   const validNote = (e.mode === 'error-or-rows' ? ' (file is readable; rows match)' : '') +
     (PARALLEL ? (pgr.parallel.planned ? ', parallel plan' : ', serial plan: no rows') : '');
   return { ok: true, msg: `${pgr.rows.length} rows x ${fams.length} columns = ${ref.via}${extras.length ? ' + ' + extras.join(' + ') : ''}${validNote}` };
 }
 
-async function runSuite(name, entries) {
+async function runSuite(suite, entries) {
+  // the test command's stage of the --parallel runs is <suite>_parallel
+  const name = PARALLEL ? `${suite}_parallel` : suite;
   let passed = 0;
   let failed = 0;
   const skipped = [];

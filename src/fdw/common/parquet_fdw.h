@@ -60,4 +60,8 @@ extern List *pqfdw_open_footers(List *paths,
 extern PqSchemaNode *pqfdw_find_column(const PqFile *file, Oid relid,
 									   AttrNumber attnum, const char *filename);
 
+/* explain.c: "Parquet File(s): paths" (char * List) */
+struct ExplainState;
+extern void pqfdw_explain_files(List *paths, struct ExplainState *es);
+
 #endif							/* PARQUET_FDW_H */

@@ -1,24 +1,26 @@
 /*-------------------------------------------------------------------------
  *
  * upper.c
- *		Aggregates the footers answer: count(*) of a foreign table without
- *		quals is the sum of its row groups' row counts, which the footers
- *		hold, so no data page is read.
+ *		Aggregates the footers answer: count(*) (the sum of the row groups'
+ *		row counts) and min/max of integer, date and timestamp columns (the
+ *		row groups' statistics), so no data page is read.
  *
  * GetForeignUpperPaths offers, for the grouping relation of a query over
  * one parquet_fdw table with no WHERE, GROUP BY, HAVING or grouping sets
- * whose target uses only count(*) (plain: no FILTER, DISTINCT or ORDER
- * BY), a ForeignScan of the grouping relation whose scan tuple holds the
- * counts (fdw/scan/footer_count.c computes them).  The row count a row
- * group claims is what the scan would return for it: the table reader
- * reads exactly num_rows entries of every row group, or fails.  Anything
- * else is left to PostgreSQL's Aggregate over the scan.
+ * whose target uses only such aggregates (plain: no FILTER, DISTINCT or
+ * ORDER BY), a ForeignScan of the grouping relation whose scan tuple holds
+ * them (fdw/scan/footer_aggregate.c computes them).  Anything else is left
+ * to PostgreSQL's Aggregate over the scan.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
+#include "fdw/common/parquet_fdw.h"
+#include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
+#include "fdw/scan/scan.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -26,9 +28,62 @@
 #include "optimizer/tlist.h"
 #include "utils/fmgroids.h"
 
-/* Is expr built of plain count(*) aggregates and constants only? */
+/* min/max: the kind, or 0 when aggfnoid is neither for a supported type */
+static int
+minmax_kind(Oid aggfnoid)
+{
+	switch (aggfnoid)
+	{
+		case F_MIN_INT2:
+		case F_MIN_INT4:
+		case F_MIN_INT8:
+		case F_MIN_DATE:
+		case F_MIN_TIMESTAMP:
+		case F_MIN_TIMESTAMPTZ:
+			return PQFDW_FOOTER_MIN;
+		case F_MAX_INT2:
+		case F_MAX_INT4:
+		case F_MAX_INT8:
+		case F_MAX_DATE:
+		case F_MAX_TIMESTAMP:
+		case F_MAX_TIMESTAMPTZ:
+			return PQFDW_FOOTER_MAX;
+	}
+	return 0;
+}
+
+/*
+ * A column whose statistics can give its min/max: a flat INT32/INT64 leaf
+ * holding signed integers, dates or timestamps, in every file.
+ */
 static bool
-only_count_star(Node *expr, List **aggrefs)
+stats_column(PqfdwPlanState *st, AttrNumber attnum)
+{
+	ListCell   *lc;
+
+	foreach(lc, st->files)
+	{
+		PqFile	   *f = lfirst(lc);
+		PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum,
+											   f->src->name);
+		int			lt = node->logical.id;
+
+		if (pqfdw_is_nested_field(node) ||
+			(node->physical_type != PQ_INT32 && node->physical_type != PQ_INT64) ||
+			!(lt == PQ_LT_NONE || lt == PQ_LT_DATE || lt == PQ_LT_TIMESTAMP ||
+			  (lt == PQ_LT_INTEGER && node->logical.int_is_signed)))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Is expr built of aggregates the footers answer, constants and
+ * operators?  Adds the aggregates to *aggrefs.
+ */
+static bool
+footer_answerable(Node *expr, RelOptInfo *input_rel, PqfdwPlanState *st,
+				  List **aggrefs)
 {
 	List	   *found = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES |
 										PVC_INCLUDE_PLACEHOLDERS |
@@ -39,14 +94,57 @@ only_count_star(Node *expr, List **aggrefs)
 	{
 		Aggref	   *agg = lfirst(lc);
 
-		if (!IsA(agg, Aggref) || agg->aggfnoid != F_COUNT_ || !agg->aggstar ||
-			agg->aggfilter != NULL || agg->aggdistinct != NIL ||
-			agg->aggorder != NIL || agg->agglevelsup != 0 ||
-			agg->aggsplit != AGGSPLIT_SIMPLE)
+		if (!IsA(agg, Aggref) || agg->aggfilter != NULL ||
+			agg->aggdistinct != NIL || agg->aggorder != NIL ||
+			agg->agglevelsup != 0 || agg->aggsplit != AGGSPLIT_SIMPLE)
+			return false;
+		if (agg->aggfnoid == F_COUNT_ && agg->aggstar)
+			;
+		else if (minmax_kind(agg->aggfnoid) != 0 &&
+				 list_length(agg->args) == 1)
+		{
+			Var		   *var = (Var *) linitial_node(TargetEntry, agg->args)->expr;
+
+			if (!IsA(var, Var) || var->varno != input_rel->relid ||
+				var->varlevelsup != 0 || var->varattno <= 0 ||
+				!stats_column(st, var->varattno))
+				return false;
+		}
+		else
 			return false;
 		*aggrefs = lappend(*aggrefs, agg);
 	}
 	return !contain_volatile_functions(expr);
+}
+
+/*
+ * The scan tuple: each distinct aggregate once; per column its kind
+ * (PqfdwFooterKind) and the attribute number min/max read.
+ */
+static List *
+footer_scan_tlist(List *aggrefs, List **kinds, List **attnums)
+{
+	List	   *scan_tlist = add_to_flat_tlist(NIL, aggrefs);
+	ListCell   *lc;
+
+	*kinds = NIL;
+	*attnums = NIL;
+	foreach(lc, scan_tlist)
+	{
+		Aggref	   *agg = (Aggref *) lfirst_node(TargetEntry, lc)->expr;
+
+		if (agg->aggstar)
+		{
+			*kinds = lappend_int(*kinds, PQFDW_FOOTER_COUNT);
+			*attnums = lappend_int(*attnums, 0);
+			continue;
+		}
+		*kinds = lappend_int(*kinds, minmax_kind(agg->aggfnoid));
+		*attnums = lappend_int(*attnums,
+							   ((Var *) linitial_node(TargetEntry,
+													  agg->args)->expr)->varattno);
+	}
+	return scan_tlist;
 }
 
 void
@@ -57,6 +155,9 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	Query	   *parse = root->parse;
 	PqfdwPlanState *st;
 	List	   *aggrefs = NIL;
+	List	   *scan_tlist;
+	List	   *kinds;
+	List	   *attnums;
 	ListCell   *lc;
 	List	   *paths = NIL;
 	Cost		cost;
@@ -69,13 +170,14 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		parse->hasTargetSRFs || input_rel->baserestrictinfo != NIL ||
 		input_rel->fdw_private == NULL)
 		return;
+	st = input_rel->fdw_private;
 	foreach(lc, output_rel->reltarget->exprs)
-		if (!only_count_star(lfirst(lc), &aggrefs))
+		if (!footer_answerable(lfirst(lc), input_rel, st, &aggrefs))
 			return;
 	if (aggrefs == NIL)
 		return;
+	scan_tlist = footer_scan_tlist(aggrefs, &kinds, &attnums);
 
-	st = input_rel->fdw_private;
 	foreach(lc, st->paths)
 		paths = lappend(paths, makeString(pstrdup(lfirst(lc))));
 	/* the footers are read again at execution: as the scan's startup */
@@ -83,23 +185,21 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	add_path(output_rel, (Path *)
 			 create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									   1, cost, cost, NIL, NULL,
-									   list_make2(paths,
-												  makeInteger(st->relid))));
+									   list_make5(paths, makeInteger(st->relid),
+												  kinds, attnums, scan_tlist)));
 }
 
 /*
  * The plan of that path: no scanned relation; the scan tuple is the
  * aggregates (fdw_scan_tlist), and setrefs points the target list at them.
+ * The executor gets paths, relid, kinds and attnums (footer_aggregate.c).
  */
 ForeignScan *
 pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 				 List *tlist, Plan *outer_plan)
 {
-	List	   *aggrefs = NIL;
-	ListCell   *lc;
+	List	   *priv = best_path->fdw_private;
 
-	foreach(lc, rel->reltarget->exprs)
-		(void) only_count_star(lfirst(lc), &aggrefs);
-	return make_foreignscan(tlist, NIL, 0, NIL, best_path->fdw_private,
-							add_to_flat_tlist(NIL, aggrefs), NIL, outer_plan);
+	return make_foreignscan(tlist, NIL, 0, NIL, list_truncate(list_copy(priv), 4),
+							copyObject(llast(priv)), NIL, outer_plan);
 }

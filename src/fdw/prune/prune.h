@@ -96,6 +96,15 @@ extern bool pqfdw_pred_bounds_may_match(PqPrunePred *p, PqConverter *cv,
 extern bool pqfdw_signed_order_is_type_order(const PqSchemaNode *node);
 
 /*
+ * The min/max pair of chunk statistics usable in the column's type order:
+ * type-defined min_value/max_value, or legacy min/max where signed byte
+ * order is the type's order.  False when there is none.
+ */
+extern bool pqfdw_chunk_stat_bytes(const PqColumnDescr *col,
+								   const PqStatistics *s,
+								   PqBytes *lo, PqBytes *hi);
+
+/*
  * The decoded chunk statistics of leaf column c (declared type of cv), with
  * the fraction of its values that are null; false when unusable.
  */

@@ -650,9 +650,9 @@ stats_ignored(const PqSchemaNode *node)
  * type-defined min_value/max_value, or legacy min/max where signed byte
  * order is the type's order.
  */
-static bool
-chunk_stat_bytes(const PqColumnDescr *col, const PqStatistics *s,
-				 PqBytes *lo, PqBytes *hi)
+bool
+pqfdw_chunk_stat_bytes(const PqColumnDescr *col, const PqStatistics *s,
+					   PqBytes *lo, PqBytes *hi)
 {
 	if (s->min_value.ptr && s->max_value.ptr &&
 		(col->column_order == PQ_ORDER_TYPE_DEFINED ||
@@ -822,7 +822,7 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 	/* comparisons never match NULL */
 	if (all_null)
 		return false;
-	if (!chunk_stat_bytes(&file->schema->columns[c], s, &lo, &hi))
+	if (!pqfdw_chunk_stat_bytes(&file->schema->columns[c], s, &lo, &hi))
 		return true;
 	return pqfdw_pred_bounds_may_match(p, cv, &file->schema->columns[c], lo, hi,
 									   s->has_nan_count && s->nan_count == 0);
@@ -852,7 +852,7 @@ pqfdw_chunk_bounds(const PqFile *file, int row_group, int c, PqConverter *cv,
 	*null_fraction = s->has_null_count ?
 		Min(1.0, (double) s->null_count / cm->num_values) : 0.0;
 	return !stats_ignored(col->node) && pqfdw_stat_converter_keeps_order(cv) &&
-		chunk_stat_bytes(col, s, &lo, &hi) &&
+		pqfdw_chunk_stat_bytes(col, s, &lo, &hi) &&
 		pqfdw_stat_to_datum(cv, lo, min) && pqfdw_stat_to_datum(cv, hi, max);
 }
 

@@ -94,9 +94,9 @@ typedef struct PqScanState
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
 
-/* A plan of fdw/plan/upper.c: no relation scanned, footer_count.c runs it. */
+/* A plan of fdw/plan/upper.c: no relation scanned, footer_aggregate.c runs it. */
 static inline bool
-footer_count_plan(ForeignScanState *node)
+footer_aggregate_plan(ForeignScanState *node)
 {
 	return ((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0;
 }
@@ -112,9 +112,9 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	ListCell   *lc;
 	Index		plan_relid;
 
-	if (footer_count_plan(node))
+	if (footer_aggregate_plan(node))
 	{
-		pqfdw_footer_count_begin(node, eflags);
+		pqfdw_footer_aggregate_begin(node, eflags);
 		return;
 	}
 	st = palloc0(sizeof(PqScanState));
@@ -411,8 +411,8 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	int			row;
 
-	if (footer_count_plan(node))
-		return pqfdw_footer_count_next(node);
+	if (footer_aggregate_plan(node))
+		return pqfdw_footer_aggregate_next(node);
 	tr = st->reader;
 	ExecClearTuple(slot);
 	while (st->batch_pos >= st->batch_n)
@@ -448,9 +448,9 @@ pqfdw_ReScanForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 
-	if (footer_count_plan(node))
+	if (footer_aggregate_plan(node))
 	{
-		pqfdw_footer_count_rescan(node);
+		pqfdw_footer_aggregate_rescan(node);
 		return;
 	}
 	pqfdw_table_reader_rescan(st->reader);
@@ -464,7 +464,7 @@ pqfdw_EndForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 
-	if (footer_count_plan(node) || st == NULL || st->reader == NULL)
+	if (footer_aggregate_plan(node) || st == NULL || st->reader == NULL)
 		return;
 	pqfdw_table_reader_end(st->reader);
 	MemoryContextDelete(st->scan_cxt);
@@ -495,20 +495,15 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 	ListCell   *lc;
 	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
 
-	if (footer_count_plan(node))
+	if (footer_aggregate_plan(node))
 	{
-		pqfdw_footer_count_explain(node, es);
+		pqfdw_footer_aggregate_explain(node, es);
 		return;
 	}
-	initStringInfo(&buf);
-	foreach(lc, st->paths)
-		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
-						 (const char *) lfirst(lc));
-	ExplainPropertyText(list_length(st->paths) == 1 ? "Parquet File" :
-						"Parquet Files", buf.data, es);
+	pqfdw_explain_files(st->paths, es);
 	ExplainPropertyInteger("Row Groups", NULL, st->total_row_groups, es);
 
-	resetStringInfo(&buf);
+	initStringInfo(&buf);
 	foreach(lc, st->attnums)
 		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
 						 pqfdw_column_name(st->relid, lfirst_int(lc)));
@@ -650,7 +645,7 @@ pqfdw_ShutdownForeignScan(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 
-	if (footer_count_plan(node) || st == NULL || st->shared == NULL)
+	if (footer_aggregate_plan(node) || st == NULL || st->shared == NULL)
 		return;
 	if (IsParallelWorker())
 	{

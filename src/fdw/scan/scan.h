@@ -36,12 +36,23 @@ extern void pqfdw_InitializeWorkerForeignScan(ForeignScanState *node,
 											  void *coordinate);
 extern void pqfdw_ShutdownForeignScan(ForeignScanState *node);
 
-/* footer_count.c: count(*) from the footers (a plan of fdw/plan/upper.c) */
-extern void pqfdw_footer_count_begin(ForeignScanState *node, int eflags);
-extern TupleTableSlot *pqfdw_footer_count_next(ForeignScanState *node);
-extern void pqfdw_footer_count_rescan(ForeignScanState *node);
-extern void pqfdw_footer_count_explain(ForeignScanState *node,
-									   struct ExplainState *es);
+/*
+ * footer_aggregate.c: aggregates the footers answer (plans of
+ * fdw/plan/upper.c); fdw_private holds, per scan tuple column, its kind and
+ * the attribute min/max read.
+ */
+typedef enum PqfdwFooterKind
+{
+	PQFDW_FOOTER_COUNT = 1,		/* count(*) */
+	PQFDW_FOOTER_MIN,
+	PQFDW_FOOTER_MAX
+} PqfdwFooterKind;
+
+extern void pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags);
+extern TupleTableSlot *pqfdw_footer_aggregate_next(ForeignScanState *node);
+extern void pqfdw_footer_aggregate_rescan(ForeignScanState *node);
+extern void pqfdw_footer_aggregate_explain(ForeignScanState *node,
+										   struct ExplainState *es);
 
 /* analyze.c */
 extern bool pqfdw_AnalyzeForeignTable(Relation relation,

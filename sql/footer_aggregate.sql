@@ -1,0 +1,104 @@
+-- Aggregates of a foreign table without quals answered from the footers:
+-- count(*) (the sum of the row groups' row counts) and min/max of integer,
+-- date and timestamp columns (the row groups' statistics; a column without
+-- them is read instead).  Uses the tables and files of the parallel test;
+-- every answer is compared with the heap table's.  Anything else (quals,
+-- GROUP BY, count(col), FILTER, HAVING, other types, joins) keeps
+-- PostgreSQL's Aggregate over the scan.
+SET datestyle = 'ISO, YMD';
+SET parquet_fdw.key_directory = '/tmp/parquet_fdw_test/keys';
+
+EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM par_one;
+SELECT * FROM par_explain('SELECT count(*) FROM par_many');
+SELECT (SELECT count(*) FROM par_one) = (SELECT count(*) FROM par_src) AS one,
+       (SELECT count(*) FROM par_many) = (SELECT count(*) FROM par_src) AS many,
+       (SELECT count(*) FROM par_enc) = (SELECT count(*) FROM par_src) AS enc;
+SELECT count(*), count(*) * 2 AS twice, count(*) + 1 AS plus FROM par_one;
+SELECT count(*), count(*) * 2 AS twice, count(*) + 1 AS plus FROM par_src;
+-- with parallel plans on offer, the footers still win
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_many;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+
+-- an empty file: 0
+COPY (SELECT * FROM par_src WHERE false) TO '/tmp/parquet_fdw_test/out/par_empty.parquet'
+  WITH (FORMAT parquet);
+CREATE FOREIGN TABLE par_empty (id int8) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/par_empty.parquet');
+SELECT count(*) FROM par_empty;
+
+-- the footers are read when the statement runs, not when it was planned
+COPY (SELECT * FROM par_src WHERE id <= 1000) TO '/tmp/parquet_fdw_test/out/par_chg.parquet'
+  WITH (FORMAT parquet, row_group_size 300);
+CREATE FOREIGN TABLE par_chg (id int8) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/par_chg.parquet');
+SET plan_cache_mode = force_generic_plan;
+PREPARE par_count AS SELECT count(*) FROM par_chg;
+EXECUTE par_count;
+COPY (SELECT * FROM par_src WHERE id <= 2500) TO '/tmp/parquet_fdw_test/out/par_chg.parquet'
+  WITH (FORMAT parquet, row_group_size 700);
+EXECUTE par_count;
+DEALLOCATE par_count;
+RESET plan_cache_mode;
+
+-- min/max from the statistics: integers (also declared wider), dates,
+-- timestamps; all-null and empty columns give NULL
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT min(id), max(id), min(grp), max(grp), min(day), max(day), count(*) FROM par_one;
+SELECT * FROM par_explain('SELECT min(id), max(id), min(grp), max(grp), min(day), max(day), count(*) FROM par_one');
+SELECT min(id), max(id), min(grp), max(grp), min(day), max(day), count(*) FROM par_one;
+SELECT min(id), max(id), min(grp), max(grp), min(day), max(day), count(*) FROM par_src;
+SELECT min(id) + max(id) AS s, max(day) - min(day) AS days FROM par_many;
+SELECT min(id) + max(id) AS s, max(day) - min(day) AS days FROM par_enc;
+SELECT min(id) + max(id) AS s, max(day) - min(day) AS days FROM par_src;
+CREATE FOREIGN TABLE par_wide (id numeric, grp int8) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/par_a.parquet');
+EXPLAIN (COSTS OFF) SELECT min(grp), max(grp) FROM par_wide;
+SELECT min(grp), max(grp) FROM par_wide;
+SELECT min(id) FROM par_empty;
+
+CREATE TABLE par_ts_src AS
+SELECT i AS id,
+  CASE WHEN i % 7 = 0 THEN NULL ELSE TIMESTAMPTZ '2024-01-01 00:00+00' + i * INTERVAL '37 minutes' END AS tstz,
+  TIMESTAMP '2020-01-01' - i * INTERVAL '1 day 3 seconds' AS ts,
+  (i % 300 - 150)::int2 AS small,
+  NULL::int4 AS nothing
+FROM generate_series(1, 5000) AS g(i);
+COPY par_ts_src TO '/tmp/parquet_fdw_test/out/par_ts.parquet'
+  WITH (FORMAT parquet, row_group_size 1000);
+CREATE FOREIGN TABLE par_ts (id int8, tstz timestamptz, ts timestamp, small int2, nothing int4)
+  SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/par_ts.parquet');
+SELECT * FROM par_explain('SELECT min(tstz), max(tstz), min(ts), max(ts), min(small), max(small), min(nothing), max(nothing) FROM par_ts');
+SELECT (SELECT row(min(tstz), max(tstz), min(ts), max(ts), min(small), max(small), min(nothing), max(nothing)) FROM par_ts)
+     = (SELECT row(min(tstz), max(tstz), min(ts), max(ts), min(small), max(small), min(nothing), max(nothing)) FROM par_ts_src)
+       AS same;
+
+-- without statistics the column is read, with the same answer
+COPY par_src TO '/tmp/parquet_fdw_test/out/par_nostats.parquet'
+  WITH (FORMAT parquet, row_group_size 5000, statistics off);
+CREATE FOREIGN TABLE par_nostats (id int8, grp int4, day date) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/par_nostats.parquet');
+SELECT * FROM par_explain('SELECT min(id), max(day), count(*) FROM par_nostats');
+SELECT min(id), max(day), count(*) FROM par_nostats;
+SELECT min(id), max(day), count(*) FROM par_src;
+
+-- not answered from the footers: PostgreSQL aggregates the scan's rows
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one WHERE id > 5;
+EXPLAIN (COSTS OFF) SELECT count(id) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE id > 3) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT grp, count(*) FROM par_one GROUP BY grp;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one HAVING count(*) > 1;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT min(name) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT max(amount) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT min(ratio) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT min(id + 1) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one a, par_chg b;
+SELECT count(*) FROM par_one WHERE id > 5;
+SELECT count(*) FROM par_src WHERE id > 5;

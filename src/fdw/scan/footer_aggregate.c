@@ -1,0 +1,318 @@
+/*-------------------------------------------------------------------------
+ *
+ * footer_aggregate.c
+ *		Execution of the aggregates the footers answer (fdw/plan/upper.c):
+ *		one row of count(*) and min/max values.
+ *
+ * count(*) is the sum of the row groups' num_rows: what the table reader
+ * returns, since it reads exactly num_rows entries of every row group or
+ * fails.  min/max of a column combine its row groups' statistics, converted
+ * as the scan converts values (the converter must keep the order), skipping
+ * row groups whose values are all null.  When a row group with values has
+ * no exact min/max for the column (no statistics, or bounds in an order
+ * that is not the type's), that column is read instead: its values,
+ * through the table reader, over every file.  The footers are read at the
+ * first fetch, not at plan start, so EXPLAIN without ANALYZE reads nothing
+ * and a prepared statement sees the files as they are.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "fdw/common/parquet_fdw.h"
+#include "fdw/prune/prune.h"
+#include "fdw/scan/scan.h"
+#include "fdw/scan/table_reader.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/typcache.h"
+
+typedef struct PqFooterColumn
+{
+	PqfdwFooterKind kind;
+	AttrNumber	attnum;			/* min/max */
+	bool		isnull;
+	Datum		value;
+	bool		scanned;		/* min/max read from the values */
+} PqFooterColumn;
+
+typedef struct PqFooterAggregate
+{
+	List	   *paths;			/* char * */
+	Oid			relid;
+	int			ncols;
+	PqFooterColumn *cols;		/* per scan tuple column */
+	bool		done;			/* the row was returned */
+	bool		computed;
+	int64		row_groups;
+	int64		pages_read;		/* by columns that had to be read */
+	int64		bytes_read;
+	MemoryContext cxt;			/* the values */
+} PqFooterAggregate;
+
+void
+pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	PqFooterAggregate *fa = palloc0(sizeof(PqFooterAggregate));
+	ListCell   *lc;
+	ListCell   *ac;
+	int			i = 0;
+
+	foreach(lc, (List *) linitial(plan->fdw_private))
+		fa->paths = lappend(fa->paths, strVal(lfirst(lc)));
+	fa->relid = intVal(lsecond(plan->fdw_private));
+	fa->ncols = list_length(lthird(plan->fdw_private));
+	fa->cols = palloc0(sizeof(PqFooterColumn) * fa->ncols);
+	forboth(lc, lthird(plan->fdw_private), ac, lfourth(plan->fdw_private))
+	{
+		fa->cols[i].kind = lfirst_int(lc);
+		fa->cols[i].attnum = lfirst_int(ac);
+		i++;
+	}
+	fa->cxt = AllocSetContextCreate(CurrentMemoryContext,
+									"parquet_fdw footer aggregates",
+									ALLOCSET_DEFAULT_SIZES);
+	node->fdw_state = fa;
+}
+
+/* Keep v in *acc when it is below (min) or above (max) what *acc holds. */
+static void
+accumulate(PqFooterColumn *c, TypeCacheEntry *tc, Oid collation, Datum v)
+{
+	int			cmp;
+
+	if (c->isnull)
+	{
+		c->value = v;
+		c->isnull = false;
+		return;
+	}
+	cmp = DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo, collation,
+										  v, c->value));
+	if ((c->kind == PQFDW_FOOTER_MIN && cmp < 0) ||
+		(c->kind == PQFDW_FOOTER_MAX && cmp > 0))
+		c->value = v;
+}
+
+/*
+ * min/max of column c from the statistics of every row group of files;
+ * false when some row group with values cannot say.
+ */
+static bool
+minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
+					TypeCacheEntry *tc, Oid collation)
+{
+	Form_pg_attribute att;
+	PqConverter cv;
+	bool		cv_ready = false;
+	Relation	rel = table_open(fa->relid, NoLock);
+	ListCell   *lc;
+
+	att = TupleDescAttr(RelationGetDescr(rel), c->attnum - 1);
+	c->isnull = true;
+	foreach(lc, files)
+	{
+		PqFile	   *f = lfirst(lc);
+		PqSchemaNode *leaf = pqfdw_find_column(f, fa->relid, c->attnum,
+											   f->src->name);
+		const PqColumnDescr *col = &f->schema->columns[leaf->first_leaf];
+		int			rg;
+
+		if (!cv_ready)
+		{
+			pqfdw_converter_init(&cv, leaf, att->atttypid, att->atttypmod,
+								 NameStr(att->attname), fa->cxt);
+			cv_ready = true;
+			if (!pqfdw_stat_converter_keeps_order(&cv))
+				break;
+		}
+		for (rg = 0; rg < f->md.n_row_groups; rg++)
+		{
+			const PqRowGroup *g = &f->md.row_groups[rg];
+			const PqColumnMetaData *m = &g->columns[leaf->first_leaf].meta_data;
+			const PqStatistics *s = &m->statistics;
+			PqBytes		lo;
+			PqBytes		hi;
+			Datum		v;
+
+			if (g->num_rows == 0)
+				continue;
+			if (!g->columns[leaf->first_leaf].has_meta_data || !m->has_statistics)
+			{
+				table_close(rel, NoLock);
+				return false;
+			}
+			/* every value null: nothing to add */
+			if (s->has_null_count && s->null_count == m->num_values)
+				continue;
+			if (!pqfdw_chunk_stat_bytes(col, s, &lo, &hi) ||
+				(s->has_is_min_value_exact && !s->is_min_value_exact) ||
+				(s->has_is_max_value_exact && !s->is_max_value_exact) ||
+				!pqfdw_stat_to_datum(&cv, c->kind == PQFDW_FOOTER_MIN ? lo : hi, &v))
+			{
+				table_close(rel, NoLock);
+				return false;
+			}
+			accumulate(c, tc, collation, v);
+		}
+	}
+	table_close(rel, NoLock);
+	return cv_ready && pqfdw_stat_converter_keeps_order(&cv);
+}
+
+/* min/max of column c from its values: read through the table reader. */
+static void
+minmax_from_values(PqFooterAggregate *fa, PqFooterColumn *c,
+				   TypeCacheEntry *tc, Oid collation)
+{
+	Relation	rel = table_open(fa->relid, NoLock);
+	PqTableReader *tr = pqfdw_table_reader_create(rel, fa->paths,
+												  list_make1_int(c->attnum),
+												  CurrentMemoryContext);
+	int			n;
+
+	c->isnull = true;
+	c->scanned = true;
+	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
+	{
+		int			i;
+
+		for (i = 0; i < n; i++)
+		{
+			size_t		pos = pqfdw_batch_index(tr, c->attnum - 1, i);
+
+			/* the types upper.c accepts are passed by value */
+			if (!tr->batch_nulls[pos])
+				accumulate(c, tc, collation, tr->batch_values[pos]);
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+	fa->pages_read += pqfdw_table_reader_pages_read(tr);
+	fa->bytes_read += pqfdw_table_reader_bytes_read(tr);
+	pqfdw_table_reader_end(tr);
+	table_close(rel, NoLock);
+}
+
+static void
+compute(PqFooterAggregate *fa)
+{
+	MemoryContext old = MemoryContextSwitchTo(fa->cxt);
+	List	   *files = pqfdw_open_footers(fa->paths,
+										   pqfdw_table_decryption(fa->relid));
+	int64		rows = 0;
+	ListCell   *lc;
+	int			i;
+
+	fa->row_groups = 0;
+	foreach(lc, files)
+	{
+		PqFile	   *f = lfirst(lc);
+		int			rg;
+
+		for (rg = 0; rg < f->md.n_row_groups; rg++)
+			rows += f->md.row_groups[rg].num_rows;
+		fa->row_groups += f->md.n_row_groups;
+	}
+	for (i = 0; i < fa->ncols; i++)
+	{
+		PqFooterColumn *c = &fa->cols[i];
+		Oid			typid;
+		TypeCacheEntry *tc;
+		Oid			collation;
+
+		if (c->kind == PQFDW_FOOTER_COUNT)
+		{
+			c->value = Int64GetDatum(rows);
+			c->isnull = false;
+			continue;
+		}
+		typid = get_atttype(fa->relid, c->attnum);
+		collation = get_typcollation(typid);
+		tc = lookup_type_cache(typid, TYPECACHE_CMP_PROC_FINFO);
+		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
+			elog(ERROR, "no btree comparison function for type %s",
+				 format_type_be(typid));
+		if (!minmax_from_footers(fa, c, files, tc, collation))
+			minmax_from_values(fa, c, tc, collation);
+	}
+	MemoryContextSwitchTo(old);
+	fa->computed = true;
+}
+
+TupleTableSlot *
+pqfdw_footer_aggregate_next(ForeignScanState *node)
+{
+	PqFooterAggregate *fa = node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	int			i;
+
+	ExecClearTuple(slot);
+	if (fa->done)
+		return slot;
+	if (!fa->computed)
+		compute(fa);
+	for (i = 0; i < fa->ncols; i++)
+	{
+		slot->tts_values[i] = fa->cols[i].value;
+		slot->tts_isnull[i] = fa->cols[i].isnull;
+	}
+	fa->done = true;
+	return ExecStoreVirtualTuple(slot);
+}
+
+void
+pqfdw_footer_aggregate_rescan(ForeignScanState *node)
+{
+	((PqFooterAggregate *) node->fdw_state)->done = false;
+}
+
+void
+pqfdw_footer_aggregate_explain(ForeignScanState *node, ExplainState *es)
+{
+	PqFooterAggregate *fa = node->fdw_state;
+	StringInfoData buf;
+	int			i;
+
+	ExplainPropertyText("Relations",
+						psprintf("Aggregate on (%s)",
+								 quote_identifier(get_rel_name(fa->relid))),
+						es);
+	pqfdw_explain_files(fa->paths, es);
+	initStringInfo(&buf);
+	for (i = 0; i < fa->ncols; i++)
+	{
+		PqFooterColumn *c = &fa->cols[i];
+
+		if (c->kind == PQFDW_FOOTER_COUNT)
+			appendStringInfo(&buf, "%scount(*)", i ? ", " : "");
+		else
+			appendStringInfo(&buf, "%s%s(%s)", i ? ", " : "",
+							 c->kind == PQFDW_FOOTER_MIN ? "min" : "max",
+							 quote_identifier(pqfdw_column_name(fa->relid,
+																c->attnum)));
+	}
+	appendStringInfoString(&buf, " from the footers");
+	ExplainPropertyText("Parquet Aggregate", buf.data, es);
+	if (es->analyze && fa->computed)
+	{
+		resetStringInfo(&buf);
+		for (i = 0; i < fa->ncols; i++)
+			if (fa->cols[i].scanned)
+				appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
+								 quote_identifier(pqfdw_column_name(fa->relid,
+																	fa->cols[i].attnum)));
+		if (buf.len > 0)
+			ExplainPropertyText("Columns Read for Lack of Statistics",
+								buf.data, es);
+		ExplainPropertyInteger("Row Groups Counted", NULL, fa->row_groups, es);
+		ExplainPropertyInteger("Data Pages Read", NULL, fa->pages_read, es);
+		ExplainPropertyInteger("Bytes Read", "bytes", fa->bytes_read, es);
+	}
+}
