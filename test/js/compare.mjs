@@ -681,8 +681,9 @@ async function main() {
   if (suite === 'conformance') {
     const root = opt('--corpus') ? path.resolve(opt('--corpus')) : findCorpus();
     if (!root) {
-      console.log('!!!!!!!! WARNING: parquet-testing corpus NOT FOUND (looked at $PARQUET_TESTING_DIR and ../shared/testdata/parquet-testing): conformance suite NOT RUN !!!!!!!!');
-      console.log('conformance: 0 passed, 0 failed');
+      const name = PARALLEL ? 'conformance_parallel' : 'conformance';
+      console.log(`!!!!!!!! WARNING: parquet-testing corpus NOT FOUND (looked at $PARQUET_TESTING_DIR and ../shared/testdata/parquet-testing): ${name} suite NOT RUN !!!!!!!!`);
+      console.log(`${name}: 0 passed, 0 failed`);
       return process.env.CI === 'true' ? 1 : 0;
     }
     console.log(`conformance: corpus ${root}`);
