@@ -17,6 +17,7 @@
 // foreign scan ran in parallel, and fdw(0 workers)/fdw(2 workers).
 
 import { createRequire } from 'node:module';
+import { median, oneLine, rowsEqual, sig6 } from './lib.mjs';
 
 const require = createRequire(new URL('../test/js/package.json', import.meta.url));
 
@@ -82,20 +83,7 @@ const READERS = [
   { key: 'fdw_copy', table: 'li_ours' },
 ];
 
-const oneLine = (s) => s.replace(/\s+/g, ' ').trim();
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
 const asText = (v) => (v === null || v === undefined ? '' : String(v));
-const sig6 = (v) => {
-  const s = asText(v).trim();
-  return s !== '' && /^[-+\d.eE]+$/.test(s) && Number.isFinite(Number(s))
-    ? Number(Number(s).toPrecision(6)).toString() : s;
-};
-const sameRows = (a, b, f) => a.length === b.length &&
-  a.every((row, i) => row.length === b[i].length && row.every((v, j) => f(v) === f(b[i][j])));
 
 async function timed(fn) {
   const t0 = performance.now();
@@ -149,8 +137,8 @@ async function run(duckFile, runs, workerCounts) {
       }
       const same = {};
       for (const k of ['fdw', 'fdw_copy', 'duckdb']) {
-        same[k] = sameRows(rows[k], rows.heap, asText) ? 'identical'
-          : sameRows(rows[k], rows.heap, sig6) ? 'equal to 6 digits' : 'DIFFERENT';
+        same[k] = rowsEqual(rows[k], rows.heap, asText) ? 'identical'
+          : rowsEqual(rows[k], rows.heap, sig6) ? 'equal to 6 digits' : 'DIFFERENT';
         if (same[k] === 'DIFFERENT') {
           differences++;
           console.log(`DIFFERENT: ${shape.key} at ${workers} workers, ${k}: ${JSON.stringify(rows[k])} vs heap ${JSON.stringify(rows.heap)}`);

@@ -46,6 +46,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { median, oneLine, rowsEqual, sig6 } from './lib.mjs';
 
 const require = createRequire(new URL('../test/js/package.json', import.meta.url));
 
@@ -87,13 +88,6 @@ export const QUERIES = {
     // DuckDB: a table alias used as a column is the whole row as a STRUCT.
     duck: (t) => `SELECT count(t) FROM ${t} t`,
   },
-};
-
-const oneLine = (s) => s.replace(/\s+/g, ' ').trim();
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
 
 function die(msg) {
@@ -233,18 +227,6 @@ function parseTiming(file) {
     }
   }
   return times;
-}
-
-// Six significant digits for numbers, text otherwise.
-function sig6(v) {
-  const s = String(v).trim();
-  if (s !== '' && /^[-+\d.eE]+$/.test(s) && Number.isFinite(Number(s))) return Number(Number(s).toPrecision(6)).toString();
-  return s;
-}
-
-function rowsEqual(x, y, f) {
-  if (x.length !== y.length) return false;
-  return x.every((row, i) => row.length === y[i].length && row.every((v, j) => f(v) === f(y[i][j])));
 }
 
 function report(work) {

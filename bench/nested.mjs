@@ -15,6 +15,7 @@
 
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import { median } from './lib.mjs';
 
 const require = createRequire(new URL('../test/js/package.json', import.meta.url));
 const { DuckDBInstance } = require('@duckdb/node-api');
@@ -67,11 +68,6 @@ async function gen(file, rows) {
   console.log(`nested.mjs: ${file}: ${n} rows in ${md.getRows()[0][0]} row groups, ` +
     `${(fs.statSync(file).size / 1048576).toFixed(1)} MiB; ${Number(avgLen).toFixed(2)} list elements per row, ${nStruct} non-NULL structs`);
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function time(fn) {
   const t0 = process.hrtime.bigint();

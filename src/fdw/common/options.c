@@ -50,17 +50,25 @@ static List *split_paths(const char *filename);
 
 PG_FUNCTION_INFO_V1(parquet_fdw_validator);
 
+bool
+pqfdw_parse_int64(const char *s, int64 min, int64 max, int64 *value)
+{
+	char	   *end;
+
+	errno = 0;
+	*value = strtoi64(s, &end, 10);
+	return errno == 0 && end != s && *end == '\0' &&
+		*value >= min && *value <= max;
+}
+
 /* parallel_workers: as the storage parameter of tables, 0 to 1024. */
 static int
 parallel_workers_option(DefElem *def)
 {
 	char	   *value = defGetString(def);
-	char	   *end;
-	long		n;
+	int64		n;
 
-	errno = 0;
-	n = strtol(value, &end, 10);
-	if (errno != 0 || end == value || *end != '\0' || n < 0 || n > 1024)
+	if (!pqfdw_parse_int64(value, 0, 1024, &n))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for option \"parallel_workers\": \"%s\"",

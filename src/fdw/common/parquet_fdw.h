@@ -39,6 +39,10 @@ typedef struct PqfdwKeyOptions
 /* Take def into ko if it is a key option; false otherwise. */
 extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
 extern List *pqfdw_expand_paths(const char *filename);
+
+/* s as a whole decimal integer in [min, max]? */
+extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
+							  int64 *value);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
 extern void pqfdw_check_read_permission(void);
 

@@ -28,6 +28,7 @@
 
 #include "format/codec/codec.h"
 #include "commands/defrem.h"
+#include "fdw/common/parquet_fdw.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/keys/keys.h"
 #include "utils/builtins.h"
@@ -70,12 +71,9 @@ static int64
 get_int64(DefElem *def, int64 min, int64 max)
 {
 	char	   *s = defGetString(def);
-	char	   *end;
 	int64		v;
 
-	errno = 0;
-	v = strtoi64(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+	if (!pqfdw_parse_int64(s, min, max, &v))
 		bad_value(def, s, psprintf("integers from " INT64_FORMAT " to " INT64_FORMAT,
 								   min, max));
 	return v;
@@ -150,12 +148,9 @@ parse_fpp(DefElem *def, const char *s)
 static int64
 parse_ndv(DefElem *def, const char *s)
 {
-	char	   *end;
 	int64		v;
 
-	errno = 0;
-	v = strtoi64(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0' || v < 1)
+	if (!pqfdw_parse_int64(s, 1, PG_INT64_MAX, &v))
 		bad_value(def, s, "positive integers");
 	return v;
 }

@@ -107,15 +107,12 @@ accumulate(PqFooterColumn *c, TypeCacheEntry *tc, Oid collation, Datum v)
  */
 static bool
 minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
-					TypeCacheEntry *tc, Oid collation)
+					Form_pg_attribute att, TypeCacheEntry *tc)
 {
-	Form_pg_attribute att;
 	PqConverter cv;
 	bool		cv_ready = false;
-	Relation	rel = table_open(fa->relid, NoLock);
 	ListCell   *lc;
 
-	att = TupleDescAttr(RelationGetDescr(rel), c->attnum - 1);
 	c->isnull = true;
 	foreach(lc, files)
 	{
@@ -145,10 +142,7 @@ minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
 			if (g->num_rows == 0)
 				continue;
 			if (!g->columns[leaf->first_leaf].has_meta_data || !m->has_statistics)
-			{
-				table_close(rel, NoLock);
 				return false;
-			}
 			/* every value null: nothing to add */
 			if (s->has_null_count && s->null_count == m->num_values)
 				continue;
@@ -156,26 +150,23 @@ minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
 				(s->has_is_min_value_exact && !s->is_min_value_exact) ||
 				(s->has_is_max_value_exact && !s->is_max_value_exact) ||
 				!pqfdw_stat_to_datum(&cv, c->kind == PQFDW_FOOTER_MIN ? lo : hi, &v))
-			{
-				table_close(rel, NoLock);
 				return false;
-			}
-			accumulate(c, tc, collation, v);
+			accumulate(c, tc, att->attcollation, v);
 		}
 	}
-	table_close(rel, NoLock);
 	return cv_ready && pqfdw_stat_converter_keeps_order(&cv);
 }
 
 /* min/max of column c from its values: read through the table reader. */
 static void
-minmax_from_values(PqFooterAggregate *fa, PqFooterColumn *c,
-				   TypeCacheEntry *tc, Oid collation)
+minmax_from_values(PqFooterAggregate *fa, PqFooterColumn *c, Relation rel,
+				   TypeCacheEntry *tc)
 {
-	Relation	rel = table_open(fa->relid, NoLock);
 	PqTableReader *tr = pqfdw_table_reader_create(rel, fa->paths,
 												  list_make1_int(c->attnum),
 												  CurrentMemoryContext);
+	Oid			collation = TupleDescAttr(RelationGetDescr(rel),
+										  c->attnum - 1)->attcollation;
 	int			n;
 
 	c->isnull = true;
@@ -197,7 +188,6 @@ minmax_from_values(PqFooterAggregate *fa, PqFooterColumn *c,
 	fa->pages_read += pqfdw_table_reader_pages_read(tr);
 	fa->bytes_read += pqfdw_table_reader_bytes_read(tr);
 	pqfdw_table_reader_end(tr);
-	table_close(rel, NoLock);
 }
 
 static void
@@ -207,6 +197,7 @@ compute(PqFooterAggregate *fa)
 	List	   *files = pqfdw_open_footers(fa->paths,
 										   pqfdw_table_decryption(fa->relid));
 	int64		rows = 0;
+	Relation	rel = table_open(fa->relid, NoLock);
 	ListCell   *lc;
 	int			i;
 
@@ -223,9 +214,8 @@ compute(PqFooterAggregate *fa)
 	for (i = 0; i < fa->ncols; i++)
 	{
 		PqFooterColumn *c = &fa->cols[i];
-		Oid			typid;
+		Form_pg_attribute att;
 		TypeCacheEntry *tc;
-		Oid			collation;
 
 		if (c->kind == PQFDW_FOOTER_COUNT)
 		{
@@ -233,15 +223,15 @@ compute(PqFooterAggregate *fa)
 			c->isnull = false;
 			continue;
 		}
-		typid = get_atttype(fa->relid, c->attnum);
-		collation = get_typcollation(typid);
-		tc = lookup_type_cache(typid, TYPECACHE_CMP_PROC_FINFO);
+		att = TupleDescAttr(RelationGetDescr(rel), c->attnum - 1);
+		tc = lookup_type_cache(att->atttypid, TYPECACHE_CMP_PROC_FINFO);
 		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
 			elog(ERROR, "no btree comparison function for type %s",
-				 format_type_be(typid));
-		if (!minmax_from_footers(fa, c, files, tc, collation))
-			minmax_from_values(fa, c, tc, collation);
+				 format_type_be(att->atttypid));
+		if (!minmax_from_footers(fa, c, files, att, tc))
+			minmax_from_values(fa, c, rel, tc);
 	}
+	table_close(rel, NoLock);
 	MemoryContextSwitchTo(old);
 	fa->computed = true;
 }

@@ -446,10 +446,11 @@ next_claimed_row_group(PqTableReader *tr)
 					 errdetail("It had %d row groups when the scan began and has %d now.",
 							   planned, tr->file->md.n_row_groups),
 					 errhint("Run the query again once the file is no longer being written.")));
-		tr->row_group = rg;
-		tr->file_row = 0;
-		for (i = 0; i < rg; i++)
+		/* a process's units only increase: add the row groups skipped */
+		Assert(rg > tr->row_group);
+		for (i = Max(tr->row_group, 0); i < rg; i++)
 			tr->file_row += tr->file->md.row_groups[i].num_rows;
+		tr->row_group = rg;
 		if (enter_row_group(tr))
 			return true;
 	}
