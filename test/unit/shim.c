@@ -288,7 +288,7 @@ pg_re_throw(void)
 	suite_thrift(), suite_metadata(), suite_bitpack_rle(), suite_plain(), \
 	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom(), \
 	suite_writer(), suite_json_render(), suite_variant_encode(), \
-	suite_variant(), suite_nested(), suite_encrypt()
+	suite_variant(), suite_nested(), suite_encrypt(), suite_segment_select()
 #endif
 
 uint8 *

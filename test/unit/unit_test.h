@@ -99,5 +99,6 @@ extern void suite_variant_encode(void);
 extern void suite_variant(void);
 extern void suite_nested(void);
 extern void suite_encrypt(void);
+extern void suite_segment_select(void);
 
 #endif							/* UNIT_TEST_H */

@@ -27,36 +27,25 @@ check_length(PqConverter *cv, int i, uint32 len)
 		pqfdw_value_out_of_range(cv, i, "value of more than 1 GB");
 }
 
-/*
- * Plain ASCII without NUL bytes is valid UTF-8 text: checked eight bytes at
- * a time, so that pg_verify_mbstr() only sees strings with other bytes.
- */
-static inline bool
-ascii_without_nul(const char *s, uint32 len)
-{
-	const uint64 high = UINT64CONST(0x8080808080808080);
-	const uint64 ones = UINT64CONST(0x0101010101010101);
-	uint64		bad = 0;
-	uint64		w;
-	uint32		i = 0;
+static void invalid_utf8(PqConverter *cv) pg_attribute_noreturn();
 
-	/* bytes >= 0x80, and zero bytes (w - ones borrows into their high bit) */
-	for (; i + 8 <= len; i += 8)
-	{
-		memcpy(&w, s + i, 8);
-		bad |= w | ((w - ones) & ~w);
-	}
-	if (i < len && len >= 8)
-	{
-		/* the last eight bytes, some of them checked already */
-		memcpy(&w, s + len - 8, 8);
-		bad |= w | ((w - ones) & ~w);
-	}
-	else
-		for (; i < len; i++)
-			if ((unsigned char) s[i] >= 0x80 || s[i] == '\0')
-				return false;
-	return (bad & high) == 0;
+static void
+invalid_utf8(PqConverter *cv)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+			 errmsg("invalid UTF-8 in column \"%s\"", cv->attname),
+			 errdetail("Parquet STRING values must be valid UTF-8.")));
+}
+
+void
+pqfdw_check_utf8_text(PqConverter *cv, int dense_index, const char *src,
+					  uint32 len)
+{
+	check_length(cv, dense_index, len);
+	if (!pqfdw_ascii_without_nul(src, len) &&
+		unlikely(!pg_verify_mbstr(PG_UTF8, src, len, true)))
+		invalid_utf8(cv);
 }
 
 /* Build varlena Datums for n values of (ptr, len) in one block. */
@@ -88,13 +77,9 @@ make_varlenas(PqConverter *cv, const PqByteArray *ba, const uint8 *fixed,
 		{
 			if (encoding == PG_UTF8)
 			{
-				if (!ascii_without_nul(src, len) &&
+				if (!pqfdw_ascii_without_nul(src, len) &&
 					unlikely(!pg_verify_mbstr(PG_UTF8, src, len, true)))
-					ereport(ERROR,
-							(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-							 errmsg("invalid UTF-8 in column \"%s\"",
-									cv->attname),
-							 errdetail("Parquet STRING values must be valid UTF-8.")));
+					invalid_utf8(cv);
 			}
 			else if (encoding != PG_SQL_ASCII)
 			{

@@ -67,10 +67,10 @@ pqfdw_value_out_of_range(PqConverter *cv, int dense_index, const char *what)
 				row += (cv->cur_rep[i] == 0);
 		}
 		else
-			row += i;
+			row += cv->cur_rows ? cv->cur_rows[i] : i;
 	}
 	else
-		row += dense_index;
+		row += cv->cur_rows ? cv->cur_rows[dense_index] : dense_index;
 
 	ereport(ERROR,
 			(errcode(sqlstate),

@@ -364,6 +364,42 @@ apply_cast(PqConverter *cv, Datum d)
 	return d;
 }
 
+const Datum *
+pqfdw_dictionary_datums(PqConverter *cv, const PqDictionary *dict)
+{
+	MemoryContext old;
+	Datum	   *dd;
+	int64		saved_row_base;
+	const int16 *saved_def;
+	const int  *saved_rows;
+	int			i;
+
+	if (cv->dict_id == dict->id)
+		return cv->dict_datums;
+	saved_row_base = cv->row_base;
+	saved_def = cv->cur_def;
+	saved_rows = cv->cur_rows;
+	MemoryContextReset(cv->dict_cxt);
+	cv->dict_id = 0;
+	old = MemoryContextSwitchTo(cv->dict_cxt);
+	dd = palloc_extended(sizeof(Datum) * Max(dict->count, 1), MCXT_ALLOC_HUGE);
+	/* dictionary entries have no row number */
+	cv->cur_def = NULL;
+	cv->cur_rows = NULL;
+	cv->row_base = -1;
+	cv->fn(cv, dict->fixed, dict->ba, dict->count, dd);
+	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
+		for (i = 0; i < dict->count; i++)
+			dd[i] = apply_cast(cv, dd[i]);
+	MemoryContextSwitchTo(old);
+	cv->row_base = saved_row_base;
+	cv->cur_def = saved_def;
+	cv->cur_rows = saved_rows;
+	cv->dict_datums = dd;
+	cv->dict_id = dict->id;
+	return dd;
+}
+
 /* Dense Datums for the segment's values, converted once per dictionary. */
 static void
 dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
@@ -372,33 +408,10 @@ dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
 
 	if (seg->indices)
 	{
-		if (cv->dict_id != seg->dict->id)
-		{
-			MemoryContext old;
-			Datum	   *dd;
-			int64		saved_row_base = cv->row_base;
-			const int16 *saved_def = cv->cur_def;
+		const Datum *dd = pqfdw_dictionary_datums(cv, seg->dict);
 
-			MemoryContextReset(cv->dict_cxt);
-			cv->dict_id = 0;
-			old = MemoryContextSwitchTo(cv->dict_cxt);
-			dd = palloc_extended(sizeof(Datum) * Max(seg->dict->count, 1),
-								 MCXT_ALLOC_HUGE);
-			/* dictionary entries have no row number */
-			cv->cur_def = NULL;
-			cv->row_base = -1;
-			cv->fn(cv, seg->dict->fixed, seg->dict->ba, seg->dict->count, dd);
-			if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
-				for (i = 0; i < seg->dict->count; i++)
-					dd[i] = apply_cast(cv, dd[i]);
-			MemoryContextSwitchTo(old);
-			cv->row_base = saved_row_base;
-			cv->cur_def = saved_def;
-			cv->dict_datums = dd;
-			cv->dict_id = seg->dict->id;
-		}
 		for (i = 0; i < seg->nvalues; i++)
-			dense[i] = cv->dict_datums[seg->indices[i]];
+			dense[i] = dd[seg->indices[i]];
 		return;
 	}
 
@@ -423,6 +436,36 @@ pqfdw_convert_values(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 }
 
 void
+pqfdw_convert_segment_rows(PqConverter *cv, const PqSegment *seg,
+						   const int *rows, int nrows, Datum *values,
+						   bool *nulls)
+{
+	PqSegment	sel;
+
+	if (cv->always_null)
+	{
+		memset(nulls, true, sizeof(bool) * nrows);
+		return;
+	}
+	if (cv->scratch.def == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(MemoryContextGetParent(cv->dict_cxt));
+		int			width = Max(pq_fixed_width(cv->physical_type, cv->type_length), 1);
+
+		cv->scratch.def = palloc(sizeof(int16) * PQ_SEGMENT_CAP);
+		cv->scratch.indices = palloc(sizeof(uint32) * PQ_SEGMENT_CAP);
+		cv->scratch.fixed = palloc((Size) width * PQ_SEGMENT_CAP);
+		cv->scratch.ba = palloc(sizeof(PqByteArray) * PQ_SEGMENT_CAP);
+		MemoryContextSwitchTo(old);
+	}
+	pq_segment_select(seg, pq_fixed_width(cv->physical_type, cv->type_length),
+					  cv->max_def, rows, nrows, &cv->scratch, &sel);
+	/* errors name the selected entries' rows */
+	cv->cur_rows = rows;
+	pqfdw_convert_segment(cv, &sel, values, nulls);
+}
+
+void
 pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
 					  Datum *values, bool *nulls)
 {
@@ -433,12 +476,14 @@ pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
 	if (cv->always_null)
 	{
 		memset(nulls, true, sizeof(bool) * seg->n);
+		cv->cur_rows = NULL;
 		return;
 	}
 
 	/* the values in front, then moved back to their rows (k <= i) */
 	cv->cur_def = seg->def;
 	dense_values(cv, seg, values);
+	cv->cur_rows = NULL;
 	if (seg->def == NULL)
 	{
 		memset(nulls, false, sizeof(bool) * seg->n);

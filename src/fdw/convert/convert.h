@@ -24,6 +24,7 @@
 #define PQFDW_CONVERT_H
 
 #include "format/read/column_reader.h"
+#include "format/read/segment_select.h"
 #include "fmgr.h"
 
 typedef struct PqConverter PqConverter;
@@ -77,6 +78,11 @@ struct PqConverter
 	int64		row_base;		/* row number of the segment's first entry */
 	const int16 *cur_def;
 	const int16 *cur_rep;		/* nested leaves: rows start at level 0 */
+	const int  *cur_rows;		/* selected entries: each one's row, from
+								 * row_base (pqfdw_convert_segment_rows) */
+
+	/* pqfdw_convert_segment_rows: the selected entries, allocated once */
+	PqSegmentScratch scratch;
 };
 
 /* The natural PostgreSQL type of a Parquet field. */
@@ -98,6 +104,61 @@ extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
  */
 extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
 								  Datum *values, bool *nulls);
+
+/*
+ * Convert only the entries rows[0..nrows) (ascending) of a segment of a
+ * column without repetition into values[0, nrows) / nulls[0, nrows).
+ */
+extern void pqfdw_convert_segment_rows(PqConverter *cv, const PqSegment *seg,
+									   const int *rows, int nrows,
+									   Datum *values, bool *nulls);
+
+/*
+ * The dictionary's entries as Datums of the declared type, converted once
+ * per dictionary and kept until the next dictionary.
+ */
+extern const Datum *pqfdw_dictionary_datums(PqConverter *cv,
+											const PqDictionary *dict);
+
+/*
+ * Plain ASCII without NUL bytes is valid UTF-8 text: checked eight bytes at
+ * a time, so that pg_verify_mbstr() only sees strings with other bytes.
+ */
+static inline bool
+pqfdw_ascii_without_nul(const char *s, uint32 len)
+{
+	const uint64 high = UINT64CONST(0x8080808080808080);
+	const uint64 ones = UINT64CONST(0x0101010101010101);
+	uint64		bad = 0;
+	uint64		w;
+	uint32		i = 0;
+
+	/* bytes >= 0x80, and zero bytes (w - ones borrows into their high bit) */
+	for (; i + 8 <= len; i += 8)
+	{
+		memcpy(&w, s + i, 8);
+		bad |= w | ((w - ones) & ~w);
+	}
+	if (i < len && len >= 8)
+	{
+		/* the last eight bytes, some of them checked already */
+		memcpy(&w, s + len - 8, 8);
+		bad |= w | ((w - ones) & ~w);
+	}
+	else
+		for (; i < len; i++)
+			if ((unsigned char) s[i] >= 0x80 || s[i] == '\0')
+				return false;
+	return (bad & high) == 0;
+}
+
+/*
+ * Raise the error the text conversion raises for a STRING value that is not
+ * text of the database (invalid UTF-8, over 1 GB); dense_index as in
+ * pqfdw_value_out_of_range().  Only for a UTF-8 database.
+ */
+extern void pqfdw_check_utf8_text(PqConverter *cv, int dense_index,
+								  const char *src, uint32 len);
 
 /*
  * Convert n dense values (fixed or ba) to Datums of the declared type, for

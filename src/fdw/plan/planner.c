@@ -575,6 +575,31 @@ whole_row_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 	return whole_row ? add_to_flat_tlist(NIL, vars) : NIL;
 }
 
+/*
+ * The attributes of attnums the plan uses above the scan: its target and
+ * the quals the executor still evaluates (a whole-row reference uses all).
+ */
+static List *
+output_attnums(RelOptInfo *baserel, List *exec_quals, List *attnums)
+{
+	Bitmapset  *used = NULL;
+	List	   *result = NIL;
+	ListCell   *lc;
+	bool		whole;
+
+	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &used);
+	pull_varattnos((Node *) exec_quals, baserel->relid, &used);
+	whole = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, used);
+	foreach(lc, attnums)
+	{
+		int			a = lfirst_int(lc);
+
+		if (whole || bms_is_member(a - FirstLowInvalidHeapAttributeNumber, used))
+			result = lappend_int(result, a);
+	}
+	return result;
+}
+
 ForeignScan *
 pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					 Oid foreigntableid, ForeignPath *best_path,
@@ -604,6 +629,8 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	fdw_private = lappend(fdw_private, makeInteger(baserel->relid));
 	fdw_private = lappend(fdw_private, variant_keys(root, baserel, foreigntableid,
 													st->attnums));
+	fdw_private = lappend(fdw_private, output_attnums(baserel, scan_clauses,
+													  st->attnums));
 
 	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, scan_clauses, baserel->relid,

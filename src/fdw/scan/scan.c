@@ -40,10 +40,9 @@ typedef struct PqScanState
 	int			total_row_groups;
 	MemoryContext scan_cxt;
 
-	/* the current batch: rows that passed the filters */
+	/* the current batch (only rows that passed the filter) */
 	int			batch_n;
 	int			batch_pos;
-	int		   *batch_sel;		/* their row numbers, when filtering */
 
 	/*
 	 * With a scan target list (a whole-row reference, fdw/plan/planner.c): the
@@ -59,9 +58,7 @@ typedef struct PqScanState
 	int			formed_end;
 	MemoryContext form_cxt;
 
-	/* quals evaluated on batches */
-	PqBatchFilter *filters;
-	int			nfilters;
+	/* quals evaluated on batches (filter.h) */
 	List	   *filter_exprs;
 	Index		scanrelid;
 	ExprContext *econtext;
@@ -76,7 +73,6 @@ typedef struct PqScanState
 	PqBloomProbe *bloom_probes; /* hashes of the values, in param_cxt */
 
 	/* EXPLAIN ANALYZE */
-	int64		rows_filtered;
 	int64		row_groups_pruned_stats;
 	int64		row_groups_pruned_bloom;
 	int64		row_groups_pruned_dict;
@@ -102,7 +98,6 @@ footer_aggregate_plan(ForeignScanState *node)
 }
 
 static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
-static int	narrow_rows(void *arg, PqTableReader *tr, int n, int *sel);
 
 void
 pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
@@ -150,11 +145,14 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	st->reader = pqfdw_table_reader_create(node->ss.ss_currentRelation,
 										   st->paths, st->attnums,
 										   st->scan_cxt);
-	st->filters = pqfdw_batch_filters_init(st->filter_exprs, st->scanrelid,
-										   &st->nfilters);
-	if (st->nfilters > 0)
-		st->batch_sel = MemoryContextAlloc(st->scan_cxt,
-										   sizeof(int) * st->reader->batch_rows);
+	if (st->filter_exprs != NIL)
+		pqfdw_table_reader_set_filter(st->reader,
+									  pqfdw_filter_create(st->filter_exprs,
+														  st->scanrelid,
+														  st->reader->batch_rows,
+														  st->scan_cxt),
+									  list_nth(plan->fdw_private,
+											   PQFDW_PRIVATE_OUTPUT));
 	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_VARIANT_KEYS))
 	{
 		List	   *pair = lfirst(lc);
@@ -171,15 +169,6 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	{
 		st->reader->rg_check = row_group_check;
 		st->reader->rg_check_arg = st;
-		if (st->nfilters > 0)
-		{
-			List	   *attnums = NIL;
-			int			i;
-
-			for (i = 0; i < st->nfilters; i++)
-				attnums = list_append_unique_int(attnums, st->filters[i].attnum);
-			pqfdw_table_reader_set_narrow(st->reader, attnums, narrow_rows, st);
-		}
 	}
 }
 
@@ -211,22 +200,6 @@ init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
 												 ALLOCSET_DEFAULT_SIZES);
 		}
 	}
-}
-
-/*
- * Late materialization: the batch filters on the filter columns alone;
- * rows they remove here count as removed by the Parquet filter.
- */
-static int
-narrow_rows(void *arg, PqTableReader *tr, int n, int *sel)
-{
-	PqScanState *st = arg;
-	int			m = pqfdw_batch_filter(st->filters, st->nfilters,
-									   tr->batch_values, tr->batch_nulls,
-									   tr->batch_rows, n, sel);
-
-	st->rows_filtered += n - m;
-	return m;
 }
 
 /*
@@ -349,13 +322,6 @@ next_batch(PqScanState *st)
 	st->batch_pos = 0;
 	st->batch_n = n;
 	st->formed_first = st->formed_end = 0;
-	if (st->nfilters > 0)
-	{
-		st->batch_n = pqfdw_batch_filter(st->filters, st->nfilters,
-										 tr->batch_values, tr->batch_nulls,
-										 tr->batch_rows, n, st->batch_sel);
-		st->rows_filtered += n - st->batch_n;
-	}
 	return true;
 }
 
@@ -378,7 +344,7 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 		old = MemoryContextSwitchTo(st->form_cxt);
 		pqfdw_form_rows(st->former, tr->batch_values, tr->batch_nulls,
 						tr->batch_rows,
-						st->nfilters > 0 ? st->batch_sel + st->batch_pos : NULL,
+						NULL,
 						st->batch_pos, n, st->formed);
 		MemoryContextSwitchTo(old);
 		st->formed_first = st->batch_pos;
@@ -421,7 +387,7 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 			return slot;
 	}
 
-	row = st->nfilters > 0 ? st->batch_sel[st->batch_pos] : st->batch_pos;
+	row = st->batch_pos;
 	if (st->scan_attnos)
 		fill_scan_tuple(st, slot, row);
 	else
@@ -434,6 +400,9 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 		{
 			int			att = tr->cols[i].attnum - 1;
 			size_t		pos = pqfdw_batch_index(tr, att, row);
+
+			if (!tr->cols[i].output)
+				continue;
 
 			slot->tts_values[att] = tr->batch_values[pos];
 			slot->tts_isnull[att] = tr->batch_nulls[pos];
@@ -474,7 +443,7 @@ pqfdw_EndForeignScan(ForeignScanState *node)
 static void
 local_counters(PqScanState *st, int64 *c)
 {
-	c[PQFDW_COUNT_ROWS_FILTERED] = st->rows_filtered;
+	c[PQFDW_COUNT_ROWS_FILTERED] = st->reader->rows_filtered;
 	c[PQFDW_COUNT_ROW_GROUPS_READ] = st->reader->row_groups_read;
 	c[PQFDW_COUNT_PRUNED_STATS] = st->row_groups_pruned_stats;
 	c[PQFDW_COUNT_PRUNED_BLOOM] = st->row_groups_pruned_bloom;

@@ -67,7 +67,8 @@ extern bool pqfdw_AnalyzeForeignTable(Relation relation,
  * and the relation's range table index at plan time (Integer): the Vars in
  * those quals carry it, and set_plan_references may renumber the scan; and
  * the jsonb columns used only as v -> 'key' (List of (Integer attnum, List
- * of String keys)).
+ * of String keys)); and the attributes whose values the plan uses above the
+ * scan (IntList; the batch quals' columns not among them are only tested).
  */
 enum PqfdwPrivateIndex
 {
@@ -77,7 +78,8 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_FILTERS,
 	PQFDW_PRIVATE_PRUNE,
 	PQFDW_PRIVATE_RELID,
-	PQFDW_PRIVATE_VARIANT_KEYS
+	PQFDW_PRIVATE_VARIANT_KEYS,
+	PQFDW_PRIVATE_OUTPUT
 };
 
 #endif							/* PQFDW_SCAN_H */

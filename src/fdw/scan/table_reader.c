@@ -63,6 +63,7 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 		PqTableColumn *c = &tr->cols[i++];
 
 		c->attnum = lfirst_int(lc);
+		c->output = true;
 		c->attname = pstrdup(NameStr(TupleDescAttr(tupdesc, c->attnum - 1)->attname));
 	}
 	tr->att_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
@@ -279,25 +280,94 @@ start_column(PqTableReader *tr, int i)
 
 bool		pqfdw_enable_late_materialization = true;
 
-static bool
-is_narrow_col(PqTableReader *tr, int i)
+/* Move flat column c's reader to row group row rg_row. */
+static inline void
+seek_column(PqTableColumn *c, int64 rg_row)
+{
+	pq_column_reader_skip(c->reader, rg_row - pq_column_reader_row(c->reader));
+}
+
+/*
+ * The next segment of flat column c, at most max rows, with the converter
+ * told its first row for messages.
+ */
+static int
+next_segment(PqTableReader *tr, PqTableColumn *c, int max, PqSegment *seg)
+{
+	int64		row = pq_column_reader_row(c->reader);
+	int			got = pq_column_reader_next(c->reader, max, seg);
+
+	if (got == 0)
+		pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " rows of its row group",
+				   row, tr->file->md.row_groups[tr->row_group].num_rows);
+	c->conv.row_base = tr->file_row + row;
+	return got;
+}
+
+/*
+ * Decode rows [tr->rg_pos, tr->rg_pos + n) of filtered column c and
+ * evaluate the filter's leaves on them; their Datums go to the batch when
+ * convert is set or the leaves need them.
+ */
+static void
+filter_column(PqTableReader *tr, PqTableColumn *c, int n, bool convert)
+{
+	int			att = c->attnum - 1;
+	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
+	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
+	int			filled = 0;
+
+	if (c->nested)
+	{
+		pqfdw_nested_column_fill(c->nested, tr->rg_pos, n, values, nulls,
+								 tr->file_row + tr->rg_pos);
+		pqfdw_filter_datums(tr->filter, c->attnum, 0, n, values, nulls);
+		return;
+	}
+	seek_column(c, tr->rg_pos);
+	while (filled < n)
+	{
+		PqSegment	seg;
+		int			got = next_segment(tr, c, n - filled, &seg);
+		bool		datums;
+
+		datums = convert ||
+			pqfdw_filter_needs_datums(tr->filter, c->attnum, &c->conv, &seg);
+		if (datums)
+			pqfdw_convert_segment(&c->conv, &seg, values + filled,
+								  nulls + filled);
+		pqfdw_filter_segment(tr->filter, c->attnum, &c->conv, &seg, filled,
+							 datums ? values + filled : NULL,
+							 datums ? nulls + filled : NULL);
+		filled += got;
+	}
+}
+
+/*
+ * Evaluate the filter on the n rows at tr->rg_pos: the passing ones go to
+ * tr->sel, their number is returned.  With convert, the filtered columns
+ * handed out have all n rows' Datums in the batch.
+ */
+static int
+filter_rows(PqTableReader *tr, int n, bool convert)
 {
 	int			k;
 
-	for (k = 0; k < tr->nnarrow_cols; k++)
-		if (tr->narrow_cols[k] == i)
-			return true;
-	return false;
+	for (k = 0; k < tr->nfilter_cols; k++)
+	{
+		PqTableColumn *c = &tr->cols[tr->filter_cols[k]];
+
+		filter_column(tr, c, n, convert && c->output);
+	}
+	return pqfdw_filter_select(tr->filter, n, tr->sel);
 }
 
-static void fill_column(PqTableReader *tr, PqTableColumn *c, int n);
-
 /*
- * Late materialization: decode the narrowing columns over tr->rg_ranges,
- * keep the rows the filter passes as the new ranges, and rewind those
- * columns onto their already fetched pages.  False when it cannot be done
- * here (a narrowing column read without selected pages); the ranges are
- * then unchanged.
+ * Late materialization over a page index's ranges: evaluate the filter on
+ * tr->rg_ranges, keep the passing rows as the new ranges, and rewind the
+ * filtered columns onto their already fetched pages.  False when it cannot
+ * be done here (a filtered column read without selected pages); the ranges
+ * are then unchanged.
  */
 static bool
 narrow_ranges(PqTableReader *tr)
@@ -307,9 +377,9 @@ narrow_ranges(PqTableReader *tr)
 	int			ntight = 0;
 	int			k;
 
-	for (k = 0; k < tr->nnarrow_cols; k++)
+	for (k = 0; k < tr->nfilter_cols; k++)
 	{
-		PqTableColumn *c = &tr->cols[tr->narrow_cols[k]];
+		PqTableColumn *c = &tr->cols[tr->filter_cols[k]];
 
 		/* nested columns read whole chunks when repeated: no narrowing */
 		if (c->nested != NULL || c->reader->sel == NULL)
@@ -328,20 +398,18 @@ narrow_ranges(PqTableReader *tr)
 			MemoryContext old;
 			int			m;
 			int			j;
-			int			c;
 
 			CHECK_FOR_INTERRUPTS();
 			MemoryContextReset(tr->batch_cxt);
 			old = MemoryContextSwitchTo(tr->batch_cxt);
 			tr->rg_pos = pos;
-			for (c = 0; c < tr->nnarrow_cols; c++)
-				fill_column(tr, &tr->cols[tr->narrow_cols[c]], n);
-			m = tr->narrow(tr->narrow_arg, tr, n, tr->narrow_sel);
+			m = filter_rows(tr, n, false);
 			MemoryContextSwitchTo(old);
+			tr->rows_filtered += n - m;
 
 			for (j = 0; j < m; j++)
 			{
-				int64		row = pos + tr->narrow_sel[j];
+				int64		row = pos + tr->sel[j];
 
 				if (ntight > 0 && tight[ntight - 1].end == row)
 					tight[ntight - 1].end++;
@@ -363,30 +431,31 @@ narrow_ranges(PqTableReader *tr)
 	MemoryContextReset(tr->batch_cxt);
 	tr->rg_ranges = tight;
 	tr->rg_nranges = ntight;
-	for (k = 0; k < tr->nnarrow_cols; k++)
-		pq_column_reader_rewind(tr->cols[tr->narrow_cols[k]].reader);
+	for (k = 0; k < tr->nfilter_cols; k++)
+		pq_column_reader_rewind(tr->cols[tr->filter_cols[k]].reader);
 	return true;
 }
 
 /*
  * Start the column readers on the row group, narrowing the row ranges by
- * the filter first when there are ranges and a narrowing filter.
+ * the filter first when there are ranges and columns besides the filtered
+ * ones.
  */
 static void
 start_columns(PqTableReader *tr)
 {
 	int			i;
-	bool		narrowed = false;
 
-	if (tr->rg_ranges != NULL && tr->narrow != NULL &&
-		tr->nnarrow_cols < tr->ncols && pqfdw_enable_late_materialization)
+	tr->rg_filtered = false;
+	if (tr->rg_ranges != NULL && tr->filter != NULL &&
+		tr->nfilter_cols < tr->ncols && pqfdw_enable_late_materialization)
 	{
-		for (i = 0; i < tr->nnarrow_cols; i++)
-			start_column(tr, tr->narrow_cols[i]);
-		narrowed = narrow_ranges(tr);
+		for (i = 0; i < tr->nfilter_cols; i++)
+			start_column(tr, tr->filter_cols[i]);
+		tr->rg_filtered = narrow_ranges(tr);
 	}
 	for (i = 0; i < tr->ncols; i++)
-		if (!narrowed || !is_narrow_col(tr, i))
+		if (!tr->rg_filtered || !tr->cols[i].filtered)
 			start_column(tr, i);
 }
 
@@ -486,19 +555,20 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 	int			filled = 0;
 	int			att = c->attnum - 1;
 
-	pq_column_reader_skip(c->reader,
-						  tr->rg_pos - pq_column_reader_row(c->reader));
+	if (c->nested)
+	{
+		pqfdw_nested_column_fill(c->nested, tr->rg_pos, n,
+								 tr->batch_values + pqfdw_batch_index(tr, att, 0),
+								 tr->batch_nulls + pqfdw_batch_index(tr, att, 0),
+								 tr->file_row + tr->rg_pos);
+		return;
+	}
+	seek_column(c, tr->rg_pos);
 	while (filled < n)
 	{
 		PqSegment	seg;
-		int64		row = pq_column_reader_row(c->reader);
-		int			got;
+		int			got = next_segment(tr, c, n - filled, &seg);
 
-		got = pq_column_reader_next(c->reader, n - filled, &seg);
-		if (got == 0)
-			pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " rows of its row group",
-					   row, tr->file->md.row_groups[tr->row_group].num_rows);
-		c->conv.row_base = tr->file_row + row;
 		pqfdw_convert_segment(&c->conv, &seg,
 							  tr->batch_values + pqfdw_batch_index(tr, att, filled),
 							  tr->batch_nulls + pqfdw_batch_index(tr, att, filled));
@@ -506,49 +576,132 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 	}
 }
 
-int
-pqfdw_table_reader_next_batch(PqTableReader *tr)
+/* Keep batch rows sel[0..m) of attribute att, in order, at 0..m. */
+static void
+compact_column(PqTableReader *tr, int att, const int *sel, int m)
 {
-	MemoryContext old;
-	int64		end;
-	int			n;
+	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
+	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
+	int			j;
+
+	for (j = 0; j < m; j++)
+	{
+		values[j] = values[sel[j]];
+		nulls[j] = nulls[sel[j]];
+	}
+}
+
+/*
+ * Decode only rows sel[0..m) (ascending, below n) of the n at tr->rg_pos
+ * of flat column c into batch rows 0..m: the reader skips from one to the
+ * next (pages in between are not decompressed) and converts only them.
+ */
+static void
+fill_column_rows(PqTableReader *tr, PqTableColumn *c, int n, const int *sel,
+				 int m)
+{
+	int			att = c->attnum - 1;
+	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
+	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
+	int			k = 0;
+
+	while (k < m)
+	{
+		PqSegment	seg;
+		int			got;
+		int			j;
+
+		seek_column(c, tr->rg_pos + sel[k]);
+		got = next_segment(tr, c, n - sel[k], &seg);
+		for (j = k; j < m && sel[j] < sel[k] + got; j++)
+			tr->seg_rows[j - k] = sel[j] - sel[k];
+		pqfdw_convert_segment_rows(&c->conv, &seg, tr->seg_rows, j - k,
+								   values + k, nulls + k);
+		k = j;
+	}
+}
+
+/*
+ * Fill the batch with the n rows at tr->rg_pos, or with those of them the
+ * filter passes; returns how many rows the batch holds.
+ */
+static int
+fill_batch(PqTableReader *tr, int n)
+{
+	bool		filtering = tr->filter != NULL && !tr->rg_filtered;
+	bool		late = pqfdw_enable_late_materialization;
+	int			m = n;
 	int			i;
 
-	/* the previous batch's Datums are no longer referenced */
-	MemoryContextReset(tr->batch_cxt);
-	if (tr->rg_rows_left == 0 && !next_row_group(tr))
-		return 0;
-
-	/* a batch stays inside one range */
-	if (tr->rg_ranges)
+	if (filtering)
 	{
-		if (tr->rg_pos >= tr->rg_ranges[tr->rg_range].end)
-			tr->rg_pos = tr->rg_ranges[++tr->rg_range].start;
-		end = tr->rg_ranges[tr->rg_range].end;
+		m = filter_rows(tr, n, true);
+		tr->rows_filtered += n - m;
+		if (m == 0)
+			return 0;
 	}
-	else
-		end = tr->file->md.row_groups[tr->row_group].num_rows;
-
-	CHECK_FOR_INTERRUPTS();
-	n = (int) Min((int64) tr->batch_rows, end - tr->rg_pos);
-	old = MemoryContextSwitchTo(tr->batch_cxt);
 	for (i = 0; i < tr->ncols; i++)
 	{
 		PqTableColumn *c = &tr->cols[i];
 
-		if (c->nested)
-			pqfdw_nested_column_fill(c->nested, tr->rg_pos, n,
-									 tr->batch_values + pqfdw_batch_index(tr, c->attnum - 1, 0),
-									 tr->batch_nulls + pqfdw_batch_index(tr, c->attnum - 1, 0),
-									 tr->file_row + tr->rg_pos);
-		else
+		if (!c->output || (filtering && c->filtered))
+			continue;
+		if (m == n || !late || c->nested)
+		{
 			fill_column(tr, c, n);
+			if (m < n)
+				compact_column(tr, c->attnum - 1, tr->sel, m);
+		}
+		else
+			fill_column_rows(tr, c, n, tr->sel, m);
 	}
-	MemoryContextSwitchTo(old);
+	if (filtering && m < n)
+		for (i = 0; i < tr->nfilter_cols; i++)
+		{
+			PqTableColumn *c = &tr->cols[tr->filter_cols[i]];
 
-	tr->rg_rows_left -= n;
-	tr->rg_pos += n;
-	return n;
+			if (c->output)
+				compact_column(tr, c->attnum - 1, tr->sel, m);
+		}
+	return m;
+}
+
+int
+pqfdw_table_reader_next_batch(PqTableReader *tr)
+{
+	for (;;)
+	{
+		MemoryContext old;
+		int64		end;
+		int			n;
+		int			m;
+
+		/* the previous batch's Datums are no longer referenced */
+		MemoryContextReset(tr->batch_cxt);
+		if (tr->rg_rows_left == 0 && !next_row_group(tr))
+			return 0;
+
+		/* a batch stays inside one range */
+		if (tr->rg_ranges)
+		{
+			if (tr->rg_pos >= tr->rg_ranges[tr->rg_range].end)
+				tr->rg_pos = tr->rg_ranges[++tr->rg_range].start;
+			end = tr->rg_ranges[tr->rg_range].end;
+		}
+		else
+			end = tr->file->md.row_groups[tr->row_group].num_rows;
+
+		CHECK_FOR_INTERRUPTS();
+		n = (int) Min((int64) tr->batch_rows, end - tr->rg_pos);
+		old = MemoryContextSwitchTo(tr->batch_cxt);
+		m = fill_batch(tr, n);
+		MemoryContextSwitchTo(old);
+
+		tr->rg_rows_left -= n;
+		tr->rg_pos += n;
+		if (m > 0)
+			return m;
+	}
 }
 
 void
@@ -568,27 +721,28 @@ pqfdw_table_reader_set_variant_keys(PqTableReader *tr, AttrNumber attnum,
 }
 
 void
-pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
-							  PqRowNarrow filter, void *arg)
+pqfdw_table_reader_set_filter(PqTableReader *tr, PqFilter *filter,
+							  List *output)
 {
-	ListCell   *lc;
+	List	   *attnums = pqfdw_filter_attnums(filter);
 	int			i;
 
-	tr->narrow_cols = MemoryContextAlloc(tr->cxt, sizeof(int) * Max(tr->ncols, 1));
-	tr->nnarrow_cols = 0;
-	foreach(lc, attnums)
+	tr->filter = filter;
+	tr->filter_cols = MemoryContextAlloc(tr->cxt, sizeof(int) * Max(tr->ncols, 1));
+	tr->nfilter_cols = 0;
+	for (i = 0; i < tr->ncols; i++)
 	{
-		for (i = 0; i < tr->ncols; i++)
-			if (tr->cols[i].attnum == lfirst_int(lc))
-				break;
-		if (i == tr->ncols)
-			elog(ERROR, "narrowing attribute %d is not read", lfirst_int(lc));
-		if (!is_narrow_col(tr, i))
-			tr->narrow_cols[tr->nnarrow_cols++] = i;
+		PqTableColumn *c = &tr->cols[i];
+
+		c->filtered = list_member_int(attnums, c->attnum);
+		c->output = !c->filtered || list_member_int(output, c->attnum);
+		if (c->filtered)
+			tr->filter_cols[tr->nfilter_cols++] = i;
 	}
-	tr->narrow_sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
-	tr->narrow = filter;
-	tr->narrow_arg = arg;
+	if (tr->nfilter_cols != list_length(attnums))
+		elog(ERROR, "parquet_fdw filter tests a column that is not read");
+	tr->sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
+	tr->seg_rows = MemoryContextAlloc(tr->cxt, sizeof(int) * PQ_SEGMENT_CAP);
 }
 
 void

@@ -12,6 +12,7 @@
 #define PQFDW_TABLE_READER_H
 
 #include "fdw/convert/nested.h"
+#include "fdw/scan/filter.h"
 #include "format/read/page_index.h"
 #include "utils/relcache.h"
 
@@ -28,13 +29,6 @@ typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
 typedef bool (*PqUnitClaim) (void *arg, int *file, int *row_group,
 							 int *file_row_groups);
 
-/*
- * Row filter for late materialization: of the n rows in the batch arrays
- * (only the narrowing columns filled), store the passing row numbers in
- * sel and return how many there are.
- */
-typedef int (*PqRowNarrow) (void *arg, PqTableReader *tr, int n, int *sel);
-
 typedef struct PqTableColumn
 {
 	AttrNumber	attnum;			/* 1-based */
@@ -46,6 +40,9 @@ typedef struct PqTableColumn
 								 * field (fdw/convert/nested.h) */
 	List	   *variant_keys;	/* VARIANT as jsonb: the object fields the
 								 * query uses (NIL: all) */
+	bool		output;			/* its Datums are handed out (false: only
+								 * the filter reads it) */
+	bool		filtered;		/* the filter tests it */
 } PqTableColumn;
 
 struct PqTableReader
@@ -102,16 +99,19 @@ struct PqTableReader
 	void	   *claim_arg;
 
 	/*
-	 * Late materialization: when rg_check left row ranges (page index), the
-	 * narrowing columns (indexes into cols) are decoded first and narrow
-	 * keeps only the rows it passes; the other columns then read only the
-	 * pages of those rows.
+	 * Quals evaluated on batches (filter.h): the columns they test
+	 * (filtered) are decoded first, the others only for the rows that pass
+	 * (late materialization).  When rg_check left row ranges (a page index),
+	 * the ranges are first narrowed to the passing rows, so that the other
+	 * columns read only the pages holding them (rg_filtered).
 	 */
-	PqRowNarrow narrow;
-	void	   *narrow_arg;
-	int		   *narrow_cols;
-	int			nnarrow_cols;
-	int		   *narrow_sel;		/* batch_rows entries */
+	PqFilter   *filter;
+	int		   *filter_cols;	/* indexes into cols */
+	int			nfilter_cols;
+	int		   *sel;			/* batch_rows: passing rows of a batch */
+	int		   *seg_rows;		/* PQ_SEGMENT_CAP: those of a segment */
+	bool		rg_filtered;
+	int64		rows_filtered;	/* rows the filter removed */
 
 	/* statistics */
 	int64		row_groups_read;
@@ -149,16 +149,18 @@ extern PqTableReader *pqfdw_table_reader_create_desc(TupleDesc tupdesc,
 
 /*
  * Decode the next batch into batch_values/batch_nulls; returns its row
- * count, 0 when every file is done.  Columns not read stay NULL.
+ * count, 0 when every file is done.  Columns not read stay NULL.  With a
+ * filter, the batch holds only rows that pass it.
  */
 extern int	pqfdw_table_reader_next_batch(PqTableReader *tr);
 
 /*
- * Narrow row groups with ranges by the rows filter passes, decoding the
- * attributes attnums (IntList) first (see narrow in PqTableReader).
+ * Return only the rows filter passes (see filter in PqTableReader); of the
+ * attributes it tests, only those in output (IntList) are handed out, the
+ * others stay NULL.
  */
-extern void pqfdw_table_reader_set_narrow(PqTableReader *tr, List *attnums,
-										  PqRowNarrow filter, void *arg);
+extern void pqfdw_table_reader_set_filter(PqTableReader *tr, PqFilter *filter,
+										  List *output);
 
 /*
  * Read only the object fields keys (String nodes) of attribute attnum when
