@@ -42,6 +42,7 @@ static const PqfdwOption valid_options[] = {
 	{"column_keys", ForeignTableRelationId},
 	{"aad_prefix", ForeignTableRelationId},
 	{"parallel_workers", ForeignTableRelationId},
+	{"sorted", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{NULL, InvalidOid}
 };
@@ -75,6 +76,88 @@ parallel_workers_option(DefElem *def)
 						value),
 				 errhint("Give a number of workers from 0 to 1024.")));
 	return (int) n;
+}
+
+static void
+sorted_syntax_error(const char *value, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid value for option \"sorted\": \"%s\"", value),
+			 errdetail("%s", detail),
+			 errhint("List columns as in ORDER BY, for example 'a, b DESC NULLS LAST'.")));
+}
+
+List *
+pqfdw_parse_sorted(const char *value)
+{
+	char	   *copy = pstrdup(value);
+	char	   *item;
+	char	   *save = NULL;
+	List	   *keys = NIL;
+
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save))
+	{
+		PqfdwSortKey *key = palloc0(sizeof(PqfdwSortKey));
+		char	   *tok;
+		char	   *tsave = NULL;
+		List	   *names;
+		bool		dir_seen = false;
+		bool		nulls_seen = false;
+
+		/* the column: an identifier, quoted or not, then keywords */
+		tok = item + strspn(item, " \t\n");
+		if (*tok == '"')
+		{
+			char	   *end = strchr(tok + 1, '"');
+
+			if (end == NULL)
+				sorted_syntax_error(value, "A quoted column name is not closed.");
+			*end = '\0';
+			key->column = pstrdup(tok + 1);
+			tok = end + 1;
+		}
+		else
+		{
+			size_t		len = strcspn(tok, " \t\n");
+			char	   *name = pnstrdup(tok, len);
+
+			if (len == 0)
+				sorted_syntax_error(value, "A column name is missing.");
+			if (!SplitIdentifierString(name, '.', &names) || list_length(names) != 1)
+				sorted_syntax_error(value, "A column name is not a plain identifier.");
+			key->column = linitial(names);
+			tok += len;
+		}
+		for (tok = strtok_r(tok, " \t\n", &tsave); tok;
+			 tok = strtok_r(NULL, " \t\n", &tsave))
+		{
+			if ((pg_strcasecmp(tok, "ASC") == 0 || pg_strcasecmp(tok, "DESC") == 0) &&
+				!dir_seen && !nulls_seen)
+			{
+				key->descending = pg_strcasecmp(tok, "DESC") == 0;
+				dir_seen = true;
+			}
+			else if (pg_strcasecmp(tok, "NULLS") == 0 && !nulls_seen)
+			{
+				tok = strtok_r(NULL, " \t\n", &tsave);
+				if (tok == NULL ||
+					(pg_strcasecmp(tok, "FIRST") != 0 && pg_strcasecmp(tok, "LAST") != 0))
+					sorted_syntax_error(value, "NULLS must be followed by FIRST or LAST.");
+				key->nulls_first = pg_strcasecmp(tok, "FIRST") == 0;
+				nulls_seen = true;
+			}
+			else
+				sorted_syntax_error(value, psprintf("Unexpected word \"%s\".", tok));
+		}
+		/* ORDER BY's default: NULLS FIRST exactly when DESC */
+		if (!nulls_seen)
+			key->nulls_first = key->descending;
+		keys = lappend(keys, key);
+	}
+	if (keys == NIL)
+		sorted_syntax_error(value, "No column is listed.");
+	return keys;
 }
 
 void
@@ -138,6 +221,8 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			(void) pqfdw_parse_column_keys(defGetString(def));
 		else if (strcmp(def->defname, "parallel_workers") == 0)
 			(void) parallel_workers_option(def);
+		else if (strcmp(def->defname, "sorted") == 0)
+			(void) pqfdw_parse_sorted(defGetString(def));
 	}
 
 	if (catalog == ForeignTableRelationId && filename == NULL)
@@ -309,6 +394,7 @@ pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 
 	opts->filename = NULL;
 	opts->parallel_workers = -1;
+	opts->sorted = NIL;
 	foreach(lc, table->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -317,6 +403,8 @@ pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 			opts->filename = defGetString(def);
 		else if (strcmp(def->defname, "parallel_workers") == 0)
 			opts->parallel_workers = parallel_workers_option(def);
+		else if (strcmp(def->defname, "sorted") == 0)
+			opts->sorted = pqfdw_parse_sorted(defGetString(def));
 	}
 	opts->decrypt = pqfdw_table_decryption(relid);
 	if (opts->filename == NULL)

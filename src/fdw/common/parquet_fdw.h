@@ -23,7 +23,19 @@ typedef struct PqfdwTableOptions
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
 	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
 	int			parallel_workers;	/* the option; -1 when not set */
+	List	   *sorted;			/* the option: PqfdwSortKey, NIL when not set */
 } PqfdwTableOptions;
+
+/* A key of the option sorted: the order the files' rows are in. */
+typedef struct PqfdwSortKey
+{
+	char	   *column;			/* a column of the table */
+	bool		descending;
+	bool		nulls_first;
+} PqfdwSortKey;
+
+/* The keys of a value of the option sorted ('a, b DESC NULLS LAST'). */
+extern List *pqfdw_parse_sorted(const char *value);
 
 extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);

@@ -22,6 +22,7 @@ typedef struct PqfdwPlanState
 	List	   *files;			/* PqFile footers */
 	Oid			relid;
 	double		scanned_tuples; /* in row groups statistics do not prune */
+	List	   *sorted;			/* the option sorted (PqfdwSortKey) */
 } PqfdwPlanState;
 
 /* planner.c */
@@ -35,6 +36,14 @@ extern ForeignScan *pqfdw_GetForeignPlan(PlannerInfo *root,
 										 ForeignPath *best_path,
 										 List *tlist, List *scan_clauses,
 										 Plan *outer_plan);
+
+/*
+ * sort_order.c: the pathkeys of the order the option sorted (PqfdwSortKey
+ * list) declares, checked against the footers in st->files (an ERROR when
+ * they contradict it); NIL when no query would use them.
+ */
+extern List *pqfdw_sort_pathkeys(PlannerInfo *root, RelOptInfo *baserel,
+								 PqfdwPlanState *st, List *sorted);
 
 /*
  * upper.c: aggregates the footers answer (count(*) of a table without

@@ -196,6 +196,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	st->relid = foreigntableid;
 	/* compute_parallel_worker() takes it as heap takes the storage option */
 	baserel->rel_parallel_workers = opts.parallel_workers;
+	st->sorted = opts.sorted;
 	files = pqfdw_open_footers(opts.paths, opts.decrypt);
 	st->files = files;
 
@@ -432,7 +433,7 @@ lookup_attnum(ParamPathInfo *ppi, Index relid)
  */
 static void
 add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, PqfdwPlanState *st,
-				  Cost startup_cost, Cost run_cost)
+				  Cost startup_cost, Cost run_cost, List *pathkeys)
 {
 	ForeignPath *path;
 	int			workers;
@@ -455,7 +456,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, PqfdwPlanState *st,
 								   clamp_row_est(baserel->rows / divisor),
 								   startup_cost,
 								   startup_cost + run_cost / divisor,
-								   NIL, NULL, NULL, NIL);
+								   pathkeys, NULL, NULL, NIL);
 	path->path.parallel_aware = true;
 	path->path.parallel_safe = true;
 	path->path.parallel_workers = workers;
@@ -471,6 +472,7 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	Cost		run_cost;
 	QualCost	qcost;
 	ListCell   *lc;
+	List	   *pathkeys;
 
 	/* reading footers, then sequential reads of the needed chunks */
 	startup_cost = 10.0 * list_length(st->paths);
@@ -483,13 +485,15 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	run_cost += qcost.per_tuple * st->scanned_tuples;
 	run_cost += baserel->reltarget->cost.per_tuple * baserel->rows;
 
+	/* rows come in the declared order (option sorted), in workers too */
+	pathkeys = pqfdw_sort_pathkeys(root, baserel, st, st->sorted);
 	add_path(baserel, (Path *)
 			 create_foreignscan_path(root, baserel, NULL,
 									 baserel->rows,
 									 startup_cost,
 									 startup_cost + run_cost,
-									 NIL, NULL, NULL, NIL));
-	add_parallel_path(root, baserel, st, startup_cost, run_cost);
+									 pathkeys, NULL, NULL, NIL));
+	add_parallel_path(root, baserel, st, startup_cost, run_cost, pathkeys);
 
 	foreach(lc, prunable_param_infos(root, baserel))
 	{
