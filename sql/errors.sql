@@ -41,3 +41,24 @@ SELECT sum(id) FROM ft_range;
 SELECT d FROM ft_range;
 SELECT ts FROM ft_range;
 SELECT 1 AS still_alive;
+
+-- Readers take their large buffers from the backend's pool and give them
+-- back when their scan ends, also when it fails: failing scans over and
+-- over do not grow the pool.
+CREATE FUNCTION reader_buffer_bytes() RETURNS bigint LANGUAGE sql AS
+$$ SELECT coalesce(sum(total_bytes), 0)::bigint FROM pg_backend_memory_contexts
+   WHERE name = 'parquet_fdw reader buffers' $$;
+SELECT expect_error('SELECT d FROM ft_range');
+SELECT reader_buffer_bytes() AS after_one \gset
+DO $$
+BEGIN
+    FOR i IN 1..50 LOOP
+        BEGIN
+            PERFORM d FROM ft_range;
+        EXCEPTION WHEN OTHERS THEN
+            NULL;
+        END;
+    END LOOP;
+END
+$$;
+SELECT :after_one > 0 AS pooled, reader_buffer_bytes() <= :after_one AS not_grown;

@@ -8,6 +8,7 @@
 #include "postgres.h"
 
 #include "fdw/prune/bloom.h"
+#include "fdw/common/parquet_fdw.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/prune/dictionary.h"
 #include "fdw/inspect/import.h"
@@ -28,6 +29,7 @@ void		_PG_init(void);
 void
 _PG_init(void)
 {
+	pq_buffer_pool = &pqfdw_buffer_pool;
 	DefineCustomBoolVariable("parquet_fdw.enable_statistics_pruning",
 							 "Skips row groups whose column statistics rule out every row.",
 							 NULL,

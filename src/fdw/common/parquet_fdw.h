@@ -16,6 +16,9 @@
 #include "nodes/parsenodes.h"
 #include "nodes/pg_list.h"
 
+/* buffer_pool.c: spare buffers of column readers (pq_buffer_pool) */
+extern const PqBufferPool pqfdw_buffer_pool;
+
 /* options.c: foreign table and column options, file lists */
 typedef struct PqfdwTableOptions
 {

@@ -20,6 +20,46 @@
 
 static uint32 pq_next_dictionary_id = 0;
 
+const PqBufferPool *pq_buffer_pool = NULL;
+
+/* The reader's memory context goes: its buffers go back to the pool. */
+static void
+give_back_buffers(void *arg)
+{
+	PqColumnReader *r = arg;
+
+	if (r->chunk_buf)
+		pq_buffer_pool->put(r->chunk_buf, r->chunk_buf_cap);
+	if (r->page_buf)
+		pq_buffer_pool->put(r->page_buf, r->page_buf_cap);
+	r->chunk_buf = r->page_buf = NULL;
+	r->chunk_buf_cap = r->page_buf_cap = 0;
+}
+
+/*
+ * A buffer of size bytes: *buf (grown from the pool) when there is a pool,
+ * else an allocation in cxt.  Its contents are not kept.
+ */
+static uint8 *
+reader_buffer(uint8 **buf, size_t *cap, MemoryContext cxt, size_t size)
+{
+	size = Max(size, 1);
+	if (pq_buffer_pool == NULL)
+		return MemoryContextAllocHuge(cxt, size);
+	if (*cap < size)
+	{
+		uint8	   *old = *buf;
+		size_t		old_cap = *cap;
+
+		*buf = NULL;
+		*cap = 0;
+		if (old)
+			pq_buffer_pool->put(old, old_cap);
+		*buf = pq_buffer_pool->get(size, cap);
+	}
+	return *buf;
+}
+
 PqColumnReader *
 pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 {
@@ -28,6 +68,14 @@ pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 	const PqColumnDescr *col = &file->schema->columns[column];
 
 	r = MemoryContextAllocZero(parent, sizeof(PqColumnReader));
+	if (pq_buffer_pool)
+	{
+		MemoryContextCallback *cb = MemoryContextAlloc(parent, sizeof(*cb));
+
+		cb->func = give_back_buffers;
+		cb->arg = r;
+		MemoryContextRegisterResetCallback(parent, cb);
+	}
 	r->file = file;
 	r->col = col;
 	r->row_group = -1;
@@ -125,7 +173,7 @@ pq_column_reader_start(PqColumnReader *r, int row_group)
 	int64		len;
 
 	begin_chunk(r, row_group, &start, &len);
-	r->chunk = MemoryContextAllocHuge(r->chunk_cxt, Max(len, 1));
+	r->chunk = reader_buffer(&r->chunk_buf, &r->chunk_buf_cap, r->chunk_cxt, len);
 	r->file->src->read(r->file->src, start, len, r->chunk);
 	r->chunk_start = start;
 	r->chunk_len = len;
@@ -223,7 +271,7 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 	total = 0;
 	for (k = 0; k < next; k++)
 		total += ext[k].end - ext[k].start;
-	buf = MemoryContextAllocHuge(r->chunk_cxt, total);
+	buf = reader_buffer(&r->chunk_buf, &r->chunk_buf_cap, r->chunk_cxt, total);
 
 	total = 0;
 	i = 0;
@@ -243,10 +291,13 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 	r->chunk_len = prefix;
 }
 
-/* Decompressed page body, in page_cxt (or the input when uncompressed). */
+/*
+ * Decompressed page body (or the input when uncompressed): a dictionary's
+ * in chunk_cxt, a data page's in the reader's page buffer.
+ */
 static const uint8 *
-page_body(PqColumnReader *r, MemoryContext cxt, const uint8 *src,
-		  size_t srclen, size_t dstlen)
+page_body(PqColumnReader *r, bool dict, const uint8 *src, size_t srclen,
+		  size_t dstlen)
 {
 	uint8	   *dst;
 
@@ -258,7 +309,8 @@ page_body(PqColumnReader *r, MemoryContext cxt, const uint8 *src,
 		return src;
 	}
 	pq_check_page_size(r->codec, srclen, dstlen);
-	dst = MemoryContextAlloc(cxt, Max(dstlen, 1));
+	dst = dict ? MemoryContextAllocHuge(r->chunk_cxt, Max(dstlen, 1)) :
+		reader_buffer(&r->page_buf, &r->page_buf_cap, r->page_cxt, dstlen);
 	pq_decompress(r->codec, src, srclen, dst, dstlen);
 	return dst;
 }
@@ -291,7 +343,7 @@ load_dictionary(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 				   dh->num_values, bodylen);
 
 	old = MemoryContextSwitchTo(r->chunk_cxt);
-	body = page_body(r, r->chunk_cxt, src, ph->compressed_page_size, bodylen);
+	body = page_body(r, true, src, ph->compressed_page_size, bodylen);
 	pq_valdec_init(&dec, PQ_ENC_PLAIN, r->col->physical_type,
 				   r->col->type_length, body, bodylen, dh->num_values);
 	r->dict.count = dh->num_values;
@@ -415,7 +467,7 @@ open_data_page_v1(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 	const uint8 *body;
 	size_t		off = 0;
 
-	body = page_body(r, r->page_cxt, src, ph->compressed_page_size, len);
+	body = page_body(r, false, src, ph->compressed_page_size, len);
 	if (r->col->max_rep > 0)
 		off += setup_levels(r, dh->repetition_level_encoding, true, body, len,
 							r->col->max_rep, dh->num_values, true);
@@ -467,7 +519,7 @@ open_data_page_v2(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 	else if (values_len == 0)
 		values = src + levels_len;
 	else
-		values = page_body(r, r->page_cxt, src + levels_len, clen - levels_len,
+		values = page_body(r, false, src + levels_len, clen - levels_len,
 						   values_len);
 	setup_values(r, dh->encoding, values, values_len,
 				 dh->num_values - dh->num_nulls);

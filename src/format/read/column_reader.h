@@ -55,6 +55,21 @@ typedef struct PqPageRef
 	const uint8 *data;			/* the page's bytes, in chunk_cxt */
 } PqPageRef;
 
+/*
+ * Where readers take their large buffers (a row group's column chunk, a
+ * decompressed page) and give them back when their memory context is reset
+ * or deleted: the scan keeps freed ones for the next reader, so their pages
+ * are not faulted in again for every chunk and every query.  NULL (unit
+ * tests, fuzzers): the reader's memory contexts.
+ */
+typedef struct PqBufferPool
+{
+	uint8	   *(*get) (size_t size, size_t *cap);
+	void		(*put) (uint8 *buf, size_t cap);
+} PqBufferPool;
+
+extern const PqBufferPool *pq_buffer_pool;
+
 typedef struct PqColumnReader
 {
 	PqFile	   *file;
@@ -108,6 +123,12 @@ typedef struct PqColumnReader
 	int16	   *def_all;
 	int			level_pos;		/* position in rep_all/def_all */
 	PqValueDecoder values;
+
+	/* buffers from pq_buffer_pool, kept from row group to row group */
+	uint8	   *chunk_buf;
+	size_t		chunk_buf_cap;
+	uint8	   *page_buf;
+	size_t		page_buf_cap;
 
 	/* scratch for one segment */
 	int			cap;
