@@ -140,6 +140,36 @@ SELECT * FROM (SELECT count(*), sum(id) FROM par_one WHERE grp = 1) ss
 SELECT count(*), sum(id) FROM par_src WHERE grp = 1;
 RESET enable_material;
 
+-- Too few row groups for the processes: each row group of a file with a
+-- page index is cut into equal row ranges, each read through the page
+-- index by whichever process takes it.  2 row groups of 30000 rows, pages
+-- of about 2000 bytes, 2 workers: 3 pieces each (at least 8192 rows).
+COPY (SELECT * FROM par_src ORDER BY id) TO '/tmp/parquet_fdw_test/out/par_split.parquet'
+  WITH (FORMAT parquet, row_group_size 30000, data_page_size 2000);
+CREATE FOREIGN TABLE par_split (
+    id int8, grp int4, name text, amount numeric(12,2), ratio float8,
+    day date, tags int4[], pair par_pair, doc jsonb
+) SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/par_split.parquet');
+SET parallel_leader_participation = off;
+SELECT * FROM par_explain('SELECT * FROM par_split');
+SELECT count(*) FROM (SELECT * FROM par_split EXCEPT ALL SELECT * FROM par_src) d;
+SELECT count(*) FROM (SELECT * FROM par_src EXCEPT ALL SELECT * FROM par_split) d;
+-- with filters, page index pruning and whole rows
+SELECT * FROM par_explain('SELECT count(*), sum(amount) FROM par_split WHERE id BETWEEN 20001 AND 41000 AND grp <> 4');
+SELECT count(*), sum(amount) FROM par_split WHERE id BETWEEN 20001 AND 41000 AND grp <> 4;
+SELECT count(*), sum(amount) FROM par_src WHERE id BETWEEN 20001 AND 41000 AND grp <> 4;
+SELECT count(*) FROM (
+  SELECT row_to_json(t)::text FROM par_split t WHERE name LIKE 'n1%'
+  EXCEPT ALL SELECT row_to_json(t)::text FROM par_src t WHERE name LIKE 'n1%') d;
+-- declared sorted: Gather Merge, each process's pieces in order
+ALTER FOREIGN TABLE par_split OPTIONS (ADD sorted 'id');
+EXPLAIN (COSTS OFF) SELECT id FROM par_split WHERE grp = 2 ORDER BY id;
+SELECT count(*), bool_and(id > prev) FROM (
+  SELECT id, lag(id, 1, 0::int8) OVER () AS prev
+  FROM (SELECT id FROM par_split WHERE grp = 2 ORDER BY id) s) x;
+SELECT count(*) FROM par_src WHERE grp = 2;
+SET parallel_leader_participation = on;
+
 -- the option: parallel_workers 0 keeps the scan serial
 ALTER FOREIGN TABLE par_one OPTIONS (ADD parallel_workers '0');
 EXPLAIN (COSTS OFF) SELECT sum(id) FROM par_one;

@@ -5,6 +5,12 @@
  *		groups of all files in order, handed out one at a time from an
  *		atomic counter, so a process that finishes early takes more.
  *
+ * A table with fewer than 4 row groups per process would leave processes
+ * idle while one finishes a large row group: the row groups of files with
+ * an offset index are then cut into equal row ranges ("pieces"), each read
+ * through the page index (only the pages holding its rows); a page across
+ * a boundary is decoded by both neighbours, each keeping its own rows.
+ *
  * Each unit goes to exactly one process, which prunes it (statistics,
  * Bloom filters, dictionaries, page index) and reads it: pruning is done
  * once per row group, never by every worker.  The leader reads the
@@ -25,13 +31,31 @@
 Size
 pqfdw_parallel_size(int nfiles)
 {
-	return add_size(offsetof(PqParallelScan, row_groups),
-					mul_size(sizeof(int), Max(nfiles, 1)));
+	return add_size(offsetof(PqParallelScan, per_file),
+					mul_size(sizeof(int), 2 * Max(nfiles, 1)));
+}
+
+/* Rows a piece should hold at least: smaller ones cost more than they give. */
+#define PQFDW_MIN_PIECE_ROWS 8192
+#define PQFDW_MAX_PIECES 64
+
+/* Whether every column chunk of the file's first row group has an OffsetIndex. */
+static bool
+has_offset_indexes(const PqFile *f)
+{
+	int			c;
+
+	if (f->md.n_row_groups == 0)
+		return false;
+	for (c = 0; c < f->md.row_groups[0].n_columns; c++)
+		if (!f->md.row_groups[0].columns[c].has_offset_index_offset)
+			return false;
+	return true;
 }
 
 void
 pqfdw_parallel_init(PqParallelScan *shared, List *paths,
-					const PqDecryptionConfig *decrypt)
+					const PqDecryptionConfig *decrypt, int nprocs)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "parquet_fdw parallel footers",
@@ -41,16 +65,35 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths,
 	ListCell   *lc;
 	int			i = 0;
 	int			c;
+	int64		total = 0;
+	int			wanted;
 
+	foreach(lc, files)
+		total += ((PqFile *) lfirst(lc))->md.n_row_groups;
+	wanted = total >= 4 * nprocs || total == 0 ? 1 :
+		(int) Min((4 * nprocs + total - 1) / total, PQFDW_MAX_PIECES);
+
+	shared->nfiles = list_length(files);
 	shared->nunits = 0;
+	shared->split_row_groups = 0;
 	foreach(lc, files)
 	{
 		PqFile	   *f = lfirst(lc);
+		int64		most = 0;
+		int			pieces = 1;
+		int			rg;
 
-		shared->row_groups[i++] = f->md.n_row_groups;
-		shared->nunits += f->md.n_row_groups;
+		for (rg = 0; rg < f->md.n_row_groups; rg++)
+			most = Max(most, f->md.row_groups[rg].num_rows);
+		if (wanted > 1 && has_offset_indexes(f))
+			pieces = (int) Max(1, Min((int64) wanted, most / PQFDW_MIN_PIECE_ROWS));
+		shared->per_file[i] = f->md.n_row_groups;
+		shared->per_file[shared->nfiles + i] = pieces;
+		shared->nunits += (uint64) f->md.n_row_groups * pieces;
+		if (pieces > 1)
+			shared->split_row_groups += f->md.n_row_groups;
+		i++;
 	}
-	shared->nfiles = i;
 	pg_atomic_init_u64(&shared->next_unit, 0);
 	for (c = 0; c < PQFDW_NCOUNTERS; c++)
 		pg_atomic_init_u64(&shared->counters[c], 0);
@@ -73,12 +116,12 @@ pqfdw_parallel_cursor_init(PqParallelCursor *cur, PqParallelScan *shared)
 }
 
 bool
-pqfdw_parallel_claim(void *arg, int *file, int *row_group,
-					 int *file_row_groups)
+pqfdw_parallel_claim(void *arg, PqScanUnit *out)
 {
 	PqParallelCursor *cur = arg;
 	PqParallelScan *shared = cur->shared;
 	uint64		unit;
+	uint64		index;
 
 	/* a process's units only increase: restart the map after a rescan */
 	unit = pg_atomic_fetch_add_u64(&shared->next_unit, 1);
@@ -89,14 +132,22 @@ pqfdw_parallel_claim(void *arg, int *file, int *row_group,
 		cur->file = 0;
 		cur->file_first = 0;
 	}
-	while (unit >= cur->file_first + shared->row_groups[cur->file])
+	for (;;)
 	{
-		cur->file_first += shared->row_groups[cur->file];
+		uint64		units = (uint64) shared->per_file[cur->file] *
+			shared->per_file[shared->nfiles + cur->file];
+
+		if (unit < cur->file_first + units)
+			break;
+		cur->file_first += units;
 		cur->file++;
 	}
-	*file = cur->file;
-	*row_group = (int) (unit - cur->file_first);
-	*file_row_groups = shared->row_groups[cur->file];
+	index = unit - cur->file_first;
+	out->file = cur->file;
+	out->file_row_groups = shared->per_file[cur->file];
+	out->pieces = shared->per_file[shared->nfiles + cur->file];
+	out->row_group = (int) (index / out->pieces);
+	out->piece = (int) (index % out->pieces);
 	return true;
 }
 

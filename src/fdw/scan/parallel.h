@@ -2,9 +2,10 @@
  *
  * parallel.h
  *		The shared state of a parallel foreign scan (parallel.c): a cursor
- *		over the (file, row group) units of the table that every process
- *		takes its next unit from, and the scan's counters summed over the
- *		workers for EXPLAIN ANALYZE.
+ *		over the units of the table (row groups, or pieces of row groups
+ *		when there are too few) that every process takes its next unit
+ *		from, and the scan's counters summed over the workers for EXPLAIN
+ *		ANALYZE.
  *
  *-------------------------------------------------------------------------
  */
@@ -34,11 +35,27 @@ typedef enum PqScanCounter
 typedef struct PqParallelScan
 {
 	pg_atomic_uint64 next_unit; /* the next unit nobody has taken */
-	uint64		nunits;			/* row groups of all files */
+	uint64		nunits;			/* pieces of the row groups of all files */
 	pg_atomic_uint64 counters[PQFDW_NCOUNTERS]; /* of finished workers */
 	int			nfiles;
-	int			row_groups[FLEXIBLE_ARRAY_MEMBER];	/* per file */
+	int			split_row_groups;	/* row groups cut into pieces */
+
+	/*
+	 * Per file: its row group count, then (at nfiles + file) the pieces
+	 * each of its row groups is cut into (1: whole row groups).
+	 */
+	int			per_file[FLEXIBLE_ARRAY_MEMBER];
 } PqParallelScan;
+
+/* One unit: a row group, or piece `piece` of its `pieces` equal parts. */
+typedef struct PqScanUnit
+{
+	int			file;
+	int			row_group;
+	int			file_row_groups;	/* the file's row groups at the start */
+	int			piece;
+	int			pieces;
+} PqScanUnit;
 
 /* A process's view of the cursor: where its last unit was. */
 typedef struct PqParallelCursor
@@ -52,10 +69,13 @@ extern Size pqfdw_parallel_size(int nfiles);
 
 /*
  * Fill shared from the footers of paths (read now, by the leader), so that
- * every process maps unit numbers to the same (file, row group).
+ * every process maps unit numbers to the same units; with fewer row groups
+ * than 4 units per process (nprocs, the leader included), row groups of
+ * files with an offset index are cut into pieces.
  */
 extern void pqfdw_parallel_init(PqParallelScan *shared, List *paths,
-								const PqDecryptionConfig *decrypt);
+								const PqDecryptionConfig *decrypt,
+								int nprocs);
 
 /* Start the units again (a rescan of the parallel plan). */
 extern void pqfdw_parallel_reset(PqParallelScan *shared);
@@ -64,8 +84,7 @@ extern void pqfdw_parallel_cursor_init(PqParallelCursor *cur,
 									   PqParallelScan *shared);
 
 /* Take the next unit: false when none is left (PqUnitClaim). */
-extern bool pqfdw_parallel_claim(void *arg, int *file, int *row_group,
-								 int *file_row_groups);
+extern bool pqfdw_parallel_claim(void *arg, PqScanUnit *unit);
 
 /* A worker's counters, added when it finishes. */
 extern void pqfdw_parallel_add_counters(PqParallelScan *shared,

@@ -17,6 +17,7 @@
 #include "fdw/scan/scan.h"
 #include "fdw/scan/filter.h"
 #include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/value.h"
 #include "fdw/prune/pages.h"
@@ -85,6 +86,9 @@ typedef struct PqScanState
 	PqParallelScan *shared;
 	PqParallelCursor cursor;
 	bool		counters_shared;	/* a worker's, added to shared */
+	int			split_row_groups;	/* the leader's copy: EXPLAIN runs
+									 * after the shared memory is gone */
+	int64		parallel_units;
 	int64		worker_counters[PQFDW_NCOUNTERS];
 } PqScanState;
 
@@ -255,6 +259,14 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 	bool		match = true;
 	int64		bytes_before = tr->file->src->bytes_read;
 
+	/*
+	 * A row group cut into pieces for workers is checked for each piece
+	 * but counted once, by its first piece.
+	 */
+	int64		count = tr->unit_piece == 0 ? 1 : 0;
+	int64		pages_total = 0;
+	int64		pages_pruned = 0;
+
 	if (!st->prune_values_ready)
 	{
 		evaluate_prune_values(st, st->econtext);
@@ -265,7 +277,7 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 		!pqfdw_row_group_may_match(st->preds, st->npreds, tr->file,
 								   row_group, tr->att_cv, tr->att_leaf))
 	{
-		st->row_groups_pruned_stats++;
+		st->row_groups_pruned_stats += count;
 		match = false;
 	}
 	if (match && pqfdw_enable_bloom_pruning)
@@ -278,7 +290,7 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 											 st->npreds, tr->file, row_group,
 											 tr->att_leaf))
 		{
-			st->row_groups_pruned_bloom++;
+			st->row_groups_pruned_bloom += count;
 			match = false;
 		}
 	}
@@ -287,7 +299,7 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 											  row_group, tr->att_cv,
 											  tr->att_leaf))
 	{
-		st->row_groups_pruned_dict++;
+		st->row_groups_pruned_dict += count;
 		match = false;
 	}
 	MemoryContextSwitchTo(old);
@@ -298,12 +310,14 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 		old = MemoryContextSwitchTo(tr->rg_cxt);
 		tr->rg_ranges = pqfdw_page_ranges(st->preds, st->npreds, tr->file,
 										  row_group, tr->att_cv, tr->att_leaf,
-										  &tr->rg_nranges, &st->pages_total,
-										  &st->pages_pruned);
+										  &tr->rg_nranges, &pages_total,
+										  &pages_pruned);
+		st->pages_total += pages_total * count;
+		st->pages_pruned += pages_pruned * count;
 		MemoryContextSwitchTo(old);
 		if (tr->rg_ranges != NULL && tr->rg_nranges == 0)
 		{
-			st->row_groups_pruned_pages++;
+			st->row_groups_pruned_pages += count;
 			match = false;
 		}
 	}
@@ -523,6 +537,14 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 								   c[PQFDW_COUNT_ROWS_FILTERED], es);
 		ExplainPropertyInteger("Row Groups Read", NULL,
 							   c[PQFDW_COUNT_ROW_GROUPS_READ], es);
+		/* a parallel scan with too few row groups for its processes */
+		if (st->split_row_groups > 0)
+		{
+			ExplainPropertyInteger("Row Groups Split for Workers", NULL,
+								   st->split_row_groups, es);
+			ExplainPropertyInteger("Parallel Units", NULL,
+								   st->parallel_units, es);
+		}
 		if (st->prune_exprs != NIL)
 		{
 			ExplainPropertyInteger("Row Groups Pruned by Statistics", NULL,
@@ -586,7 +608,11 @@ pqfdw_InitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
 {
 	PqScanState *st = node->fdw_state;
 
-	pqfdw_parallel_init(coordinate, st->paths, st->reader->decrypt);
+	pqfdw_parallel_init(coordinate, st->paths, st->reader->decrypt,
+						Max(1, pcxt->nworkers +
+							(parallel_leader_participation ? 1 : 0)));
+	st->split_row_groups = ((PqParallelScan *) coordinate)->split_row_groups;
+	st->parallel_units = (int64) ((PqParallelScan *) coordinate)->nunits;
 	attach_shared(st, coordinate);
 }
 

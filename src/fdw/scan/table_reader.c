@@ -460,6 +460,38 @@ start_columns(PqTableReader *tr)
 }
 
 /*
+ * Keep only the rows of the row group's piece tr->unit_piece (of
+ * tr->unit_pieces equal row ranges) in tr->rg_ranges.
+ */
+static void
+restrict_to_piece(PqTableReader *tr, int64 num_rows)
+{
+	int64		lo = num_rows * tr->unit_piece / tr->unit_pieces;
+	int64		hi = num_rows * (tr->unit_piece + 1) / tr->unit_pieces;
+	PqRowRange whole = {0, num_rows};
+	const PqRowRange *in = tr->rg_ranges ? tr->rg_ranges : &whole;
+	int			nin = tr->rg_ranges ? tr->rg_nranges : 1;
+	PqRowRange *out = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) * nin);
+	int			n = 0;
+	int			k;
+
+	for (k = 0; k < nin; k++)
+	{
+		int64		s = Max(in[k].start, lo);
+		int64		e = Min(in[k].end, hi);
+
+		if (s < e)
+		{
+			out[n].start = s;
+			out[n].end = e;
+			n++;
+		}
+	}
+	tr->rg_ranges = out;
+	tr->rg_nranges = n;
+}
+
+/*
  * Enter row group tr->row_group of the open file: prune it, start the
  * column readers on its rows.  False when it has no rows to return.
  */
@@ -477,6 +509,15 @@ enter_row_group(PqTableReader *tr)
 		return false;
 	if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
 		return false;
+	if (tr->unit_pieces > 1)
+	{
+		/* the row group counts as read once: by its first piece */
+		if (tr->unit_piece == 0)
+			tr->row_groups_read++;
+		restrict_to_piece(tr, num_rows);
+		if (tr->rg_nranges == 0)
+			return false;
+	}
 	start_columns(tr);
 	tr->rg_rows_left = tr->rg_ranges ?
 		pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
@@ -484,7 +525,8 @@ enter_row_group(PqTableReader *tr)
 		return false;
 	tr->rg_range = 0;
 	tr->rg_pos = tr->rg_ranges ? tr->rg_ranges[0].start : 0;
-	tr->row_groups_read++;
+	if (tr->unit_pieces <= 1)
+		tr->row_groups_read++;
 	return true;
 }
 
@@ -498,13 +540,19 @@ next_claimed_row_group(PqTableReader *tr)
 {
 	for (;;)
 	{
+		PqScanUnit	unit;
 		int			file;
 		int			rg;
 		int			planned;
 		int			i;
 
-		if (!tr->claim(tr->claim_arg, &file, &rg, &planned))
+		if (!tr->claim(tr->claim_arg, &unit))
 			return false;
+		file = unit.file;
+		rg = unit.row_group;
+		planned = unit.file_row_groups;
+		tr->unit_piece = unit.piece;
+		tr->unit_pieces = unit.pieces;
 		if (tr->file == NULL || tr->file_index != file)
 			open_file(tr, file);
 		if (tr->file->md.n_row_groups != planned)
@@ -516,7 +564,7 @@ next_claimed_row_group(PqTableReader *tr)
 							   planned, tr->file->md.n_row_groups),
 					 errhint("Run the query again once the file is no longer being written.")));
 		/* a process's units only increase: add the row groups skipped */
-		Assert(rg > tr->row_group);
+		Assert(rg >= tr->row_group);
 		for (i = Max(tr->row_group, 0); i < rg; i++)
 			tr->file_row += tr->file->md.row_groups[i].num_rows;
 		tr->row_group = rg;

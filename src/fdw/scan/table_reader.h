@@ -13,6 +13,7 @@
 
 #include "fdw/convert/nested.h"
 #include "fdw/scan/filter.h"
+#include "fdw/scan/parallel.h"
 #include "format/read/page_index.h"
 #include "utils/relcache.h"
 
@@ -22,12 +23,10 @@ typedef struct PqTableReader PqTableReader;
 typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
 
 /*
- * Parallel scans: the next (file index, row group) this process reads, and
- * how many row groups that file had when the scan began; false when no
- * unit is left (fdw/scan/parallel.c).
+ * Parallel scans: the next unit this process reads (a row group or a piece
+ * of one); false when no unit is left (fdw/scan/parallel.c).
  */
-typedef bool (*PqUnitClaim) (void *arg, int *file, int *row_group,
-							 int *file_row_groups);
+typedef bool (*PqUnitClaim) (void *arg, PqScanUnit *unit);
 
 typedef struct PqTableColumn
 {
@@ -94,9 +93,14 @@ struct PqTableReader
 	PqRowGroupCheck rg_check;
 	void	   *rg_check_arg;
 
-	/* parallel scans: row groups come from claim, not in order */
+	/*
+	 * Parallel scans: row groups come from claim, not in order; a unit may
+	 * be piece unit_piece of unit_pieces equal row ranges of its row group.
+	 */
 	PqUnitClaim claim;
 	void	   *claim_arg;
+	int			unit_piece;
+	int			unit_pieces;
 
 	/*
 	 * Quals evaluated on batches (filter.h): the columns they test
