@@ -45,6 +45,9 @@ const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8
 const TABLE = 'pqfdw_cmp';
 // column types whose min/max the footers may answer (fdw/plan/upper.c)
 const AGG_TYPES = new Set(['smallint', 'integer', 'bigint', 'date']);
+// count(column) from the footers' null counts: scalar columns (a jsonb may be
+// a nested field, which the footers do not count)
+const isCountable = (type) => !type.endsWith('[]') && type !== 'jsonb' && /^[a-z ]+(\(.*\))?$/.test(type);
 
 // ------------------------------------------------------------------ args
 
@@ -274,8 +277,15 @@ async function pgRead(file, e = {}) {
     const aggSql = ['count(*)', ...aggCols.flatMap((col) => [`min("${col.name}")`, `max("${col.name}")`])].join(', ');
     const aggPlan = (await c.query(`EXPLAIN (COSTS OFF) SELECT ${aggSql} FROM ${TABLE}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
     const agg = (await c.query({ text: `SELECT ${aggSql} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } })).rows[0];
+    // count(column): from the null counts where the footers have them
+    const countCols = cols.filter((col) => isCountable(col.type));
+    let counts = null;
+    if (countCols.length > 0) {
+      const countSql = countCols.map((col) => `count("${col.name}")`).join(', ');
+      counts = (await c.query({ text: `SELECT ${countSql} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } })).rows[0];
+    }
     await c.query(`DROP FOREIGN TABLE ${TABLE}`);
-    return { cols, rows: res.rows, ddl, parallel, aggs: { cols: aggCols, values: agg, footers: /from the footers/.test(aggPlan) } };
+    return { cols, rows: res.rows, ddl, parallel, aggs: { cols: aggCols, values: agg, footers: /from the footers/.test(aggPlan), countCols, counts } };
   } catch (err) {
     // A SQL error leaves the session usable; a crashed backend does not.
     let crashed = false;
@@ -474,10 +484,18 @@ function sortPgRows(pgr, fams) {
   pgr.rows = pgr.rows.map((row) => [rowKey(row.map(canon)), row]).sort(byKey).map(([, row]) => row);
 }
 
-/** count(*) and min/max (integers, dates) against the rows the scan read. */
+/**
+ * count(*), count(column) and min/max (integers, dates) against the rows
+ * the scan read.
+ */
 function aggregateProblem(pgr) {
-  const { cols, values } = pgr.aggs;
+  const { cols, values, countCols, counts } = pgr.aggs;
   if (String(values[0]) !== String(pgr.rows.length)) return `count(*) = ${values[0]}, the scan read ${pgr.rows.length} rows`;
+  for (let k = 0; k < (counts ? countCols.length : 0); k++) {
+    const j = pgr.cols.findIndex((c) => c.name === countCols[k].name);
+    const want = pgr.rows.filter((row) => row[j] !== null).length;
+    if (String(counts[k]) !== String(want)) return `count("${countCols[k].name}") = ${counts[k]}, the rows have ${want} values`;
+  }
   for (let k = 0; k < cols.length; k++) {
     const j = pgr.cols.findIndex((c) => c.name === cols[k].name);
     const key = cols[k].type === 'date'

@@ -2,8 +2,9 @@
  *
  * upper.c
  *		Aggregates the footers answer: count(*) (the sum of the row groups'
- *		row counts) and min/max of integer, date and timestamp columns (the
- *		row groups' statistics), so no data page is read.
+ *		row counts), count(column) of a flat column (row counts less null
+ *		counts) and min/max of integer, date and timestamp columns (the row
+ *		groups' statistics), so no data page is read.
  *
  * GetForeignUpperPaths offers, for the grouping relation of a query over
  * one parquet_fdw table with no WHERE, GROUP BY, HAVING or grouping sets
@@ -77,6 +78,38 @@ stats_column(PqfdwPlanState *st, AttrNumber attnum)
 	return true;
 }
 
+/* A column that is a flat leaf in every file: its chunks count its NULLs. */
+static bool
+flat_column(PqfdwPlanState *st, AttrNumber attnum)
+{
+	ListCell   *lc;
+
+	foreach(lc, st->files)
+	{
+		PqFile	   *f = lfirst(lc);
+
+		if (pqfdw_is_nested_field(pqfdw_find_column(f, st->relid, attnum,
+													f->src->name)))
+			return false;
+	}
+	return true;
+}
+
+/* The column an aggregate of one plain Var of input_rel reads, else 0. */
+static AttrNumber
+aggregated_column(Aggref *agg, RelOptInfo *input_rel)
+{
+	Var		   *var;
+
+	if (list_length(agg->args) != 1)
+		return 0;
+	var = (Var *) linitial_node(TargetEntry, agg->args)->expr;
+	if (!IsA(var, Var) || var->varno != input_rel->relid ||
+		var->varlevelsup != 0 || var->varattno <= 0)
+		return 0;
+	return var->varattno;
+}
+
 /*
  * Is expr built of aggregates the footers answer, constants and
  * operators?  Adds the aggregates to *aggrefs.
@@ -100,14 +133,18 @@ footer_answerable(Node *expr, RelOptInfo *input_rel, PqfdwPlanState *st,
 			return false;
 		if (agg->aggfnoid == F_COUNT_ && agg->aggstar)
 			;
-		else if (minmax_kind(agg->aggfnoid) != 0 &&
-				 list_length(agg->args) == 1)
+		else if (agg->aggfnoid == F_COUNT_ANY)
 		{
-			Var		   *var = (Var *) linitial_node(TargetEntry, agg->args)->expr;
+			AttrNumber	attnum = aggregated_column(agg, input_rel);
 
-			if (!IsA(var, Var) || var->varno != input_rel->relid ||
-				var->varlevelsup != 0 || var->varattno <= 0 ||
-				!stats_column(st, var->varattno))
+			if (attnum == 0 || !flat_column(st, attnum))
+				return false;
+		}
+		else if (minmax_kind(agg->aggfnoid) != 0)
+		{
+			AttrNumber	attnum = aggregated_column(agg, input_rel);
+
+			if (attnum == 0 || !stats_column(st, attnum))
 				return false;
 		}
 		else
@@ -139,7 +176,9 @@ footer_scan_tlist(List *aggrefs, List **kinds, List **attnums)
 			*attnums = lappend_int(*attnums, 0);
 			continue;
 		}
-		*kinds = lappend_int(*kinds, minmax_kind(agg->aggfnoid));
+		*kinds = lappend_int(*kinds, agg->aggfnoid == F_COUNT_ANY ?
+							 PQFDW_FOOTER_COUNT_COLUMN :
+							 minmax_kind(agg->aggfnoid));
 		*attnums = lappend_int(*attnums,
 							   ((Var *) linitial_node(TargetEntry,
 													  agg->args)->expr)->varattno);

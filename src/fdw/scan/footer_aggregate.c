@@ -6,7 +6,9 @@
  *
  * count(*) is the sum of the row groups' num_rows: what the table reader
  * returns, since it reads exactly num_rows entries of every row group or
- * fails.  min/max of a column combine its row groups' statistics, converted
+ * fails.  count(column) of a flat column is the sum of its chunks'
+ * num_values less null_count; a chunk without a null count makes the
+ * column be read (its values are only tested for NULL).  min/max of a column combine its row groups' statistics, converted
  * as the scan converts values (the converter must keep the order), skipping
  * row groups whose values are all null.  When a row group with values has
  * no exact min/max for the column (no statistics, or bounds in an order
@@ -36,10 +38,10 @@
 typedef struct PqFooterColumn
 {
 	PqfdwFooterKind kind;
-	AttrNumber	attnum;			/* min/max */
+	AttrNumber	attnum;			/* min/max, count(column) */
 	bool		isnull;
 	Datum		value;
-	bool		scanned;		/* min/max read from the values */
+	bool		scanned;		/* read from the values */
 } PqFooterColumn;
 
 typedef struct PqFooterAggregate
@@ -157,10 +159,54 @@ minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
 	return cv_ready && pqfdw_stat_converter_keeps_order(&cv);
 }
 
-/* min/max of column c from its values: read through the table reader. */
+/*
+ * count(column) of c from the null counts of every chunk of files; false
+ * when a chunk has none.
+ */
+static bool
+count_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files)
+{
+	int64		count = 0;
+	ListCell   *lc;
+
+	foreach(lc, files)
+	{
+		PqFile	   *f = lfirst(lc);
+		PqSchemaNode *leaf = pqfdw_find_column(f, fa->relid, c->attnum,
+											   f->src->name);
+		int			rg;
+
+		/* UNKNOWN is NULL whatever the chunk says */
+		if (leaf->logical.id == PQ_LT_UNKNOWN)
+			continue;
+		for (rg = 0; rg < f->md.n_row_groups; rg++)
+		{
+			const PqRowGroup *g = &f->md.row_groups[rg];
+			const PqColumnMetaData *m = &g->columns[leaf->first_leaf].meta_data;
+			const PqStatistics *s = &m->statistics;
+
+			if (g->num_rows == 0)
+				continue;
+			if (!g->columns[leaf->first_leaf].has_meta_data ||
+				!m->has_statistics || !s->has_null_count ||
+				s->null_count < 0 || s->null_count > m->num_values ||
+				m->num_values != g->num_rows)
+				return false;
+			count += m->num_values - s->null_count;
+		}
+	}
+	c->value = Int64GetDatum(count);
+	c->isnull = false;
+	return true;
+}
+
+/*
+ * min/max (tc: the type's comparison) or count(column) of column c from
+ * its values: read through the table reader.
+ */
 static void
-minmax_from_values(PqFooterAggregate *fa, PqFooterColumn *c, Relation rel,
-				   TypeCacheEntry *tc)
+aggregate_values(PqFooterAggregate *fa, PqFooterColumn *c, Relation rel,
+				 TypeCacheEntry *tc)
 {
 	PqTableReader *tr = pqfdw_table_reader_create(rel, fa->paths,
 												  list_make1_int(c->attnum),
@@ -168,6 +214,7 @@ minmax_from_values(PqFooterAggregate *fa, PqFooterColumn *c, Relation rel,
 	Oid			collation = TupleDescAttr(RelationGetDescr(rel),
 										  c->attnum - 1)->attcollation;
 	int			n;
+	int64		count = 0;
 
 	c->isnull = true;
 	c->scanned = true;
@@ -179,11 +226,19 @@ minmax_from_values(PqFooterAggregate *fa, PqFooterColumn *c, Relation rel,
 		{
 			size_t		pos = pqfdw_batch_index(tr, c->attnum - 1, i);
 
-			/* the types upper.c accepts are passed by value */
-			if (!tr->batch_nulls[pos])
+			if (tr->batch_nulls[pos])
+				continue;
+			count++;
+			/* the types upper.c accepts for min/max are passed by value */
+			if (c->kind != PQFDW_FOOTER_COUNT_COLUMN)
 				accumulate(c, tc, collation, tr->batch_values[pos]);
 		}
 		CHECK_FOR_INTERRUPTS();
+	}
+	if (c->kind == PQFDW_FOOTER_COUNT_COLUMN)
+	{
+		c->value = Int64GetDatum(count);
+		c->isnull = false;
 	}
 	fa->pages_read += pqfdw_table_reader_pages_read(tr);
 	fa->bytes_read += pqfdw_table_reader_bytes_read(tr);
@@ -223,13 +278,19 @@ compute(PqFooterAggregate *fa)
 			c->isnull = false;
 			continue;
 		}
+		if (c->kind == PQFDW_FOOTER_COUNT_COLUMN)
+		{
+			if (!count_from_footers(fa, c, files))
+				aggregate_values(fa, c, rel, NULL);
+			continue;
+		}
 		att = TupleDescAttr(RelationGetDescr(rel), c->attnum - 1);
 		tc = lookup_type_cache(att->atttypid, TYPECACHE_CMP_PROC_FINFO);
 		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
 			elog(ERROR, "no btree comparison function for type %s",
 				 format_type_be(att->atttypid));
 		if (!minmax_from_footers(fa, c, files, att, tc))
-			minmax_from_values(fa, c, rel, tc);
+			aggregate_values(fa, c, rel, tc);
 	}
 	table_close(rel, NoLock);
 	MemoryContextSwitchTo(old);
@@ -282,6 +343,10 @@ pqfdw_footer_aggregate_explain(ForeignScanState *node, ExplainState *es)
 
 		if (c->kind == PQFDW_FOOTER_COUNT)
 			appendStringInfo(&buf, "%scount(*)", i ? ", " : "");
+		else if (c->kind == PQFDW_FOOTER_COUNT_COLUMN)
+			appendStringInfo(&buf, "%scount(%s)", i ? ", " : "",
+							 quote_identifier(pqfdw_column_name(fa->relid,
+																c->attnum)));
 		else
 			appendStringInfo(&buf, "%s%s(%s)", i ? ", " : "",
 							 c->kind == PQFDW_FOOTER_MIN ? "min" : "max",

@@ -45,7 +45,8 @@ typedef enum PqfdwFooterKind
 {
 	PQFDW_FOOTER_COUNT = 1,		/* count(*) */
 	PQFDW_FOOTER_MIN,
-	PQFDW_FOOTER_MAX
+	PQFDW_FOOTER_MAX,
+	PQFDW_FOOTER_COUNT_COLUMN	/* count(column) */
 } PqfdwFooterKind;
 
 extern void pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags);
