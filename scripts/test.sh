@@ -26,6 +26,8 @@
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
 #   pruning      corpus files with statistics/page index/bloom filters: every
 #                pruning kind on gives the same rows as all of them off
+#   sorted_corpus  option sorted against the corpus file with sorting_columns:
+#                contradicting declarations fail naming them
 #   variant_shredded  every shredded_variant/ case read through parquet_fdw
 #                as jsonb vs the independent JS decoding of its .variant.bin
 #   encryption   COPY TO encrypted Parquet in every mode checked by the
@@ -391,6 +393,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	# the same files through parallel plans (forced): same rows as DuckDB's
 	run_js_stage conformance_parallel compare.mjs conformance --parallel
 	run_js_stage pruning check_pruning.mjs
+	run_js_stage sorted_corpus check_sorted.mjs
 	run_js_stage variant_shredded check_variant.mjs --shredded
 	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	if [ $FIXTURES_OK = 1 ]; then
@@ -412,6 +415,7 @@ else
 	could_not_run conformance "$reason"
 	could_not_run conformance_parallel "$reason"
 	could_not_run pruning "$reason"
+	could_not_run sorted_corpus "$reason"
 	could_not_run variant_shredded "$reason"
 	could_not_run encryption "$reason"
 	could_not_run interop "$reason"
