@@ -86,6 +86,13 @@ _PG_init(void)
 							   PGC_SUSET,
 							   0,
 							   NULL, NULL, NULL);
+	DefineCustomIntVariable("parquet_fdw.metadata_cache_size",
+							"Memory for parsed Parquet footers kept across queries in each backend.",
+							"A footer is read again when its file's size, modification time or inode changes; 0 keeps none.",
+							&pqfdw_metadata_cache_size,
+							256 * 1024, 0, INT_MAX / 2,
+							PGC_USERSET, GUC_UNIT_KB,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	/* COPY ... TO ... (FORMAT parquet) */

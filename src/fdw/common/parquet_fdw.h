@@ -16,6 +16,24 @@
 #include "nodes/parsenodes.h"
 #include "nodes/pg_list.h"
 
+/* What says a file is unchanged since its footer was parsed (fstat). */
+typedef struct PqFileStamp
+{
+	int64		size;
+	int64		mtime_sec;
+	int64		mtime_nsec;
+	uint64		inode;
+	uint64		device;
+} PqFileStamp;
+
+/*
+ * footer_cache.c: the file src (opened by pqfdw_source_open, as stamp
+ * says it is now) with its footer parsed, from the backend's cache when an
+ * entry for it has the same stamp; GUC parquet_fdw.metadata_cache_size.
+ */
+extern PqFile *pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp);
+extern int	pqfdw_metadata_cache_size;
+
 /* buffer_pool.c: spare buffers of column readers (pq_buffer_pool) */
 extern const PqBufferPool pqfdw_buffer_pool;
 

@@ -21,6 +21,7 @@ typedef struct FdSource
 {
 	PqSource	src;
 	int			fd;
+	PqFileStamp stamp;
 } FdSource;
 
 static void
@@ -82,6 +83,11 @@ pqfdw_source_open(const char *path)
 
 	fs = palloc0(sizeof(FdSource));
 	fs->fd = fd;
+	fs->stamp.size = st.st_size;
+	fs->stamp.mtime_sec = st.st_mtim.tv_sec;
+	fs->stamp.mtime_nsec = st.st_mtim.tv_nsec;
+	fs->stamp.inode = st.st_ino;
+	fs->stamp.device = st.st_dev;
 	fs->src.name = pstrdup(path);
 	fs->src.size = st.st_size;
 	fs->src.read = fd_source_read;
@@ -108,7 +114,7 @@ pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
 
 	src->decrypt = decrypt ? decrypt :
 		pqfdw_decryption_config(NULL, NULL, NULL);
-	return pq_file_open(src);
+	return pqfdw_footer_cache_open(src, &((FdSource *) src)->stamp);
 }
 
 List *

@@ -139,6 +139,24 @@ pq_file_open(PqSource *src)
 	return file;
 }
 
+PqFile *
+pq_file_view(const PqFile *parsed, PqSource *src)
+{
+	PqFile	   *file = palloc(sizeof(PqFile));
+	MemoryContextCallback *forget = palloc(sizeof(MemoryContextCallback));
+
+	Assert(parsed->crypto == NULL);
+	*file = *parsed;
+	file->src = src;
+	file->cxt = CurrentMemoryContext;
+	file->page_index_cache = NULL;
+	forget->func = forget_error_location;
+	forget->arg = NULL;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, forget);
+	pq_errloc_set_file(src->name);
+	return file;
+}
+
 /*
  * Decrypt and parse a chunk's separately encrypted ColumnMetaData (kept
  * with the file).

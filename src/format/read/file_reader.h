@@ -54,6 +54,14 @@ typedef struct PqFile
 extern PqFile *pq_file_open(PqSource *src);
 
 /*
+ * A file opened before (by pq_file_open, its footer unchanged since) read
+ * again through src: a new PqFile in the current memory context sharing
+ * parsed's footer, metadata and schema, which must stay unchanged and
+ * alive as long as it.  Only for files without encryption.
+ */
+extern PqFile *pq_file_view(const PqFile *parsed, PqSource *src);
+
+/*
  * Byte range [*start, *start + *len) of a column chunk, validated against
  * the file.  Uses the smaller valid offset of the dictionary and first data
  * page (dictionary_page_offset 0 means absent).

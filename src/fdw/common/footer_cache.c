@@ -1,0 +1,163 @@
+/*-------------------------------------------------------------------------
+ *
+ * footer_cache.c
+ *		Parsed footers kept across queries in the backend, so that planning
+ *		and executing a query, and every later query, do not read and parse
+ *		the same footers again.
+ *
+ * An entry holds what pq_file_open() built for a file (footer bytes,
+ * FileMetaData, schema) in a memory context of its own, keyed by path and
+ * valid only for the file's size, modification time, inode and device as
+ * fstat() gives them when the file is opened (once per use, which opening
+ * it needs anyway): a file that changed in any of these is read again,
+ * never served stale.  Callers get a view of the entry (pq_file_view), so
+ * they never change it.  Files with encryption are not kept: their parsed
+ * footers are only for holders of the keys.
+ *
+ * Views point into entries, so entries are never freed while a transaction
+ * may hold one: a replaced entry is retired, and at the end of each
+ * transaction the retired ones are freed and the least recently used ones
+ * evicted until the entries fit parquet_fdw.metadata_cache_size.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "fdw/common/parquet_fdw.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+
+/* GUC parquet_fdw.metadata_cache_size, in kB; 0: no cache */
+int			pqfdw_metadata_cache_size = 256 * 1024;
+
+typedef struct FooterEntry
+{
+	char		path[MAXPGPATH];	/* hash key */
+	PqFileStamp stamp;
+	PqFile	   *file;			/* as pq_file_open() built it */
+	MemoryContext cxt;
+	Size		bytes;
+	uint64		last_use;
+} FooterEntry;
+
+static MemoryContext cache_cxt = NULL;
+static HTAB *entries = NULL;
+static List *retired = NIL;		/* MemoryContexts of replaced entries */
+static Size total_bytes = 0;
+static uint64 use_clock = 0;
+
+static void footer_cache_xact(XactEvent event, void *arg);
+
+static void
+cache_init(void)
+{
+	HASHCTL		ctl;
+
+	cache_cxt = AllocSetContextCreate(TopMemoryContext,
+									  "parquet_fdw footer cache",
+									  ALLOCSET_SMALL_SIZES);
+	ctl.keysize = MAXPGPATH;
+	ctl.entrysize = sizeof(FooterEntry);
+	ctl.hcxt = cache_cxt;
+	entries = hash_create("parquet_fdw footer cache", 256, &ctl,
+						  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	RegisterXactCallback(footer_cache_xact, NULL);
+}
+
+static int
+by_last_use(const void *a, const void *b)
+{
+	uint64		x = (*(FooterEntry *const *) a)->last_use;
+	uint64		y = (*(FooterEntry *const *) b)->last_use;
+
+	return (x > y) - (x < y);
+}
+
+/* No view of an entry survives the transaction: free and trim now. */
+static void
+footer_cache_xact(XactEvent event, void *arg)
+{
+	Size		cap = (Size) pqfdw_metadata_cache_size * 1024;
+	HASH_SEQ_STATUS seq;
+	FooterEntry *e;
+	FooterEntry **all;
+	long		n = 0;
+	long		i;
+	ListCell   *lc;
+
+	if (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
+		event != XACT_EVENT_PARALLEL_COMMIT &&
+		event != XACT_EVENT_PARALLEL_ABORT && event != XACT_EVENT_PREPARE)
+		return;
+	foreach(lc, retired)
+		MemoryContextDelete((MemoryContext) lfirst(lc));
+	list_free(retired);
+	retired = NIL;
+	if (total_bytes <= cap)
+		return;
+
+	all = MemoryContextAlloc(cache_cxt,
+							 sizeof(FooterEntry *) * Max(hash_get_num_entries(entries), 1));
+	hash_seq_init(&seq, entries);
+	while ((e = hash_seq_search(&seq)) != NULL)
+		all[n++] = e;
+	qsort(all, n, sizeof(FooterEntry *), by_last_use);
+	for (i = 0; i < n && total_bytes > cap; i++)
+	{
+		total_bytes -= all[i]->bytes;
+		MemoryContextDelete(all[i]->cxt);
+		hash_search(entries, all[i]->path, HASH_REMOVE, NULL);
+	}
+	pfree(all);
+}
+
+PqFile *
+pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
+{
+	FooterEntry *e;
+	MemoryContext cxt;
+	MemoryContext old;
+	PqFile	   *file;
+	bool		found;
+
+	if (pqfdw_metadata_cache_size <= 0 || strlen(src->name) >= MAXPGPATH)
+		return pq_file_open(src);
+	if (entries == NULL)
+		cache_init();
+
+	e = hash_search(entries, src->name, HASH_FIND, NULL);
+	if (e != NULL && memcmp(&e->stamp, stamp, sizeof(PqFileStamp)) == 0)
+	{
+		e->last_use = ++use_clock;
+		return pq_file_view(e->file, src);
+	}
+
+	/* parsed in a context of its own, kept only once parsing succeeded */
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw footer",
+								ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(cxt);
+	file = pq_file_open(src);
+	MemoryContextSwitchTo(old);
+	if (file->crypto != NULL)
+		return file;
+
+	if (e != NULL)
+	{
+		/* the file changed: views of the old entry may still be in use */
+		total_bytes -= e->bytes;
+		old = MemoryContextSwitchTo(cache_cxt);
+		retired = lappend(retired, e->cxt);
+		MemoryContextSwitchTo(old);
+		hash_search(entries, src->name, HASH_REMOVE, NULL);
+	}
+	MemoryContextSetParent(cxt, cache_cxt);
+	e = hash_search(entries, src->name, HASH_ENTER, &found);
+	e->stamp = *stamp;
+	e->file = file;
+	e->cxt = cxt;
+	e->bytes = MemoryContextMemAllocated(cxt, true);
+	e->last_use = ++use_clock;
+	total_bytes += e->bytes;
+	return pq_file_view(file, src);
+}
