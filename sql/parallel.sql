@@ -170,6 +170,24 @@ SELECT count(*), bool_and(id > prev) FROM (
 SELECT count(*) FROM par_src WHERE grp = 2;
 SET parallel_leader_participation = on;
 
+-- force_parallel_mode (debug_parallel_query from PostgreSQL 16): the whole
+-- plan runs in one worker under a Gather, over every kind of file above
+SET force_parallel_mode = on;
+SET parallel_setup_cost = 1e9;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(amount) FROM par_split WHERE grp = 1;
+SELECT (SELECT row(count(*), sum(amount), sum(id)) FROM par_one WHERE grp = 1)
+     = (SELECT row(count(*), sum(amount), sum(id)) FROM par_src WHERE grp = 1) AS one,
+       (SELECT row(count(*), sum(amount), sum(id)) FROM par_many WHERE name LIKE 'n2%')
+     = (SELECT row(count(*), sum(amount), sum(id)) FROM par_src WHERE name LIKE 'n2%') AS many,
+       (SELECT row(count(*), sum(amount), sum(id)) FROM par_enc WHERE day > DATE '2021-06-01')
+     = (SELECT row(count(*), sum(amount), sum(id)) FROM par_src WHERE day > DATE '2021-06-01') AS enc,
+       (SELECT row(count(*), sum(amount), sum(id)) FROM par_split WHERE id % 7 = 3)
+     = (SELECT row(count(*), sum(amount), sum(id)) FROM par_src WHERE id % 7 = 3) AS split;
+SELECT count(*) FROM (SELECT * FROM par_one WHERE grp = 5 EXCEPT ALL
+                      SELECT * FROM par_src WHERE grp = 5) d;
+RESET force_parallel_mode;
+SET parallel_setup_cost = 0;
+
 -- the option: parallel_workers 0 keeps the scan serial
 ALTER FOREIGN TABLE par_one OPTIONS (ADD parallel_workers '0');
 EXPLAIN (COSTS OFF) SELECT sum(id) FROM par_one;
