@@ -776,10 +776,29 @@ eval_node(PqFilter *f, PqFilterNode *node, int n)
 int
 pqfdw_filter_select(PqFilter *f, int n, int *sel)
 {
-	const uint8 *r = eval_node(f, f->root, n);
+	PqFilterNode *root = f->root;
+	const uint8 *r;
 	int			m = 0;
 	int			i;
 
+	/* quals that are single tests (the usual case): no three-valued pass */
+	if (root->nargs == 1 && root->args[0]->kind == PQN_LEAF)
+		r = f->leaves[root->args[0]->leaf].tri;
+	else if (root->nargs == 2 && root->args[0]->kind == PQN_LEAF &&
+			 root->args[1]->kind == PQN_LEAF)
+	{
+		const uint8 *a = f->leaves[root->args[0]->leaf].tri;
+		const uint8 *b = f->leaves[root->args[1]->leaf].tri;
+
+		for (i = 0; i < n; i++)
+		{
+			sel[m] = i;
+			m += (a[i] == PQF_TRUE) & (b[i] == PQF_TRUE);
+		}
+		return m;
+	}
+	else
+		r = eval_node(f, root, n);
 	for (i = 0; i < n; i++)
 	{
 		sel[m] = i;
