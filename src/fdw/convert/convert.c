@@ -274,16 +274,20 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 }
 
 bool
+pqfdw_converter_keeps_values(PqConverter *cv)
+{
+	return !cv->always_null &&
+		!(cv->need_typmod_func && is_string_type(cv->target_type));
+}
+
+bool
 pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out)
 {
 	PqByteArray ba;
 	uint8	   *fixed;
 	int64		saved_row_base = cv->row_base;
 
-	if (cv->always_null || b.ptr == NULL || b.len < 0)
-		return false;
-	/* a length limit (varchar(n)) would reject a bound instead of keeping it */
-	if (cv->need_typmod_func && is_string_type(cv->target_type))
+	if (!pqfdw_converter_keeps_values(cv) || b.ptr == NULL || b.len < 0)
 		return false;
 	cv->row_base = -1;
 	cv->cur_def = NULL;

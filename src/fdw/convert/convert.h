@@ -176,6 +176,14 @@ extern void pqfdw_convert_values(PqConverter *cv, const void *fixed,
 extern bool pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out);
 
 /*
+ * True when every value converts to a Datum that stands for it: not for
+ * an always-NULL column, nor when a length limit (varchar(n)) would reject
+ * a value instead of keeping it.  Pruning converts bounds and dictionary
+ * entries only then.
+ */
+extern bool pqfdw_converter_keeps_values(PqConverter *cv);
+
+/*
  * True when the declared type orders values as the Parquet type does, so
  * that min/max statistics bound the declared-type values.
  */

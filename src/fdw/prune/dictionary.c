@@ -28,7 +28,7 @@ typedef struct DictValues
 	AttrNumber	attnum;
 	bool		usable;			/* false: cannot prove anything */
 	int			count;
-	Datum	   *values;
+	const Datum *values;
 } DictValues;
 
 typedef struct DictState
@@ -46,42 +46,22 @@ load_values(DictState *ds, PqConverter *cv, int leaf, DictValues *dv)
 {
 	const PqRowGroup *rg = &ds->file->md.row_groups[ds->row_group];
 	const PqColumnChunk *cc = &rg->columns[leaf];
-	const PqColumnDescr *col = &ds->file->schema->columns[leaf];
 	PqDictionary dict;
-	int			width;
-	int			i;
 
-	if (cv == NULL || cv->always_null || cv->node->max_rep > 0 ||
+	if (cv == NULL || !pqfdw_converter_keeps_values(cv) ||
+		cv->node->max_rep > 0 ||
 		!cc->has_meta_data ||
 		!pq_chunk_fully_dictionary_encoded(&cc->meta_data) ||
 		!pq_read_dictionary(ds->file, ds->row_group, leaf,
 							CurrentMemoryContext, &dict))
 		return;
 
-	width = col->physical_type == PQ_BYTE_ARRAY ? 0 :
-		pq_fixed_width(col->physical_type, col->type_length);
-	dv->values = palloc_extended(sizeof(Datum) * Max(dict.count, 1),
-								 MCXT_ALLOC_HUGE);
-	for (i = 0; i < dict.count; i++)
-	{
-		PqBytes		b;
-
-		if (dict.ba)
-		{
-			if (dict.ba[i].len > PG_INT32_MAX)
-				return;
-			b.ptr = dict.ba[i].ptr;
-			b.len = (int32) dict.ba[i].len;
-		}
-		else
-		{
-			b.ptr = (const uint8 *) dict.fixed + (size_t) i * width;
-			b.len = width;
-		}
-		/* false for varchar(n), which would reject, not keep, a value */
-		if (!pqfdw_stat_to_datum(cv, b, &dv->values[i]))
-			return;
-	}
+	/*
+	 * Converted as the scan converts a dictionary, in one pass; the Datums
+	 * stay valid until the converter meets another dictionary, after this
+	 * row group's check.
+	 */
+	dv->values = pqfdw_dictionary_datums(cv, &dict);
 	dv->count = dict.count;
 	dv->usable = true;
 }

@@ -13,6 +13,17 @@
 
 PqErrorLocation pq_errloc = {NULL, -1, NULL, -1};
 
+static uint32 pq_next_dictionary_id = 0;
+
+uint32
+pq_new_dictionary_id(void)
+{
+	/* 0 means none: skipped when the counter wraps */
+	if (++pq_next_dictionary_id == 0)
+		++pq_next_dictionary_id;
+	return pq_next_dictionary_id;
+}
+
 void
 pq_errloc_set_file(const char *filename)
 {

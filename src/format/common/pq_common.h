@@ -163,6 +163,12 @@ typedef struct PqErrorLocation
 extern PGDLLIMPORT PqErrorLocation pq_errloc;
 
 /* Reset the location to "file only" (or nothing when filename is NULL). */
+/*
+ * A new dictionary id: never 0, different from every recent one, so that
+ * callers can cache what they derive from a dictionary by its id.
+ */
+extern uint32 pq_new_dictionary_id(void);
+
 extern void pq_errloc_set_file(const char *filename);
 
 /*

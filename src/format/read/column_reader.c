@@ -18,7 +18,6 @@
  */
 #define PQ_COALESCE_GAP (64 * 1024)
 
-static uint32 pq_next_dictionary_id = 0;
 
 const PqBufferPool *pq_buffer_pool = NULL;
 
@@ -366,7 +365,7 @@ load_dictionary(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 		r->dict.ba = NULL;
 	}
 	MemoryContextSwitchTo(old);
-	r->dict.id = ++pq_next_dictionary_id;
+	r->dict.id = pq_new_dictionary_id();
 	r->has_dict = true;
 }
 

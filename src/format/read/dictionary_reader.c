@@ -68,7 +68,7 @@ decode_entries(const PqColumnDescr *col, const uint8 *body, size_t len,
 
 	pq_valdec_init(&dec, PQ_ENC_PLAIN, col->physical_type, col->type_length,
 				   body, len, count);
-	out->id = 0;
+	out->id = pq_new_dictionary_id();
 	out->count = count;
 	out->fixed = NULL;
 	out->ba = NULL;
