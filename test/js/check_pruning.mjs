@@ -14,15 +14,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { corpusDir } from './lib/corpus.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const REPO = path.resolve(HERE, '..', '..');
-const argv = process.argv.slice(2);
-const corpusArg = argv.indexOf('--corpus') >= 0 ? argv[argv.indexOf('--corpus') + 1] : null;
-const corpus = corpusArg || process.env.PARQUET_TESTING_DIR ||
-  path.resolve(REPO, '..', 'shared', 'testdata', 'parquet-testing');
+const corpus = corpusDir();
 
 const FILES = [
   'data/data_index_bloom_encoding_stats.parquet',

@@ -269,6 +269,7 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 		setup_cast(cv, cxt);
 	}
 
+	cv->cxt = cxt;
 	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",
 										 ALLOCSET_DEFAULT_SIZES);
 }
@@ -453,7 +454,7 @@ pqfdw_convert_segment_rows(PqConverter *cv, const PqSegment *seg,
 	}
 	if (cv->scratch.def == NULL)
 	{
-		MemoryContext old = MemoryContextSwitchTo(MemoryContextGetParent(cv->dict_cxt));
+		MemoryContext old = MemoryContextSwitchTo(cv->cxt);
 		int			width = Max(pq_fixed_width(cv->physical_type, cv->type_length), 1);
 
 		cv->scratch.def = palloc(sizeof(int16) * PQ_SEGMENT_CAP);

@@ -81,6 +81,8 @@ struct PqConverter
 	const int  *cur_rows;		/* selected entries: each one's row, from
 								 * row_base (pqfdw_convert_segment_rows) */
 
+	MemoryContext cxt;			/* where the converter lives */
+
 	/* pqfdw_convert_segment_rows: the selected entries, allocated once */
 	PqSegmentScratch scratch;
 };
