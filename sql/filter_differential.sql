@@ -24,7 +24,9 @@ FROM pg_attribute WHERE attrelid = 'fd_heap'::regclass AND attnum > 0 \gexec
 
 -- Per table: every column of the matching rows (a whole-row value), and
 -- the ids alone (the filtered columns are then only tested, not formed).
-CREATE FUNCTION fd_compare(cond text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION fd_compare(cond text, heap text DEFAULT 'fd_heap',
+                           tables text[] DEFAULT ARRAY['fd_dict', 'fd_plain', 'fd_delta', 'fd_ours'])
+    RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     want_rows text;
     want_ids text;
@@ -34,9 +36,9 @@ DECLARE
     t text;
     bad text := '';
 BEGIN
-    EXECUTE format('SELECT count(*), md5(string_agg(x::text, %L ORDER BY id)), md5(string_agg(id::text, %L ORDER BY id)) FROM (SELECT * FROM fd_heap WHERE %s) x', '|', ',', cond)
+    EXECUTE format('SELECT count(*), md5(string_agg(x::text, %L ORDER BY id)), md5(string_agg(id::text, %L ORDER BY id)) FROM (SELECT * FROM %I WHERE %s) x', '|', ',', heap, cond)
         INTO n, want_rows, want_ids;
-    FOREACH t IN ARRAY ARRAY['fd_dict', 'fd_plain', 'fd_delta', 'fd_ours'] LOOP
+    FOREACH t IN ARRAY tables LOOP
         EXECUTE format('SELECT md5(string_agg(x::text, %L ORDER BY id)) FROM (SELECT * FROM %I WHERE %s) x', '|', t, cond)
             INTO got_rows;
         EXECUTE format('SELECT md5(string_agg(id::text, %L ORDER BY id)) FROM %I WHERE %s', ',', t, cond)
@@ -108,6 +110,11 @@ SELECT cond, fd_compare(cond) FROM unnest(ARRAY[
     'c_varchar LIKE ''%''', 'c_varchar LIKE ''''', 'c_varchar LIKE ''str_12''',
     'c_varchar LIKE ''s%1%2''', 'c_varchar LIKE ''%1%1%''',
     'c_varchar NOT LIKE ''%1%''', 'c_varchar ILIKE ''STR_1%''',
+    'c_varchar ILIKE ''%TR%1%''', 'c_varchar NOT ILIKE ''S%7''',
+    'c_varchar COLLATE "C" ILIKE ''sTr\_1%''',
+    'c_varchar COLLATE "en-x-icu" ILIKE ''%R\_1%''',
+    'c_varchar_long ILIKE ''%Ü€😀1%''', 'c_varchar_long ILIKE ''%ü€😀1%''',
+    'c_varchar_long ILIKE ''ABCDEFGHIJ%''', 'c_enum ILIKE ''GR%''',
     'c_varchar LIKE ''str%%9''', 'c_varchar_nn LIKE ''nn\_9%''',
     'c_varchar LIKE ''str''', 'c_varchar_nn LIKE ''nn\_12''',
     'c_varchar_nn LIKE ''%\%''', 'c_varchar_nn LIKE ''nn\_1%2''',
@@ -116,8 +123,28 @@ SELECT cond, fd_compare(cond) FROM unnest(ARRAY[
     'c_varchar_long LIKE ''%ü€😀4''',
     'c_enum = ''green''', 'c_enum IN (''red'', ''blue'')',
     'c_enum < ''green''', 'c_enum LIKE ''%e%''',
-    -- other types through their operators
+    -- decimals held as integers: the constant scaled to the column's
+    -- scale; between two unscaled values, < and >= take the next one up,
+    -- <= and > the one below; = and <> of such a constant, NaN, infinities
+    -- and constants past int64 go through the operator
     'c_dec9_3 < -100.5', 'c_dec18_4 > 0', 'c_dec4_2 = 0.01',
+    'c_dec9_3 < -462600.1855', 'c_dec9_3 <= -462600.1865',
+    'c_dec9_3 > -462600.1865', 'c_dec9_3 >= -462600.1855',
+    'c_dec9_3 <= -462600.186', 'c_dec9_3 < -462600.186',
+    'c_dec9_3 = -462600.1860', 'c_dec9_3 = 1.0005', 'c_dec9_3 <> 1.0005',
+    'c_dec9_3 < 40797.297000001', '40797.2969 < c_dec9_3',
+    'c_dec4_2 >= 8.165', 'c_dec4_2 > 8.175', 'c_dec4_2 <= 8.1700001',
+    'c_dec4_2 < 8.1699999', 'c_dec4_2 IN (8.17, -92.51, 8.175)',
+    'c_dec18_4 < 4079999999999.72975', 'c_dec18_4 >= 4079999999999.72965',
+    'c_dec18_4 = 4079999999999.7297',
+    'c_dec18_4 BETWEEN -5.5 AND 1e10', 'c_dec18_4 > 1e30',
+    'c_dec18_4 < -1e30', 'c_dec18_4 <= 99999999999999.99995',
+    'c_dec18_4 IN (0, 1.5, -2.25, 1.00001)', 'c_dec18_4 NOT IN (0, 1.5)',
+    'c_dec18_4 < ANY (ARRAY[-1.5, 2.25])', 'c_dec18_4 >= ALL (ARRAY[-1.5, 2.25])',
+    'c_dec4_2 > ''NaN''', 'c_dec4_2 < ''NaN''', 'c_dec4_2 = ''NaN''',
+    'c_dec4_2 < ''Infinity''', 'c_dec4_2 > ''-Infinity''',
+    'c_dec4_2 = ANY (ARRAY[0.01, 0.5, NULL])', 'c_dec4_2 >= 0.015',
+    '0.5 < c_dec4_2', 'c_dec4_2 > 0.5::numeric(3,1)',
     'c_dec38_10 > 0', 'c_uint8 > 9223372036854775807::numeric',
     'c_uuid = ''cfcd2084-95d5-65ef-66e7-dff9f98764da''',
     'c_blob = ''\x''::bytea', 'c_json @> ''{"i": 42}''',
@@ -137,6 +164,22 @@ SELECT cond, fd_compare(cond) FROM unnest(ARRAY[
     '(c_int4 < 0 OR c_double > 100) AND (c_varchar IS NULL OR c_enum = ''red'')',
     'NOT (c_double = ''NaN'' OR c_double IS NULL)',
     'id % 10 = 0 AND c_int4 > 0'
+    ]) AS cond;
+
+-- Decimals of hyparquet-writer: FIXED_LEN_BYTE_ARRAY(6) (compared as
+-- sign-extended integers), (9) (through the operator) and INT32 with the
+-- converted type only.  The heap holds the rows as read (their values are
+-- checked against arrow-rs by the interop stage).
+SELECT parquet_fdw.create_table_sql(:'fixtures' || '/hyp_bss_decimal.parquet', 'fd_hypdec') \gexec
+CREATE TABLE fd_hypdec_heap AS SELECT * FROM fd_hypdec;
+SELECT cond, fd_compare(cond, 'fd_hypdec_heap', ARRAY['fd_hypdec']) FROM unnest(ARRAY[
+    'dec_flba6 < 0', 'dec_flba6 >= -12345.67', 'dec_flba6 > -12345.675',
+    'dec_flba6 <= -12345.665', 'dec_flba6 < -12345.67', 'dec_flba6 = 12345.69',
+    'dec_flba6 = -99999999999.99', 'dec_flba6 = 99999999999.99',
+    'dec_flba6 IN (-1234567.00, 12.35, 2.5)', 'dec_flba6 < -99999999999.985',
+    'dec_flba6 <> 0.02', 'dec_flba6 > 1e20', 'dec_flba6 IS NULL',
+    'dec_flba < -5000', 'dec_flba >= 0.00005', 'dec_i32 < -1.5',
+    'dec_i32 BETWEEN -100.005 AND 100.005', 'dec_i32 = ANY (ARRAY[-299.63, 4.07])'
     ]) AS cond;
 
 -- Rows removed in the scan are counted; a filter that keeps nothing reads

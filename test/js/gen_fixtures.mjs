@@ -171,6 +171,8 @@ function hypBssColumns() {
     { name: 'dec_flba', data: seq((i) => (i % 5 === 0 ? null : BigInt(i) * 99999999999n - 99999999999999n)) },
     { name: 'dec_ba', data: seq((i) => (i % 5 === 1 ? null : (BigInt(i) - 1000n) * 123456789012345678901n)) },
     { name: 'dec_i32', data: seq((i) => (i % 5 === 2 ? null : BigInt(i * 37 - 30000))) },
+    // Sign extension of a short FLBA: negative, positive, both extremes.
+    { name: 'dec_flba6', data: seq((i) => (i % 5 === 3 ? null : i % 97 === 0 ? -(10n ** 13n) + 1n : i % 89 === 0 ? 10n ** 13n - 1n : (BigInt(i) - 1000n) * 1234567n + BigInt(i % 3))) },
   ];
   const schema = schemaFromColumnData({
     columnData: cols,
@@ -185,6 +187,8 @@ function hypBssColumns() {
       dec_ba: { name: 'dec_ba', type: 'BYTE_ARRAY', converted_type: 'DECIMAL', precision: 30, scale: 5,
         logical_type: { type: 'DECIMAL', precision: 30, scale: 5 }, repetition_type: 'OPTIONAL' },
       dec_i32: { name: 'dec_i32', type: 'INT32', converted_type: 'DECIMAL', precision: 9, scale: 2, repetition_type: 'OPTIONAL' },
+      dec_flba6: { name: 'dec_flba6', type: 'FIXED_LEN_BYTE_ARRAY', type_length: 6, converted_type: 'DECIMAL', precision: 13, scale: 2,
+        logical_type: { type: 'DECIMAL', precision: 13, scale: 2 }, repetition_type: 'OPTIONAL' },
     },
   });
   return { cols, schema };
@@ -222,7 +226,7 @@ function hypFixtures() {
     add(name, {
       writer: 'hyparquet-writer', reference: 'arrow-rs',
       exercises: 'BYTE_STREAM_SPLIT on INT32, INT64, FIXED_LEN_BYTE_ARRAY(5) and FLOAT16 (DuckDB cannot read these, so arrow-rs is the reference); ' +
-        'DECIMAL on FIXED_LEN_BYTE_ARRAY(9), BYTE_ARRAY (variable length) and INT32 (converted type only)',
+        'DECIMAL on FIXED_LEN_BYTE_ARRAY(9) and (6), BYTE_ARRAY (variable length) and INT32 (converted type only)',
     });
   }
 }

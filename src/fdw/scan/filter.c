@@ -148,9 +148,17 @@ classify_operator(Oid opno, Oid funcid, bool var_on_left, Oid *opfamily)
 	ListCell   *lc;
 
 	*opfamily = InvalidOid;
-	if (funcid == F_TEXTLIKE || funcid == F_TEXTNLIKE)
-		return var_on_left ? (funcid == F_TEXTLIKE ? PQC_LIKE : PQC_NOT_LIKE) :
-			PQC_NONE;
+	switch (funcid)
+	{
+		case F_TEXTLIKE:
+			return var_on_left ? PQC_LIKE : PQC_NONE;
+		case F_TEXTNLIKE:
+			return var_on_left ? PQC_NOT_LIKE : PQC_NONE;
+		case F_TEXTICLIKE:
+			return var_on_left ? PQC_ILIKE : PQC_NONE;
+		case F_TEXTICNLIKE:
+			return var_on_left ? PQC_NOT_ILIKE : PQC_NONE;
+	}
 	if (opno >= FirstNormalObjectId)
 		return PQC_NONE;
 	interps = get_op_btree_interpretation(opno);

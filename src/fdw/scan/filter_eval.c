@@ -53,58 +53,6 @@ static const uint8 or3[3][3] = {
 static const uint8 not3[3] = {PQF_TRUE, PQF_FALSE, PQF_NULL};
 
 /*
- * LIKE's pattern as literal parts between '%' (escape '\'); NULL when it
- * has '_' or ends in an escape (the operator's function decides those).
- */
-static PqLikePattern *
-parse_like(text *pat)
-{
-	const char *p = VARDATA_ANY(pat);
-	int			len = VARSIZE_ANY_EXHDR(pat);
-	PqLikePattern *lp = palloc0(sizeof(PqLikePattern));
-	char	   *buf = palloc(len + 1);
-	int			blen = 0;
-	int			i;
-
-	lp->parts = palloc(sizeof(char *) * (len + 1));
-	lp->lens = palloc(sizeof(int) * (len + 1));
-	lp->anchored_start = len == 0 || p[0] != '%';
-	lp->anchored_end = true;
-	for (i = 0; i < len; i++)
-	{
-		if (p[i] == '_')
-			return NULL;
-		if (p[i] == '\\')
-		{
-			if (++i == len)
-				return NULL;
-			buf[blen++] = p[i];
-			lp->anchored_end = true;
-			continue;
-		}
-		if (p[i] == '%')
-		{
-			if (blen > 0)
-			{
-				lp->parts[lp->nparts] = pnstrdup(buf, blen);
-				lp->lens[lp->nparts++] = blen;
-				blen = 0;
-			}
-			lp->anchored_end = false;
-			continue;
-		}
-		buf[blen++] = p[i];
-		lp->anchored_end = true;
-	}
-	if (blen > 0)
-	{
-		lp->parts[lp->nparts] = pnstrdup(buf, blen);
-		lp->lens[lp->nparts++] = blen;
-	}
-	return lp;
-}
-
-/*
  * Where needle first occurs in hay, or NULL.  Strings here are short: a
  * scan for the first byte beats memmem()'s set-up per call.
  */
@@ -166,176 +114,6 @@ like_match(const PqLikePattern *lp, const char *s, int len)
 		pos = (hit - s) + lp->lens[k];
 	}
 	return true;
-}
-
-static bool
-int_const(Oid type, Datum d, int64 *out)
-{
-	switch (type)
-	{
-		case INT2OID:
-			*out = DatumGetInt16(d);
-			return true;
-		case INT4OID:
-			*out = DatumGetInt32(d);
-			return true;
-		case INT8OID:
-			*out = DatumGetInt64(d);
-			return true;
-	}
-	return false;
-}
-
-/* Whether the leaf's constants become raw terms of kind raw. */
-static bool
-translate_consts(PqFilterLeaf *leaf, PqConverter *cv, PqRawKind raw)
-{
-	Oid			nat = cv->natural_type;
-	int			k;
-
-	leaf->ivals = palloc(sizeof(int64) * Max(leaf->nconsts, 1));
-	leaf->fvals = palloc(sizeof(double) * Max(leaf->nconsts, 1));
-	leaf->strs = palloc(sizeof(char *) * Max(leaf->nconsts, 1));
-	leaf->lens = palloc(sizeof(int) * Max(leaf->nconsts, 1));
-	for (k = 0; k < leaf->nconsts; k++)
-	{
-		Datum		c = leaf->consts[k];
-
-		if (raw == PQR_FLOAT || raw == PQR_DOUBLE)
-		{
-			if (leaf->consttype == FLOAT4OID)
-				leaf->fvals[k] = DatumGetFloat4(c);
-			else if (leaf->consttype == FLOAT8OID)
-				leaf->fvals[k] = DatumGetFloat8(c);
-			else
-				return false;
-		}
-		else if (raw == PQR_TEXT)
-		{
-			text	   *t = DatumGetTextPP(c);
-
-			leaf->strs[k] = VARDATA_ANY(t);
-			leaf->lens[k] = VARSIZE_ANY_EXHDR(t);
-			if (leaf->cmp == PQC_LIKE || leaf->cmp == PQC_NOT_LIKE)
-			{
-				if (leaf->nconsts != 1 || (leaf->like = parse_like(t)) == NULL)
-					return false;
-			}
-		}
-		else if (nat == DATEOID)
-		{
-			if (leaf->consttype != DATEOID || DATE_NOT_FINITE(DatumGetDateADT(c)))
-				return false;
-			leaf->ivals[k] = (int64) DatumGetDateADT(c) + PG_EPOCH_DAYS;
-		}
-		else if (nat == TIMESTAMPOID || nat == TIMESTAMPTZOID)
-		{
-			if (leaf->consttype != nat ||
-				TIMESTAMP_NOT_FINITE(DatumGetTimestamp(c)) ||
-				pg_add_s64_overflow(DatumGetTimestamp(c), PG_EPOCH_USECS,
-									&leaf->ivals[k]))
-				return false;
-		}
-		else if (!int_const(leaf->consttype, c, &leaf->ivals[k]))
-			return false;
-	}
-	return true;
-}
-
-/* How the leaf reads values of the column converter cv gives. */
-static void
-choose_raw(PqFilterLeaf *leaf, PqConverter *cv)
-{
-	const PqLogicalType *lt = &cv->node->logical;
-	int			pt = cv->physical_type;
-	PqRawKind	raw = PQR_DATUM;
-	bool		ordered;
-
-	leaf->bound = true;
-	leaf->raw = PQR_DATUM;
-	if (leaf->kind != PQL_OP || leaf->cmp == PQC_NONE || cv->always_null ||
-		cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
-		return;
-	ordered = leaf->cmp != PQC_EQ && leaf->cmp != PQC_NE;
-	switch (cv->natural_type)
-	{
-		case INT4OID:
-			if (pt == PQ_INT32 && (lt->id == PQ_LT_NONE ||
-								   (lt->id == PQ_LT_INTEGER && lt->int_is_signed &&
-									lt->int_bit_width == 32)))
-				raw = PQR_INT32;
-			break;
-		case INT8OID:
-			if (pt == PQ_INT64 && (lt->id == PQ_LT_NONE ||
-								   (lt->id == PQ_LT_INTEGER && lt->int_is_signed)))
-				raw = PQR_INT64;
-			break;
-		case FLOAT4OID:
-			if (pt == PQ_FLOAT && lt->id == PQ_LT_NONE)
-				raw = PQR_FLOAT;
-			break;
-		case FLOAT8OID:
-			if (pt == PQ_DOUBLE && lt->id == PQ_LT_NONE)
-				raw = PQR_DOUBLE;
-			break;
-		case DATEOID:
-			if (pt == PQ_INT32 && lt->id == PQ_LT_DATE)
-			{
-				raw = PQR_INT32;
-				leaf->check_range = true;
-				leaf->raw_min = (int64) (DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE) +
-					PG_EPOCH_DAYS;
-				leaf->raw_max = (int64) (DATE_END_JULIAN - POSTGRES_EPOCH_JDATE) - 1 +
-					PG_EPOCH_DAYS;
-			}
-			break;
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			if (pt == PQ_INT64 && lt->id == PQ_LT_TIMESTAMP &&
-				cv->time_unit == PQ_UNIT_MICROS)
-			{
-				raw = PQR_INT64;
-				leaf->check_range = true;
-				leaf->raw_min = MIN_TIMESTAMP + PG_EPOCH_USECS;
-				/* END_TIMESTAMP + the epoch is past int64: all fit */
-				leaf->raw_max = PG_INT64_MAX;
-			}
-			break;
-		case TEXTOID:
-			if (pt != PQ_BYTE_ARRAY || GetDatabaseEncoding() != PG_UTF8 ||
-				leaf->consttype != TEXTOID || !OidIsValid(leaf->collation))
-				break;
-			if (leaf->cmp == PQC_LIKE || leaf->cmp == PQC_NOT_LIKE)
-			{
-				if (get_collation_isdeterministic(leaf->collation))
-					raw = PQR_TEXT;
-			}
-			else if (leaf->opfamily == TEXT_BTREE_FAM_OID &&
-					 (ordered ? lc_collate_is_c(leaf->collation) :
-					  get_collation_isdeterministic(leaf->collation)))
-				raw = PQR_TEXT;
-			break;
-	}
-	if (raw != PQR_DATUM && raw != PQR_TEXT &&
-		(leaf->cmp == PQC_LIKE || leaf->cmp == PQC_NOT_LIKE))
-		raw = PQR_DATUM;
-	if (raw != PQR_DATUM && translate_consts(leaf, cv, raw))
-		leaf->raw = raw;
-	else
-		leaf->check_range = false;
-}
-
-/*
- * Choose how the leaf reads values of the column converter cv gives; what
- * it keeps lives as long as the filter.
- */
-static void
-bind_leaf(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv)
-{
-	MemoryContext old = MemoryContextSwitchTo(f->cxt);
-
-	choose_raw(leaf, cv);
-	MemoryContextSwitchTo(old);
 }
 
 /* ANY/ALL over the constants, and NULL constants, into a final answer. */
@@ -408,12 +186,26 @@ float_cmp(PqCmp cmp, bool is_double, const void *vals, int n, double c,
 }
 
 static inline bool
-text_cmp(const PqFilterLeaf *leaf, int k, const char *s, int len)
+text_cmp(PqFilter *f, const PqFilterLeaf *leaf, int k, const char *s, int len)
 {
 	int			r;
+	int			i;
 
 	switch (leaf->cmp)
 	{
+		case PQC_ILIKE:
+		case PQC_NOT_ILIKE:
+			/* lower() under a "C" ctype: ASCII letters only */
+			if (len > f->lower_cap)
+			{
+				f->lower_cap = Max(len, 2 * f->lower_cap);
+				f->lower = f->lower ? repalloc_huge(f->lower, f->lower_cap) :
+					MemoryContextAllocHuge(f->cxt, f->lower_cap);
+			}
+			for (i = 0; i < len; i++)
+				f->lower[i] = pg_ascii_tolower((unsigned char) s[i]);
+			return like_match(leaf->like, f->lower, len) ==
+				(leaf->cmp == PQC_ILIKE);
 		case PQC_EQ:
 			return len == leaf->lens[k] && memcmp(s, leaf->strs[k], len) == 0;
 		case PQC_NE:
@@ -442,55 +234,85 @@ text_cmp(const PqFilterLeaf *leaf, int k, const char *s, int len)
 	}
 }
 
-/*
- * Truth values of n dense raw values (fixed or ba) into out; false when a
- * value is outside what converts (check_range), with out unset.
- */
+/* Whether n raw values of a check_range leaf all convert. */
 static bool
-raw_dense(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv, const void *fixed,
-		  const PqByteArray *ba, int n, uint8 *out)
+in_range(const PqFilterLeaf *leaf, const void *fixed, int n)
 {
-	uint8	   *hit = f->dense2;
+	int64		lo = PG_INT64_MAX;
+	int64		hi = PG_INT64_MIN;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		int64		v = leaf->raw == PQR_INT32 ? ((const int32 *) fixed)[i] :
+			((const int64 *) fixed)[i];
+
+		lo = Min(lo, v);
+		hi = Max(hi, v);
+	}
+	return lo >= leaf->raw_min && hi <= leaf->raw_max;
+}
+
+static void
+text_dense(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv,
+		   const PqByteArray *ba, int n, uint8 *out)
+{
 	int			i;
 	int			k;
 
-	if (n == 0)
-		return true;
-	if (leaf->check_range)
+	for (i = 0; i < n; i++)
 	{
-		int64		lo = PG_INT64_MAX;
-		int64		hi = PG_INT64_MIN;
+		bool		r = !leaf->use_or;
 
-		for (i = 0; i < n; i++)
+		if (!pqfdw_ascii_without_nul((const char *) ba[i].ptr, ba[i].len))
+			pqfdw_check_utf8_text(cv, i, (const char *) ba[i].ptr, ba[i].len);
+		for (k = 0; k < leaf->nconsts; k++)
 		{
-			int64		v = leaf->raw == PQR_INT32 ? ((const int32 *) fixed)[i] :
-				((const int64 *) fixed)[i];
-
-			lo = Min(lo, v);
-			hi = Max(hi, v);
-		}
-		if (lo < leaf->raw_min || hi > leaf->raw_max)
-			return false;
-	}
-	if (leaf->raw == PQR_TEXT)
-	{
-		for (i = 0; i < n; i++)
-		{
-			bool		r = !leaf->use_or;
-
-			if (!pqfdw_ascii_without_nul((const char *) ba[i].ptr, ba[i].len))
-				pqfdw_check_utf8_text(cv, i, (const char *) ba[i].ptr, ba[i].len);
-			for (k = 0; k < leaf->nconsts; k++)
+			if (text_cmp(f, leaf, k, (const char *) ba[i].ptr, ba[i].len) ==
+				leaf->use_or)
 			{
-				if (text_cmp(leaf, k, (const char *) ba[i].ptr, ba[i].len) == leaf->use_or)
-				{
-					r = leaf->use_or;
-					break;
-				}
+				r = leaf->use_or;
+				break;
 			}
-			out[i] = finish(leaf, r);
 		}
-		return true;
+		out[i] = finish(leaf, r);
+	}
+}
+
+/* Big-endian two's complement of width bytes (1 to 8) as int64s. */
+static void
+widen_decimals(const uint8 *p, int width, int n, int64 *out)
+{
+	int			i;
+	int			b;
+
+	for (i = 0; i < n; i++, p += width)
+	{
+		uint64		u = (p[0] & 0x80) ? PG_UINT64_MAX : 0;
+
+		for (b = 0; b < width; b++)
+			u = (u << 8) | p[b];
+		out[i] = (int64) u;
+	}
+}
+
+/* Truth values of n <= PQ_SEGMENT_CAP fixed-width raw values. */
+static void
+fixed_chunk(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv,
+			const void *fixed, int n, uint8 *out)
+{
+	uint8	   *hit = f->dense2;
+	PqRawKind	raw = leaf->raw;
+	int			i;
+	int			k;
+
+	if (raw == PQR_DECIMAL_BE)
+	{
+		if (f->wide == NULL)
+			f->wide = MemoryContextAlloc(f->cxt, sizeof(int64) * PQ_SEGMENT_CAP);
+		widen_decimals(fixed, cv->type_length, n, f->wide);
+		fixed = f->wide;
+		raw = PQR_INT64;
 	}
 
 	/* one pass per constant, OR'ed (ANY) or AND'ed (ALL) */
@@ -498,7 +320,7 @@ raw_dense(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv, const void *fixed,
 	{
 		uint8	   *dst = k == 0 ? out : hit;
 
-		switch (leaf->raw)
+		switch (raw)
 		{
 			case PQR_INT32:
 				int32_cmp(leaf->cmp, fixed, n, leaf->ivals[k], dst);
@@ -507,7 +329,7 @@ raw_dense(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv, const void *fixed,
 				int64_cmp(leaf->cmp, fixed, n, leaf->ivals[k], dst);
 				break;
 			default:
-				float_cmp(leaf->cmp, leaf->raw == PQR_DOUBLE, fixed, n,
+				float_cmp(leaf->cmp, raw == PQR_DOUBLE, fixed, n,
 						  leaf->fvals[k], dst);
 				break;
 		}
@@ -526,6 +348,35 @@ raw_dense(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv, const void *fixed,
 	if (leaf->null_const)
 		for (i = 0; i < n; i++)
 			out[i] = finish(leaf, out[i]);
+}
+
+/*
+ * Truth values of n dense raw values (fixed or ba) into out; false when a
+ * value is outside what converts (check_range), with out unset.  A
+ * dictionary's n can pass PQ_SEGMENT_CAP, the scratch's size: fixed-width
+ * values go in chunks.
+ */
+static bool
+raw_dense(PqFilter *f, PqFilterLeaf *leaf, PqConverter *cv, const void *fixed,
+		  const PqByteArray *ba, int n, uint8 *out)
+{
+	size_t		width;
+	int			off;
+
+	if (n == 0)
+		return true;
+	if (leaf->check_range && !in_range(leaf, fixed, n))
+		return false;
+	if (leaf->raw == PQR_TEXT)
+	{
+		text_dense(f, leaf, cv, ba, n, out);
+		return true;
+	}
+	width = leaf->raw == PQR_DECIMAL_BE ? cv->type_length :
+		(leaf->raw == PQR_INT32 || leaf->raw == PQR_FLOAT) ? 4 : 8;
+	for (off = 0; off < n; off += PQ_SEGMENT_CAP)
+		fixed_chunk(f, leaf, cv, (const char *) fixed + off * width,
+					Min(PQ_SEGMENT_CAP, n - off), out + off);
 	return true;
 }
 
@@ -614,7 +465,7 @@ pqfdw_filter_needs_datums(PqFilter *f, AttrNumber attnum, PqConverter *cv,
 		if (leaf->attnum != attnum || leaf->kind != PQL_OP)
 			continue;
 		if (!leaf->bound)
-			bind_leaf(f, leaf, cv);
+			pqfdw_filter_bind_leaf(f, leaf, cv);
 		if (seg->indices == NULL && leaf->raw == PQR_DATUM)
 			return true;
 	}
@@ -682,7 +533,7 @@ pqfdw_filter_segment(PqFilter *f, AttrNumber attnum, PqConverter *cv,
 		if (leaf->attnum != attnum)
 			continue;
 		if (!leaf->bound)
-			bind_leaf(f, leaf, cv);
+			pqfdw_filter_bind_leaf(f, leaf, cv);
 		if (leaf->kind == PQL_NULLTEST)
 		{
 			for (i = 0; i < seg->n; i++)

@@ -28,7 +28,9 @@ typedef enum PqCmp
 	PQC_GT,
 	PQC_NE,
 	PQC_LIKE,
-	PQC_NOT_LIKE
+	PQC_NOT_LIKE,
+	PQC_ILIKE,
+	PQC_NOT_ILIKE
 } PqCmp;
 
 /* How a leaf reads a segment's values, chosen by the column's converter. */
@@ -39,7 +41,9 @@ typedef enum PqRawKind
 	PQR_INT64,
 	PQR_FLOAT,					/* float values, constants as double */
 	PQR_DOUBLE,
-	PQR_TEXT					/* byte arrays against constants' bytes */
+	PQR_TEXT,					/* byte arrays against constants' bytes */
+	PQR_DECIMAL_BE				/* FIXED_LEN_BYTE_ARRAY decimals of up to 8
+								 * bytes, widened to int64 */
 } PqRawKind;
 
 /* A LIKE pattern of literal parts between '%' wildcards. */
@@ -77,7 +81,8 @@ typedef struct PqFilterLeaf
 	/* raw evaluation, chosen at the first segment */
 	bool		bound;
 	PqRawKind	raw;
-	int64	   *ivals;			/* constants in the raw integers' terms */
+	int64	   *ivals;			/* constants in the raw integers' terms (a
+								 * decimal's unscaled value) */
 	double	   *fvals;
 	char	  **strs;			/* text constants' bytes */
 	int		   *lens;
@@ -122,6 +127,14 @@ struct PqFilter
 	MemoryContext cxt;
 	uint8	   *dense;			/* per-value scratch, PQ_SEGMENT_CAP */
 	uint8	   *dense2;
+	int64	   *wide;			/* PQR_DECIMAL_BE values as int64 */
+	int			wide_cap;
+	char	   *lower;			/* a string in lower case (ILIKE) */
+	int			lower_cap;
 };
+
+/* filter_bind.c: how a leaf reads the values of the column cv converts */
+extern void pqfdw_filter_bind_leaf(PqFilter *f, PqFilterLeaf *leaf,
+								   PqConverter *cv);
 
 #endif							/* PQFDW_FILTER_PROGRAM_H */
