@@ -52,8 +52,7 @@ load_values(DictState *ds, PqConverter *cv, int leaf, DictValues *dv)
 		cv->node->max_rep > 0 ||
 		!cc->has_meta_data ||
 		!pq_chunk_fully_dictionary_encoded(&cc->meta_data) ||
-		!pq_read_dictionary(ds->file, ds->row_group, leaf,
-							CurrentMemoryContext, &dict))
+		!pq_read_dictionary(ds->file, ds->row_group, leaf, &dict))
 		return;
 
 	/*

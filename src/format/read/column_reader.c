@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "format/read/column_reader.h"
+#include "format/read/dictionary_reader.h"
 
 #include "format/codec/codec.h"
 #include "utils/memutils.h"
@@ -370,6 +371,26 @@ load_dictionary(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 }
 
 /*
+ * The dictionary that pruning decoded from this chunk's dictionary page
+ * (dictionary_reader.c), when there is one: the same entries and id, so
+ * converters and filters reuse what they made of it.
+ */
+static bool
+take_pruning_dictionary(PqColumnReader *r)
+{
+	const PqDictionary *d = pq_cached_dictionary(r->file, r->row_group,
+												 (int) (r->col - r->file->schema->columns));
+
+	if (d == NULL)
+		return false;
+	if (r->has_dict)
+		pq_corrupt("column chunk has more than one dictionary page");
+	r->dict = *d;
+	r->has_dict = true;
+	return true;
+}
+
+/*
  * Set up one level stream.  v1 RLE levels carry a 4-byte length; BIT_PACKED
  * levels are decoded whole (their size is bounded by the bytes present).
  * Returns the bytes consumed.
@@ -699,6 +720,8 @@ load_next_page(PqColumnReader *r, int64 skip)
 			if (ref)
 				pq_corrupt("offset index points at a %s page, not a data page",
 						   pq_page_type_name(ph.type));
+			if (ph.type == PQ_PAGE_DICTIONARY && take_pruning_dictionary(r))
+				continue;
 			check_crc(&ph, body);
 			if (ph.type == PQ_PAGE_DICTIONARY)
 				load_dictionary(r, &ph, decrypt_page(r, &ph, body, true));

@@ -59,10 +59,101 @@ pq_chunk_fully_dictionary_encoded(const PqColumnMetaData *cm)
 	return dict_page && dict_data;
 }
 
+/*
+ * The dictionaries read for pruning, kept until those of another row group
+ * are read, so that the column readers of the same chunks take them
+ * instead of decoding their dictionary pages again.
+ */
+typedef struct DictionaryCache
+{
+	MemoryContext cxt;			/* reset when the row group changes */
+	int			row_group;
+	bool	   *have;			/* per column */
+	PqDictionary *dicts;
+
+	/*
+	 * Large buffers come from pq_buffer_pool (when there is one), so that
+	 * their pages are not faulted in again for every query, and go back when
+	 * the row group changes or the file is closed.
+	 */
+	int			nheld;
+	int			maxheld;
+	uint8	  **held;
+	size_t	   *held_cap;
+	MemoryContextCallback give_back;
+} DictionaryCache;
+
+static void
+give_back_buffers(void *arg)
+{
+	DictionaryCache *dc = arg;
+
+	while (dc->nheld > 0)
+	{
+		dc->nheld--;
+		pq_buffer_pool->put(dc->held[dc->nheld], dc->held_cap[dc->nheld]);
+	}
+}
+
+/* size bytes that live until the row group changes */
+static void *
+cache_alloc(DictionaryCache *dc, size_t size)
+{
+	size = Max(size, 1);
+	if (pq_buffer_pool == NULL || size < PQ_DICTIONARY_PREFIX)
+		return MemoryContextAllocHuge(dc->cxt, size);
+	if (dc->nheld == dc->maxheld)
+	{
+		dc->maxheld = Max(8, 2 * dc->maxheld);
+		dc->held = dc->held ?
+			repalloc(dc->held, sizeof(uint8 *) * dc->maxheld) :
+			MemoryContextAlloc(dc->cxt, sizeof(uint8 *) * dc->maxheld);
+		dc->held_cap = dc->held_cap ?
+			repalloc(dc->held_cap, sizeof(size_t) * dc->maxheld) :
+			MemoryContextAlloc(dc->cxt, sizeof(size_t) * dc->maxheld);
+	}
+	dc->held[dc->nheld] = pq_buffer_pool->get(size, &dc->held_cap[dc->nheld]);
+	return dc->held[dc->nheld++];
+}
+
+static DictionaryCache *
+dictionary_cache(PqFile *file, int row_group)
+{
+	DictionaryCache *dc = file->dictionary_cache;
+	int			ncols = Max(file->schema->n_columns, 1);
+
+	if (dc == NULL)
+	{
+		dc = MemoryContextAllocZero(file->cxt, sizeof(DictionaryCache));
+		dc->cxt = AllocSetContextCreate(file->cxt, "parquet dictionaries",
+										ALLOCSET_DEFAULT_SIZES);
+		dc->row_group = -1;
+		file->dictionary_cache = dc;
+	}
+	if (dc->row_group != row_group)
+	{
+		/* the callback gives the held buffers back */
+		MemoryContextReset(dc->cxt);
+		dc->held = NULL;
+		dc->held_cap = NULL;
+		dc->maxheld = 0;
+		if (pq_buffer_pool)
+		{
+			dc->give_back.func = give_back_buffers;
+			dc->give_back.arg = dc;
+			MemoryContextRegisterResetCallback(dc->cxt, &dc->give_back);
+		}
+		dc->have = MemoryContextAllocZero(dc->cxt, sizeof(bool) * ncols);
+		dc->dicts = MemoryContextAlloc(dc->cxt, sizeof(PqDictionary) * ncols);
+		dc->row_group = row_group;
+	}
+	return dc;
+}
+
 /* Decode the PLAIN values of a dictionary page body. */
 static void
-decode_entries(const PqColumnDescr *col, const uint8 *body, size_t len,
-			   int count, PqDictionary *out)
+decode_entries(DictionaryCache *dc, const PqColumnDescr *col,
+			   const uint8 *body, size_t len, int count, PqDictionary *out)
 {
 	PqValueDecoder dec;
 
@@ -74,8 +165,7 @@ decode_entries(const PqColumnDescr *col, const uint8 *body, size_t len,
 	out->ba = NULL;
 	if (col->physical_type == PQ_BYTE_ARRAY)
 	{
-		PqByteArray *ba = palloc_extended(sizeof(PqByteArray) * Max(count, 1),
-										  MCXT_ALLOC_HUGE);
+		PqByteArray *ba = cache_alloc(dc, sizeof(PqByteArray) * count);
 
 		pq_valdec_read_byte_array(&dec, count, ba);
 		out->ba = ba;
@@ -84,18 +174,27 @@ decode_entries(const PqColumnDescr *col, const uint8 *body, size_t len,
 	{
 		int			width = pq_fixed_width(col->physical_type,
 										   col->type_length);
-		uint8	   *fixed = palloc_extended((Size) width * Max(count, 1),
-											MCXT_ALLOC_HUGE);
+		uint8	   *fixed = cache_alloc(dc, (size_t) width * count);
 
 		pq_valdec_read_fixed(&dec, count, fixed);
 		out->fixed = fixed;
 	}
 }
 
-bool
-pq_read_dictionary(PqFile *file, int row_group, int column,
-				   MemoryContext cxt, PqDictionary *out)
+const PqDictionary *
+pq_cached_dictionary(PqFile *file, int row_group, int column)
 {
+	DictionaryCache *dc = file->dictionary_cache;
+
+	if (dc == NULL || dc->row_group != row_group || !dc->have[column])
+		return NULL;
+	return &dc->dicts[column];
+}
+
+bool
+pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
+{
+	DictionaryCache *dc = dictionary_cache(file, row_group);
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
 	const PqColumnMetaData *cm = &cc->meta_data;
 	const PqColumnDescr *col = &file->schema->columns[column];
@@ -111,6 +210,11 @@ pq_read_dictionary(PqFile *file, int row_group, int column,
 	size_t		ulen;
 	const uint8 *body;
 
+	if (dc->have[column])
+	{
+		*out = dc->dicts[column];
+		return true;
+	}
 	pq_errloc.filename = file->src->name;
 	pq_errloc.row_group = row_group;
 	pq_errloc.column = col->path;
@@ -142,8 +246,8 @@ pq_read_dictionary(PqFile *file, int row_group, int column,
 		want = PQ_DICTIONARY_PREFIX;
 	want = Min(want, avail);
 
-	old = MemoryContextSwitchTo(cxt);
-	buf = palloc_extended(want, MCXT_ALLOC_HUGE);
+	old = MemoryContextSwitchTo(dc->cxt);
+	buf = cache_alloc(dc, want);
 	file->src->read(file->src, start, want, buf);
 	hlen = pq_read_page_header(buf, want, &ph);
 	if (ph.type != PQ_PAGE_DICTIONARY)
@@ -161,12 +265,11 @@ pq_read_dictionary(PqFile *file, int row_group, int column,
 				   clen);
 	if (hlen + clen > (size_t) want)
 	{
-		uint8	   *all = palloc_extended(hlen + clen, MCXT_ALLOC_HUGE);
+		uint8	   *all = cache_alloc(dc, hlen + clen);
 
 		memcpy(all, buf, want);
 		file->src->read(file->src, start + want, hlen + clen - want,
 						all + want);
-		pfree(buf);
 		buf = all;
 	}
 	body = buf + hlen;
@@ -202,11 +305,13 @@ pq_read_dictionary(PqFile *file, int row_group, int column,
 		uint8	   *dst;
 
 		pq_check_page_size(cm->codec, clen, ulen);
-		dst = palloc(Max(ulen, 1));
+		dst = cache_alloc(dc, ulen);
 		pq_decompress(cm->codec, body, clen, dst, ulen);
 		body = dst;
 	}
-	decode_entries(col, body, ulen, dh->num_values, out);
+	decode_entries(dc, col, body, ulen, dh->num_values, out);
 	MemoryContextSwitchTo(old);
+	dc->dicts[column] = *out;
+	dc->have[column] = true;
 	return true;
 }

@@ -22,14 +22,24 @@ extern bool pq_chunk_fully_dictionary_encoded(const PqColumnMetaData *cm);
 
 /*
  * Read, check (sizes, CRC) and decode the dictionary page of a column chunk
- * into *out, allocating in cxt; nothing else of the chunk is read.  False
- * when there is no dictionary page to use: the chunk starts with another
- * page, or its data lies in another file, is encrypted, or uses a codec or
- * dictionary encoding this build cannot read (the column reader reports
- * those).  out->id is 0: the dictionary is not registered for the
- * converters' per-dictionary cache.
+ * into *out; nothing else of the chunk is read.  False when there is no
+ * dictionary page to use: the chunk starts with another page, or its data
+ * lies in another file, is encrypted, or uses a codec or dictionary
+ * encoding this build cannot read (the column reader reports those).
+ *
+ * The dictionary stays in the file until dictionaries of another of its
+ * row groups are read (a second call returns it again), and the column
+ * reader of the same chunk takes it (pq_cached_dictionary) instead of
+ * decoding the dictionary page a second time: pruning and reading a row
+ * group share one decoded dictionary and its id.  Callers must not read
+ * another row group's dictionaries while a column reader of this one is
+ * in use.
  */
 extern bool pq_read_dictionary(PqFile *file, int row_group, int column,
-							   MemoryContext cxt, PqDictionary *out);
+							   PqDictionary *out);
+
+/* The dictionary pq_read_dictionary() keeps for the chunk, or NULL. */
+extern const PqDictionary *pq_cached_dictionary(PqFile *file, int row_group,
+												int column);
 
 #endif							/* PQ_DICTIONARY_READER_H */

@@ -39,6 +39,8 @@ typedef struct PqFile
 	PqSchema   *schema;
 	MemoryContext cxt;			/* where the file was opened: caches live here */
 	void	   *page_index_cache;	/* decoded page indexes (page_index.c) */
+	void	   *dictionary_cache;	/* dictionaries read for pruning
+									 * (dictionary_reader.c) */
 	PqFileCrypto *crypto;		/* NULL for files without encryption */
 } PqFile;
 
