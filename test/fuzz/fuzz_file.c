@@ -67,7 +67,7 @@ read_columns(PqFile *file, int rg)
 
 		if (pq_offset_index_read(file, rg, c, &oi))
 			(void) pq_column_index_read(file, rg, c, &oi, &ci);
-		(void) pq_read_dictionary(file, rg, c, CurrentMemoryContext, &dict);
+		(void) pq_read_dictionary(file, rg, c, &dict);
 		pq_column_reader_start(r, rg);
 		while (pq_column_reader_next(r, PQ_SEGMENT_CAP, &seg) > 0)
 			;

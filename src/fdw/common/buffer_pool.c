@@ -2,7 +2,7 @@
  *
  * buffer_pool.c
  *		The backend's spare large buffers for column readers
- *		(pq_buffer_pool of format/read/column_reader.h).
+ *		(pq_buffer_pool of format/read/buffer_pool.h).
  *
  * A column chunk or a decompressed page takes megabytes; allocated afresh,
  * each is a new mapping whose pages fault in on first write, which cost a

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "access/attnum.h"
+#include "format/read/buffer_pool.h"
 #include "format/read/column_reader.h"
 #include "format/read/file_reader.h"
 #include "nodes/parsenodes.h"

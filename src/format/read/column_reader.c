@@ -8,6 +8,7 @@
  *-------------------------------------------------------------------------
  */
 #include "format/read/column_reader.h"
+#include "format/read/buffer_pool.h"
 #include "format/read/dictionary_reader.h"
 
 #include "format/codec/codec.h"
@@ -19,8 +20,6 @@
  */
 #define PQ_COALESCE_GAP (64 * 1024)
 
-
-const PqBufferPool *pq_buffer_pool = NULL;
 
 /* The reader's memory context goes: its buffers go back to the pool. */
 static void

@@ -55,20 +55,6 @@ typedef struct PqPageRef
 	const uint8 *data;			/* the page's bytes, in chunk_cxt */
 } PqPageRef;
 
-/*
- * Where readers take their large buffers (a row group's column chunk, a
- * decompressed page) and give them back when their memory context is reset
- * or deleted: the scan keeps freed ones for the next reader, so their pages
- * are not faulted in again for every chunk and every query.  NULL (unit
- * tests, fuzzers): the reader's memory contexts.
- */
-typedef struct PqBufferPool
-{
-	uint8	   *(*get) (size_t size, size_t *cap);
-	void		(*put) (uint8 *buf, size_t cap);
-} PqBufferPool;
-
-extern const PqBufferPool *pq_buffer_pool;
 
 typedef struct PqColumnReader
 {

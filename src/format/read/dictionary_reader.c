@@ -2,14 +2,16 @@
  *
  * dictionary_reader.c
  *		The dictionary page of a column chunk on its own, for pruning
- *		before the chunk is read.
+ *		before the chunk is read, kept for the chunk's column reader.
  *
- * Only the file's metadata structs are used (no file_reader.c helpers), so
- * that this file builds into the format-layer unit tests as well.
+ * Like column_reader.c it needs memory contexts of their own, so it is
+ * built into the fuzzers (fuzz_file) but not the shim's unit tests.
  *
  *-------------------------------------------------------------------------
  */
 #include "format/read/dictionary_reader.h"
+
+#include "format/read/buffer_pool.h"
 
 #include "format/codec/codec.h"
 #include "utils/memutils.h"

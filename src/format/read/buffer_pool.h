@@ -1,0 +1,28 @@
+/*-------------------------------------------------------------------------
+ *
+ * buffer_pool.h
+ *		Where readers take their large buffers.
+ *
+ * A row group's column chunk, a decompressed page or a dictionary kept for
+ * a row group takes megabytes.  Readers take such buffers from the pool
+ * the extension installs and give them back when their memory context is
+ * reset or deleted: the scan keeps freed ones for the next reader, so their
+ * pages are not faulted in again for every chunk and every query.  NULL
+ * (unit tests, fuzzers): the readers' memory contexts.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQ_BUFFER_POOL_H
+#define PQ_BUFFER_POOL_H
+
+#include "format/common/pq_common.h"
+
+typedef struct PqBufferPool
+{
+	uint8	   *(*get) (size_t size, size_t *cap);
+	void		(*put) (uint8 *buf, size_t cap);
+} PqBufferPool;
+
+extern const PqBufferPool *pq_buffer_pool;
+
+#endif							/* PQ_BUFFER_POOL_H */
