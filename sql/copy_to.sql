@@ -146,6 +146,7 @@ SELECT name, copy_with(name, opts) FROM (VALUES
     ('copy_rg', ', row_group_size 1000'),
     ('copy_rg_bytes', ', row_group_size_bytes 100000'),
     ('copy_pages', ', data_page_size 4096'),
+    ('copy_page_rows', ', data_page_rows 700'),
     ('copy_v2', ', page_version 2'),
     ('copy_v2_plain', ', page_version 2, dictionary off'),
     ('copy_plain', ', dictionary false'),
@@ -163,6 +164,20 @@ SELECT num_row_groups, key_value_metadata FROM parquet_fdw.file_info(:'out' || '
 COPY (SELECT i, md5(i::text) AS h FROM generate_series(1, 40000) i)
   TO '/tmp/parquet_fdw_test/out/copy_rg_bytes2.parquet' WITH (FORMAT parquet, row_group_size_bytes 100000);
 SELECT num_row_groups > 1 AS several, num_rows FROM parquet_fdw.file_info(:'out' || '/copy_rg_bytes2.parquet');
+-- data_page_rows: pages of at most that many rows, 20000 by default (as
+-- parquet-mr and arrow-rs write); the reader counts the offset index's pages
+COPY (SELECT i FROM generate_series(1, 50000) i)
+  TO '/tmp/parquet_fdw_test/out/copy_page_rows_default.parquet' WITH (FORMAT parquet);
+COPY (SELECT i FROM generate_series(1, 50000) i)
+  TO '/tmp/parquet_fdw_test/out/copy_page_rows_7000.parquet' WITH (FORMAT parquet, data_page_rows 7000);
+CREATE FOREIGN TABLE copy_pr (i int) SERVER parquet_srv
+  OPTIONS (filename '/tmp/parquet_fdw_test/out/copy_page_rows_default.parquet');
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM copy_pr WHERE i = 45000;
+ALTER FOREIGN TABLE copy_pr OPTIONS (SET filename '/tmp/parquet_fdw_test/out/copy_page_rows_7000.parquet');
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM copy_pr WHERE i = 45000;
+SELECT count(*), sum(i) FROM copy_pr;
+DROP FOREIGN TABLE copy_pr;
+COPY copy_src TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet, data_page_rows 0);
 SELECT key_value_metadata FROM parquet_fdw.file_info(:'out' || '/copy_kv.parquet');
 SELECT key_value_metadata FROM parquet_fdw.file_info(:'out' || '/copy_kv_list.parquet');
 SELECT path_in_schema FROM parquet_fdw.metadata(:'out' || '/copy_bloom.parquet')

@@ -35,7 +35,7 @@
 #include "utils/varlena.h"
 
 #define VALID_OPTIONS "format, compression, compression_level, " \
-	"row_group_size, row_group_size_bytes, data_page_size, page_version, " \
+	"row_group_size, row_group_size_bytes, data_page_size, data_page_rows, page_version, " \
 	"dictionary, statistics, page_index, bloom_filter, bloom_filter_fpp, " \
 	"key_value_metadata, numeric_scale, bloom_filter_ndv, " \
 	"dictionary_page_size, statistics_truncate_length, interval_truncate, " \
@@ -286,6 +286,8 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 			opts->writer.row_group_bytes = get_int64(def, 1, PG_INT64_MAX);
 		else if (strcmp(name, "data_page_size") == 0)
 			opts->writer.data_page_bytes = get_int64(def, 1, PG_INT32_MAX / 2);
+		else if (strcmp(name, "data_page_rows") == 0)
+			opts->writer.data_page_rows = get_int64(def, 1, PG_INT32_MAX);
 		else if (strcmp(name, "page_version") == 0)
 			opts->writer.page_version = (int) get_int64(def, 1, 2);
 		else if (strcmp(name, "dictionary") == 0)

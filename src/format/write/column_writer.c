@@ -613,7 +613,8 @@ pq_column_writer_write(PqColumnWriter *cw, int nlevels, const int16 *def,
 			if (rep == NULL || rep[end] == 0)
 			{
 				if (end > pos && (end - pos >= SLICE_LEVELS ||
-								  bytes >= cfg->data_page_bytes))
+								  bytes >= cfg->data_page_bytes ||
+								  cw->page_rows + slice_rows >= cfg->data_page_rows))
 					break;
 				slice_rows++;
 			}
@@ -661,7 +662,8 @@ pq_column_writer_write(PqColumnWriter *cw, int nlevels, const int16 *def,
 			if (cw->dict_state == PQ_DICT_ACTIVE)
 				cw->dict_state = PQ_DICT_FALLEN_BACK;
 		}
-		else if (page_estimate(cw) >= cfg->data_page_bytes)
+		else if (page_estimate(cw) >= cfg->data_page_bytes ||
+				 cw->page_rows >= cfg->data_page_rows)
 			flush_page(cw);
 	}
 	if (vpos != nvalues)

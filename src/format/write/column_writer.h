@@ -37,6 +37,7 @@ typedef struct PqColumnWriterConfig
 	bool		dictionary;
 	int64		dictionary_page_limit;	/* bytes of PLAIN entries */
 	int64		data_page_bytes;
+	int64		data_page_rows;
 	bool		statistics;		/* chunk statistics in ColumnMetaData */
 	bool		page_statistics;	/* statistics in data page headers */
 	bool		page_index;		/* ColumnIndex and OffsetIndex */

@@ -68,6 +68,7 @@ pq_writer_options_init(PqWriterOptions *opts)
 	opts->row_group_rows = 122880;
 	opts->row_group_bytes = INT64CONST(128) * 1024 * 1024;
 	opts->data_page_bytes = 1024 * 1024;
+	opts->data_page_rows = 20000;
 	opts->page_version = 1;
 	opts->dictionary = true;
 	opts->dictionary_page_limit = 1024 * 1024;
@@ -243,6 +244,7 @@ add_column(PqFileWriter *w, const PqWriterField *f, int converted, int max_def,
 	cfg.dictionary = o->dictionary;
 	cfg.dictionary_page_limit = o->dictionary_page_limit;
 	cfg.data_page_bytes = o->data_page_bytes;
+	cfg.data_page_rows = o->data_page_rows;
 	cfg.statistics = o->statistics;
 	cfg.page_statistics = o->statistics && !o->page_index;
 	cfg.page_index = o->page_index;
@@ -353,6 +355,8 @@ check_options(const PqWriterOptions *o)
 		bad = "row group bytes";
 	else if (o->data_page_bytes <= 0 || o->data_page_bytes > PG_INT32_MAX / 2)
 		bad = "data page size";
+	else if (o->data_page_rows <= 0 || o->data_page_rows > PG_INT32_MAX)
+		bad = "data page rows";
 	else if (o->page_version != 1 && o->page_version != 2)
 		bad = "page version";
 	else if (o->dictionary_page_limit <= 0 ||

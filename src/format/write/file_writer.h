@@ -69,6 +69,9 @@ typedef struct PqWriterOptions
 	int64		row_group_rows; /* default 122880 */
 	int64		row_group_bytes;	/* default 128 MiB (buffered, compressed) */
 	int64		data_page_bytes;	/* default 1 MiB (encoded, uncompressed) */
+	int64		data_page_rows; /* default 20000, as parquet-mr and arrow-rs:
+								 * pages small enough for the page index to
+								 * narrow a lookup */
 	int			page_version;	/* 1 (default) or 2 */
 	bool		dictionary;		/* default on */
 	int64		dictionary_page_limit;	/* default 1 MiB: then fall back */
