@@ -3,8 +3,9 @@
  * upper.c
  *		Aggregates the footers answer: count(*) (the sum of the row groups'
  *		row counts), count(column) of a flat column (row counts less null
- *		counts) and min/max of integer, date and timestamp columns (the row
- *		groups' statistics), so no data page is read.
+ *		counts) and min/max of integer, date, time, timestamp, DECIMAL and
+ *		string columns (the row groups' statistics), so no data page is
+ *		read.
  *
  * GetForeignUpperPaths offers, for the grouping relation of a query over
  * one parquet_fdw table with no WHERE, GROUP BY, HAVING or grouping sets
@@ -39,23 +40,32 @@ minmax_kind(Oid aggfnoid)
 		case F_MIN_INT4:
 		case F_MIN_INT8:
 		case F_MIN_DATE:
+		case F_MIN_TIME:
 		case F_MIN_TIMESTAMP:
 		case F_MIN_TIMESTAMPTZ:
+		case F_MIN_NUMERIC:
+		case F_MIN_TEXT:
 			return PQFDW_FOOTER_MIN;
 		case F_MAX_INT2:
 		case F_MAX_INT4:
 		case F_MAX_INT8:
 		case F_MAX_DATE:
+		case F_MAX_TIME:
 		case F_MAX_TIMESTAMP:
 		case F_MAX_TIMESTAMPTZ:
+		case F_MAX_NUMERIC:
+		case F_MAX_TEXT:
 			return PQFDW_FOOTER_MAX;
 	}
 	return 0;
 }
 
 /*
- * A column whose statistics can give its min/max: a flat INT32/INT64 leaf
- * holding signed integers, dates or timestamps, in every file.
+ * A column whose statistics can give its min/max, in every file: a flat
+ * leaf of signed integers, dates, times, timestamps, DECIMALs or strings.
+ * Whether a row group's bounds are exact and in PostgreSQL's order for the
+ * declared type and collation is decided when they are read
+ * (footer_aggregate.c), which reads the column where they are not.
  */
 static bool
 stats_column(PqfdwPlanState *st, AttrNumber attnum)
@@ -67,13 +77,22 @@ stats_column(PqfdwPlanState *st, AttrNumber attnum)
 		PqFile	   *f = lfirst(lc);
 		PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum,
 											   f->src->name);
+		int			pt = node->physical_type;
 		int			lt = node->logical.id;
+		bool		ints = pt == PQ_INT32 || pt == PQ_INT64;
 
-		if (pqfdw_is_nested_field(node) ||
-			(node->physical_type != PQ_INT32 && node->physical_type != PQ_INT64) ||
-			!(lt == PQ_LT_NONE || lt == PQ_LT_DATE || lt == PQ_LT_TIMESTAMP ||
-			  (lt == PQ_LT_INTEGER && node->logical.int_is_signed)))
+		if (pqfdw_is_nested_field(node))
 			return false;
+		if (ints && (lt == PQ_LT_NONE || lt == PQ_LT_DATE || lt == PQ_LT_TIME ||
+					 lt == PQ_LT_TIMESTAMP || lt == PQ_LT_DECIMAL ||
+					 (lt == PQ_LT_INTEGER && node->logical.int_is_signed)))
+			continue;
+		if ((pt == PQ_BYTE_ARRAY || pt == PQ_FIXED_LEN_BYTE_ARRAY) &&
+			lt == PQ_LT_DECIMAL)
+			continue;
+		if (pt == PQ_BYTE_ARRAY && (lt == PQ_LT_STRING || lt == PQ_LT_ENUM))
+			continue;
+		return false;
 	}
 	return true;
 }

@@ -8,14 +8,16 @@
  * returns, since it reads exactly num_rows entries of every row group or
  * fails.  count(column) of a flat column is the sum of its chunks'
  * num_values less null_count; a chunk without a null count makes the
- * column be read (its values are only tested for NULL).  min/max of a column combine its row groups' statistics, converted
- * as the scan converts values (the converter must keep the order), skipping
- * row groups whose values are all null.  When a row group with values has
- * no exact min/max for the column (no statistics, or bounds in an order
- * that is not the type's), that column is read instead: its values,
- * through the table reader, over every file.  The footers are read at the
- * first fetch, not at plan start, so EXPLAIN without ANALYZE reads nothing
- * and a prepared statement sees the files as they are.
+ * column be read (its values are only tested for NULL).  min/max of a
+ * column combine its row groups' statistics, converted as the scan converts
+ * values (the converter must keep the order), skipping row groups whose
+ * values are all null.  When a row group with values has no exact min/max
+ * for the column (no statistics, bounds in an order that is not the
+ * type's and collation's, or binary bounds not marked exact), that column
+ * is read instead: its values, through the table reader, over every file,
+ * once for all of its aggregates.  The footers are read at the first
+ * fetch, not at plan start, so EXPLAIN without ANALYZE reads nothing and a
+ * prepared statement sees the files as they are.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,10 +30,13 @@
 #include "fdw/prune/prune.h"
 #include "fdw/scan/scan.h"
 #include "fdw/scan/table_reader.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/pg_locale.h"
 #include "utils/rel.h"
 #include "utils/typcache.h"
 
@@ -42,6 +47,7 @@ typedef struct PqFooterColumn
 	bool		isnull;
 	Datum		value;
 	bool		scanned;		/* read from the values */
+	TypeCacheEntry *tc;			/* min/max: the type's comparison */
 } PqFooterColumn;
 
 typedef struct PqFooterAggregate
@@ -84,23 +90,55 @@ pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags)
 	node->fdw_state = fa;
 }
 
-/* Keep v in *acc when it is below (min) or above (max) what *acc holds. */
+/*
+ * Keep v in c when it is below (min) or above (max) what c holds; a value
+ * passed by reference is copied into the current memory context.
+ */
 static void
 accumulate(PqFooterColumn *c, TypeCacheEntry *tc, Oid collation, Datum v)
 {
 	int			cmp;
 
-	if (c->isnull)
+	if (!c->isnull)
 	{
-		c->value = v;
-		c->isnull = false;
-		return;
+		cmp = DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo, collation,
+											  v, c->value));
+		if (!((c->kind == PQFDW_FOOTER_MIN && cmp < 0) ||
+			  (c->kind == PQFDW_FOOTER_MAX && cmp > 0)))
+			return;
+		if (!tc->typbyval)
+			pfree(DatumGetPointer(c->value));
 	}
-	cmp = DatumGetInt32(FunctionCall2Coll(&tc->cmp_proc_finfo, collation,
-										  v, c->value));
-	if ((c->kind == PQFDW_FOOTER_MIN && cmp < 0) ||
-		(c->kind == PQFDW_FOOTER_MAX && cmp > 0))
-		c->value = v;
+	c->value = datumCopy(v, tc->typbyval, tc->typlen);
+	c->isnull = false;
+}
+
+/*
+ * Whether the bounds of a chunk of col, converted, are in the order of the
+ * declared type and collation: strings compare as unsigned bytes, which is
+ * PostgreSQL's order under "C" for UTF-8 text.  Binary bounds (strings,
+ * DECIMALs in byte arrays) may be truncated by writers: only bounds marked
+ * exact are taken.
+ */
+static bool
+bounds_usable(const PqColumnDescr *col, const PqStatistics *s,
+			  PqConverter *cv, Oid collation)
+{
+	if (col->physical_type == PQ_BYTE_ARRAY ||
+		col->physical_type == PQ_FIXED_LEN_BYTE_ARRAY)
+	{
+		if (!s->has_is_min_value_exact || !s->is_min_value_exact ||
+			!s->has_is_max_value_exact || !s->is_max_value_exact)
+			return false;
+	}
+	else if ((s->has_is_min_value_exact && !s->is_min_value_exact) ||
+			 (s->has_is_max_value_exact && !s->is_max_value_exact))
+		return false;
+	if (cv->natural_type == TEXTOID)
+		return lc_collate_is_c(collation) &&
+			(GetDatabaseEncoding() == PG_UTF8 ||
+			 GetDatabaseEncoding() == PG_SQL_ASCII);
+	return true;
 }
 
 /*
@@ -149,8 +187,7 @@ minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
 			if (s->has_null_count && s->null_count == m->num_values)
 				continue;
 			if (!pqfdw_chunk_stat_bytes(col, s, &lo, &hi) ||
-				(s->has_is_min_value_exact && !s->is_min_value_exact) ||
-				(s->has_is_max_value_exact && !s->is_max_value_exact) ||
+				!bounds_usable(col, s, &cv, att->attcollation) ||
 				!pqfdw_stat_to_datum(&cv, c->kind == PQFDW_FOOTER_MIN ? lo : hi, &v))
 				return false;
 			accumulate(c, tc, att->attcollation, v);
@@ -201,48 +238,68 @@ count_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files)
 }
 
 /*
- * min/max (tc: the type's comparison) or count(column) of column c from
- * its values: read through the table reader.
+ * The aggregates of column attnum that the footers could not answer
+ * (scanned), from its values: one pass through the table reader.
  */
 static void
-aggregate_values(PqFooterAggregate *fa, PqFooterColumn *c, Relation rel,
-				 TypeCacheEntry *tc)
+aggregate_values(PqFooterAggregate *fa, AttrNumber attnum, Relation rel)
 {
 	PqTableReader *tr = pqfdw_table_reader_create(rel, fa->paths,
-												  list_make1_int(c->attnum),
+												  list_make1_int(attnum),
 												  CurrentMemoryContext);
 	Oid			collation = TupleDescAttr(RelationGetDescr(rel),
-										  c->attnum - 1)->attcollation;
+										  attnum - 1)->attcollation;
 	int			n;
+	int			k;
 	int64		count = 0;
 
-	c->isnull = true;
-	c->scanned = true;
+	for (k = 0; k < fa->ncols; k++)
+		if (fa->cols[k].scanned && fa->cols[k].attnum == attnum)
+			fa->cols[k].isnull = true;
 	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
 	{
 		int			i;
 
 		for (i = 0; i < n; i++)
 		{
-			size_t		pos = pqfdw_batch_index(tr, c->attnum - 1, i);
+			size_t		pos = pqfdw_batch_index(tr, attnum - 1, i);
 
 			if (tr->batch_nulls[pos])
 				continue;
 			count++;
-			/* the types upper.c accepts for min/max are passed by value */
-			if (c->kind != PQFDW_FOOTER_COUNT_COLUMN)
-				accumulate(c, tc, collation, tr->batch_values[pos]);
+			for (k = 0; k < fa->ncols; k++)
+			{
+				PqFooterColumn *c = &fa->cols[k];
+
+				if (c->scanned && c->attnum == attnum &&
+					c->kind != PQFDW_FOOTER_COUNT_COLUMN)
+					accumulate(c, c->tc, collation, tr->batch_values[pos]);
+			}
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
-	if (c->kind == PQFDW_FOOTER_COUNT_COLUMN)
-	{
-		c->value = Int64GetDatum(count);
-		c->isnull = false;
-	}
+	for (k = 0; k < fa->ncols; k++)
+		if (fa->cols[k].scanned && fa->cols[k].attnum == attnum &&
+			fa->cols[k].kind == PQFDW_FOOTER_COUNT_COLUMN)
+		{
+			fa->cols[k].value = Int64GetDatum(count);
+			fa->cols[k].isnull = false;
+		}
 	fa->pages_read += pqfdw_table_reader_pages_read(tr);
 	fa->bytes_read += pqfdw_table_reader_bytes_read(tr);
 	pqfdw_table_reader_end(tr);
+}
+
+/* Whether an earlier footer column than i reads the same attribute. */
+static bool
+read_before(PqFooterAggregate *fa, int i)
+{
+	int			k;
+
+	for (k = 0; k < i; k++)
+		if (fa->cols[k].scanned && fa->cols[k].attnum == fa->cols[i].attnum)
+			return true;
+	return false;
 }
 
 static void
@@ -280,8 +337,7 @@ compute(PqFooterAggregate *fa)
 		}
 		if (c->kind == PQFDW_FOOTER_COUNT_COLUMN)
 		{
-			if (!count_from_footers(fa, c, files))
-				aggregate_values(fa, c, rel, NULL);
+			c->scanned = !count_from_footers(fa, c, files);
 			continue;
 		}
 		att = TupleDescAttr(RelationGetDescr(rel), c->attnum - 1);
@@ -289,9 +345,13 @@ compute(PqFooterAggregate *fa)
 		if (!OidIsValid(tc->cmp_proc_finfo.fn_oid))
 			elog(ERROR, "no btree comparison function for type %s",
 				 format_type_be(att->atttypid));
-		if (!minmax_from_footers(fa, c, files, att, tc))
-			aggregate_values(fa, c, rel, tc);
+		c->tc = tc;
+		c->scanned = !minmax_from_footers(fa, c, files, att, tc);
 	}
+	/* each column the footers could not answer is read once */
+	for (i = 0; i < fa->ncols; i++)
+		if (fa->cols[i].scanned && !read_before(fa, i))
+			aggregate_values(fa, fa->cols[i].attnum, rel);
 	table_close(rel, NoLock);
 	MemoryContextSwitchTo(old);
 	fa->computed = true;
@@ -359,7 +419,7 @@ pqfdw_footer_aggregate_explain(ForeignScanState *node, ExplainState *es)
 	{
 		resetStringInfo(&buf);
 		for (i = 0; i < fa->ncols; i++)
-			if (fa->cols[i].scanned)
+			if (fa->cols[i].scanned && !read_before(fa, i))
 				appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
 								 quote_identifier(pqfdw_column_name(fa->relid,
 																	fa->cols[i].attnum)));
