@@ -45,6 +45,10 @@ const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8
 const TABLE = 'pqfdw_cmp';
 // column types whose min/max the footers may answer (fdw/plan/upper.c)
 const AGG_TYPES = new Set(['smallint', 'integer', 'bigint', 'date']);
+// min/max of these from the footers are checked against PostgreSQL's own
+// aggregate over the scanned rows (a subquery the footers cannot answer):
+// its order is the collation's, not one computed here
+const isSqlAggType = (type) => type === 'text' || /^numeric(\(.*\))?$/.test(type) || type === 'time without time zone';
 // count(column) from the footers' null counts: scalar columns (a jsonb may be
 // a nested field, which the footers do not count)
 const isCountable = (type) => !type.endsWith('[]') && type !== 'jsonb' && /^[a-z ]+(\(.*\))?$/.test(type);
@@ -284,8 +288,15 @@ async function pgRead(file, e = {}) {
       const countSql = countCols.map((col) => `count("${col.name}")`).join(', ');
       counts = (await c.query({ text: `SELECT ${countSql} FROM ${TABLE}`, rowMode: 'array', types: { getTypeParser: () => (v) => v } })).rows[0];
     }
+    const sqlAggCols = cols.filter((col) => isSqlAggType(col.type));
+    let sqlAggs = null;
+    if (sqlAggCols.length > 0) {
+      const list = sqlAggCols.flatMap((col) => [`min("${col.name}")::text`, `max("${col.name}")::text`]).join(', ');
+      const q = async (from) => (await c.query({ text: `SELECT ${list} FROM ${from}`, rowMode: 'array' })).rows[0];
+      sqlAggs = { got: await q(TABLE), want: await q(`(SELECT * FROM ${TABLE} OFFSET 0) s`) };
+    }
     await c.query(`DROP FOREIGN TABLE ${TABLE}`);
-    return { cols, rows: res.rows, ddl, parallel, aggs: { cols: aggCols, values: agg, footers: /from the footers/.test(aggPlan), countCols, counts } };
+    return { cols, rows: res.rows, ddl, parallel, aggs: { cols: aggCols, values: agg, footers: /from the footers/.test(aggPlan), countCols, counts, sqlAggCols, sqlAggs } };
   } catch (err) {
     // A SQL error leaves the session usable; a crashed backend does not.
     let crashed = false;
@@ -486,7 +497,8 @@ function sortPgRows(pgr, fams) {
 
 /**
  * count(*), count(column) and min/max (integers, dates) against the rows
- * the scan read.
+ * the scan read; min/max of text, numeric and time against PostgreSQL's
+ * aggregate over those rows.
  */
 function aggregateProblem(pgr) {
   const { cols, values, countCols, counts } = pgr.aggs;
@@ -515,6 +527,13 @@ function aggregateProblem(pgr) {
     const [gotLo, gotHi] = [values[1 + 2 * k], values[2 + 2 * k]];
     if (gotLo !== lo || gotHi !== hi) {
       return `min/max("${cols[k].name}") = ${gotLo}/${gotHi}${pgr.aggs.footers ? ' (from the footers)' : ''}, the rows give ${lo}/${hi}`;
+    }
+  }
+  const { sqlAggCols, sqlAggs } = pgr.aggs;
+  for (let k = 0; k < (sqlAggs ? sqlAggCols.length : 0); k++) {
+    const [gotLo, gotHi, wantLo, wantHi] = [sqlAggs.got[2 * k], sqlAggs.got[2 * k + 1], sqlAggs.want[2 * k], sqlAggs.want[2 * k + 1]];
+    if (gotLo !== wantLo || gotHi !== wantHi) {
+      return `min/max("${sqlAggCols[k].name}") = ${gotLo}/${gotHi}, PostgreSQL's aggregate over the scanned rows gives ${wantLo}/${wantHi}`;
     }
   }
   return null;
