@@ -8,9 +8,12 @@
  * An entry holds what pq_file_open() built for a file (footer bytes,
  * FileMetaData, schema) in a memory context of its own, keyed by path and
  * valid only for the file's size, modification time, inode and device as
- * fstat() gives them when the file is opened (once per use, which opening
- * it needs anyway): a file that changed in any of these is read again,
- * never served stale.  Callers get a view of the entry (pq_file_view), so
+ * fstat() gives them when the file is opened, or stat() when only its
+ * footer is wanted: a file that changed in any of these is read again,
+ * never served stale.  Within one statement a file found unchanged is not
+ * checked again (planning and execution of a query over 1000 files would
+ * otherwise stat each twice); COPY TO forgets the entries of the files it
+ * writes.  Callers get a view of the entry (pq_file_view), so
  * they never change it.  Files with encryption are not kept: their parsed
  * footers are only for holders of the keys.
  *
@@ -24,6 +27,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "storage/proc.h"
 #include "fdw/common/parquet_fdw.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -39,6 +43,17 @@ typedef struct FooterEntry
 	MemoryContext cxt;
 	Size		bytes;
 	uint64		last_use;
+
+	/*
+	 * The schema of another entry found equal to this one's, while no entry
+	 * has been freed since (free_epoch): the address cannot have been reused.
+	 */
+	const PqSchema *same_schema_as;
+	uint64		same_schema_epoch;
+
+	/* the statement that last found the file unchanged */
+	LocalTransactionId checked_lxid;
+	TimestampTz checked_stmt;
 } FooterEntry;
 
 static MemoryContext cache_cxt = NULL;
@@ -46,6 +61,7 @@ static HTAB *entries = NULL;
 static List *retired = NIL;		/* MemoryContexts of replaced entries */
 static Size total_bytes = 0;
 static uint64 use_clock = 0;
+static uint64 free_epoch = 1;	/* advances whenever entries are freed */
 
 static void footer_cache_xact(XactEvent event, void *arg);
 
@@ -90,12 +106,15 @@ footer_cache_xact(XactEvent event, void *arg)
 		event != XACT_EVENT_PARALLEL_COMMIT &&
 		event != XACT_EVENT_PARALLEL_ABORT && event != XACT_EVENT_PREPARE)
 		return;
+	if (retired != NIL)
+		free_epoch++;
 	foreach(lc, retired)
 		MemoryContextDelete((MemoryContext) lfirst(lc));
 	list_free(retired);
 	retired = NIL;
 	if (total_bytes <= cap)
 		return;
+	free_epoch++;
 
 	all = MemoryContextAlloc(cache_cxt,
 							 sizeof(FooterEntry *) * Max(hash_get_num_entries(entries), 1));
@@ -112,6 +131,111 @@ footer_cache_xact(XactEvent event, void *arg)
 	pfree(all);
 }
 
+static void
+mark_checked(FooterEntry *e)
+{
+	e->checked_lxid = MyProc->lxid;
+	e->checked_stmt = GetCurrentStatementStartTimestamp();
+	e->last_use = ++use_clock;
+}
+
+/* The entry for path when it holds the file as stamp says it is now. */
+static FooterEntry *
+current_entry(const char *path, const PqFileStamp *stamp)
+{
+	FooterEntry *e;
+
+	if (pqfdw_metadata_cache_size <= 0 || entries == NULL ||
+		strlen(path) >= MAXPGPATH)
+		return NULL;
+	e = hash_search(entries, path, HASH_FIND, NULL);
+	if (e == NULL || memcmp(&e->stamp, stamp, sizeof(PqFileStamp)) != 0)
+		return NULL;
+	mark_checked(e);
+	return e;
+}
+
+bool
+pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp)
+{
+	FooterEntry *e;
+
+	if (pqfdw_metadata_cache_size <= 0 || entries == NULL ||
+		strlen(path) >= MAXPGPATH)
+		return false;
+	e = hash_search(entries, path, HASH_FIND, NULL);
+	if (e == NULL || e->checked_lxid != MyProc->lxid ||
+		e->checked_stmt != GetCurrentStatementStartTimestamp())
+		return false;
+	*stamp = e->stamp;
+	return true;
+}
+
+void
+pqfdw_footer_cache_forget(const char *path)
+{
+	FooterEntry *e;
+	MemoryContext old;
+
+	if (entries == NULL || strlen(path) >= MAXPGPATH)
+		return;
+	e = hash_search(entries, path, HASH_FIND, NULL);
+	if (e == NULL)
+		return;
+	/* views of it may still be in use: freed at the end of the transaction */
+	total_bytes -= e->bytes;
+	old = MemoryContextSwitchTo(cache_cxt);
+	retired = lappend(retired, e->cxt);
+	MemoryContextSwitchTo(old);
+	hash_search(entries, path, HASH_REMOVE, NULL);
+}
+
+PqFile *
+pqfdw_footer_cache_lookup(PqSource *src, const PqFileStamp *stamp)
+{
+	FooterEntry *e = current_entry(src->name, stamp);
+
+	return e ? pq_file_view(e->file, src) : NULL;
+}
+
+/* The entry f is a view of, or NULL (f was not served by the cache). */
+static FooterEntry *
+entry_of(const PqFile *f)
+{
+	FooterEntry *e;
+
+	if (entries == NULL || strlen(f->src->name) >= MAXPGPATH)
+		return NULL;
+	e = hash_search(entries, f->src->name, HASH_FIND, NULL);
+	return e != NULL && e->file->schema == f->schema ? e : NULL;
+}
+
+bool
+pqfdw_footer_cache_same_schema(const PqFile *a, const PqFile *b)
+{
+	FooterEntry *e;
+
+	if (a->schema == b->schema)
+		return true;
+
+	/*
+	 * Only schemas of entries are remembered: their addresses stay theirs
+	 * until an entry is freed (at the end of a transaction).
+	 */
+	e = entry_of(a) != NULL ? entry_of(b) : NULL;
+	if (e != NULL && e->same_schema_as == a->schema &&
+		e->same_schema_epoch == free_epoch)
+		return true;
+	if (!pq_schema_node_equal(a->schema->root, b->schema->root))
+		return false;
+	if (e != NULL)
+	{
+		e->same_schema_as = a->schema;
+		e->same_schema_epoch = free_epoch;
+	}
+	return true;
+}
+
 PqFile *
 pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 {
@@ -126,12 +250,9 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	if (entries == NULL)
 		cache_init();
 
+	if ((file = pqfdw_footer_cache_lookup(src, stamp)) != NULL)
+		return file;
 	e = hash_search(entries, src->name, HASH_FIND, NULL);
-	if (e != NULL && memcmp(&e->stamp, stamp, sizeof(PqFileStamp)) == 0)
-	{
-		e->last_use = ++use_clock;
-		return pq_file_view(e->file, src);
-	}
 
 	/* parsed in a context of its own, kept only once parsing succeeded */
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw footer",
@@ -157,7 +278,8 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	e->file = file;
 	e->cxt = cxt;
 	e->bytes = MemoryContextMemAllocated(cxt, true);
-	e->last_use = ++use_clock;
+	e->same_schema_as = NULL;
+	mark_checked(e);
 	total_bytes += e->bytes;
 	return pq_file_view(file, src);
 }

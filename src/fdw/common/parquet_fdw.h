@@ -33,6 +33,25 @@ typedef struct PqFileStamp
  * entry for it has the same stamp; GUC parquet_fdw.metadata_cache_size.
  */
 extern PqFile *pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp);
+
+/*
+ * Whether the current statement found path unchanged in the cache already
+ * (then *stamp is the file's); such a file need not be checked again.
+ */
+extern bool pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp);
+
+/* Drop path's entry: the file was just written (COPY TO). */
+extern void pqfdw_footer_cache_forget(const char *path);
+
+/* The cached file as stamp says it is now, viewed through src; or NULL. */
+extern PqFile *pqfdw_footer_cache_lookup(PqSource *src,
+										 const PqFileStamp *stamp);
+
+/*
+ * Whether two files' schemas are equal (pq_schema_node_equal), remembered
+ * for cached files so that a table of many files compares each only once.
+ */
+extern bool pqfdw_footer_cache_same_schema(const PqFile *a, const PqFile *b);
 extern int	pqfdw_metadata_cache_size;
 
 /* buffer_pool.c: spare buffers of column readers (pq_buffer_pool) */

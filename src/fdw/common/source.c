@@ -60,11 +60,35 @@ fd_source_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
 	src->bytes_read += len;
 }
 
+static FdSource *
+new_source(const char *path, int fd, const PqFileStamp *stamp)
+{
+	FdSource   *fs = palloc0(sizeof(FdSource));
+
+	fs->fd = fd;
+	fs->stamp = *stamp;
+	fs->src.name = pstrdup(path);
+	fs->src.size = stamp->size;
+	fs->src.read = fd_source_read;
+	fs->src.opaque = fs;
+	return fs;
+}
+
+static void
+stat_stamp(const struct stat *st, PqFileStamp *stamp)
+{
+	stamp->size = st->st_size;
+	stamp->mtime_sec = st->st_mtim.tv_sec;
+	stamp->mtime_nsec = st->st_mtim.tv_nsec;
+	stamp->inode = st->st_ino;
+	stamp->device = st->st_dev;
+}
+
 PqSource *
 pqfdw_source_open(const char *path)
 {
-	FdSource   *fs;
 	struct stat st;
+	PqFileStamp stamp;
 	int			fd;
 
 	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
@@ -81,18 +105,8 @@ pqfdw_source_open(const char *path)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is a directory", path)));
 
-	fs = palloc0(sizeof(FdSource));
-	fs->fd = fd;
-	fs->stamp.size = st.st_size;
-	fs->stamp.mtime_sec = st.st_mtim.tv_sec;
-	fs->stamp.mtime_nsec = st.st_mtim.tv_nsec;
-	fs->stamp.inode = st.st_ino;
-	fs->stamp.device = st.st_dev;
-	fs->src.name = pstrdup(path);
-	fs->src.size = st.st_size;
-	fs->src.read = fd_source_read;
-	fs->src.opaque = fs;
-	return &fs->src;
+	stat_stamp(&st, &stamp);
+	return &new_source(path, fd, &stamp)->src;
 }
 
 void
@@ -117,6 +131,38 @@ pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
 	return pqfdw_footer_cache_open(src, &((FdSource *) src)->stamp);
 }
 
+/*
+ * The footer of path, from the cache when the file is unchanged: known to
+ * be in this statement, or shown by stat() (one system call, no open);
+ * else read.  Its source is closed either way.
+ */
+static PqFile *
+footer_only(const char *path, const PqDecryptionConfig *decrypt)
+{
+	struct stat st;
+	PqFileStamp stamp;
+	bool		known = pqfdw_footer_cache_checked(path, &stamp);
+	PqFile	   *f;
+
+	if (!known && stat(path, &st) == 0 && S_ISREG(st.st_mode))
+	{
+		stat_stamp(&st, &stamp);
+		known = true;
+	}
+	if (known)
+	{
+		FdSource   *fs = new_source(path, -1, &stamp);
+
+		fs->src.decrypt = decrypt;
+		f = pqfdw_footer_cache_lookup(&fs->src, &fs->stamp);
+		if (f != NULL)
+			return f;
+	}
+	f = pqfdw_file_open(path, decrypt);
+	pqfdw_source_close(f->src);
+	return f;
+}
+
 List *
 pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 {
@@ -126,12 +172,11 @@ pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 
 	foreach(lc, paths)
 	{
-		PqFile	   *f = pqfdw_file_open((const char *) lfirst(lc), decrypt);
+		PqFile	   *f = footer_only((const char *) lfirst(lc), decrypt);
 
-		pqfdw_source_close(f->src);
 		if (first == NULL)
 			first = f;
-		else if (!pq_schema_node_equal(first->schema->root, f->schema->root))
+		else if (!pqfdw_footer_cache_same_schema(first, f))
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
 					 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",

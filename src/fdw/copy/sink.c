@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "commands/progress.h"
+#include "fdw/common/parquet_fdw.h"
 #include "fdw/copy/copy_to.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
@@ -230,6 +231,8 @@ pqfdw_copy_sink_finish(PqCopySink *s)
 	/* fsyncs the file, renames it, and fsyncs the directory */
 	durable_rename(s->tmp_path, s->target, ERROR);
 	forget_pending(s->tmp_path);
+	/* this statement may read the file next without checking it */
+	pqfdw_footer_cache_forget(s->target);
 }
 
 void
