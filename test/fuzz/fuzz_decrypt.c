@@ -23,8 +23,8 @@
 static const uint8 test_key[16] = "0123456789012345";
 
 static bool
-get_key(void *arg, const PqBytes *key_metadata, const char *column,
-		bool required, PqKey *out)
+get_key(void *arg, const char *file, const PqBytes *key_metadata,
+		const char *column, bool required, PqKey *out)
 {
 	memcpy(out->bytes, test_key, sizeof(test_key));
 	out->len = sizeof(test_key);

@@ -40,4 +40,24 @@ extern void pqfdw_check_key_id(const char *id, const char *what);
  */
 extern void pqfdw_load_key(const char *id, const char *purpose, PqKey *out);
 
+/*
+ * Whether key id is registered and the current user may use it (no error
+ * either way; for keys that are only optional).
+ */
+extern bool pqfdw_key_available(const char *id);
+
+/* key_material.c: keys of files written with parquet-java/Arrow key tools */
+
+/* Whether key_metadata holds key material (JSON) rather than a key id. */
+extern bool pqfdw_is_key_material(const PqBytes *key_metadata);
+
+/*
+ * The data key that key material unwraps (from key_metadata, or the key
+ * material file beside Parquet file file), with master keys of the key
+ * store; what names the footer or column in errors.
+ */
+extern void pqfdw_key_from_material(const PqBytes *key_metadata,
+									const char *file, const char *what,
+									PqKey *out);
+
 #endif							/* PQFDW_KEYS_H */

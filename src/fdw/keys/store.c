@@ -30,13 +30,6 @@ char	   *pqfdw_key_directory = NULL;
 
 #define PQFDW_KEY_ID_MAX 64
 
-typedef struct KeyConfig
-{
-	PqDecryptionConfig config;
-	char	   *footer_key;
-	List	   *column_keys;	/* (path, id) pairs */
-} KeyConfig;
-
 void
 pqfdw_check_key_id(const char *id, const char *what)
 {
@@ -212,101 +205,10 @@ pqfdw_parse_column_keys(const char *column_keys)
 	return result;
 }
 
-/*
- * A key id from key_metadata: parquet-java's key tools store JSON key
- * material there (wrapped keys, possibly in an external file), which is
- * not supported; anything else must be a plain key id.
- */
-static char *
-key_id_from_metadata(const PqBytes *md, const char *what)
+bool
+pqfdw_key_available(const char *id)
 {
-	char	   *s = pnstrdup((const char *) md->ptr, md->len);
+	struct stat st;
 
-	if (md->len > 0 && md->ptr[0] == '{')
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("key metadata of %s holds key material of a key management tool, which parquet_fdw does not support",
-						what),
-				 errhint("parquet_fdw reads files whose key metadata is a key id, or whose keys are named with the footer_key and column_keys options.")));
-	pqfdw_check_key_id(s, "key id in the file's key metadata");
-	return s;
-}
-
-static bool
-lookup_key(void *arg, const PqBytes *key_metadata, const char *column,
-		   bool required, PqKey *out)
-{
-	KeyConfig  *kc = (KeyConfig *) arg;
-	const char *id = NULL;
-	char	   *what;
-	ListCell   *lc;
-
-	if (column)
-	{
-		what = psprintf("column \"%s\"", column);
-		foreach(lc, kc->column_keys)
-		{
-			List	   *pair = lfirst(lc);
-
-			if (strcmp(linitial(pair), column) == 0)
-				id = lsecond(pair);
-		}
-	}
-	else
-	{
-		what = pstrdup("the footer");
-		id = kc->footer_key;
-	}
-	if (id == NULL && key_metadata && key_metadata->len > 0)
-		id = key_id_from_metadata(key_metadata, what);
-	if (id == NULL)
-	{
-		if (!required)
-			return false;
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("no encryption key is named for %s of Parquet file \"%s\"",
-						what, pq_errloc.filename ? pq_errloc.filename : ""),
-				 errhint("The file stores no key metadata: name the key with the %s option.",
-						 column ? "column_keys" : "footer_key")));
-	}
-	if (!required)
-	{
-		/*
-		 * An optional key (the signature of a plaintext footer) is skipped
-		 * when the user may not use it or it is not registered: the file's
-		 * plaintext columns stay readable.
-		 */
-		struct stat st;
-
-		if (!key_usable(id) || stat(key_path(id), &st) != 0)
-			return false;
-	}
-	pqfdw_load_key(id, psprintf("%s of Parquet file \"%s\"", what,
-								pq_errloc.filename ? pq_errloc.filename : ""),
-				   out);
-	return true;
-}
-
-PqDecryptionConfig *
-pqfdw_decryption_config(const char *footer_key, const char *column_keys,
-						const char *aad_prefix)
-{
-	KeyConfig  *kc = palloc0(sizeof(KeyConfig));
-
-	if (footer_key)
-	{
-		pqfdw_check_key_id(footer_key, "footer_key");
-		kc->footer_key = pstrdup(footer_key);
-	}
-	if (column_keys)
-		kc->column_keys = pqfdw_parse_column_keys(column_keys);
-	kc->config.get_key = lookup_key;
-	kc->config.arg = kc;
-	if (aad_prefix)
-	{
-		kc->config.aad_prefix = (const uint8 *) pstrdup(aad_prefix);
-		kc->config.aad_prefix_len = strlen(aad_prefix);
-	}
-	return &kc->config;
+	return key_usable(id) && stat(key_path(id), &st) == 0;
 }

@@ -25,11 +25,14 @@ pq_module_name(PqModuleType type)
 }
 
 static bool
-get_key(const PqDecryptionConfig *config, const PqBytes *key_metadata,
+get_key(const PqFileCrypto *fc, const PqBytes *key_metadata,
 		const char *column, bool required, PqKey *out)
 {
+	const PqDecryptionConfig *config = fc->config;
+
 	if (config != NULL && config->get_key != NULL)
-		return config->get_key(config->arg, key_metadata, column, required, out);
+		return config->get_key(config->arg, fc->file_name, key_metadata,
+							   column, required, out);
 	if (required)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -59,7 +62,7 @@ forget_keys(void *arg)
 
 PqFileCrypto *
 pq_file_crypto_create(const PqEncryptionAlgorithm *alg, bool footer_encrypted,
-					  const PqDecryptionConfig *config)
+					  const PqDecryptionConfig *config, const char *file_name)
 {
 	PqFileCrypto *fc = palloc0(sizeof(PqFileCrypto));
 	MemoryContextCallback *cb = palloc0(sizeof(MemoryContextCallback));
@@ -75,6 +78,7 @@ pq_file_crypto_create(const PqEncryptionAlgorithm *alg, bool footer_encrypted,
 	fc->algorithm = alg->kind;
 	fc->footer_encrypted = footer_encrypted;
 	fc->config = config;
+	fc->file_name = file_name;
 
 	if (alg->aad_prefix.len > 0)
 	{
@@ -116,7 +120,7 @@ pq_file_crypto_footer(PqFileCrypto *fc, const PqBytes *key_metadata,
 	size_t		size;
 	uint8	   *out;
 
-	get_key(fc->config, key_metadata, NULL, true, &fc->footer_key);
+	get_key(fc, key_metadata, NULL, true, &fc->footer_key);
 	fc->has_footer_key = true;
 	size = pq_crypto_module_size(module, avail, true, "footer");
 	if (size != avail)
@@ -139,7 +143,7 @@ pq_file_crypto_verify_footer(PqFileCrypto *fc, const PqBytes *key_metadata,
 	size_t		aad_len;
 	uint8		tag[PQ_TAG_LEN];
 
-	if (!get_key(fc->config, key_metadata, NULL, false, &fc->footer_key))
+	if (!get_key(fc, key_metadata, NULL, false, &fc->footer_key))
 		return false;
 	fc->has_footer_key = true;
 	aad_len = pq_crypto_aad(aad, fc->file_aad, fc->file_aad_len,
@@ -197,14 +201,14 @@ pq_file_chunk_cipher(const PqFile *file, int row_group, int column)
 	{
 		if (!fc->has_footer_key)
 		{
-			get_key(fc->config, &file->md.footer_signing_key_metadata,
+			get_key(fc, &file->md.footer_signing_key_metadata,
 					NULL, true, &fc->footer_key);
 			fc->has_footer_key = true;
 		}
 		c->key = fc->footer_key;
 	}
 	else
-		get_key(fc->config, &cc->crypto_metadata.key_metadata,
+		get_key(fc, &cc->crypto_metadata.key_metadata,
 				file->schema->columns[column].path, true, &c->key);
 	c->gcm_pages = fc->algorithm == PQ_AES_GCM_V1;
 	c->file_aad = fc->file_aad;

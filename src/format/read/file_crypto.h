@@ -19,11 +19,13 @@
 
 /*
  * Find the key for key_metadata (may be empty) of the footer (column NULL)
- * or of a column (dotted path).  When required, the lookup raises an ERROR
- * if it has no key; otherwise it returns false.
+ * or of a column (dotted path) of Parquet file file (key tools may keep key
+ * material beside it).  When required, the lookup raises an ERROR if it
+ * has no key; otherwise it returns false.
  */
-typedef bool (*PqKeyLookup) (void *arg, const PqBytes *key_metadata,
-							 const char *column, bool required, PqKey *out);
+typedef bool (*PqKeyLookup) (void *arg, const char *file,
+							 const PqBytes *key_metadata, const char *column,
+							 bool required, PqKey *out);
 
 typedef struct PqDecryptionConfig
 {
@@ -52,6 +54,7 @@ typedef struct PqFileCrypto
 	bool		has_footer_key;
 	PqKey		footer_key;
 	const PqDecryptionConfig *config;
+	const char *file_name;		/* for the key lookup */
 	/* per (row group, column): decrypted ColumnMetaData and cipher */
 	PqColumnMetaData **chunk_meta;
 	PqChunkCipher **chunk_cipher;
@@ -66,7 +69,8 @@ struct PqFile;
  */
 extern PqFileCrypto *pq_file_crypto_create(const PqEncryptionAlgorithm *alg,
 										   bool footer_encrypted,
-										   const PqDecryptionConfig *config);
+										   const PqDecryptionConfig *config,
+										   const char *file_name);
 
 /*
  * Decrypt an encrypted footer module (PARE files) with the footer key of

@@ -29,7 +29,7 @@ open_encrypted_footer(PqFile *file)
 
 	used = pq_read_file_crypto_metadata(file->footer, file->footer_len, &fcmd);
 	file->crypto = pq_file_crypto_create(&fcmd.encryption_algorithm, true,
-										 file->src->decrypt);
+										 file->src->decrypt, file->src->name);
 	plain = pq_file_crypto_footer(file->crypto, &fcmd.key_metadata,
 								  file->footer + used,
 								  file->footer_len - used, &plain_len);
@@ -49,7 +49,7 @@ open_plaintext_footer(PqFile *file, size_t md_len)
 		pq_corrupt("plaintext footer of %zu bytes is not followed by exactly %d bytes of signature (footer length %u)",
 				   md_len, PQ_FOOTER_SIGNATURE_LEN, file->footer_len);
 	file->crypto = pq_file_crypto_create(&file->md.encryption_algorithm, false,
-										 file->src->decrypt);
+										 file->src->decrypt, file->src->name);
 	pq_file_crypto_verify_footer(file->crypto,
 								 &file->md.footer_signing_key_metadata,
 								 file->footer, md_len,

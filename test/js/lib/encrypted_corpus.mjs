@@ -52,6 +52,11 @@ const ARROW_ROWS = `
          CASE WHEN i % 2 = 0 THEN ('parquet' || lpad(i::VARCHAR, 3, '0'))::BLOB END AS ba_field,
          from_hex(repeat(printf('%02x', i), 10)) AS flba_field
   FROM g ORDER BY i`;
+// Arrow C++ key_management_test.cc (ReadParquetMRExternalKeyMaterialFile):
+// 100 rows, integers = row, strings = "a".."j"[row % 10] || row.
+const EXTERNAL_KEY_MATERIAL_ROWS = `
+  SELECT i::INTEGER AS integers, chr(97 + (i % 10)::INTEGER) || i::VARCHAR AS strings
+  FROM range(0, 100) t(i) ORDER BY i`;
 const PLAINTEXT_COLUMNS = ['boolean_field', 'int32_field', 'int96_field', 'ba_field', 'flba_field'];
 
 const BLOOM_ROWS = `
@@ -87,7 +92,13 @@ export function encryptedEntries(rel, file, dirs) {
   });
 
   if (base.startsWith('external_key_material')) {
-    return [error('key material in an external file', '0A000', 'key metadata is parquet-java key-tool key material')];
+    // parquet-java key tools: double-wrapped keys in the key material file
+    // beside it, master keys kf, kc1, kc2 (the 128-bit keys above)
+    return [
+      rows({ referenceSql: EXTERNAL_KEY_MATERIAL_ROWS, referenceName: 'Arrow C++ key_management_test.cc (master keys only)' }),
+      error('wrong master keys', 'XX001', 'wrong master keys unwrap nothing', { keyDir: dirs.wrong }),
+      error('no master keys', '42704', 'the master key is not registered', { keyDir: dirs.none }),
+    ];
   }
   if (base === 'encrypt_columns_and_footer_bloom_filter.parquet.encrypted') {
     // the Bloom filters of the encrypted columns prune (values i + 0.5 and

@@ -1,0 +1,114 @@
+/*-------------------------------------------------------------------------
+ *
+ * lookup.c
+ *		Which key decrypts a file's footer or column: the footer_key and
+ *		column_keys options, else the file's key_metadata (a key id, or key
+ *		material of parquet-java's / Arrow's key tools, key_material.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/keys/keys.h"
+
+typedef struct KeyConfig
+{
+	PqDecryptionConfig config;
+	char	   *footer_key;
+	List	   *column_keys;	/* (path, id) pairs */
+} KeyConfig;
+
+/* A key id from key_metadata that is not key material. */
+static char *
+key_id_from_metadata(const PqBytes *md)
+{
+	char	   *s = pnstrdup((const char *) md->ptr, md->len);
+
+	pqfdw_check_key_id(s, "key id in the file's key metadata");
+	return s;
+}
+
+static bool
+lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
+		   const char *column, bool required, PqKey *out)
+{
+	KeyConfig  *kc = (KeyConfig *) arg;
+	const char *id = NULL;
+	char	   *what;
+	ListCell   *lc;
+
+	if (column)
+	{
+		what = psprintf("column \"%s\"", column);
+		foreach(lc, kc->column_keys)
+		{
+			List	   *pair = lfirst(lc);
+
+			if (strcmp(linitial(pair), column) == 0)
+				id = lsecond(pair);
+		}
+	}
+	else
+	{
+		what = pstrdup("the footer");
+		id = kc->footer_key;
+	}
+	if (id == NULL && key_metadata && pqfdw_is_key_material(key_metadata))
+	{
+		/* a plaintext footer's signature is optional: only with its keys */
+		if (!required)
+			return false;
+		pqfdw_key_from_material(key_metadata, file, what, out);
+		return true;
+	}
+	if (id == NULL && key_metadata && key_metadata->len > 0)
+		id = key_id_from_metadata(key_metadata);
+	if (id == NULL)
+	{
+		if (!required)
+			return false;
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("no encryption key is named for %s of Parquet file \"%s\"",
+						what, pq_errloc.filename ? pq_errloc.filename : ""),
+				 errhint("The file stores no key metadata: name the key with the %s option.",
+						 column ? "column_keys" : "footer_key")));
+	}
+	if (!required)
+	{
+		/*
+		 * An optional key (the signature of a plaintext footer) is skipped
+		 * when the user may not use it or it is not registered: the file's
+		 * plaintext columns stay readable.
+		 */
+		if (!pqfdw_key_available(id))
+			return false;
+	}
+	pqfdw_load_key(id, psprintf("%s of Parquet file \"%s\"", what,
+								pq_errloc.filename ? pq_errloc.filename : ""),
+				   out);
+	return true;
+}
+
+PqDecryptionConfig *
+pqfdw_decryption_config(const char *footer_key, const char *column_keys,
+						const char *aad_prefix)
+{
+	KeyConfig  *kc = palloc0(sizeof(KeyConfig));
+
+	if (footer_key)
+	{
+		pqfdw_check_key_id(footer_key, "footer_key");
+		kc->footer_key = pstrdup(footer_key);
+	}
+	if (column_keys)
+		kc->column_keys = pqfdw_parse_column_keys(column_keys);
+	kc->config.get_key = lookup_key;
+	kc->config.arg = kc;
+	if (aad_prefix)
+	{
+		kc->config.aad_prefix = (const uint8 *) pstrdup(aad_prefix);
+		kc->config.aad_prefix_len = strlen(aad_prefix);
+	}
+	return &kc->config;
+}
