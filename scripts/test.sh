@@ -358,10 +358,13 @@ if [ -d "$CORPUS/data" ] && ! pgfdw_as_postgres test -r "$CORPUS/data/alltypes_p
 fi
 
 CLUSTER_OK=0
+# the server the stages ran against, printed before the summary
+SERVER_VERSION="no server (the cluster did not start)"
 if [ $SETUP_OK = 1 ]; then
 	banner cluster
 	if pgfdw_cluster_start; then
 		CLUSTER_OK=1
+		SERVER_VERSION=$("$("$PG_CONFIG" --bindir)/psql" -X -A -t -c 'SELECT version()' 2>&1 || true)
 	fi
 fi
 
@@ -431,6 +434,7 @@ else
 fi
 
 banner summary
+echo "server: $SERVER_VERSION"
 printf '%s\n' "${SUMMARY[@]}"
 echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
 [ "$TOTAL_FAILED" = 0 ] && [ "$TOTAL_PASSED" -gt 0 ]
