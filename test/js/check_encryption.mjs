@@ -325,7 +325,14 @@ for (const [k, sql] of Object.entries(QUERIES))
  * Read a (tampered) file with every query: each must fail with XX001 or
  * return exactly the source's rows; mustFail names the query that must fail.
  */
-async function readTampered(m, file, mustFail) {
+// A flipped byte of the footer length makes the footer start up to 90
+// bytes off; now and then those bytes still parse, skipped as unknown
+// fields, into a FileMetaData whose encryption_algorithm is a union member
+// no writer uses.  Its signature cannot be checked, so the reader reports
+// the algorithm as unsupported (0A000): still an error, never rows.
+const UNKNOWN_ALGORITHM = /encryption algorithm \d+ is not supported/;
+
+async function readTampered(m, file, mustFail, allowUnknownAlgorithm = false) {
   const p = [];
   const failedQueries = [];
   await q('DROP FOREIGN TABLE IF EXISTS enc_stage_t');
@@ -335,7 +342,9 @@ async function readTampered(m, file, mustFail) {
       const r = (await q(`SELECT count(*) AS n, md5(string_agg(t::text, ',' ORDER BY id)) AS h FROM (${sql.replace('%T', 'enc_stage_t')}) t`))[0];
       if (r.n !== expected[k].n || r.h !== expected[k].h) p.push(`query ${k} returned wrong rows (${r.n})`);
     } catch (e) {
-      if (e.code !== 'XX001') p.push(`query ${k}: SQLSTATE ${e.code}: ${e.message}`);
+      if (e.code !== 'XX001' &&
+          !(allowUnknownAlgorithm && e.code === '0A000' && UNKNOWN_ALGORITHM.test(e.message)))
+        p.push(`query ${k}: SQLSTATE ${e.code}: ${e.message}`);
       failedQueries.push(k);
     }
   }
@@ -354,7 +363,7 @@ async function tamper(m, what, bytes, mustFail) {
   const file = path.join(DIR, `tampered_${m.name}.parquet`);
   fs.writeFileSync(file, bytes);
   fs.chmodSync(file, 0o644);
-  const { p, failedQueries } = await readTampered(m, file, mustFail);
+  const { p, failedQueries } = await readTampered(m, file, mustFail, what === 'footer length');
   const r = verifyEncryptedFile(bytes, verifierKeys(m));
   if (r.ok) p.push('the verifier accepts the tampered file');
   check(`tamper ${m.name}: ${what} -> XX001 (${failedQueries.join(', ')})`, p);
