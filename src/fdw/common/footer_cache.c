@@ -139,31 +139,48 @@ mark_checked(FooterEntry *e)
 	e->last_use = ++use_clock;
 }
 
+/* path's entry, or NULL (none, or no cache). */
+static FooterEntry *
+find_entry(const char *path)
+{
+	if (pqfdw_metadata_cache_size <= 0 || entries == NULL ||
+		strlen(path) >= MAXPGPATH)
+		return NULL;
+	return hash_search(entries, path, HASH_FIND, NULL);
+}
+
 /* The entry for path when it holds the file as stamp says it is now. */
 static FooterEntry *
 current_entry(const char *path, const PqFileStamp *stamp)
 {
-	FooterEntry *e;
+	FooterEntry *e = find_entry(path);
 
-	if (pqfdw_metadata_cache_size <= 0 || entries == NULL ||
-		strlen(path) >= MAXPGPATH)
-		return NULL;
-	e = hash_search(entries, path, HASH_FIND, NULL);
 	if (e == NULL || memcmp(&e->stamp, stamp, sizeof(PqFileStamp)) != 0)
 		return NULL;
 	mark_checked(e);
 	return e;
 }
 
+/*
+ * Remove e from the cache; views of it may still be in use, so its memory
+ * goes at the end of the transaction.
+ */
+static void
+retire_entry(FooterEntry *e)
+{
+	MemoryContext old = MemoryContextSwitchTo(cache_cxt);
+
+	total_bytes -= e->bytes;
+	retired = lappend(retired, e->cxt);
+	MemoryContextSwitchTo(old);
+	hash_search(entries, e->path, HASH_REMOVE, NULL);
+}
+
 bool
 pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp)
 {
-	FooterEntry *e;
+	FooterEntry *e = find_entry(path);
 
-	if (pqfdw_metadata_cache_size <= 0 || entries == NULL ||
-		strlen(path) >= MAXPGPATH)
-		return false;
-	e = hash_search(entries, path, HASH_FIND, NULL);
 	if (e == NULL || e->checked_lxid != MyProc->lxid ||
 		e->checked_stmt != GetCurrentStatementStartTimestamp())
 		return false;
@@ -174,20 +191,10 @@ pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp)
 void
 pqfdw_footer_cache_forget(const char *path)
 {
-	FooterEntry *e;
-	MemoryContext old;
+	FooterEntry *e = find_entry(path);
 
-	if (entries == NULL || strlen(path) >= MAXPGPATH)
-		return;
-	e = hash_search(entries, path, HASH_FIND, NULL);
-	if (e == NULL)
-		return;
-	/* views of it may still be in use: freed at the end of the transaction */
-	total_bytes -= e->bytes;
-	old = MemoryContextSwitchTo(cache_cxt);
-	retired = lappend(retired, e->cxt);
-	MemoryContextSwitchTo(old);
-	hash_search(entries, path, HASH_REMOVE, NULL);
+	if (e != NULL)
+		retire_entry(e);
 }
 
 PqFile *
@@ -202,11 +209,8 @@ pqfdw_footer_cache_lookup(PqSource *src, const PqFileStamp *stamp)
 static FooterEntry *
 entry_of(const PqFile *f)
 {
-	FooterEntry *e;
+	FooterEntry *e = find_entry(f->src->name);
 
-	if (entries == NULL || strlen(f->src->name) >= MAXPGPATH)
-		return NULL;
-	e = hash_search(entries, f->src->name, HASH_FIND, NULL);
 	return e != NULL && e->file->schema == f->schema ? e : NULL;
 }
 
@@ -250,9 +254,12 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	if (entries == NULL)
 		cache_init();
 
-	if ((file = pqfdw_footer_cache_lookup(src, stamp)) != NULL)
-		return file;
-	e = hash_search(entries, src->name, HASH_FIND, NULL);
+	e = find_entry(src->name);
+	if (e != NULL && memcmp(&e->stamp, stamp, sizeof(PqFileStamp)) == 0)
+	{
+		mark_checked(e);
+		return pq_file_view(e->file, src);
+	}
 
 	/* parsed in a context of its own, kept only once parsing succeeded */
 	cxt = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw footer",
@@ -263,15 +270,9 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	if (file->crypto != NULL)
 		return file;
 
+	/* the file changed */
 	if (e != NULL)
-	{
-		/* the file changed: views of the old entry may still be in use */
-		total_bytes -= e->bytes;
-		old = MemoryContextSwitchTo(cache_cxt);
-		retired = lappend(retired, e->cxt);
-		MemoryContextSwitchTo(old);
-		hash_search(entries, src->name, HASH_REMOVE, NULL);
-	}
+		retire_entry(e);
 	MemoryContextSetParent(cxt, cache_cxt);
 	e = hash_search(entries, src->name, HASH_ENTER, &found);
 	e->stamp = *stamp;

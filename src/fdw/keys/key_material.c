@@ -36,6 +36,10 @@
 /* An external key material file larger than this is not read. */
 #define MAX_KEY_MATERIAL_FILE (64 * 1024 * 1024)
 
+/*
+ * what, in the functions below: the footer or column and its Parquet file,
+ * as errors name them.
+ */
 static void bad_material(const char *what, const char *detail) pg_attribute_noreturn();
 
 static void
@@ -43,14 +47,14 @@ bad_material(const char *what, const char *detail)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("invalid key material for %s of Parquet file \"%s\"",
-					what, pq_errloc.filename ? pq_errloc.filename : ""),
+			 errmsg("invalid key material for %s", what),
 			 errdetail_internal("%s", detail)));
 }
 
 static Jsonb *
 parse_object(const char *s, const char *what)
 {
+	MemoryContext cxt = CurrentMemoryContext;
 	Jsonb	   *j;
 
 	PG_TRY();
@@ -59,6 +63,7 @@ parse_object(const char *s, const char *what)
 	}
 	PG_CATCH();
 	{
+		MemoryContextSwitchTo(cxt);
 		FlushErrorState();
 		bad_material(what, "It is not valid JSON.");
 	}
@@ -68,7 +73,7 @@ parse_object(const char *s, const char *what)
 	return j;
 }
 
-/* Field name of j: a string (else NULL) or, with is_bool, a boolean. */
+/* Field name of j, or NULL. */
 static JsonbValue *
 field(Jsonb *j, const char *name)
 {
@@ -176,8 +181,8 @@ external_material(const char *file, const char *ref, const char *what)
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not open key material file \"%s\" for %s of Parquet file \"%s\": %m",
-						path, what, file),
+				 errmsg("could not open key material file \"%s\" for %s: %m",
+						path, what),
 				 errhint("Key tools with external key material keep it in this file beside the Parquet file.")));
 	if (fstat(fd, &st) != 0 || st.st_size > MAX_KEY_MATERIAL_FILE)
 	{
@@ -213,44 +218,44 @@ void
 pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
 						const char *what, PqKey *out)
 {
+	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
 	Jsonb	   *m = parse_object(pnstrdup((const char *) key_metadata->ptr,
-										  key_metadata->len), what);
-	char	   *type = string_field(m, "keyMaterialType", true, what);
+										  key_metadata->len), where);
+	char	   *type = string_field(m, "keyMaterialType", true, where);
 	char	   *master_id;
 	PqKey		master;
 
 	if (strcmp(type, "PKMT1") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("key material type \"%s\" for %s of Parquet file \"%s\" is not supported",
-						type, what, file),
+				 errmsg("key material type \"%s\" for %s is not supported",
+						type, where),
 				 errdetail("parquet_fdw reads key material of type \"PKMT1\".")));
-	if (!bool_field(m, "internalStorage", true, what))
-		m = external_material(file, string_field(m, "keyReference", true, what),
-							  what);
-	master_id = string_field(m, "masterKeyID", true, what);
+	if (!bool_field(m, "internalStorage", true, where))
+		m = external_material(file, string_field(m, "keyReference", true, where),
+							  where);
+	master_id = string_field(m, "masterKeyID", true, where);
 	pqfdw_check_key_id(master_id, "master key id in key material");
-	pqfdw_load_key(master_id, psprintf("%s of Parquet file \"%s\" (master key)",
-									   what, file), &master);
-	if (bool_field(m, "doubleWrapping", true, what))
+	pqfdw_load_key(master_id, psprintf("%s (master key)", where), &master);
+	if (bool_field(m, "doubleWrapping", true, where))
 	{
 		PqKey		kek;
 		int			kek_id_len;
 		uint8	   *kek_id = decode_base64(string_field(m, "keyEncryptionKeyID",
-														true, what),
+														true, where),
 										   &kek_id_len, "keyEncryptionKeyID",
-										   what);
+										   where);
 
-		unwrap(string_field(m, "wrappedKEK", true, what), "wrappedKEK",
-			   &master, (const uint8 *) master_id, strlen(master_id), what,
+		unwrap(string_field(m, "wrappedKEK", true, where), "wrappedKEK",
+			   &master, (const uint8 *) master_id, strlen(master_id), where,
 			   &kek);
-		unwrap(string_field(m, "wrappedDEK", true, what), "wrappedDEK",
-			   &kek, kek_id, kek_id_len, what, out);
+		unwrap(string_field(m, "wrappedDEK", true, where), "wrappedDEK",
+			   &kek, kek_id, kek_id_len, where, out);
 		explicit_bzero(&kek, sizeof(kek));
 	}
 	else
-		unwrap(string_field(m, "wrappedDEK", true, what), "wrappedDEK",
-			   &master, (const uint8 *) master_id, strlen(master_id), what,
+		unwrap(string_field(m, "wrappedDEK", true, where), "wrappedDEK",
+			   &master, (const uint8 *) master_id, strlen(master_id), where,
 			   out);
 	explicit_bzero(&master, sizeof(master));
 }

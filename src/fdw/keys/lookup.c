@@ -70,7 +70,7 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("no encryption key is named for %s of Parquet file \"%s\"",
-						what, pq_errloc.filename ? pq_errloc.filename : ""),
+						what, file),
 				 errhint("The file stores no key metadata: name the key with the %s option.",
 						 column ? "column_keys" : "footer_key")));
 	}
@@ -85,7 +85,7 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 			return false;
 	}
 	pqfdw_load_key(id, psprintf("%s of Parquet file \"%s\"", what,
-								pq_errloc.filename ? pq_errloc.filename : ""),
+								file),
 				   out);
 	return true;
 }

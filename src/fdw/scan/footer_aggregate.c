@@ -95,8 +95,9 @@ pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags)
  * passed by reference is copied into the current memory context.
  */
 static void
-accumulate(PqFooterColumn *c, TypeCacheEntry *tc, Oid collation, Datum v)
+accumulate(PqFooterColumn *c, Oid collation, Datum v)
 {
+	TypeCacheEntry *tc = c->tc;
 	int			cmp;
 
 	if (!c->isnull)
@@ -147,7 +148,7 @@ bounds_usable(const PqColumnDescr *col, const PqStatistics *s,
  */
 static bool
 minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
-					Form_pg_attribute att, TypeCacheEntry *tc)
+					Form_pg_attribute att)
 {
 	PqConverter cv;
 	bool		cv_ready = false;
@@ -190,7 +191,7 @@ minmax_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files,
 				!bounds_usable(col, s, &cv, att->attcollation) ||
 				!pqfdw_stat_to_datum(&cv, c->kind == PQFDW_FOOTER_MIN ? lo : hi, &v))
 				return false;
-			accumulate(c, tc, att->attcollation, v);
+			accumulate(c, att->attcollation, v);
 		}
 	}
 	return cv_ready && pqfdw_stat_converter_keeps_order(&cv);
@@ -249,13 +250,22 @@ aggregate_values(PqFooterAggregate *fa, AttrNumber attnum, Relation rel)
 												  CurrentMemoryContext);
 	Oid			collation = TupleDescAttr(RelationGetDescr(rel),
 										  attnum - 1)->attcollation;
+	PqFooterColumn **minmax = palloc(sizeof(PqFooterColumn *) * fa->ncols);
+	int			nminmax = 0;
 	int			n;
 	int			k;
 	int64		count = 0;
 
 	for (k = 0; k < fa->ncols; k++)
-		if (fa->cols[k].scanned && fa->cols[k].attnum == attnum)
-			fa->cols[k].isnull = true;
+	{
+		PqFooterColumn *c = &fa->cols[k];
+
+		if (!c->scanned || c->attnum != attnum)
+			continue;
+		c->isnull = true;
+		if (c->kind != PQFDW_FOOTER_COUNT_COLUMN)
+			minmax[nminmax++] = c;
+	}
 	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
 	{
 		int			i;
@@ -267,14 +277,8 @@ aggregate_values(PqFooterAggregate *fa, AttrNumber attnum, Relation rel)
 			if (tr->batch_nulls[pos])
 				continue;
 			count++;
-			for (k = 0; k < fa->ncols; k++)
-			{
-				PqFooterColumn *c = &fa->cols[k];
-
-				if (c->scanned && c->attnum == attnum &&
-					c->kind != PQFDW_FOOTER_COUNT_COLUMN)
-					accumulate(c, c->tc, collation, tr->batch_values[pos]);
-			}
+			for (k = 0; k < nminmax; k++)
+				accumulate(minmax[k], collation, tr->batch_values[pos]);
 		}
 		CHECK_FOR_INTERRUPTS();
 	}
@@ -346,7 +350,7 @@ compute(PqFooterAggregate *fa)
 			elog(ERROR, "no btree comparison function for type %s",
 				 format_type_be(att->atttypid));
 		c->tc = tc;
-		c->scanned = !minmax_from_footers(fa, c, files, att, tc);
+		c->scanned = !minmax_from_footers(fa, c, files, att);
 	}
 	/* each column the footers could not answer is read once */
 	for (i = 0; i < fa->ncols; i++)

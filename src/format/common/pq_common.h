@@ -163,13 +163,13 @@ typedef struct PqErrorLocation
 extern PGDLLIMPORT PqErrorLocation pq_errloc;
 
 /* Reset the location to "file only" (or nothing when filename is NULL). */
+extern void pq_errloc_set_file(const char *filename);
+
 /*
  * A new dictionary id: never 0, different from every recent one, so that
  * callers can cache what they derive from a dictionary by its id.
  */
 extern uint32 pq_new_dictionary_id(void);
-
-extern void pq_errloc_set_file(const char *filename);
 
 /*
  * ERROR with ERRCODE_DATA_CORRUPTED: the message names the file, and the

@@ -66,12 +66,17 @@ pq_chunk_fully_dictionary_encoded(const PqColumnMetaData *cm)
  * are read, so that the column readers of the same chunks take them
  * instead of decoding their dictionary pages again.
  */
+typedef struct HeldBuffer
+{
+	uint8	   *buf;
+	size_t		cap;
+} HeldBuffer;
+
 typedef struct DictionaryCache
 {
 	MemoryContext cxt;			/* reset when the row group changes */
 	int			row_group;
-	bool	   *have;			/* per column */
-	PqDictionary *dicts;
+	PqDictionary *dicts;		/* per column; id 0: not read */
 
 	/*
 	 * Large buffers come from pq_buffer_pool (when there is one), so that
@@ -80,8 +85,7 @@ typedef struct DictionaryCache
 	 */
 	int			nheld;
 	int			maxheld;
-	uint8	  **held;
-	size_t	   *held_cap;
+	HeldBuffer *held;
 	MemoryContextCallback give_back;
 } DictionaryCache;
 
@@ -93,7 +97,7 @@ give_back_buffers(void *arg)
 	while (dc->nheld > 0)
 	{
 		dc->nheld--;
-		pq_buffer_pool->put(dc->held[dc->nheld], dc->held_cap[dc->nheld]);
+		pq_buffer_pool->put(dc->held[dc->nheld].buf, dc->held[dc->nheld].cap);
 	}
 }
 
@@ -108,14 +112,12 @@ cache_alloc(DictionaryCache *dc, size_t size)
 	{
 		dc->maxheld = Max(8, 2 * dc->maxheld);
 		dc->held = dc->held ?
-			repalloc(dc->held, sizeof(uint8 *) * dc->maxheld) :
-			MemoryContextAlloc(dc->cxt, sizeof(uint8 *) * dc->maxheld);
-		dc->held_cap = dc->held_cap ?
-			repalloc(dc->held_cap, sizeof(size_t) * dc->maxheld) :
-			MemoryContextAlloc(dc->cxt, sizeof(size_t) * dc->maxheld);
+			repalloc(dc->held, sizeof(HeldBuffer) * dc->maxheld) :
+			MemoryContextAlloc(dc->cxt, sizeof(HeldBuffer) * dc->maxheld);
 	}
-	dc->held[dc->nheld] = pq_buffer_pool->get(size, &dc->held_cap[dc->nheld]);
-	return dc->held[dc->nheld++];
+	dc->held[dc->nheld].buf = pq_buffer_pool->get(size,
+												  &dc->held[dc->nheld].cap);
+	return dc->held[dc->nheld++].buf;
 }
 
 static DictionaryCache *
@@ -137,7 +139,6 @@ dictionary_cache(PqFile *file, int row_group)
 		/* the callback gives the held buffers back */
 		MemoryContextReset(dc->cxt);
 		dc->held = NULL;
-		dc->held_cap = NULL;
 		dc->maxheld = 0;
 		if (pq_buffer_pool)
 		{
@@ -145,8 +146,7 @@ dictionary_cache(PqFile *file, int row_group)
 			dc->give_back.arg = dc;
 			MemoryContextRegisterResetCallback(dc->cxt, &dc->give_back);
 		}
-		dc->have = MemoryContextAllocZero(dc->cxt, sizeof(bool) * ncols);
-		dc->dicts = MemoryContextAlloc(dc->cxt, sizeof(PqDictionary) * ncols);
+		dc->dicts = MemoryContextAllocZero(dc->cxt, sizeof(PqDictionary) * ncols);
 		dc->row_group = row_group;
 	}
 	return dc;
@@ -188,7 +188,7 @@ pq_cached_dictionary(PqFile *file, int row_group, int column)
 {
 	DictionaryCache *dc = file->dictionary_cache;
 
-	if (dc == NULL || dc->row_group != row_group || !dc->have[column])
+	if (dc == NULL || dc->row_group != row_group || dc->dicts[column].id == 0)
 		return NULL;
 	return &dc->dicts[column];
 }
@@ -212,7 +212,7 @@ pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
 	size_t		ulen;
 	const uint8 *body;
 
-	if (dc->have[column])
+	if (dc->dicts[column].id != 0)
 	{
 		*out = dc->dicts[column];
 		return true;
@@ -314,6 +314,5 @@ pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
 	decode_entries(dc, col, body, ulen, dh->num_values, out);
 	MemoryContextSwitchTo(old);
 	dc->dicts[column] = *out;
-	dc->have[column] = true;
 	return true;
 }
