@@ -4,8 +4,9 @@
 -- string columns (the row groups' statistics; a column without usable ones
 -- is read instead).  Uses the tables and files of the parallel test;
 -- every answer is compared with the heap table's.  Anything else (quals,
--- GROUP BY, count of a nested column, FILTER, HAVING, other types, joins) keeps
--- PostgreSQL's Aggregate over the scan.
+-- GROUP BY, count of a nested column, FILTER, HAVING, other types, joins) is
+-- not answered from the footers: a grouped scan computes it from the rows
+-- (grouped_scan.sql), or PostgreSQL's Aggregate over the scan does.
 SET datestyle = 'ISO, YMD';
 SET parquet_fdw.key_directory = '/tmp/parquet_fdw_test/keys';
 
@@ -161,7 +162,8 @@ SELECT (SELECT row(min(c_varchar), max(c_varchar), min(c_dec9_3), max(c_dec18_4)
      = (SELECT row(min(c_varchar), max(c_varchar), min(c_dec9_3), max(c_dec18_4), min(c_dec38_10), max(c_dec38_10), min(c_time), max(c_time)) FROM expected_types)
        AS same;
 
--- not answered from the footers: PostgreSQL aggregates the scan's rows
+-- not answered from the footers: the scan aggregates its rows (a grouped
+-- scan), or PostgreSQL does (FILTER, joins)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one WHERE id > 5;
 EXPLAIN (COSTS OFF) SELECT count(id + 1) FROM par_one;
 EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE id > 3) FROM par_one;

@@ -10,6 +10,7 @@
 #include "fdw/prune/bloom.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/copy/copy_to.h"
+#include "fdw/aggregate/grouped_scan.h"
 #include "fdw/prune/dictionary.h"
 #include "fdw/inspect/import.h"
 #include "fdw/plan/plan.h"
@@ -78,6 +79,14 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_grouped_scan",
+							 "Computes GROUP BY and aggregates of queries over one foreign table inside the scan, on decoded batches, when PostgreSQL's results can be reproduced exactly.",
+							 NULL,
+							 &pqfdw_enable_grouped_scan,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	DefineCustomStringVariable("parquet_fdw.key_directory",
 							   "Directory of the encryption key files (<key id>.key, hexadecimal), relative to the data directory unless absolute.",
 							   NULL,
@@ -99,6 +108,66 @@ _PG_init(void)
 	pqfdw_copy_hook_init();
 }
 
+/*
+ * Executor callbacks: grouped scans (fdw/aggregate/) run above the scan
+ * they read through; every other plan is the scan's (fdw/scan/scan.c).
+ */
+static inline bool
+grouped_plan(ForeignScanState *node)
+{
+	return pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan) == PQFDW_PLAN_GROUPED;
+}
+
+static void
+begin_foreign_scan(ForeignScanState *node, int eflags)
+{
+	if (grouped_plan(node))
+		pqfdw_grouped_begin(node, eflags);
+	else
+		pqfdw_BeginForeignScan(node, eflags);
+}
+
+static TupleTableSlot *
+iterate_foreign_scan(ForeignScanState *node)
+{
+	return grouped_plan(node) ? pqfdw_grouped_next(node) :
+		pqfdw_IterateForeignScan(node);
+}
+
+static void
+rescan_foreign_scan(ForeignScanState *node)
+{
+	if (grouped_plan(node))
+		pqfdw_grouped_rescan(node);
+	else
+		pqfdw_ReScanForeignScan(node);
+}
+
+static void
+end_foreign_scan(ForeignScanState *node)
+{
+	if (grouped_plan(node))
+		pqfdw_grouped_end(node);
+	else
+		pqfdw_EndForeignScan(node);
+}
+
+static void
+explain_foreign_scan(ForeignScanState *node, struct ExplainState *es)
+{
+	if (grouped_plan(node))
+		pqfdw_grouped_explain(node, es);
+	else
+		pqfdw_ExplainForeignScan(node, es);
+}
+
+static void
+shutdown_foreign_scan(ForeignScanState *node)
+{
+	if (!grouped_plan(node))
+		pqfdw_ShutdownForeignScan(node);
+}
+
 PG_FUNCTION_INFO_V1(parquet_fdw_handler);
 
 Datum
@@ -109,18 +178,18 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->GetForeignRelSize = pqfdw_GetForeignRelSize;
 	routine->GetForeignPaths = pqfdw_GetForeignPaths;
 	routine->GetForeignPlan = pqfdw_GetForeignPlan;
-	routine->BeginForeignScan = pqfdw_BeginForeignScan;
-	routine->IterateForeignScan = pqfdw_IterateForeignScan;
-	routine->ReScanForeignScan = pqfdw_ReScanForeignScan;
-	routine->EndForeignScan = pqfdw_EndForeignScan;
-	routine->ExplainForeignScan = pqfdw_ExplainForeignScan;
+	routine->BeginForeignScan = begin_foreign_scan;
+	routine->IterateForeignScan = iterate_foreign_scan;
+	routine->ReScanForeignScan = rescan_foreign_scan;
+	routine->EndForeignScan = end_foreign_scan;
+	routine->ExplainForeignScan = explain_foreign_scan;
 	routine->GetForeignUpperPaths = pqfdw_GetForeignUpperPaths;
 	routine->IsForeignScanParallelSafe = pqfdw_IsForeignScanParallelSafe;
 	routine->EstimateDSMForeignScan = pqfdw_EstimateDSMForeignScan;
 	routine->InitializeDSMForeignScan = pqfdw_InitializeDSMForeignScan;
 	routine->ReInitializeDSMForeignScan = pqfdw_ReInitializeDSMForeignScan;
 	routine->InitializeWorkerForeignScan = pqfdw_InitializeWorkerForeignScan;
-	routine->ShutdownForeignScan = pqfdw_ShutdownForeignScan;
+	routine->ShutdownForeignScan = shutdown_foreign_scan;
 	routine->ImportForeignSchema = pqfdw_ImportForeignSchema;
 	routine->AnalyzeForeignTable = pqfdw_AnalyzeForeignTable;
 

@@ -28,6 +28,7 @@ const LAYERS = [
 	['fdw/convert'],
 	['fdw/prune'],
 	['fdw/scan'],
+	['fdw/aggregate'],
 	['fdw/plan', 'fdw/copy', 'fdw/inspect'],
 	['fdw'],
 ];

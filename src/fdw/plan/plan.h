@@ -38,6 +38,28 @@ extern ForeignScan *pqfdw_GetForeignPlan(PlannerInfo *root,
 										 Plan *outer_plan);
 
 /*
+ * scan_private.c: the scan's fdw_private (scan.h) for the quals scan_clauses
+ * (RestrictInfos); *local_clauses are those the executor must evaluate
+ * above the scan, *prune_values the values pruning compares with (the
+ * plan's fdw_exprs).
+ */
+extern List *pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
+								Oid foreigntableid, List *scan_clauses,
+								List **local_clauses, List **prune_values);
+
+/*
+ * grouping.c: GROUP BY and aggregates computed by the scan (grouped scans,
+ * fdw/aggregate/), as a ForeignScan of the grouping relation.
+ */
+extern void pqfdw_grouping_paths(PlannerInfo *root, RelOptInfo *input_rel,
+								 RelOptInfo *output_rel,
+								 GroupPathExtraData *extra);
+extern bool pqfdw_enable_grouped_scan;	/* GUC */
+extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
+										ForeignPath *best_path, List *tlist,
+										Plan *outer_plan);
+
+/*
  * sort_order.c: the pathkeys of the order the option sorted (PqfdwSortKey
  * list) declares, checked against the footers in st->files (an ERROR when
  * they contradict it); NIL when no query would use them.

@@ -518,30 +518,6 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 }
 
 /*
- * For each jsonb attribute read that the query uses only as v -> 'key':
- * (attnum, keys), so that a VARIANT field reads only those fields.
- */
-static List *
-variant_keys(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *attnums)
-{
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	foreach(lc, attnums)
-	{
-		AttrNumber	attnum = lfirst_int(lc);
-		List	   *keys;
-
-		if (get_atttype(relid, attnum) != JSONBOID)
-			continue;
-		keys = pqfdw_variant_field_uses(root, baserel->relid, attnum);
-		if (keys != NIL)
-			result = lappend(result, list_make2(makeInteger(attnum), keys));
-	}
-	return result;
-}
-
-/*
  * When the plan needs the table's whole-row value (t.*, row_to_json(t)), a
  * scan target list holding it and every Var that the target list and the
  * quals use, so that the scan forms the composites itself (fdw/scan/row_former.c).
@@ -579,67 +555,26 @@ whole_row_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 	return whole_row ? add_to_flat_tlist(NIL, vars) : NIL;
 }
 
-/*
- * The attributes of attnums the plan uses above the scan: its target and
- * the quals the executor still evaluates (a whole-row reference uses all).
- */
-static List *
-output_attnums(RelOptInfo *baserel, List *exec_quals, List *attnums)
-{
-	Bitmapset  *used = NULL;
-	List	   *result = NIL;
-	ListCell   *lc;
-	bool		whole;
-
-	pull_varattnos((Node *) baserel->reltarget->exprs, baserel->relid, &used);
-	pull_varattnos((Node *) exec_quals, baserel->relid, &used);
-	whole = bms_is_member(0 - FirstLowInvalidHeapAttributeNumber, used);
-	foreach(lc, attnums)
-	{
-		int			a = lfirst_int(lc);
-
-		if (whole || bms_is_member(a - FirstLowInvalidHeapAttributeNumber, used))
-			result = lappend_int(result, a);
-	}
-	return result;
-}
-
 ForeignScan *
 pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					 Oid foreigntableid, ForeignPath *best_path,
 					 List *tlist, List *scan_clauses, Plan *outer_plan)
 {
-	PqfdwPlanState *st = baserel->fdw_private;
-	List	   *paths = NIL;
 	List	   *fdw_private;
-	List	   *filters;
-	List	   *prune;
+	List	   *local_clauses;
 	List	   *prune_values;
-	ListCell   *lc;
 
 	if (IS_UPPER_REL(baserel))
 		return pqfdw_upper_plan(root, baserel, best_path, tlist, outer_plan);
 
-	/* quals that prune row groups, and quals evaluated on batches */
-	prune = pqfdw_prune_clauses(scan_clauses, baserel->relid, &prune_values);
-	filters = pqfdw_batch_filter_clauses(scan_clauses, baserel->relid);
-	scan_clauses = list_difference_ptr(extract_actual_clauses(scan_clauses, false),
-									   filters);
-
-	foreach(lc, st->paths)
-		paths = lappend(paths, makeString(pstrdup(lfirst(lc))));
-	fdw_private = list_make5(paths, st->attnums,
-							 makeInteger(st->row_groups), filters, prune);
-	fdw_private = lappend(fdw_private, makeInteger(baserel->relid));
-	fdw_private = lappend(fdw_private, variant_keys(root, baserel, foreigntableid,
-													st->attnums));
-	fdw_private = lappend(fdw_private, output_attnums(baserel, scan_clauses,
-													  st->attnums));
+	fdw_private = pqfdw_scan_private(root, baserel, foreigntableid,
+									 scan_clauses, &local_clauses,
+									 &prune_values);
 
 	/* the executor evaluates the values pruning compares with */
-	return make_foreignscan(tlist, scan_clauses, baserel->relid,
+	return make_foreignscan(tlist, local_clauses, baserel->relid,
 							prune_values, fdw_private,
 							whole_row_scan_tlist(root, baserel, foreigntableid,
-												 tlist, scan_clauses),
+												 tlist, local_clauses),
 							NIL, outer_plan);
 }

@@ -205,10 +205,9 @@ footer_scan_tlist(List *aggrefs, List **kinds, List **attnums)
 	return scan_tlist;
 }
 
-void
-pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
-						   RelOptInfo *input_rel, RelOptInfo *output_rel,
-						   void *extra)
+static void
+footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+			 GroupPathExtraData *extra)
 {
 	Query	   *parse = root->parse;
 	PqfdwPlanState *st;
@@ -220,9 +219,8 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *paths = NIL;
 	Cost		cost;
 
-	if (stage != UPPERREL_GROUP_AGG ||
-		input_rel->reloptkind != RELOPT_BASEREL ||
-		((GroupPathExtraData *) extra)->patype != PARTITIONWISE_AGGREGATE_NONE ||
+	if (input_rel->reloptkind != RELOPT_BASEREL ||
+		extra->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		parse->groupClause != NIL || parse->groupingSets != NIL ||
 		root->hasHavingQual || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || input_rel->baserestrictinfo != NIL ||
@@ -248,7 +246,24 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 }
 
 /*
- * The plan of that path: no scanned relation; the scan tuple is the
+ * The grouping relation of a query over one table: aggregates from the
+ * footers, and GROUP BY and aggregates computed by the scan (grouping.c);
+ * add_path keeps the cheaper.
+ */
+void
+pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+						   RelOptInfo *input_rel, RelOptInfo *output_rel,
+						   void *extra)
+{
+	if (stage != UPPERREL_GROUP_AGG)
+		return;
+	footer_paths(root, input_rel, output_rel, extra);
+	pqfdw_grouping_paths(root, input_rel, output_rel, extra);
+}
+
+/*
+ * The plan of a footer path (a grouped scan's path has one item, see
+ * grouping.c): no scanned relation; the scan tuple is the
  * aggregates (fdw_scan_tlist), and setrefs points the target list at them.
  * The executor gets paths, relid, kinds and attnums (footer_aggregate.c).
  */
@@ -258,6 +273,8 @@ pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 {
 	List	   *priv = best_path->fdw_private;
 
+	if (list_length(priv) == 1)
+		return pqfdw_grouping_plan(root, rel, best_path, tlist, outer_plan);
 	return make_foreignscan(tlist, NIL, 0, NIL, list_truncate(list_copy(priv), 4),
 							copyObject(llast(priv)), NIL, outer_plan);
 }

@@ -32,7 +32,7 @@
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 
-typedef struct PqScanState
+struct PqScanState
 {
 	PqTableReader *reader;		/* NULL with EXPLAIN only */
 	Oid			relid;
@@ -90,7 +90,7 @@ typedef struct PqScanState
 									 * after the shared memory is gone */
 	int64		parallel_units;
 	int64		worker_counters[PQFDW_NCOUNTERS];
-} PqScanState;
+};
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
 
@@ -98,27 +98,22 @@ static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
 static inline bool
 footer_aggregate_plan(ForeignScanState *node)
 {
-	return ((ForeignScan *) node->ss.ps.plan)->scan.scanrelid == 0;
+	return pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan) == PQFDW_PLAN_FOOTER;
 }
 
 static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
 
-void
-pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
+PqScanState *
+pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
+				 int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	PqScanState *st;
 	ListCell   *lc;
 	Index		plan_relid;
 
-	if (footer_aggregate_plan(node))
-	{
-		pqfdw_footer_aggregate_begin(node, eflags);
-		return;
-	}
 	st = palloc0(sizeof(PqScanState));
-	node->fdw_state = st;
-	st->relid = RelationGetRelid(node->ss.ss_currentRelation);
+	st->relid = RelationGetRelid(rel);
 	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_PATHS))
 		st->paths = lappend(st->paths, strVal(lfirst(lc)));
 	st->attnums = list_nth(plan->fdw_private, PQFDW_PRIVATE_ATTNUMS);
@@ -126,7 +121,7 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 										   PQFDW_PRIVATE_ROW_GROUPS));
 	st->filter_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_FILTERS);
 	st->prune_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_PRUNE);
-	st->scanrelid = plan->scan.scanrelid;
+	st->scanrelid = scanrelid;
 	plan_relid = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_RELID));
 	if (plan_relid != st->scanrelid)
 	{
@@ -139,15 +134,14 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 	st->econtext = node->ss.ps.ps_ExprContext;
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
-		return;
+		return st;
 
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "parquet_fdw scan",
 										 ALLOCSET_DEFAULT_SIZES);
 	st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw params",
 										  ALLOCSET_SMALL_SIZES);
-	st->reader = pqfdw_table_reader_create(node->ss.ss_currentRelation,
-										   st->paths, st->attnums,
+	st->reader = pqfdw_table_reader_create(rel, st->paths, st->attnums,
 										   st->scan_cxt);
 	if (st->filter_exprs != NIL)
 		pqfdw_table_reader_set_filter(st->reader,
@@ -164,8 +158,6 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 		pqfdw_table_reader_set_variant_keys(st->reader, intVal(linitial(pair)),
 											lsecond(pair));
 	}
-	if (plan->fdw_scan_tlist != NIL)
-		init_scan_tlist(st, plan->fdw_scan_tlist, node->ss.ss_currentRelation);
 	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
 	st->prune_value_states = ExecInitExprList(plan->fdw_exprs,
 											  (PlanState *) node);
@@ -174,6 +166,31 @@ pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
 		st->reader->rg_check = row_group_check;
 		st->reader->rg_check_arg = st;
 	}
+	return st;
+}
+
+PqTableReader *
+pqfdw_scan_reader(PqScanState *st)
+{
+	return st->reader;
+}
+
+void
+pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	PqScanState *st;
+
+	if (footer_aggregate_plan(node))
+	{
+		pqfdw_footer_aggregate_begin(node, eflags);
+		return;
+	}
+	st = pqfdw_scan_begin(node, node->ss.ss_currentRelation,
+						  plan->scan.scanrelid, eflags);
+	node->fdw_state = st;
+	if (st->reader && plan->fdw_scan_tlist != NIL)
+		init_scan_tlist(st, plan->fdw_scan_tlist, node->ss.ss_currentRelation);
 }
 
 /* The scan tuple holds the Vars of scan_tlist: columns and whole rows. */
@@ -427,15 +444,8 @@ pqfdw_IterateForeignScan(ForeignScanState *node)
 }
 
 void
-pqfdw_ReScanForeignScan(ForeignScanState *node)
+pqfdw_scan_rescan(PqScanState *st)
 {
-	PqScanState *st = node->fdw_state;
-
-	if (footer_aggregate_plan(node))
-	{
-		pqfdw_footer_aggregate_rescan(node);
-		return;
-	}
 	pqfdw_table_reader_rescan(st->reader);
 	st->batch_n = st->batch_pos = 0;
 	st->formed_first = st->formed_end = 0;
@@ -443,14 +453,30 @@ pqfdw_ReScanForeignScan(ForeignScanState *node)
 }
 
 void
-pqfdw_EndForeignScan(ForeignScanState *node)
+pqfdw_ReScanForeignScan(ForeignScanState *node)
 {
-	PqScanState *st = node->fdw_state;
+	if (footer_aggregate_plan(node))
+	{
+		pqfdw_footer_aggregate_rescan(node);
+		return;
+	}
+	pqfdw_scan_rescan(node->fdw_state);
+}
 
-	if (footer_aggregate_plan(node) || st == NULL || st->reader == NULL)
+void
+pqfdw_scan_end(PqScanState *st)
+{
+	if (st == NULL || st->reader == NULL)
 		return;
 	pqfdw_table_reader_end(st->reader);
 	MemoryContextDelete(st->scan_cxt);
+}
+
+void
+pqfdw_EndForeignScan(ForeignScanState *node)
+{
+	if (!footer_aggregate_plan(node))
+		pqfdw_scan_end(node->fdw_state);
 }
 
 /* This process's counters, in the order of PqScanCounter. */
@@ -473,16 +499,20 @@ local_counters(PqScanState *st, int64 *c)
 void
 pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 {
-	PqScanState *st = node->fdw_state;
+	if (footer_aggregate_plan(node))
+		pqfdw_footer_aggregate_explain(node, es);
+	else
+		pqfdw_scan_explain(node->fdw_state, node, es);
+}
+
+void
+pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	StringInfoData buf;
 	ListCell   *lc;
 	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
 
-	if (footer_aggregate_plan(node))
-	{
-		pqfdw_footer_aggregate_explain(node, es);
-		return;
-	}
 	pqfdw_explain_files(st->paths, es);
 	ExplainPropertyInteger("Row Groups", NULL, st->total_row_groups, es);
 
@@ -506,7 +536,8 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 							deparse_expression(expr, context, useprefix, false),
 							es);
 	}
-	if (es->verbose && ((ForeignScan *) node->ss.ps.plan)->fdw_scan_tlist != NIL)
+	if (es->verbose && pqfdw_plan_kind(plan) == PQFDW_PLAN_SCAN &&
+		plan->fdw_scan_tlist != NIL)
 		ExplainPropertyText("Whole Rows", "formed by the scan", es);
 	if (st->prune_exprs != NIL && es->verbose)
 	{
@@ -516,7 +547,7 @@ pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
 		List	   *clauses;
 
 		clauses = pqfdw_prune_clauses_with_values(st->prune_exprs, st->scanrelid,
-												  ((ForeignScan *) node->ss.ps.plan)->fdw_exprs);
+												  plan->fdw_exprs);
 		ExplainPropertyText("Pruning Quals",
 							deparse_expression((Node *) make_ands_explicit(clauses),
 											   context, useprefix, false),

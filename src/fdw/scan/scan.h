@@ -9,6 +9,7 @@
 #ifndef PQFDW_SCAN_H
 #define PQFDW_SCAN_H
 
+#include "fdw/scan/table_reader.h"
 #include "foreign/fdwapi.h"
 
 /* scan.c */
@@ -18,6 +19,22 @@ extern void pqfdw_ReScanForeignScan(ForeignScanState *node);
 extern void pqfdw_EndForeignScan(ForeignScanState *node);
 extern void pqfdw_ExplainForeignScan(ForeignScanState *node,
 									 struct ExplainState *es);
+
+/*
+ * scan.c, for plans that read a table without being its scan (grouped
+ * scans, fdw/aggregate/): the scan of rel, range table entry scanrelid,
+ * set up from the plan's fdw_private and fdw_exprs; its reader (NULL with
+ * EXPLAIN only) hands out the batches, pruned and filtered.
+ */
+typedef struct PqScanState PqScanState;
+
+extern PqScanState *pqfdw_scan_begin(ForeignScanState *node, Relation rel,
+									 Index scanrelid, int eflags);
+extern PqTableReader *pqfdw_scan_reader(PqScanState *st);
+extern void pqfdw_scan_rescan(PqScanState *st);
+extern void pqfdw_scan_end(PqScanState *st);
+extern void pqfdw_scan_explain(PqScanState *st, ForeignScanState *node,
+							   struct ExplainState *es);
 
 /* scan.c: parallel scans (the shared state is in parallel.c) */
 extern bool pqfdw_IsForeignScanParallelSafe(PlannerInfo *root,
@@ -80,7 +97,30 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_PRUNE,
 	PQFDW_PRIVATE_RELID,
 	PQFDW_PRIVATE_VARIANT_KEYS,
-	PQFDW_PRIVATE_OUTPUT
+	PQFDW_PRIVATE_OUTPUT,
+	PQFDW_PRIVATE_GROUPED		/* grouped scans: their grouping keys */
 };
+
+/*
+ * What a ForeignScan plan runs: a scan of the table (scan.c), aggregates
+ * from the footers (footer_aggregate.c: no relation, four items of
+ * fdw_private) or a grouped scan (fdw/aggregate/grouped_scan.c: no
+ * relation, a scan's fdw_private and PQFDW_PRIVATE_GROUPED).
+ */
+typedef enum PqfdwPlanKind
+{
+	PQFDW_PLAN_SCAN,
+	PQFDW_PLAN_FOOTER,
+	PQFDW_PLAN_GROUPED
+} PqfdwPlanKind;
+
+static inline PqfdwPlanKind
+pqfdw_plan_kind(ForeignScan *plan)
+{
+	if (plan->scan.scanrelid != 0)
+		return PQFDW_PLAN_SCAN;
+	return list_length(plan->fdw_private) > PQFDW_PRIVATE_GROUPED ?
+		PQFDW_PLAN_GROUPED : PQFDW_PLAN_FOOTER;
+}
 
 #endif							/* PQFDW_SCAN_H */

@@ -1,0 +1,139 @@
+-- GROUP BY and aggregates computed inside the scan (grouped scans): the
+-- planner offers a ForeignScan of the grouping relation when every WHERE
+-- qual is the scan's and every key and aggregate is one the scan computes
+-- (fdw/plan/grouping.c).  Every answer here is compared with the same
+-- query on the heap table par_src (the parallel test's rows): as text, so
+-- floats must be bit-identical (the grouped scan adds in file order, as
+-- HashAggregate over a sequential scan of the heap does).
+SET datestyle = 'ISO, YMD';
+SET extra_float_digits = 1;
+SET parquet_fdw.key_directory = '/tmp/parquet_fdw_test/keys';
+SET max_parallel_workers_per_gather = 0;
+-- the heap's plans feed rows in insertion order
+SET enable_sort = off;
+
+-- rows of q_fdw missing from q_heap's and the other way round (as text),
+-- and whether q_fdw ran as a grouped scan
+CREATE FUNCTION gs_check(q_fdw text, q_heap text,
+                         OUT grouped bool, OUT differing bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    grouped := false;
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q_fdw LOOP
+        IF line ~ 'Parquet Aggregate: ' AND line !~ 'from the footers' THEN
+            grouped := true;
+        END IF;
+    END LOOP;
+    EXECUTE format('SELECT count(*) FROM ((SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)'
+                   ' UNION ALL (SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)) d',
+                   q_fdw, q_heap, q_heap, q_fdw)
+        INTO differing;
+END $$;
+
+-- q over par_one, par_many (two files) and par_enc (encrypted) against par_src
+CREATE FUNCTION gs_same(q text) RETURNS TABLE (tbl text, grouped bool, differing bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    FOREACH tbl IN ARRAY ARRAY['par_one', 'par_many', 'par_enc'] LOOP
+        SELECT * INTO grouped, differing
+          FROM gs_check(replace(q, 'TBL', tbl), replace(q, 'TBL', 'par_src'));
+        RETURN NEXT;
+    END LOOP;
+END $$;
+
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT grp, count(*), sum(id), avg(ratio) FROM par_one
+ WHERE id > 1000 GROUP BY grp ORDER BY grp;
+EXPLAIN (COSTS OFF)
+SELECT name, day, min(ratio) FROM par_many GROUP BY name, day HAVING count(*) > 1;
+
+-- integer, float, date and text aggregates by each kind of key
+SELECT * FROM gs_same($$SELECT grp, count(*), count(name), sum(id), avg(id), min(id), max(id),
+    sum(grp), avg(grp), sum(ratio), avg(ratio), min(ratio), max(ratio), min(day), max(day),
+    min(name), max(name), bool_and(id % 2 = 0), bool_or(grp > 8) FROM TBL GROUP BY grp$$);
+SELECT * FROM gs_same($$SELECT name, count(*), sum(ratio), max(day) FROM TBL GROUP BY name$$);
+SELECT * FROM gs_same($$SELECT day, grp, count(*), avg(id), min(name) FROM TBL GROUP BY day, grp$$);
+SELECT * FROM gs_same($$SELECT id % 7 AS k, grp IS NULL AS n, sum(id) FROM TBL GROUP BY 1, 2$$);
+-- expressions of columns, casts between numeric types
+SELECT * FROM gs_same($$SELECT grp, sum(id * 2 + grp), sum(ratio * 2.5 - id), avg(grp::float8 / 3),
+    max(-id), sum(id::float8 * ratio) FROM TBL GROUP BY grp$$);
+-- quals the scan evaluates; no key: one row, also over no rows
+SELECT * FROM gs_same($$SELECT count(*), sum(id), avg(ratio), min(name) FROM TBL
+    WHERE grp < 5 AND name LIKE 'n1%'$$);
+SELECT * FROM gs_same($$SELECT count(*), count(id), sum(id), avg(ratio), max(day), bool_and(true)
+    FROM TBL WHERE id < 0$$);
+SELECT count(*), count(id), sum(id), avg(ratio), max(day) FROM par_one WHERE id < 0;
+SELECT grp, count(*) FROM par_one WHERE id < 0 GROUP BY grp;
+-- HAVING, and expressions over keys and aggregates: PostgreSQL evaluates
+-- them on the scan's groups
+SELECT * FROM gs_same($$SELECT grp + 1, sum(id) / count(*), max(day) - min(day) > 100
+    FROM TBL GROUP BY grp HAVING sum(id) > 166140000$$);
+SELECT grp, sum(id) FROM par_one GROUP BY grp HAVING sum(id) > 166140000 ORDER BY grp;
+-- comparisons and NULL tests as arguments and keys
+SELECT * FROM gs_same($$SELECT day > DATE '2021-06-01', ratio IS NULL, count(*), bool_or(id < 100),
+    count(grp = 3), bool_and(ratio >= 1000.5) FROM TBL GROUP BY 1, 2$$);
+
+-- PostgreSQL's errors, from the same rows: the heap's first
+SELECT sum(id * 1000000000000000) FROM par_src;
+SELECT sum(id * 1000000000000000) FROM par_one;
+SELECT grp, sum(id / (grp - grp)) FROM par_src GROUP BY grp;
+SELECT grp, sum(id / (grp - grp)) FROM par_one GROUP BY grp;
+SELECT sum(ratio * 1e306) FROM par_src;
+SELECT sum(ratio * 1e306) FROM par_one;
+
+-- past hash_mem the groups spill to temporary files, and the answer stays
+-- the same
+SET work_mem = '64kB';
+SELECT * FROM gs_same($$SELECT id % 20000 AS k, name, count(*), sum(ratio), min(name)
+    FROM TBL GROUP BY 1, 2$$);
+CREATE FUNCTION gs_spilled(q text) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Spilled Partitions: [1-9]' THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+SELECT gs_spilled('SELECT id % 20000, count(*) FROM par_one GROUP BY 1');
+RESET work_mem;
+
+-- rescans: correlated subqueries and prepared statements with parameters
+SELECT x, (SELECT sum(id) FROM par_one WHERE grp = x) AS fdw,
+          (SELECT sum(id) FROM par_src WHERE grp = x) AS heap
+  FROM generate_series(1, 3) AS x;
+PREPARE gs_prep(int) AS SELECT grp, count(*), max(id) FROM par_one WHERE grp > $1 GROUP BY grp ORDER BY grp;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE gs_prep(6);
+EXECUTE gs_prep(6);
+EXECUTE gs_prep(8);
+RESET plan_cache_mode;
+DEALLOCATE gs_prep;
+
+-- left to PostgreSQL's Aggregate: DISTINCT, FILTER, ordered and other
+-- aggregates, numeric arguments, keys of floats or of a nondeterministic
+-- collation, quals the scan cannot evaluate, grouping sets
+EXPLAIN (COSTS OFF) SELECT grp, count(DISTINCT name) FROM par_one GROUP BY grp;
+EXPLAIN (COSTS OFF) SELECT sum(id) FILTER (WHERE grp > 3) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT string_agg(name, ',') FROM par_one;
+EXPLAIN (COSTS OFF) SELECT sum(amount) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT ratio, count(*) FROM par_one GROUP BY ratio;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one WHERE id::text = '5';
+EXPLAIN (COSTS OFF) SELECT grp, count(*) FROM par_one GROUP BY ROLLUP (grp);
+CREATE COLLATION gs_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+EXPLAIN (COSTS OFF) SELECT name COLLATE gs_ci, count(*) FROM par_one GROUP BY 1;
+DROP COLLATION gs_ci;
+-- and everything, when grouped scans are off
+SET parquet_fdw.enable_grouped_scan = off;
+EXPLAIN (COSTS OFF) SELECT grp, count(*) FROM par_one GROUP BY grp;
+RESET parquet_fdw.enable_grouped_scan;
+
+RESET enable_sort;
+RESET max_parallel_workers_per_gather;
+DROP FUNCTION gs_same(text);
+DROP FUNCTION gs_check(text, text);
+DROP FUNCTION gs_spilled(text);

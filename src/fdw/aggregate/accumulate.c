@@ -1,0 +1,445 @@
+/*-------------------------------------------------------------------------
+ *
+ * accumulate.c
+ *		Aggregate states per group, with PostgreSQL's transition and final
+ *		functions repeated on vectors (see accumulate.h).
+ *
+ * States are arrays indexed by group, so that one batch updates one
+ * aggregate in one loop per (function, type).  Text min/max keep copies
+ * of their values in the states' context.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_type.h"
+#include "fdw/aggregate/accumulate.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/float.h"
+#include "utils/fmgroids.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+typedef enum PqAggFn
+{
+	AGG_COUNT_STAR,
+	AGG_COUNT,
+	AGG_SUM,
+	AGG_AVG,
+	AGG_MIN,
+	AGG_MAX,
+	AGG_BOOL_AND,
+	AGG_BOOL_OR
+} PqAggFn;
+
+struct PqAccum
+{
+	PqAggFn		fn;
+	Oid			argtype;
+	PqVKind		kind;
+	Oid			collation;
+	bool		wide;			/* int8 sum/avg: 128-bit sums */
+	MemoryContext cxt;
+	int			capacity;
+	int64	   *count;			/* count; avg of integers: N */
+	int64	   *i;				/* integer sums, min/max, bools */
+	int128	   *i128;			/* int8 sums */
+	double	   *d;				/* float sums, min/max; avg: Sx */
+	double	   *n;				/* avg of floats: N */
+	double	   *sxx;			/* avg of floats: Sxx */
+	Datum	   *datum;			/* text min/max */
+	bool	   *has;			/* a non-null state */
+	FmgrInfo	cmp;			/* text min/max: bttextcmp */
+};
+
+typedef struct AggInfo
+{
+	Oid			aggfnoid;
+	PqAggFn		fn;
+	Oid			argtype;
+} AggInfo;
+
+static const AggInfo aggs[] = {
+	{F_COUNT_, AGG_COUNT_STAR, InvalidOid},
+	{F_COUNT_ANY, AGG_COUNT, InvalidOid},
+	{F_SUM_INT2, AGG_SUM, INT2OID}, {F_SUM_INT4, AGG_SUM, INT4OID},
+	{F_SUM_INT8, AGG_SUM, INT8OID}, {F_SUM_FLOAT4, AGG_SUM, FLOAT4OID},
+	{F_SUM_FLOAT8, AGG_SUM, FLOAT8OID},
+	{F_AVG_INT2, AGG_AVG, INT2OID}, {F_AVG_INT4, AGG_AVG, INT4OID},
+	{F_AVG_INT8, AGG_AVG, INT8OID}, {F_AVG_FLOAT4, AGG_AVG, FLOAT4OID},
+	{F_AVG_FLOAT8, AGG_AVG, FLOAT8OID},
+	{F_MIN_INT2, AGG_MIN, INT2OID}, {F_MIN_INT4, AGG_MIN, INT4OID},
+	{F_MIN_INT8, AGG_MIN, INT8OID}, {F_MIN_FLOAT4, AGG_MIN, FLOAT4OID},
+	{F_MIN_FLOAT8, AGG_MIN, FLOAT8OID}, {F_MIN_DATE, AGG_MIN, DATEOID},
+	{F_MIN_TIME, AGG_MIN, TIMEOID}, {F_MIN_TIMESTAMP, AGG_MIN, TIMESTAMPOID},
+	{F_MIN_TIMESTAMPTZ, AGG_MIN, TIMESTAMPTZOID},
+	{F_MIN_TEXT, AGG_MIN, TEXTOID},
+	{F_MAX_INT2, AGG_MAX, INT2OID}, {F_MAX_INT4, AGG_MAX, INT4OID},
+	{F_MAX_INT8, AGG_MAX, INT8OID}, {F_MAX_FLOAT4, AGG_MAX, FLOAT4OID},
+	{F_MAX_FLOAT8, AGG_MAX, FLOAT8OID}, {F_MAX_DATE, AGG_MAX, DATEOID},
+	{F_MAX_TIME, AGG_MAX, TIMEOID}, {F_MAX_TIMESTAMP, AGG_MAX, TIMESTAMPOID},
+	{F_MAX_TIMESTAMPTZ, AGG_MAX, TIMESTAMPTZOID},
+	{F_MAX_TEXT, AGG_MAX, TEXTOID},
+	{F_BOOL_AND, AGG_BOOL_AND, BOOLOID}, {F_BOOL_OR, AGG_BOOL_OR, BOOLOID},
+};
+
+static const AggInfo *
+agg_info(Oid aggfnoid)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(aggs); i++)
+		if (aggs[i].aggfnoid == aggfnoid)
+			return &aggs[i];
+	return NULL;
+}
+
+bool
+pqfdw_accum_supported(Aggref *agg)
+{
+	const AggInfo *info = agg_info(agg->aggfnoid);
+
+	if (info == NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
+		agg->aggfilter != NULL || agg->agglevelsup != 0 ||
+		agg->aggsplit != AGGSPLIT_SIMPLE || agg->aggkind != AGGKIND_NORMAL)
+		return false;
+	return info->fn == AGG_COUNT_STAR ? agg->aggstar :
+		list_length(agg->args) == 1;
+}
+
+Size
+pqfdw_accum_group_bytes(Aggref *agg)
+{
+	/* the widest state: avg of floats, or a text value and its header */
+	return 3 * sizeof(double) + sizeof(int128) + sizeof(bool) + 32;
+}
+
+PqAccum *
+pqfdw_accum_create(Aggref *agg, MemoryContext cxt)
+{
+	const AggInfo *info = agg_info(agg->aggfnoid);
+	PqAccum    *a = MemoryContextAllocZero(cxt, sizeof(PqAccum));
+
+	a->fn = info->fn;
+	a->argtype = info->argtype;
+	a->cxt = cxt;
+	a->collation = agg->inputcollid;
+	if (a->fn == AGG_COUNT)
+		a->argtype = exprType((Node *) linitial_node(TargetEntry, agg->args)->expr);
+	if (a->fn != AGG_COUNT_STAR && !pqfdw_vkind_of(a->argtype, &a->kind))
+		elog(ERROR, "aggregate %u over type %u in a grouped scan",
+			 agg->aggfnoid, a->argtype);
+	a->wide = a->argtype == INT8OID && (a->fn == AGG_SUM || a->fn == AGG_AVG);
+	if (a->kind == PQV_DATUM && a->fn != AGG_COUNT)
+		fmgr_info_cxt(F_BTTEXTCMP, &a->cmp, cxt);
+	return a;
+}
+
+/* Grow one state array from old to new elements, zeroing the new ones. */
+static void *
+grow(MemoryContext cxt, void *p, Size width, int old, int new)
+{
+	char	   *q;
+
+	if (p == NULL)
+		q = MemoryContextAllocHuge(cxt, width * new);
+	else
+		q = repalloc_huge(p, width * new);
+	memset(q + width * old, 0, width * (new - old));
+	return q;
+}
+
+void
+pqfdw_accum_reserve(PqAccum *a, int ngroups)
+{
+	int			old = a->capacity;
+	int			cap;
+
+	if (ngroups <= old)
+		return;
+	cap = Max(ngroups, Max(16, old * 2));
+	a->count = grow(a->cxt, a->count, sizeof(int64), old, cap);
+	a->has = grow(a->cxt, a->has, sizeof(bool), old, cap);
+	if (a->wide)
+		a->i128 = grow(a->cxt, a->i128, sizeof(int128), old, cap);
+	else if (a->kind == PQV_INT)
+		a->i = grow(a->cxt, a->i, sizeof(int64), old, cap);
+	else if (a->kind == PQV_DATUM)
+		a->datum = grow(a->cxt, a->datum, sizeof(Datum), old, cap);
+	else
+		a->d = grow(a->cxt, a->d, sizeof(double), old, cap);
+	if (a->fn == AGG_AVG && a->kind != PQV_INT)
+	{
+		a->n = grow(a->cxt, a->n, sizeof(double), old, cap);
+		a->sxx = grow(a->cxt, a->sxx, sizeof(double), old, cap);
+	}
+	a->capacity = cap;
+}
+
+/*
+ * BODY for each row r with a value, g its group: one loop for grouped
+ * input, one for a single group, with the states in restrict locals.
+ */
+#define FOR_VALUES(BODY) \
+	do { \
+		if (gids) \
+			for (r = 0; r < n; r++) \
+			{ \
+				int			g = gids[r]; \
+				if (!nulls[r]) { BODY; } \
+			} \
+		else \
+			for (r = 0; r < n; r++) \
+			{ \
+				const int	g = 0; \
+				if (!nulls[r]) { BODY; } \
+			} \
+	} while (0)
+
+/* float8_accum()'s Youngs-Cramer step, its overflow error included */
+static inline void
+float_accum(double *restrict an, double *restrict asx, double *restrict asxx,
+			int g, double v)
+{
+	double		n0 = an[g];
+	double		sx0 = asx[g];
+	double		n = n0 + 1.0;
+	double		sx = sx0 + v;
+	double		sxx = asxx[g];
+
+	if (n0 > 0.0)
+	{
+		double		tmp = v * n - sx;
+
+		sxx += tmp * tmp / (n * n0);
+		if (isinf(sx) || isinf(sxx))
+		{
+			if (!isinf(sx0) && !isinf(v))
+				float_overflow_error();
+			sxx = get_float8_nan();
+		}
+	}
+	else if (isnan(v) || isinf(v))
+		sxx = get_float8_nan();
+	an[g] = n;
+	asx[g] = sx;
+	asxx[g] = sxx;
+}
+
+static void
+update_int(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
+{
+	const bool *nulls = arg->nulls;
+	const int64 *v = arg->i;
+	int64	   *restrict cnt = a->count;
+	int64	   *restrict st = a->i;
+	int128	   *restrict wide = a->i128;
+	bool	   *restrict has = a->has;
+	int			r;
+
+	switch (a->fn)
+	{
+		case AGG_SUM:
+		case AGG_AVG:
+			if (a->wide)
+				FOR_VALUES(cnt[g]++; has[g] = true; wide[g] += v[r]);
+			else
+				/* int4_sum and int4_avg_accum add without overflow checks */
+				FOR_VALUES(cnt[g]++; has[g] = true;
+						   st[g] = (int64) ((uint64) st[g] + (uint64) v[r]));
+			break;
+		case AGG_MIN:
+			FOR_VALUES(if (!has[g] || v[r] < st[g]) st[g] = v[r];
+					   has[g] = true);
+			break;
+		case AGG_MAX:
+			FOR_VALUES(if (!has[g] || v[r] > st[g]) st[g] = v[r];
+					   has[g] = true);
+			break;
+		case AGG_BOOL_AND:
+			FOR_VALUES(st[g] = has[g] ? (st[g] && v[r]) : v[r];
+					   has[g] = true);
+			break;
+		case AGG_BOOL_OR:
+			FOR_VALUES(st[g] = has[g] ? (st[g] || v[r]) : v[r];
+					   has[g] = true);
+			break;
+		default:
+			elog(ERROR, "integer aggregate %d", (int) a->fn);
+	}
+}
+
+static void
+update_float(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
+{
+	const bool *nulls = arg->nulls;
+	const double *v = arg->d;
+	double	   *restrict st = a->d;
+	bool	   *restrict has = a->has;
+	int			r;
+
+	switch (a->fn)
+	{
+		case AGG_SUM:
+			/* the first value is the state; then float4pl or float8pl */
+			if (a->kind == PQV_FLOAT4)
+				FOR_VALUES(st[g] = has[g] ?
+						   float4_pl((float4) st[g], (float4) v[r]) : v[r];
+						   has[g] = true);
+			else
+				FOR_VALUES(st[g] = has[g] ? float8_pl(st[g], v[r]) : v[r];
+						   has[g] = true);
+			break;
+		case AGG_AVG:
+			{
+				double	   *restrict an = a->n;
+				double	   *restrict asxx = a->sxx;
+
+				FOR_VALUES(float_accum(an, st, asxx, g, v[r]));
+			}
+			break;
+		case AGG_MIN:
+			/* float8smaller: the state stays only when strictly smaller */
+			FOR_VALUES(if (!has[g] || !float8_lt(st[g], v[r])) st[g] = v[r];
+					   has[g] = true);
+			break;
+		case AGG_MAX:
+			FOR_VALUES(if (!has[g] || !float8_gt(st[g], v[r])) st[g] = v[r];
+					   has[g] = true);
+			break;
+		default:
+			elog(ERROR, "float aggregate %d", (int) a->fn);
+	}
+}
+
+/* text min/max: text_smaller/text_larger keep the new value on ties */
+static void
+update_text(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
+{
+	int			r;
+
+	for (r = 0; r < n; r++)
+	{
+		int			g = gids ? gids[r] : 0;
+		MemoryContext old;
+
+		if (arg->nulls[r])
+			continue;
+		if (a->has[g])
+		{
+			int			c = DatumGetInt32(FunctionCall2Coll(&a->cmp,
+															a->collation,
+															a->datum[g],
+															arg->p[r]));
+
+			if (a->fn == AGG_MIN ? c < 0 : c > 0)
+				continue;
+			pfree(DatumGetPointer(a->datum[g]));
+		}
+		old = MemoryContextSwitchTo(a->cxt);
+		a->datum[g] = PointerGetDatum(PG_DETOAST_DATUM_COPY(arg->p[r]));
+		MemoryContextSwitchTo(old);
+		a->has[g] = true;
+	}
+}
+
+void
+pqfdw_accum_update(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
+{
+	int			r;
+
+	if (a->fn == AGG_COUNT_STAR)
+	{
+		if (gids == NULL)
+			a->count[0] += n;
+		else
+			for (r = 0; r < n; r++)
+				a->count[gids[r]]++;
+		return;
+	}
+	if (a->fn == AGG_COUNT)
+	{
+		const bool *nulls = arg->nulls;
+		int64	   *restrict cnt = a->count;
+
+		FOR_VALUES(cnt[g]++);
+		return;
+	}
+	if (a->kind == PQV_INT)
+		update_int(a, gids, n, arg);
+	else if (a->kind == PQV_DATUM)
+		update_text(a, gids, n, arg);
+	else
+		update_float(a, gids, n, arg);
+}
+
+/* A numeric of a 128-bit integer, as PostgreSQL's int128 states end. */
+static Datum
+int128_numeric(int128 v)
+{
+	const int64 e18 = INT64CONST(1000000000000000000);
+	Datum		hi;
+
+	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+		return NumericGetDatum(int64_to_numeric((int64) v));
+	hi = DirectFunctionCall2(numeric_mul,
+							 NumericGetDatum(int64_to_numeric((int64) (v / e18))),
+							 NumericGetDatum(int64_to_numeric(e18)));
+	return DirectFunctionCall2(numeric_add, hi,
+							   NumericGetDatum(int64_to_numeric((int64) (v % e18))));
+}
+
+Datum
+pqfdw_accum_final(PqAccum *a, int g, bool *isnull)
+{
+	*isnull = false;
+	switch (a->fn)
+	{
+		case AGG_COUNT_STAR:
+		case AGG_COUNT:
+			return Int64GetDatum(a->count[g]);
+		case AGG_SUM:
+			if (!a->has[g])
+				break;
+			if (a->wide)
+				return int128_numeric(a->i128[g]);
+			if (a->kind == PQV_INT)
+				return Int64GetDatum(a->i[g]);
+			if (a->kind == PQV_FLOAT4)
+				return Float4GetDatum((float4) a->d[g]);
+			return Float8GetDatum(a->d[g]);
+		case AGG_AVG:
+			if (a->kind != PQV_INT)
+			{
+				/* float8_avg */
+				if (a->n[g] == 0.0)
+					break;
+				return Float8GetDatum(a->d[g] / a->n[g]);
+			}
+			/* int8_avg and numeric_poly_avg: sum / count in numeric */
+			if (a->count[g] == 0)
+				break;
+			return DirectFunctionCall2(numeric_div,
+									   a->wide ? int128_numeric(a->i128[g]) :
+									   NumericGetDatum(int64_to_numeric(a->i[g])),
+									   NumericGetDatum(int64_to_numeric(a->count[g])));
+		case AGG_MIN:
+		case AGG_MAX:
+		case AGG_BOOL_AND:
+		case AGG_BOOL_OR:
+			if (!a->has[g])
+				break;
+			if (a->kind == PQV_INT)
+				return pqfdw_vint_datum(a->argtype, a->i[g]);
+			if (a->kind == PQV_FLOAT4)
+				return Float4GetDatum((float4) a->d[g]);
+			if (a->kind == PQV_FLOAT8)
+				return Float8GetDatum(a->d[g]);
+			return datumCopy(a->datum[g], false, -1);
+	}
+	*isnull = true;
+	return (Datum) 0;
+}

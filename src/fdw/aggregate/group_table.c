@@ -1,0 +1,387 @@
+/*-------------------------------------------------------------------------
+ *
+ * group_table.c
+ *		Grouping keys -> group numbers, by open addressing with linear
+ *		probing over a power-of-two array of group numbers.
+ *
+ * Each group keeps its hash, and its keys in per-key arrays (text keys as
+ * copies in the table's context), so that growing rehashes without
+ * reading keys and a probe compares hashes before keys.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "fdw/aggregate/group_table.h"
+#include "utils/builtins.h"
+
+#define PQFDW_MEMO_SIZE 256
+#define PQFDW_MEMO_MAX_KEYS 32
+
+typedef struct GroupKey
+{
+	PqVKind		kind;
+	Oid			type;
+	int64	   *i;				/* per group */
+	char	  **s;				/* text bytes, per group */
+	int32	   *len;
+	bool	   *null;
+} GroupKey;
+
+struct PqGroupTable
+{
+	MemoryContext cxt;
+	int			nkeys;
+	GroupKey   *keys;
+	int			ngroups;
+	int			capacity;		/* of the per-group arrays */
+	uint32	   *hashes;			/* per group */
+	int32	   *slots;			/* group + 1, 0 for empty */
+	uint32		mask;			/* slots - 1 */
+	Size		text_bytes;
+
+	/*
+	 * With text keys, a direct-mapped memo of the current batch's key
+	 * identities (see identity_hash) to their groups: rows of repeated
+	 * strings skip hashing and comparing them.
+	 */
+	bool		full;			/* no group is added */
+	bool		memo_on;
+	uint64	   *memo_ids;		/* PQFDW_MEMO_SIZE * nkeys */
+	uint32	   *memo_null;
+	int32	   *memo_gid;
+	uint32	   *memo_gen_of;	/* the batch each entry is of */
+	uint32		memo_gen;
+};
+
+static inline uint32
+hash_int(int64 v)
+{
+	uint64		x = (uint64) v;
+
+	/* splitmix64's finalizer */
+	x ^= x >> 30;
+	x *= UINT64CONST(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64CONST(0x94d049bb133111eb);
+	x ^= x >> 31;
+	return (uint32) x;
+}
+
+PqGroupTable *
+pqfdw_group_table_create(int nkeys, const Oid *types, MemoryContext cxt)
+{
+	PqGroupTable *gt = MemoryContextAllocZero(cxt, sizeof(PqGroupTable));
+	int			k;
+
+	gt->cxt = cxt;
+	gt->nkeys = nkeys;
+	gt->keys = MemoryContextAllocZero(cxt, sizeof(GroupKey) * Max(nkeys, 1));
+	for (k = 0; k < nkeys; k++)
+	{
+		gt->keys[k].type = types[k];
+		if (!pqfdw_vkind_of(types[k], &gt->keys[k].kind) ||
+			gt->keys[k].kind == PQV_FLOAT4 || gt->keys[k].kind == PQV_FLOAT8)
+			elog(ERROR, "grouping key of type %u in a grouped scan", types[k]);
+	}
+	for (k = 0; k < nkeys; k++)
+		if (gt->keys[k].kind == PQV_DATUM)
+			gt->memo_on = nkeys <= PQFDW_MEMO_MAX_KEYS;
+	if (gt->memo_on)
+	{
+		gt->memo_ids = MemoryContextAlloc(cxt, sizeof(uint64) * nkeys *
+										  PQFDW_MEMO_SIZE);
+		gt->memo_null = MemoryContextAlloc(cxt, sizeof(uint32) * PQFDW_MEMO_SIZE);
+		gt->memo_gid = MemoryContextAlloc(cxt, sizeof(int32) * PQFDW_MEMO_SIZE);
+		gt->memo_gen_of = MemoryContextAllocZero(cxt, sizeof(uint32) *
+												 PQFDW_MEMO_SIZE);
+	}
+	gt->mask = 1023;
+	gt->slots = MemoryContextAllocZero(cxt, sizeof(int32) * (gt->mask + 1));
+	return gt;
+}
+
+static void *
+grow(MemoryContext cxt, void *p, Size width, int new)
+{
+	return p == NULL ? MemoryContextAllocHuge(cxt, width * new) :
+		repalloc_huge(p, width * new);
+}
+
+static void
+reserve_groups(PqGroupTable *gt)
+{
+	int			cap = Max(64, gt->capacity * 2);
+	int			k;
+
+	if (gt->ngroups < gt->capacity)
+		return;
+	gt->hashes = grow(gt->cxt, gt->hashes, sizeof(uint32), cap);
+	for (k = 0; k < gt->nkeys; k++)
+	{
+		GroupKey   *key = &gt->keys[k];
+
+		key->null = grow(gt->cxt, key->null, sizeof(bool), cap);
+		if (key->kind == PQV_INT)
+			key->i = grow(gt->cxt, key->i, sizeof(int64), cap);
+		else
+		{
+			key->s = grow(gt->cxt, key->s, sizeof(char *), cap);
+			key->len = grow(gt->cxt, key->len, sizeof(int32), cap);
+		}
+	}
+	gt->capacity = cap;
+}
+
+/* Double the slots when they are half full, placing every group again. */
+static void
+grow_slots(PqGroupTable *gt)
+{
+	uint32		size = (gt->mask + 1) * 2;
+	int			g;
+
+	pfree(gt->slots);
+	gt->slots = MemoryContextAllocHuge(gt->cxt, sizeof(int32) * size);
+	memset(gt->slots, 0, sizeof(int32) * size);
+	gt->mask = size - 1;
+	for (g = 0; g < gt->ngroups; g++)
+	{
+		uint32		s = gt->hashes[g] & gt->mask;
+
+		while (gt->slots[s] != 0)
+			s = (s + 1) & gt->mask;
+		gt->slots[s] = g + 1;
+	}
+}
+
+static inline bool
+keys_equal(PqGroupTable *gt, int g, const PqVector **keys, int r)
+{
+	int			k;
+
+	for (k = 0; k < gt->nkeys; k++)
+	{
+		GroupKey   *key = &gt->keys[k];
+		bool		null = keys[k]->nulls[r];
+
+		if (key->null[g] != null)
+			return false;
+		if (null)
+			continue;
+		if (key->kind == PQV_INT)
+		{
+			if (key->i[g] != keys[k]->i[r])
+				return false;
+		}
+		else
+		{
+			Datum		d = keys[k]->p[r];
+
+			if (key->len[g] != VARSIZE_ANY_EXHDR(DatumGetPointer(d)) ||
+				memcmp(key->s[g], VARDATA_ANY(DatumGetPointer(d)),
+					   key->len[g]) != 0)
+				return false;
+		}
+	}
+	return true;
+}
+
+static int
+add_group(PqGroupTable *gt, uint32 hash, const PqVector **keys, int r)
+{
+	int			g = gt->ngroups;
+	int			k;
+
+	reserve_groups(gt);
+	gt->hashes[g] = hash;
+	for (k = 0; k < gt->nkeys; k++)
+	{
+		GroupKey   *key = &gt->keys[k];
+
+		key->null[g] = keys[k]->nulls[r];
+		if (key->kind == PQV_INT)
+			key->i[g] = key->null[g] ? 0 : keys[k]->i[r];
+		else if (key->null[g])
+		{
+			key->s[g] = NULL;
+			key->len[g] = 0;
+		}
+		else
+		{
+			Pointer		t = DatumGetPointer(keys[k]->p[r]);
+
+			key->len[g] = VARSIZE_ANY_EXHDR(t);
+			key->s[g] = MemoryContextAlloc(gt->cxt, key->len[g] + 1);
+			memcpy(key->s[g], VARDATA_ANY(t), key->len[g]);
+			gt->text_bytes += key->len[g] + 1;
+		}
+	}
+	gt->ngroups++;
+	return g;
+}
+
+/* The hash of row r's keys (text by its bytes). */
+uint32
+pqfdw_group_table_hash(PqGroupTable *gt, const PqVector **keys, int r)
+{
+	uint32		h = 0;
+	int			k;
+
+	for (k = 0; k < gt->nkeys; k++)
+	{
+		const PqVector *v = keys[k];
+		uint32		kh;
+
+		if (v->nulls[r])
+			kh = 0x9e3779b9;
+		else if (v->kind == PQV_INT)
+			kh = hash_int(v->i[r]);
+		else
+		{
+			Pointer		t = DatumGetPointer(v->p[r]);
+
+			kh = hash_bytes((const unsigned char *) VARDATA_ANY(t),
+							VARSIZE_ANY_EXHDR(t));
+		}
+		h = hash_combine(h, kh);
+	}
+	return h;
+}
+
+/*
+ * The group of row r, found or added through the hash table; -1 when it
+ * is new and the table is full.
+ */
+static int32
+find_group(PqGroupTable *gt, const PqVector **keys, int r)
+{
+	uint32		h = pqfdw_group_table_hash(gt, keys, r);
+	uint32		s = h & gt->mask;
+	int32		slot;
+	int32		g;
+
+	while ((slot = gt->slots[s]) != 0)
+	{
+		if (gt->hashes[slot - 1] == h && keys_equal(gt, slot - 1, keys, r))
+			return slot - 1;
+		s = (s + 1) & gt->mask;
+	}
+	if (gt->full)
+		return -1;
+	g = add_group(gt, h, keys, r);
+	gt->slots[s] = g + 1;
+	if ((uint32) gt->ngroups * 2 > gt->mask)
+		grow_slots(gt);
+	return g;
+}
+
+/*
+ * Row r's key identities: integers by value, text by the address of its
+ * Datum, which within one batch stands for one string (a dictionary's
+ * strings are shared by all rows that use them); NULL keys set nullmask.
+ */
+static inline uint32
+identity_hash(PqGroupTable *gt, const PqVector **keys, int r, uint64 *ids,
+			  uint32 *nullmask)
+{
+	uint32		h = 0;
+	int			k;
+
+	*nullmask = 0;
+	for (k = 0; k < gt->nkeys; k++)
+	{
+		const PqVector *v = keys[k];
+
+		if (v->nulls[r])
+		{
+			ids[k] = 0;
+			*nullmask |= 1u << k;
+		}
+		else
+			ids[k] = v->kind == PQV_INT ? (uint64) v->i[r] : (uint64) v->p[r];
+		h = hash_combine(h, hash_int((int64) ids[k]));
+	}
+	return h;
+}
+
+static inline bool
+ids_equal(const uint64 *a, const uint64 *b, int n)
+{
+	int			k;
+
+	for (k = 0; k < n; k++)
+		if (a[k] != b[k])
+			return false;
+	return true;
+}
+
+void
+pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
+						 int32 *gids)
+{
+	uint64		ids[PQFDW_MEMO_MAX_KEYS];
+	int			r;
+
+	if (!gt->memo_on)
+	{
+		for (r = 0; r < n; r++)
+			gids[r] = find_group(gt, keys, r);
+		return;
+	}
+
+	/* the memo's entries are of this batch only: its Datums' addresses */
+	gt->memo_gen++;
+	for (r = 0; r < n; r++)
+	{
+		uint32		nullmask;
+		uint32		m = identity_hash(gt, keys, r, ids, &nullmask) &
+			(PQFDW_MEMO_SIZE - 1);
+		uint64	   *mids = gt->memo_ids + (size_t) m * gt->nkeys;
+
+		if (gt->memo_gen_of[m] == gt->memo_gen &&
+			gt->memo_null[m] == nullmask && ids_equal(mids, ids, gt->nkeys))
+		{
+			gids[r] = gt->memo_gid[m];
+			continue;
+		}
+		gids[r] = find_group(gt, keys, r);
+		gt->memo_gen_of[m] = gt->memo_gen;
+		gt->memo_null[m] = nullmask;
+		gt->memo_gid[m] = gids[r];
+		memcpy(mids, ids, sizeof(uint64) * gt->nkeys);
+	}
+}
+
+void
+pqfdw_group_table_set_full(PqGroupTable *gt)
+{
+	gt->full = true;
+}
+
+int
+pqfdw_group_table_count(PqGroupTable *gt)
+{
+	return gt->ngroups;
+}
+
+Datum
+pqfdw_group_table_key(PqGroupTable *gt, int g, int k, bool *isnull)
+{
+	GroupKey   *key = &gt->keys[k];
+
+	*isnull = key->null[g];
+	if (*isnull)
+		return (Datum) 0;
+	if (key->kind == PQV_DATUM)
+		return PointerGetDatum(cstring_to_text_with_len(key->s[g],
+														key->len[g]));
+	return pqfdw_vint_datum(key->type, key->i[g]);
+}
+
+Size
+pqfdw_group_table_memory(PqGroupTable *gt)
+{
+	return (Size) gt->capacity * (sizeof(uint32) + gt->nkeys * (sizeof(int64) + sizeof(char *) + sizeof(int32) + 1)) +
+		(Size) (gt->mask + 1) * sizeof(int32) + gt->text_bytes;
+}

@@ -1,0 +1,423 @@
+/*-------------------------------------------------------------------------
+ *
+ * grouped_scan.c
+ *		Grouped scans: the table's batches (pruned and filtered by the scan,
+ *		fdw/scan/scan.c) go through the grouping keys' vector expressions
+ *		into the group table, and through the aggregates' arguments into
+ *		their states; when the input is done, each group is one scan tuple.
+ *
+ * The scan tuple (the plan's fdw_scan_tlist) holds the grouping keys
+ * first, then the aggregates; PostgreSQL projects the query's target list
+ * and evaluates HAVING on it.  Without grouping keys there is exactly one
+ * group, even over no rows, as PostgreSQL's plain aggregation has.
+ *
+ * Memory: when the groups and their states pass hash_mem (work_mem *
+ * hash_mem_multiplier), no group is added; rows of other groups are
+ * spilled, partitioned by hash (spill.h), and aggregated partition by
+ * partition once the groups in memory are returned, as PostgreSQL's hash
+ * aggregation does.  A group's rows still reach its states in file order,
+ * so float sums are PostgreSQL's, bit for bit.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "fdw/aggregate/accumulate.h"
+#include "fdw/aggregate/group_table.h"
+#include "fdw/aggregate/grouped_scan.h"
+#include "fdw/aggregate/spill.h"
+#include "miscadmin.h"
+#include "fdw/scan/scan.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+
+typedef struct PqGrouped
+{
+	PqScanState *scan;
+	Index		scanrelid;
+	int			nkeys;
+	int			naggs;
+	PqAccum   **accs;
+
+	/*
+	 * The vectors of a batch: grouping keys first, then the arguments of
+	 * the aggregates that have one (arg_vec: each aggregate's, -1 for
+	 * count(*)); from the table's batches (exprs) or from spilled rows.
+	 */
+	int			nvec;
+	PqVExpr   **exprs;
+	Oid		   *vec_types;
+	const PqVector **vecs;
+	int		   *arg_vec;
+	int32	   *gids;
+	int32	   *slots;			/* per row: its group's state, 0 for spilled
+								 * rows (a state nothing reads) */
+
+	PqGroupTable *groups;		/* NULL without grouping keys */
+	MemoryContext agg_cxt;		/* groups and states, reset per partition */
+	Size		mem_limit;		/* hash_mem: past it, new groups spill */
+
+	/* spilling (spill.h) */
+	int			level;			/* 0: the table's rows; else a partition's */
+	PqSpill    *spill;			/* partitions being written */
+	List	   *pending;		/* PqSpillPart * still to aggregate */
+	PqSpillReader *reader;
+	MemoryContext spill_cxt;
+
+	bool		started;
+	int			ngroups;		/* of the groups in memory */
+	int			next_group;
+
+	/* EXPLAIN ANALYZE */
+	Size		peak_memory;
+	int64		total_groups;
+	int64		partitions;
+	int64		spilled_rows;
+	int64		spilled_bytes;
+} PqGrouped;
+
+/* The range table index of the table a grouped plan reads. */
+static Index
+grouped_relid(ForeignScan *plan)
+{
+	return bms_singleton_member(plan->fs_relids);
+}
+
+/* Empty groups and fresh states, for the table's rows or a partition's. */
+static void
+init_states(PqGrouped *gs, ForeignScan *plan)
+{
+	ListCell   *lc;
+	int			i = 0;
+
+	MemoryContextReset(gs->agg_cxt);
+	gs->groups = gs->nkeys > 0 ?
+		pqfdw_group_table_create(gs->nkeys, gs->vec_types, gs->agg_cxt) : NULL;
+	foreach(lc, plan->fdw_scan_tlist)
+	{
+		if (i >= gs->nkeys)
+			gs->accs[i - gs->nkeys] =
+				pqfdw_accum_create(castNode(Aggref,
+											lfirst_node(TargetEntry, lc)->expr),
+								   gs->agg_cxt);
+		i++;
+	}
+	gs->ngroups = 0;
+	gs->next_group = 0;
+}
+
+void
+pqfdw_grouped_begin(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	EState	   *estate = node->ss.ps.state;
+	PqGrouped  *gs = palloc0(sizeof(PqGrouped));
+	Relation	rel;
+	PqTableReader *tr;
+	ListCell   *lc;
+	int			i = 0;
+
+	node->fdw_state = gs;
+	gs->scanrelid = grouped_relid(plan);
+	rel = ExecOpenScanRelation(estate, gs->scanrelid, eflags);
+	gs->scan = pqfdw_scan_begin(node, rel, gs->scanrelid, eflags);
+	gs->nkeys = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_GROUPED));
+	gs->naggs = list_length(plan->fdw_scan_tlist) - gs->nkeys;
+	tr = pqfdw_scan_reader(gs->scan);
+	if (tr == NULL)
+		return;
+
+	gs->exprs = palloc0(sizeof(PqVExpr *) * list_length(plan->fdw_scan_tlist));
+	gs->vec_types = palloc0(sizeof(Oid) * list_length(plan->fdw_scan_tlist));
+	gs->vecs = palloc0(sizeof(PqVector *) * list_length(plan->fdw_scan_tlist));
+	gs->arg_vec = palloc0(sizeof(int) * Max(gs->naggs, 1));
+	gs->accs = palloc0(sizeof(PqAccum *) * Max(gs->naggs, 1));
+	gs->gids = palloc(sizeof(int32) * tr->batch_rows);
+	gs->slots = palloc(sizeof(int32) * tr->batch_rows);
+	foreach(lc, plan->fdw_scan_tlist)
+	{
+		Expr	   *expr = lfirst_node(TargetEntry, lc)->expr;
+
+		if (i >= gs->nkeys)
+		{
+			Aggref	   *agg = castNode(Aggref, expr);
+
+			gs->arg_vec[i - gs->nkeys] = agg->aggstar ? -1 : gs->nvec;
+			if (agg->aggstar)
+				expr = NULL;
+			else
+				expr = linitial_node(TargetEntry, agg->args)->expr;
+		}
+		if (expr)
+		{
+			gs->exprs[gs->nvec] = pqfdw_vexpr_compile(expr, gs->scanrelid,
+													  tr->batch_rows);
+			gs->vec_types[gs->nvec] = exprType((Node *) expr);
+			gs->nvec++;
+		}
+		i++;
+	}
+	gs->mem_limit = get_hash_memory_limit();
+	gs->agg_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										"parquet_fdw groups",
+										ALLOCSET_DEFAULT_SIZES);
+	gs->spill_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										  "parquet_fdw grouping spill",
+										  ALLOCSET_DEFAULT_SIZES);
+}
+
+/*
+ * Aggregate the n rows of gs->vecs.  Rows of groups the full table does
+ * not hold go to the spill files, with the hash that partitions them.
+ */
+static void
+add_rows(PqGrouped *gs, int n)
+{
+	const int32 *slots = NULL;
+	int			nstates = 1;
+	int			i;
+
+	if (gs->nkeys > 0)
+	{
+		int			r;
+
+		pqfdw_group_table_lookup(gs->groups, gs->vecs, n, gs->gids);
+		for (r = 0; r < n; r++)
+		{
+			gs->slots[r] = gs->gids[r] + 1;
+			if (gs->gids[r] >= 0)
+				continue;
+			if (gs->spill == NULL)
+			{
+				gs->spill = MemoryContextAllocZero(gs->spill_cxt,
+												   sizeof(PqSpill));
+				gs->spill->level = gs->level;
+			}
+			pqfdw_spill_row(gs->spill, gs->vecs, gs->nvec, r,
+							pqfdw_group_table_hash(gs->groups, gs->vecs, r));
+			gs->spilled_rows++;
+		}
+		slots = gs->slots;
+		nstates = pqfdw_group_table_count(gs->groups) + 1;
+	}
+	for (i = 0; i < gs->naggs; i++)
+	{
+		pqfdw_accum_reserve(gs->accs[i], nstates);
+		pqfdw_accum_update(gs->accs[i], slots, n,
+						   gs->arg_vec[i] < 0 ? NULL : gs->vecs[gs->arg_vec[i]]);
+	}
+	if (gs->nkeys > 0 && gs->level < PQFDW_SPILL_MAX_LEVEL)
+	{
+		Size		mem = MemoryContextMemAllocated(gs->agg_cxt, true);
+
+		gs->peak_memory = Max(gs->peak_memory, mem);
+		if (mem > gs->mem_limit)
+			pqfdw_group_table_set_full(gs->groups);
+	}
+}
+
+/* The partitions written while aggregating one input join the pending. */
+static void
+end_input(PqGrouped *gs)
+{
+	int			p;
+
+	gs->ngroups = gs->nkeys > 0 ? pqfdw_group_table_count(gs->groups) : 1;
+	gs->total_groups += gs->nkeys > 0 ? gs->ngroups : 0;
+	gs->peak_memory = Max(gs->peak_memory,
+						  MemoryContextMemAllocated(gs->agg_cxt, true));
+	if (gs->spill == NULL)
+		return;
+	gs->spilled_bytes += gs->spill->bytes;
+	for (p = 0; p < PQFDW_SPILL_PARTS; p++)
+		if (gs->spill->parts[p].file != NULL)
+		{
+			PqSpillPart *part = MemoryContextAlloc(gs->spill_cxt,
+												   sizeof(PqSpillPart));
+
+			*part = gs->spill->parts[p];
+			gs->pending = lappend(gs->pending, part);
+		}
+	pfree(gs->spill);
+	gs->spill = NULL;
+}
+
+/* Read every batch of the table into the groups. */
+static void
+consume_table(PqGrouped *gs, ForeignScan *plan)
+{
+	PqTableReader *tr = pqfdw_scan_reader(gs->scan);
+	int			n;
+	int			i;
+
+	init_states(gs, plan);
+	gs->level = 0;
+	if (gs->nkeys == 0)
+		for (i = 0; i < gs->naggs; i++)
+			pqfdw_accum_reserve(gs->accs[i], 1);
+	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
+	{
+		for (i = 0; i < gs->nvec; i++)
+			gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], tr, n);
+		add_rows(gs, n);
+	}
+	end_input(gs);
+}
+
+/* Aggregate the next pending partition. */
+static void
+consume_partition(PqGrouped *gs, ForeignScan *plan)
+{
+	PqSpillPart *part = linitial(gs->pending);
+	int			n;
+	int			i;
+
+	gs->pending = list_delete_first(gs->pending);
+	if (gs->reader == NULL)
+		gs->reader = pqfdw_spill_reader_create(gs->nvec, gs->vec_types,
+											   pqfdw_scan_reader(gs->scan)->batch_rows,
+											   gs->spill_cxt);
+	init_states(gs, plan);
+	gs->level = part->level + 1;
+	gs->partitions++;
+	pqfdw_spill_reader_start(gs->reader, *part);
+	pfree(part);
+	for (i = 0; i < gs->nvec; i++)
+		gs->vecs[i] = &gs->reader->vecs[i];
+	while ((n = pqfdw_spill_reader_next(gs->reader)) > 0)
+		add_rows(gs, n);
+	end_input(gs);
+}
+
+TupleTableSlot *
+pqfdw_grouped_next(ForeignScanState *node)
+{
+	PqGrouped  *gs = node->fdw_state;
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	MemoryContext old;
+	int			g;
+	int			state;
+	int			i;
+
+	/*
+	 * Spill files and the list of partitions outlive this call, which runs
+	 * in the per-tuple context: they are made in the spill context.
+	 */
+	old = MemoryContextSwitchTo(gs->spill_cxt);
+	if (!gs->started)
+	{
+		consume_table(gs, plan);
+		gs->started = true;
+	}
+	ExecClearTuple(slot);
+	while (gs->next_group >= gs->ngroups && gs->pending != NIL)
+		consume_partition(gs, plan);
+	MemoryContextSwitchTo(old);
+	if (gs->next_group >= gs->ngroups)
+		return slot;
+	g = gs->next_group++;
+	state = gs->nkeys > 0 ? g + 1 : 0;
+	old = MemoryContextSwitchTo(node->ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
+	for (i = 0; i < gs->nkeys; i++)
+		slot->tts_values[i] = pqfdw_group_table_key(gs->groups, g, i,
+													&slot->tts_isnull[i]);
+	for (i = 0; i < gs->naggs; i++)
+		slot->tts_values[gs->nkeys + i] =
+			pqfdw_accum_final(gs->accs[i], state,
+							  &slot->tts_isnull[gs->nkeys + i]);
+	MemoryContextSwitchTo(old);
+	return ExecStoreVirtualTuple(slot);
+}
+
+/* Close the spill files not yet read. */
+static void
+drop_pending(PqGrouped *gs)
+{
+	ListCell   *lc;
+
+	foreach(lc, gs->pending)
+		BufFileClose(((PqSpillPart *) lfirst(lc))->file);
+	gs->pending = NIL;
+	if (gs->reader && gs->reader->part.file)
+	{
+		BufFileClose(gs->reader->part.file);
+		gs->reader->part.file = NULL;
+	}
+}
+
+void
+pqfdw_grouped_rescan(ForeignScanState *node)
+{
+	PqGrouped  *gs = node->fdw_state;
+
+	pqfdw_scan_rescan(gs->scan);
+	drop_pending(gs);
+	gs->started = false;
+	gs->ngroups = gs->next_group = 0;
+}
+
+void
+pqfdw_grouped_end(ForeignScanState *node)
+{
+	PqGrouped  *gs = node->fdw_state;
+
+	if (gs == NULL)
+		return;
+	pqfdw_scan_end(gs->scan);
+	if (gs->agg_cxt)
+	{
+		drop_pending(gs);
+		MemoryContextDelete(gs->agg_cxt);
+		MemoryContextDelete(gs->spill_cxt);
+	}
+}
+
+void
+pqfdw_grouped_explain(ForeignScanState *node, ExplainState *es)
+{
+	PqGrouped  *gs = node->fdw_state;
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	List	   *context = set_deparse_context_plan(es->deparse_cxt,
+												   node->ss.ps.plan, NIL);
+	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
+	StringInfoData aggs;
+	StringInfoData keys;
+	ListCell   *lc;
+	int			i = 0;
+
+	initStringInfo(&aggs);
+	initStringInfo(&keys);
+	foreach(lc, plan->fdw_scan_tlist)
+	{
+		StringInfo	buf = i < gs->nkeys ? &keys : &aggs;
+
+		appendStringInfo(buf, "%s%s", buf->len ? ", " : "",
+						 deparse_expression((Node *) lfirst_node(TargetEntry, lc)->expr,
+											context, useprefix, false));
+		i++;
+	}
+	if (keys.len > 0)
+		appendStringInfo(&aggs, " GROUP BY %s", keys.data);
+	ExplainPropertyText("Parquet Aggregate", aggs.data, es);
+	pqfdw_scan_explain(gs->scan, node, es);
+	if (es->analyze && gs->started)
+	{
+		ExplainPropertyInteger("Groups", NULL,
+							   gs->nkeys > 0 ? gs->total_groups : 1, es);
+		/* these depend on the memory allocator: VERBOSE only */
+		if (es->verbose)
+		{
+			ExplainPropertyInteger("Aggregate Memory", "kB",
+								   (gs->peak_memory + 1023) / 1024, es);
+			ExplainPropertyInteger("Spilled Partitions", NULL,
+								   gs->partitions, es);
+			ExplainPropertyInteger("Spilled Rows", NULL, gs->spilled_rows, es);
+			ExplainPropertyInteger("Disk Usage", "kB",
+								   (gs->spilled_bytes + 1023) / 1024, es);
+		}
+	}
+}

@@ -1,0 +1,65 @@
+/*-------------------------------------------------------------------------
+ *
+ * vexpr.h
+ *		Expressions of a foreign table's columns evaluated a batch at a
+ *		time: grouping keys and aggregate arguments of grouped scans.
+ *
+ * A vector expression is a tree of columns, constants, integer and float
+ * arithmetic (+ - * / %, unary minus), casts between those types,
+ * comparisons of numbers, dates, times and bools, and IS [NOT] NULL.  Each
+ * operator is PostgreSQL's, row for row: the same results, the same
+ * overflow, underflow and division-by-zero errors; a NULL operand gives
+ * NULL.  Anything else is not compiled (pqfdw_vexpr_supported() is false)
+ * and the plan leaves the expression to PostgreSQL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_VEXPR_H
+#define PQFDW_VEXPR_H
+
+#include "fdw/scan/table_reader.h"
+#include "nodes/primnodes.h"
+
+/* How a vector holds its values. */
+typedef enum PqVKind
+{
+	PQV_INT,					/* int2, int4, int8, date, time, timestamp,
+								 * timestamptz, bool: in int64 */
+	PQV_FLOAT4,					/* float4 values, held exactly in double */
+	PQV_FLOAT8,
+	PQV_DATUM					/* text: Datums of the batch */
+} PqVKind;
+
+typedef struct PqVExpr PqVExpr;
+
+/* One expression's values for the rows of a batch. */
+typedef struct PqVector
+{
+	PqVKind		kind;
+	Oid			type;
+	int64	   *i;				/* PQV_INT */
+	double	   *d;				/* PQV_FLOAT4, PQV_FLOAT8 */
+	const Datum *p;				/* PQV_DATUM */
+	const bool *nulls;			/* per row */
+} PqVector;
+
+/* The kind of a type's values, false when vectors cannot hold it. */
+extern bool pqfdw_vkind_of(Oid type, PqVKind *kind);
+
+/*
+ * Whether expr can be compiled: its Vars are columns of relation relid
+ * (attribute numbers > 0) of types vectors hold, text only as a bare
+ * column.
+ */
+extern bool pqfdw_vexpr_supported(Expr *expr, Index relid);
+
+/* The Datum of value v of a PQV_INT type. */
+extern Datum pqfdw_vint_datum(Oid type, int64 v);
+
+/* Compile expr (supported) for batches of at most batch_rows rows. */
+extern PqVExpr *pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows);
+
+/* Evaluate on the n rows of tr's current batch; valid until the next call. */
+extern const PqVector *pqfdw_vexpr_eval(PqVExpr *e, PqTableReader *tr, int n);
+
+#endif							/* PQFDW_VEXPR_H */

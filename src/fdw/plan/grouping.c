@@ -1,0 +1,212 @@
+/*-------------------------------------------------------------------------
+ *
+ * grouping.c
+ *		GROUP BY and aggregates computed inside the scan (grouped scans,
+ *		fdw/aggregate/), offered as a ForeignScan of the grouping relation.
+ *
+ * A query over one parquet_fdw table qualifies when the scan evaluates all
+ * of its WHERE quals, its grouping keys are vector expressions of integer,
+ * date, time, timestamp, bool or text columns (text under a deterministic
+ * collation, grouped by the type's own equality), and every aggregate in
+ * its target list and HAVING is one accumulate.c computes, over a vector
+ * expression, without DISTINCT, ORDER BY or FILTER.  Anything else, grouping
+ * sets, window functions, set-returning functions and volatile or
+ * sub-select expressions leave the query to PostgreSQL's Aggregate.  HAVING
+ * is evaluated by PostgreSQL on the scan's groups (the plan's qual).
+ *
+ * Groups beyond hash_mem spill to temporary files (grouped_scan.c); the
+ * cost counts writing and reading back the rows of the groups that would
+ * not fit, as cost_agg() does for hash aggregation.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/aggregate/accumulate.h"
+#include "fdw/plan/plan.h"
+#include "fdw/scan/scan.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planmain.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+#include "utils/typcache.h"
+
+bool		pqfdw_enable_grouped_scan = true;
+
+/* A grouping key the group table can hold, grouped by its type's equality. */
+static bool
+key_ok(Expr *expr, SortGroupClause *sgc, Index relid)
+{
+	Oid			type = exprType((Node *) expr);
+	PqVKind		kind;
+	TypeCacheEntry *tc;
+
+	if (!pqfdw_vkind_of(type, &kind) || kind == PQV_FLOAT4 ||
+		kind == PQV_FLOAT8 || !pqfdw_vexpr_supported(expr, relid))
+		return false;
+	tc = lookup_type_cache(type, TYPECACHE_EQ_OPR);
+	if (sgc->eqop != tc->eq_opr)
+		return false;
+	return kind != PQV_DATUM ||
+		get_collation_isdeterministic(exprCollation((Node *) expr));
+}
+
+/*
+ * Whether expr (of the target list or HAVING) is computable from the
+ * grouping keys and supported aggregates; adds its aggregates to *aggrefs.
+ */
+static bool
+upper_expr_ok(Node *expr, List *keys, Index relid, List **aggrefs)
+{
+	List	   *found;
+	ListCell   *lc;
+
+	if (list_member(keys, expr))
+		return true;
+	if (contain_volatile_functions(expr) || contain_subplans(expr))
+		return false;
+	found = pull_var_clause(expr, PVC_INCLUDE_AGGREGATES |
+							PVC_INCLUDE_PLACEHOLDERS | PVC_INCLUDE_WINDOWFUNCS);
+	foreach(lc, found)
+	{
+		Node	   *n = lfirst(lc);
+		Aggref	   *agg;
+
+		if (IsA(n, Var) && list_member(keys, n))
+			continue;
+		if (!IsA(n, Aggref))
+			return false;
+		agg = (Aggref *) n;
+		if (!pqfdw_accum_supported(agg))
+			return false;
+		if (!agg->aggstar &&
+			!pqfdw_vexpr_supported(linitial_node(TargetEntry, agg->args)->expr,
+								   relid))
+			return false;
+		*aggrefs = lappend(*aggrefs, agg);
+	}
+	return true;
+}
+
+void
+pqfdw_grouping_paths(PlannerInfo *root, RelOptInfo *input_rel,
+					 RelOptInfo *output_rel, GroupPathExtraData *extra)
+{
+	Query	   *parse = root->parse;
+	PqfdwPlanState *st = input_rel->fdw_private;
+	Index		relid = input_rel->relid;
+	List	   *keys = NIL;
+	List	   *aggrefs = NIL;
+	List	   *scan_tlist;
+	List	   *scan_private;
+	List	   *local;
+	List	   *prune_values;
+	List	   *having = (List *) extra->havingQual;
+	ListCell   *lc;
+	int			nkeys;
+	double		ngroups;
+	double		group_bytes;
+	double		spill_fraction;
+	Cost		startup;
+	Cost		total;
+	QualCost	qcost;
+
+	if (!pqfdw_enable_grouped_scan || st == NULL ||
+		input_rel->reloptkind != RELOPT_BASEREL ||
+		extra->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		parse->groupingSets != NIL || parse->hasWindowFuncs ||
+		parse->hasTargetSRFs || root->hasPseudoConstantQuals)
+		return;
+
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc,
+															 root->processed_tlist);
+
+		if (!key_ok(expr, sgc, relid))
+			return;
+		keys = lappend(keys, expr);
+	}
+	foreach(lc, output_rel->reltarget->exprs)
+		if (!upper_expr_ok(lfirst(lc), keys, relid, &aggrefs))
+			return;
+	foreach(lc, having)
+		if (!upper_expr_ok(lfirst(lc), keys, relid, &aggrefs))
+			return;
+
+	/* every WHERE qual must be the scan's */
+	scan_private = pqfdw_scan_private(root, input_rel,
+									  planner_rt_fetch(relid, root)->relid,
+									  input_rel->baserestrictinfo, &local,
+									  &prune_values);
+	if (local != NIL)
+		return;
+
+	scan_tlist = add_to_flat_tlist(NIL, keys);
+	nkeys = list_length(scan_tlist);
+	scan_tlist = add_to_flat_tlist(scan_tlist, aggrefs);
+
+	ngroups = nkeys == 0 ? 1 :
+		estimate_num_groups(root, keys, input_rel->rows, NULL, NULL);
+	group_bytes = 64.0 + 32.0 * nkeys;
+	foreach(lc, aggrefs)
+		group_bytes += pqfdw_accum_group_bytes(lfirst(lc));
+	spill_fraction = 0.0;
+	if (ngroups * group_bytes > (double) get_hash_memory_limit())
+		spill_fraction = 1.0 - (double) get_hash_memory_limit() /
+			(ngroups * group_bytes);
+
+	/*
+	 * The scan's decoding and filtering as a plain scan costs them, but no
+	 * tuple per row: each row costs a fraction of an operator per key and
+	 * aggregate, and all of it comes before the first group.
+	 */
+	cost_qual_eval(&qcost, input_rel->baserestrictinfo, root);
+	startup = 10.0 * list_length(st->paths) +
+		seq_page_cost * (st->bytes / BLCKSZ) +
+		st->scanned_tuples * cpu_operator_cost * 0.25 * st->ncolumns +
+		qcost.startup + qcost.per_tuple * st->scanned_tuples * 0.5 +
+		input_rel->rows * cpu_operator_cost * 0.25 *
+		(nkeys + list_length(scan_tlist) - nkeys);
+	startup += 2.0 * seq_page_cost * spill_fraction * input_rel->rows *
+		(8.0 * list_length(scan_tlist)) / BLCKSZ;
+	total = startup + ngroups * cpu_tuple_cost;
+
+	/* one item: a List, so that upper.c tells it from a footer path */
+	add_path(output_rel, (Path *)
+			 create_foreign_upper_path(root, output_rel, output_rel->reltarget,
+									   ngroups, startup, total, NIL, NULL,
+									   list_make1(list_make5(scan_private,
+															 prune_values,
+															 scan_tlist,
+															 makeInteger(nkeys),
+															 having))));
+}
+
+/*
+ * The plan of that path: no relation scanned (the executor finds it in
+ * fs_relids); the scan's fdw_private and the number of grouping keys; the
+ * scan tuple is the keys and aggregates, HAVING the plan's qual.
+ */
+ForeignScan *
+pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
+					ForeignPath *best_path, List *tlist, Plan *outer_plan)
+{
+	List	   *priv = linitial(best_path->fdw_private);
+	List	   *fdw_private = list_copy(linitial(priv));
+
+	Assert(list_length(fdw_private) == PQFDW_PRIVATE_GROUPED);
+	fdw_private = lappend(fdw_private, list_nth(priv, 3));
+	return make_foreignscan(tlist, list_nth(priv, 4), 0, lsecond(priv),
+							fdw_private, copyObject(lthird(priv)), NIL,
+							outer_plan);
+}
