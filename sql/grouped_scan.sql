@@ -56,6 +56,12 @@ SELECT * FROM gs_same($$SELECT grp, count(*), count(name), sum(id), avg(id), min
 SELECT * FROM gs_same($$SELECT name, count(*), sum(ratio), max(day) FROM TBL GROUP BY name$$);
 SELECT * FROM gs_same($$SELECT day, grp, count(*), avg(id), min(name) FROM TBL GROUP BY day, grp$$);
 SELECT * FROM gs_same($$SELECT id % 7 AS k, grp IS NULL AS n, sum(id) FROM TBL GROUP BY 1, 2$$);
+-- numeric (DECIMAL in INT64): exact 128-bit sums, PostgreSQL's display scale
+SELECT * FROM gs_same($$SELECT grp, sum(amount), avg(amount), min(amount), max(amount), count(amount)
+    FROM TBL GROUP BY grp$$);
+SELECT * FROM gs_same($$SELECT amount, count(*) FROM TBL GROUP BY amount$$);
+SELECT sum(amount), avg(amount), min(amount) FROM par_one WHERE grp = 3;
+SELECT sum(amount), avg(amount), min(amount) FROM par_src WHERE grp = 3;
 -- expressions of columns, casts between numeric types
 SELECT * FROM gs_same($$SELECT grp, sum(id * 2 + grp), sum(ratio * 2.5 - id), avg(grp::float8 / 3),
     max(-id), sum(id::float8 * ratio) FROM TBL GROUP BY grp$$);
@@ -114,13 +120,35 @@ EXECUTE gs_prep(8);
 RESET plan_cache_mode;
 DEALLOCATE gs_prep;
 
+-- parallel plans: each process aggregates the row groups it claims into
+-- partial states, PostgreSQL combines them (floats left out: their sums
+-- depend on which process adds which rows)
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT grp, count(*), sum(grp), avg(grp), min(name), max(day) FROM par_one GROUP BY grp;
+SELECT * FROM gs_same($$SELECT grp, count(*), count(ratio), sum(grp), avg(grp), min(name), max(day),
+    min(id), max(amount), bool_or(id > 50000) FROM TBL GROUP BY grp$$);
+SELECT * FROM gs_same($$SELECT name, count(*), avg(grp) FROM TBL WHERE id > 100 GROUP BY name$$);
+-- sum(bigint) and sum(numeric) have internal states, which no parallel
+-- grouped scan returns: a grouped scan without workers, or PostgreSQL's
+-- partial aggregation over the parallel scan, whichever costs less
+EXPLAIN (COSTS OFF) SELECT grp, sum(id) FROM par_one GROUP BY grp;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
 -- left to PostgreSQL's Aggregate: DISTINCT, FILTER, ordered and other
--- aggregates, numeric arguments, keys of floats or of a nondeterministic
--- collation, quals the scan cannot evaluate, grouping sets
+-- aggregates, expressions of numerics, numeric columns the quals test,
+-- keys of floats or of a nondeterministic collation, quals the scan cannot
+-- evaluate, grouping sets
 EXPLAIN (COSTS OFF) SELECT grp, count(DISTINCT name) FROM par_one GROUP BY grp;
 EXPLAIN (COSTS OFF) SELECT sum(id) FILTER (WHERE grp > 3) FROM par_one;
 EXPLAIN (COSTS OFF) SELECT string_agg(name, ',') FROM par_one;
-EXPLAIN (COSTS OFF) SELECT sum(amount) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT sum(amount * 2) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT sum(amount) FROM par_one WHERE amount > 0;
 EXPLAIN (COSTS OFF) SELECT ratio, count(*) FROM par_one GROUP BY ratio;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one WHERE id::text = '5';
 EXPLAIN (COSTS OFF) SELECT grp, count(*) FROM par_one GROUP BY ROLLUP (grp);

@@ -161,10 +161,39 @@ explain_foreign_scan(ForeignScanState *node, struct ExplainState *es)
 		pqfdw_ExplainForeignScan(node, es);
 }
 
+static Size
+estimate_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt)
+{
+	return grouped_plan(node) ? pqfdw_grouped_estimate_dsm(node, pcxt) :
+		pqfdw_EstimateDSMForeignScan(node, pcxt);
+}
+
+static void
+initialize_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt,
+							void *coordinate)
+{
+	if (grouped_plan(node))
+		pqfdw_grouped_init_dsm(node, pcxt, coordinate);
+	else
+		pqfdw_InitializeDSMForeignScan(node, pcxt, coordinate);
+}
+
+static void
+initialize_worker_foreign_scan(ForeignScanState *node, shm_toc *toc,
+							   void *coordinate)
+{
+	if (grouped_plan(node))
+		pqfdw_grouped_init_worker(node, toc, coordinate);
+	else
+		pqfdw_InitializeWorkerForeignScan(node, toc, coordinate);
+}
+
 static void
 shutdown_foreign_scan(ForeignScanState *node)
 {
-	if (!grouped_plan(node))
+	if (grouped_plan(node))
+		pqfdw_grouped_shutdown(node);
+	else
 		pqfdw_ShutdownForeignScan(node);
 }
 
@@ -185,10 +214,10 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->ExplainForeignScan = explain_foreign_scan;
 	routine->GetForeignUpperPaths = pqfdw_GetForeignUpperPaths;
 	routine->IsForeignScanParallelSafe = pqfdw_IsForeignScanParallelSafe;
-	routine->EstimateDSMForeignScan = pqfdw_EstimateDSMForeignScan;
-	routine->InitializeDSMForeignScan = pqfdw_InitializeDSMForeignScan;
+	routine->EstimateDSMForeignScan = estimate_dsm_foreign_scan;
+	routine->InitializeDSMForeignScan = initialize_dsm_foreign_scan;
 	routine->ReInitializeDSMForeignScan = pqfdw_ReInitializeDSMForeignScan;
-	routine->InitializeWorkerForeignScan = pqfdw_InitializeWorkerForeignScan;
+	routine->InitializeWorkerForeignScan = initialize_worker_foreign_scan;
 	routine->ShutdownForeignScan = shutdown_foreign_scan;
 	routine->ImportForeignSchema = pqfdw_ImportForeignSchema;
 	routine->AnalyzeForeignTable = pqfdw_AnalyzeForeignTable;

@@ -16,6 +16,7 @@
 #include "catalog/pg_type.h"
 #include "fdw/aggregate/accumulate.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
 #include "utils/float.h"
@@ -42,6 +43,8 @@ struct PqAccum
 	PqVKind		kind;
 	Oid			collation;
 	bool		wide;			/* int8 sum/avg: 128-bit sums */
+	bool		partial;		/* return the transition state (parallel) */
+	int			scale;			/* PQV_DECIMAL: of every value */
 	MemoryContext cxt;
 	int			capacity;
 	int64	   *count;			/* count; avg of integers: N */
@@ -84,6 +87,9 @@ static const AggInfo aggs[] = {
 	{F_MAX_TIMESTAMPTZ, AGG_MAX, TIMESTAMPTZOID},
 	{F_MAX_TEXT, AGG_MAX, TEXTOID},
 	{F_BOOL_AND, AGG_BOOL_AND, BOOLOID}, {F_BOOL_OR, AGG_BOOL_OR, BOOLOID},
+	/* of DECIMAL columns read unscaled (PQV_DECIMAL) */
+	{F_SUM_NUMERIC, AGG_SUM, NUMERICOID}, {F_AVG_NUMERIC, AGG_AVG, NUMERICOID},
+	{F_MIN_NUMERIC, AGG_MIN, NUMERICOID}, {F_MAX_NUMERIC, AGG_MAX, NUMERICOID},
 };
 
 static const AggInfo *
@@ -104,7 +110,21 @@ pqfdw_accum_supported(Aggref *agg)
 
 	if (info == NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
 		agg->aggfilter != NULL || agg->agglevelsup != 0 ||
-		agg->aggsplit != AGGSPLIT_SIMPLE || agg->aggkind != AGGKIND_NORMAL)
+		agg->aggkind != AGGKIND_NORMAL)
+		return false;
+
+	/*
+	 * Partial aggregation hands the combine function the transition state;
+	 * int8 and numeric sum/avg's is internal (a 128-bit or numeric sum),
+	 * whose serialized form is numeric.c's own: those stay PostgreSQL's.
+	 */
+	if (agg->aggsplit == AGGSPLIT_INITIAL_SERIAL)
+	{
+		if ((info->argtype == INT8OID || info->argtype == NUMERICOID) &&
+			(info->fn == AGG_SUM || info->fn == AGG_AVG))
+			return false;
+	}
+	else if (agg->aggsplit != AGGSPLIT_SIMPLE)
 		return false;
 	return info->fn == AGG_COUNT_STAR ? agg->aggstar :
 		list_length(agg->args) == 1;
@@ -132,7 +152,9 @@ pqfdw_accum_create(Aggref *agg, MemoryContext cxt)
 	if (a->fn != AGG_COUNT_STAR && !pqfdw_vkind_of(a->argtype, &a->kind))
 		elog(ERROR, "aggregate %u over type %u in a grouped scan",
 			 agg->aggfnoid, a->argtype);
-	a->wide = a->argtype == INT8OID && (a->fn == AGG_SUM || a->fn == AGG_AVG);
+	a->wide = (a->argtype == INT8OID || a->argtype == NUMERICOID) &&
+		(a->fn == AGG_SUM || a->fn == AGG_AVG);
+	a->partial = agg->aggsplit == AGGSPLIT_INITIAL_SERIAL;
 	if (a->kind == PQV_DATUM && a->fn != AGG_COUNT)
 		fmgr_info_cxt(F_BTTEXTCMP, &a->cmp, cxt);
 	return a;
@@ -165,13 +187,13 @@ pqfdw_accum_reserve(PqAccum *a, int ngroups)
 	a->has = grow(a->cxt, a->has, sizeof(bool), old, cap);
 	if (a->wide)
 		a->i128 = grow(a->cxt, a->i128, sizeof(int128), old, cap);
-	else if (a->kind == PQV_INT)
+	else if (pqfdw_vkind_integral(a->kind))
 		a->i = grow(a->cxt, a->i, sizeof(int64), old, cap);
 	else if (a->kind == PQV_DATUM)
 		a->datum = grow(a->cxt, a->datum, sizeof(Datum), old, cap);
 	else
 		a->d = grow(a->cxt, a->d, sizeof(double), old, cap);
-	if (a->fn == AGG_AVG && a->kind != PQV_INT)
+	if (a->fn == AGG_AVG && !pqfdw_vkind_integral(a->kind))
 	{
 		a->n = grow(a->cxt, a->n, sizeof(double), old, cap);
 		a->sxx = grow(a->cxt, a->sxx, sizeof(double), old, cap);
@@ -368,28 +390,38 @@ pqfdw_accum_update(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 		FOR_VALUES(cnt[g]++);
 		return;
 	}
-	if (a->kind == PQV_INT)
+	if (pqfdw_vkind_integral(a->kind))
+	{
+		a->scale = arg->scale;
 		update_int(a, gids, n, arg);
+	}
 	else if (a->kind == PQV_DATUM)
 		update_text(a, gids, n, arg);
 	else
 		update_float(a, gids, n, arg);
 }
 
-/* A numeric of a 128-bit integer, as PostgreSQL's int128 states end. */
+/*
+ * avg's transition state, for its combine function: int8[] {count, sum}
+ * of int4_avg_accum, float8[] {N, Sx, Sxx} of float8_accum.
+ */
 static Datum
-int128_numeric(int128 v)
+avg_state(PqAccum *a, int g)
 {
-	const int64 e18 = INT64CONST(1000000000000000000);
-	Datum		hi;
+	Datum		elems[3];
 
-	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
-		return NumericGetDatum(int64_to_numeric((int64) v));
-	hi = DirectFunctionCall2(numeric_mul,
-							 NumericGetDatum(int64_to_numeric((int64) (v / e18))),
-							 NumericGetDatum(int64_to_numeric(e18)));
-	return DirectFunctionCall2(numeric_add, hi,
-							   NumericGetDatum(int64_to_numeric((int64) (v % e18))));
+	if (a->kind == PQV_INT)
+	{
+		elems[0] = Int64GetDatum(a->count[g]);
+		elems[1] = Int64GetDatum(a->i[g]);
+		return PointerGetDatum(construct_array(elems, 2, INT8OID, sizeof(int64),
+											   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	}
+	elems[0] = Float8GetDatum(a->n[g]);
+	elems[1] = Float8GetDatum(a->d[g]);
+	elems[2] = Float8GetDatum(a->sxx[g]);
+	return PointerGetDatum(construct_array(elems, 3, FLOAT8OID, sizeof(float8),
+										   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
 Datum
@@ -404,26 +436,29 @@ pqfdw_accum_final(PqAccum *a, int g, bool *isnull)
 		case AGG_SUM:
 			if (!a->has[g])
 				break;
+			/* numeric_poly_sum, numeric_sum: dscale the inputs' (0 or scale) */
 			if (a->wide)
-				return int128_numeric(a->i128[g]);
+				return pqfdw_unscaled_numeric(a->i128[g], a->scale);
 			if (a->kind == PQV_INT)
 				return Int64GetDatum(a->i[g]);
 			if (a->kind == PQV_FLOAT4)
 				return Float4GetDatum((float4) a->d[g]);
 			return Float8GetDatum(a->d[g]);
 		case AGG_AVG:
-			if (a->kind != PQV_INT)
+			if (a->partial)
+				return avg_state(a, g);
+			if (!pqfdw_vkind_integral(a->kind))
 			{
 				/* float8_avg */
 				if (a->n[g] == 0.0)
 					break;
 				return Float8GetDatum(a->d[g] / a->n[g]);
 			}
-			/* int8_avg and numeric_poly_avg: sum / count in numeric */
+			/* int8_avg, numeric_poly_avg, numeric_avg: sum / count in numeric */
 			if (a->count[g] == 0)
 				break;
 			return DirectFunctionCall2(numeric_div,
-									   a->wide ? int128_numeric(a->i128[g]) :
+									   a->wide ? pqfdw_unscaled_numeric(a->i128[g], a->scale) :
 									   NumericGetDatum(int64_to_numeric(a->i[g])),
 									   NumericGetDatum(int64_to_numeric(a->count[g])));
 		case AGG_MIN:
@@ -434,6 +469,8 @@ pqfdw_accum_final(PqAccum *a, int g, bool *isnull)
 				break;
 			if (a->kind == PQV_INT)
 				return pqfdw_vint_datum(a->argtype, a->i[g]);
+			if (a->kind == PQV_DECIMAL)
+				return pqfdw_unscaled_numeric(a->i[g], a->scale);
 			if (a->kind == PQV_FLOAT4)
 				return Float4GetDatum((float4) a->d[g]);
 			if (a->kind == PQV_FLOAT8)

@@ -10,7 +10,9 @@
  * PostgreSQL's own numeric functions); sum of floats with float4pl /
  * float8pl in row order and avg with float8_accum's Youngs-Cramer updates,
  * overflow errors included; min and max keeping the newer value on ties as
- * float8smaller and text_smaller do; bool_and and bool_or.
+ * float8smaller and text_smaller do; bool_and and bool_or.  In parallel
+ * plans they return their transition states instead, for PostgreSQL's
+ * combine functions.
  *
  *-------------------------------------------------------------------------
  */
@@ -37,7 +39,10 @@ extern void pqfdw_accum_reserve(PqAccum *a, int ngroups);
 extern void pqfdw_accum_update(PqAccum *a, const int32 *gids, int n,
 							   const PqVector *arg);
 
-/* The aggregate's result for group g, allocated in the current context. */
+/*
+ * The aggregate's result for group g, allocated in the current context; for
+ * a partial aggregate (AGGSPLIT_INITIAL_SERIAL) its transition state.
+ */
 extern Datum pqfdw_accum_final(PqAccum *a, int g, bool *isnull);
 
 /* Bytes each group's state takes (for the planner's memory estimate). */

@@ -23,6 +23,7 @@ typedef struct GroupKey
 {
 	PqVKind		kind;
 	Oid			type;
+	int			scale;			/* PQV_DECIMAL: of every value */
 	int64	   *i;				/* per group */
 	char	  **s;				/* text bytes, per group */
 	int32	   *len;
@@ -123,7 +124,7 @@ reserve_groups(PqGroupTable *gt)
 		GroupKey   *key = &gt->keys[k];
 
 		key->null = grow(gt->cxt, key->null, sizeof(bool), cap);
-		if (key->kind == PQV_INT)
+		if (pqfdw_vkind_integral(key->kind))
 			key->i = grow(gt->cxt, key->i, sizeof(int64), cap);
 		else
 		{
@@ -169,7 +170,7 @@ keys_equal(PqGroupTable *gt, int g, const PqVector **keys, int r)
 			return false;
 		if (null)
 			continue;
-		if (key->kind == PQV_INT)
+		if (pqfdw_vkind_integral(key->kind))
 		{
 			if (key->i[g] != keys[k]->i[r])
 				return false;
@@ -200,7 +201,8 @@ add_group(PqGroupTable *gt, uint32 hash, const PqVector **keys, int r)
 		GroupKey   *key = &gt->keys[k];
 
 		key->null[g] = keys[k]->nulls[r];
-		if (key->kind == PQV_INT)
+		key->scale = keys[k]->scale;
+		if (pqfdw_vkind_integral(key->kind))
 			key->i[g] = key->null[g] ? 0 : keys[k]->i[r];
 		else if (key->null[g])
 		{
@@ -235,7 +237,7 @@ pqfdw_group_table_hash(PqGroupTable *gt, const PqVector **keys, int r)
 
 		if (v->nulls[r])
 			kh = 0x9e3779b9;
-		else if (v->kind == PQV_INT)
+		else if (pqfdw_vkind_integral(v->kind))
 			kh = hash_int(v->i[r]);
 		else
 		{
@@ -299,7 +301,8 @@ identity_hash(PqGroupTable *gt, const PqVector **keys, int r, uint64 *ids,
 			*nullmask |= 1u << k;
 		}
 		else
-			ids[k] = v->kind == PQV_INT ? (uint64) v->i[r] : (uint64) v->p[r];
+			ids[k] = pqfdw_vkind_integral(v->kind) ? (uint64) v->i[r] :
+				(uint64) v->p[r];
 		h = hash_combine(h, hash_int((int64) ids[k]));
 	}
 	return h;
@@ -376,6 +379,8 @@ pqfdw_group_table_key(PqGroupTable *gt, int g, int k, bool *isnull)
 	if (key->kind == PQV_DATUM)
 		return PointerGetDatum(cstring_to_text_with_len(key->s[g],
 														key->len[g]));
+	if (key->kind == PQV_DECIMAL)
+		return pqfdw_unscaled_numeric(key->i[g], key->scale);
 	return pqfdw_vint_datum(key->type, key->i[g]);
 }
 

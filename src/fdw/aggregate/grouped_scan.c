@@ -30,7 +30,9 @@
 #include "fdw/aggregate/spill.h"
 #include "miscadmin.h"
 #include "fdw/scan/scan.h"
+#include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
@@ -50,6 +52,7 @@ typedef struct PqGrouped
 	int			nvec;
 	PqVExpr   **exprs;
 	Oid		   *vec_types;
+	int		   *vec_scales;		/* numeric vectors' scales, for spilled rows */
 	const PqVector **vecs;
 	int		   *arg_vec;
 	int32	   *gids;
@@ -132,6 +135,7 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 
 	gs->exprs = palloc0(sizeof(PqVExpr *) * list_length(plan->fdw_scan_tlist));
 	gs->vec_types = palloc0(sizeof(Oid) * list_length(plan->fdw_scan_tlist));
+	gs->vec_scales = palloc0(sizeof(int) * list_length(plan->fdw_scan_tlist));
 	gs->vecs = palloc0(sizeof(PqVector *) * list_length(plan->fdw_scan_tlist));
 	gs->arg_vec = palloc0(sizeof(int) * Max(gs->naggs, 1));
 	gs->accs = palloc0(sizeof(PqAccum *) * Max(gs->naggs, 1));
@@ -159,6 +163,15 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 			gs->nvec++;
 		}
 		i++;
+	}
+	/* numeric columns arrive as unscaled integers (grouping.c checked) */
+	foreach(lc, pull_var_clause((Node *) plan->fdw_scan_tlist,
+								PVC_RECURSE_AGGREGATES))
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		if (var->vartype == NUMERICOID)
+			pqfdw_table_reader_set_unscaled(tr, var->varattno);
 	}
 	gs->mem_limit = get_hash_memory_limit();
 	gs->agg_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -261,7 +274,10 @@ consume_table(PqGrouped *gs, ForeignScan *plan)
 	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
 	{
 		for (i = 0; i < gs->nvec; i++)
+		{
 			gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], tr, n);
+			gs->vec_scales[i] = gs->vecs[i]->scale;
+		}
 		add_rows(gs, n);
 	}
 	end_input(gs);
@@ -286,7 +302,10 @@ consume_partition(PqGrouped *gs, ForeignScan *plan)
 	pqfdw_spill_reader_start(gs->reader, *part);
 	pfree(part);
 	for (i = 0; i < gs->nvec; i++)
+	{
+		gs->reader->vecs[i].scale = gs->vec_scales[i];
 		gs->vecs[i] = &gs->reader->vecs[i];
+	}
 	while ((n = pqfdw_spill_reader_next(gs->reader)) > 0)
 		add_rows(gs, n);
 	end_input(gs);
@@ -420,4 +439,34 @@ pqfdw_grouped_explain(ForeignScanState *node, ExplainState *es)
 								   (gs->spilled_bytes + 1023) / 1024, es);
 		}
 	}
+}
+
+Size
+pqfdw_grouped_estimate_dsm(ForeignScanState *node, ParallelContext *pcxt)
+{
+	return pqfdw_scan_estimate_dsm(((PqGrouped *) node->fdw_state)->scan);
+}
+
+void
+pqfdw_grouped_init_dsm(ForeignScanState *node, ParallelContext *pcxt,
+					   void *coordinate)
+{
+	pqfdw_scan_init_dsm(((PqGrouped *) node->fdw_state)->scan, pcxt,
+						coordinate);
+}
+
+void
+pqfdw_grouped_init_worker(ForeignScanState *node, shm_toc *toc,
+						  void *coordinate)
+{
+	pqfdw_scan_init_worker(((PqGrouped *) node->fdw_state)->scan, coordinate);
+}
+
+void
+pqfdw_grouped_shutdown(ForeignScanState *node)
+{
+	PqGrouped  *gs = node->fdw_state;
+
+	if (gs != NULL)
+		pqfdw_scan_shutdown(gs->scan);
 }

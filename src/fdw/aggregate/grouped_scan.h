@@ -19,4 +19,13 @@ extern void pqfdw_grouped_end(ForeignScanState *node);
 extern void pqfdw_grouped_explain(ForeignScanState *node,
 								  struct ExplainState *es);
 
+/* parallel grouped scans: each process aggregates the row groups it claims */
+extern Size pqfdw_grouped_estimate_dsm(ForeignScanState *node,
+									   ParallelContext *pcxt);
+extern void pqfdw_grouped_init_dsm(ForeignScanState *node,
+								   ParallelContext *pcxt, void *coordinate);
+extern void pqfdw_grouped_init_worker(ForeignScanState *node, shm_toc *toc,
+									  void *coordinate);
+extern void pqfdw_grouped_shutdown(ForeignScanState *node);
+
 #endif							/* PQFDW_GROUPED_SCAN_H */

@@ -40,7 +40,7 @@ pqfdw_spill_row(PqSpill *sp, const PqVector **vecs, int nvec, int r,
 		write_bytes(sp, part->file, &null, 1);
 		if (null)
 			continue;
-		if (v->kind == PQV_INT)
+		if (pqfdw_vkind_integral(v->kind))
 			write_bytes(sp, part->file, &v->i[r], sizeof(int64));
 		else if (v->kind != PQV_DATUM)
 			write_bytes(sp, part->file, &v->d[r], sizeof(double));
@@ -77,7 +77,7 @@ pqfdw_spill_reader_create(int nvec, const Oid *types, int max_rows,
 			elog(ERROR, "type %u in a spilled row", types[k]);
 		rd->nulls[k] = palloc(sizeof(bool) * max_rows);
 		v->nulls = rd->nulls[k];
-		if (v->kind == PQV_INT)
+		if (pqfdw_vkind_integral(v->kind))
 			v->i = palloc(sizeof(int64) * max_rows);
 		else if (v->kind == PQV_DATUM)
 		{
@@ -138,7 +138,7 @@ pqfdw_spill_reader_next(PqSpillReader *rd)
 			rd->nulls[k][r] = null != 0;
 			if (null)
 				continue;
-			if (v->kind == PQV_INT)
+			if (pqfdw_vkind_integral(v->kind))
 				read_bytes(file, &v->i[r], sizeof(int64));
 			else if (v->kind != PQV_DATUM)
 				read_bytes(file, &v->d[r], sizeof(double));

@@ -21,6 +21,7 @@
 #include "nodes/nodeFuncs.h"
 #include "utils/float.h"
 #include "utils/fmgroids.h"
+#include "utils/fmgrprotos.h"
 
 typedef enum VOp
 {
@@ -139,8 +140,39 @@ pqfdw_vkind_of(Oid type, PqVKind *kind)
 		case VARCHAROID:
 			*kind = PQV_DATUM;
 			return true;
+		case NUMERICOID:
+			*kind = PQV_DECIMAL;
+			return true;
 	}
 	return false;
+}
+
+Datum
+pqfdw_unscaled_numeric(int128 v, int scale)
+{
+	char		digits[64];
+	char		text[72];
+	uint128		u = v < 0 ? -(uint128) v : (uint128) v;
+	int			n = 0;
+	int			pos = 0;
+
+	/* the digits, least significant first, at least scale + 1 of them */
+	do
+	{
+		digits[n++] = '0' + (int) (u % 10);
+		u /= 10;
+	} while (u != 0 || n <= scale);
+	if (v < 0)
+		text[pos++] = '-';
+	while (n > 0)
+	{
+		if (n == scale)
+			text[pos++] = '.';
+		text[pos++] = digits[--n];
+	}
+	text[pos] = '\0';
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(text),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
 Datum
@@ -210,7 +242,7 @@ call_of(Expr *expr, Oid *funcid, List **args)
 }
 
 bool
-pqfdw_vexpr_supported(Expr *expr, Index relid)
+pqfdw_vexpr_supported(Expr *expr, Index relid, const Bitmapset *unscaled)
 {
 	PqVKind		kind;
 	Oid			funcid;
@@ -224,19 +256,23 @@ pqfdw_vexpr_supported(Expr *expr, Index relid)
 		Var		   *var = (Var *) expr;
 
 		return var->varno == relid && var->varlevelsup == 0 &&
-			var->varattno > 0;
+			var->varattno > 0 &&
+			(kind != PQV_DECIMAL || bms_is_member(var->varattno, unscaled));
 	}
 	/* text: a column, or a varchar column seen as text */
 	if (kind == PQV_DATUM)
 		return IsA(expr, RelabelType) &&
-			pqfdw_vexpr_supported(((RelabelType *) expr)->arg, relid);
+			pqfdw_vexpr_supported(((RelabelType *) expr)->arg, relid,
+								  unscaled);
+	if (kind == PQV_DECIMAL)
+		return false;
 	if (IsA(expr, Const))
 		return true;
 	if (IsA(expr, NullTest))
 	{
 		NullTest   *nt = (NullTest *) expr;
 
-		return !nt->argisrow && pqfdw_vexpr_supported(nt->arg, relid);
+		return !nt->argisrow && pqfdw_vexpr_supported(nt->arg, relid, unscaled);
 	}
 	if (!call_of(expr, &funcid, &args) || op_of(funcid) == NULL)
 		return false;
@@ -245,7 +281,8 @@ pqfdw_vexpr_supported(Expr *expr, Index relid)
 		PqVKind		arg_kind;
 
 		if (!pqfdw_vkind_of(exprType(lfirst(lc)), &arg_kind) ||
-			arg_kind == PQV_DATUM || !pqfdw_vexpr_supported(lfirst(lc), relid))
+			arg_kind == PQV_DATUM || arg_kind == PQV_DECIMAL ||
+			!pqfdw_vexpr_supported(lfirst(lc), relid, unscaled))
 			return false;
 	}
 	return true;
@@ -260,7 +297,7 @@ new_node(VOp op, Oid type, int batch_rows)
 	e->out.type = type;
 	if (!pqfdw_vkind_of(type, &e->out.kind))
 		elog(ERROR, "type %u in a vector expression", type);
-	if (e->out.kind == PQV_INT)
+	if (e->out.kind == PQV_INT || e->out.kind == PQV_DECIMAL)
 		e->out.i = palloc0(sizeof(int64) * batch_rows);
 	else if (e->out.kind != PQV_DATUM)
 		e->out.d = palloc0(sizeof(double) * batch_rows);
@@ -349,6 +386,12 @@ eval_var(PqVExpr *e, PqTableReader *tr, int n)
 	e->out.nulls = nulls;
 	switch (e->out.type)
 	{
+		case NUMERICOID:
+			/* read unscaled: int8 Datums, the converter knows the scale */
+			e->out.scale = tr->att_cv[e->att]->decimal_scale;
+			for (r = 0; r < n; r++)
+				e->out.i[r] = nulls[r] ? 0 : DatumGetInt64(v[r]);
+			break;
 		case INT8OID:
 		case TIMEOID:
 		case TIMESTAMPOID:

@@ -18,6 +18,7 @@
 #define PQFDW_VEXPR_H
 
 #include "fdw/scan/table_reader.h"
+#include "nodes/bitmapset.h"
 #include "nodes/primnodes.h"
 
 /* How a vector holds its values. */
@@ -27,8 +28,18 @@ typedef enum PqVKind
 								 * timestamptz, bool: in int64 */
 	PQV_FLOAT4,					/* float4 values, held exactly in double */
 	PQV_FLOAT8,
-	PQV_DATUM					/* text: Datums of the batch */
+	PQV_DATUM,					/* text: Datums of the batch */
+	PQV_DECIMAL					/* numeric of a DECIMAL column read unscaled
+								 * (pqfdw_table_reader_set_unscaled): in
+								 * int64, with the column's scale */
 } PqVKind;
+
+/* Kinds whose values are in PqVector.i */
+static inline bool
+pqfdw_vkind_integral(PqVKind kind)
+{
+	return kind == PQV_INT || kind == PQV_DECIMAL;
+}
 
 typedef struct PqVExpr PqVExpr;
 
@@ -37,7 +48,8 @@ typedef struct PqVector
 {
 	PqVKind		kind;
 	Oid			type;
-	int64	   *i;				/* PQV_INT */
+	int64	   *i;				/* PQV_INT, PQV_DECIMAL */
+	int			scale;			/* PQV_DECIMAL */
 	double	   *d;				/* PQV_FLOAT4, PQV_FLOAT8 */
 	const Datum *p;				/* PQV_DATUM */
 	const bool *nulls;			/* per row */
@@ -49,9 +61,14 @@ extern bool pqfdw_vkind_of(Oid type, PqVKind *kind);
 /*
  * Whether expr can be compiled: its Vars are columns of relation relid
  * (attribute numbers > 0) of types vectors hold, text only as a bare
- * column.
+ * column, numeric only as a bare column in unscaled (attribute numbers of
+ * DECIMAL columns the scan can read unscaled).
  */
-extern bool pqfdw_vexpr_supported(Expr *expr, Index relid);
+extern bool pqfdw_vexpr_supported(Expr *expr, Index relid,
+								  const Bitmapset *unscaled);
+
+/* The numeric of unscaled value v at the given scale (its dscale). */
+extern Datum pqfdw_unscaled_numeric(int128 v, int scale);
 
 /* The Datum of value v of a PQV_INT type. */
 extern Datum pqfdw_vint_datum(Oid type, int64 v);

@@ -224,10 +224,9 @@ setup_cast(PqConverter *cv, MemoryContext cxt)
 	}
 }
 
-void
-pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
-					 Oid target_type, int32 target_typmod,
-					 const char *attname, MemoryContext cxt)
+/* What every converter of node takes from it. */
+static void
+init_from_node(PqConverter *cv, const PqSchemaNode *node, const char *attname)
 {
 	memset(cv, 0, sizeof(*cv));
 	cv->attname = attname;
@@ -237,6 +236,14 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 	cv->max_def = node->max_def;
 	cv->decimal_scale = node->logical.decimal_scale;
 	cv->time_unit = node->logical.time_unit;
+}
+
+void
+pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
+					 Oid target_type, int32 target_typmod,
+					 const char *attname, MemoryContext cxt)
+{
+	init_from_node(cv, node, attname);
 	pqfdw_natural_type(node, &cv->natural_type, &cv->natural_typmod);
 
 	/* un-annotated binary declared as a string type: its bytes as text */
@@ -272,6 +279,23 @@ pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 	cv->cxt = cxt;
 	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",
 										 ALLOCSET_DEFAULT_SIZES);
+}
+
+bool
+pqfdw_converter_init_unscaled(PqConverter *cv, const PqSchemaNode *node,
+							  const char *attname, MemoryContext cxt)
+{
+	init_from_node(cv, node, attname);
+	cv->fn = pqfdw_unscaled_converter(cv);
+	if (cv->fn == NULL)
+		return false;
+	cv->natural_type = cv->target_type = INT8OID;
+	cv->natural_typmod = cv->target_typmod = -1;
+	cv->cast = PQ_CAST_NONE;
+	cv->cxt = cxt;
+	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",
+										 ALLOCSET_DEFAULT_SIZES);
+	return true;
 }
 
 bool

@@ -101,6 +101,17 @@ extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 								 const char *attname, MemoryContext cxt);
 
 /*
+ * Set up a converter that reads a DECIMAL held in INT32/INT64 as int8
+ * Datums of its unscaled values (cv->decimal_scale is the scale), for
+ * grouped scans, which aggregate them exactly in integers; false for any
+ * other column.
+ */
+extern bool pqfdw_converter_init_unscaled(PqConverter *cv,
+										  const PqSchemaNode *node,
+										  const char *attname,
+										  MemoryContext cxt);
+
+/*
  * Convert one segment into values[0, seg->n) / nulls[0, seg->n),
  * allocating in the current memory context.
  */
@@ -202,6 +213,8 @@ extern void pqfdw_decimals_to_numeric(const void *values, bool narrow, int n,
 extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
+/* DECIMAL in INT32/INT64 as its unscaled int8 (numeric.c), else NULL */
+extern PqConvertFn pqfdw_unscaled_converter(PqConverter *cv);
 
 /*
  * PostGIS: when the column is GEOMETRY/GEOGRAPHY and the declared type is

@@ -95,6 +95,18 @@ conv_int64_int8(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 		out[i] = Int64GetDatum(v[i]);
 }
 
+/* DECIMAL in INT32, unscaled: int8 (grouped scans aggregate these) */
+static void
+conv_int32_int8(PqConverter *cv, const void *fixed, const PqByteArray *ba,
+				int n, Datum *out)
+{
+	const int32 *v = fixed;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		out[i] = Int64GetDatum((int64) v[i]);
+}
+
 static Datum
 numeric_from_cstring(const char *s)
 {
@@ -324,5 +336,17 @@ pqfdw_numeric_converter(PqConverter *cv)
 		case PQ_DOUBLE:
 			return conv_float8;
 	}
+	return NULL;
+}
+
+PqConvertFn
+pqfdw_unscaled_converter(PqConverter *cv)
+{
+	if (cv->node->logical.id != PQ_LT_DECIMAL)
+		return NULL;
+	if (cv->physical_type == PQ_INT32)
+		return conv_int32_int8;
+	if (cv->physical_type == PQ_INT64)
+		return conv_int64_int8;
 	return NULL;
 }

@@ -7,9 +7,10 @@
  * A query over one parquet_fdw table qualifies when the scan evaluates all
  * of its WHERE quals, its grouping keys are vector expressions of integer,
  * date, time, timestamp, bool or text columns (text under a deterministic
- * collation, grouped by the type's own equality), and every aggregate in
- * its target list and HAVING is one accumulate.c computes, over a vector
- * expression, without DISTINCT, ORDER BY or FILTER.  Anything else, grouping
+ * collation, grouped by the type's own equality) or numeric columns read
+ * unscaled, and every aggregate in its target list and HAVING is one
+ * accumulate.c computes, over a vector expression, without DISTINCT,
+ * ORDER BY or FILTER.  Anything else, grouping
  * sets, window functions, set-returning functions and volatile or
  * sub-select expressions leave the query to PostgreSQL's Aggregate.  HAVING
  * is evaluated by PostgreSQL on the scan's groups (the plan's qual).
@@ -18,11 +19,23 @@
  * cost counts writing and reading back the rows of the groups that would
  * not fit, as cost_agg() does for hash aggregation.
  *
+ * With a parallel scan of the table on offer, the partially grouped
+ * relation gets a parallel grouped scan too: each process aggregates the
+ * row groups it claims into partial states (the aggregates' transition
+ * states, in the form their combine functions take), and PostgreSQL's
+ * Finalize Aggregate over Gather combines them.  Aggregates whose state is
+ * `internal` (sum and avg of bigint) have no such form here: then the
+ * partial path is not offered and PostgreSQL aggregates the parallel scan.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/sysattr.h"
+#include "catalog/pg_type.h"
 #include "fdw/aggregate/accumulate.h"
+#include "fdw/common/parquet_fdw.h"
+#include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
 #include "fdw/scan/scan.h"
 #include "miscadmin.h"
@@ -41,16 +54,68 @@
 
 bool		pqfdw_enable_grouped_scan = true;
 
+/*
+ * The numeric columns the scan can read as unscaled integers (so that
+ * their sums are exact 128-bit integer sums): in every file a flat DECIMAL
+ * held in INT32 or INT64, declared numeric with no typmod or exactly the
+ * DECIMAL's (no rounding), and not tested by a qual (the batch filter
+ * reads the numeric values).
+ */
+static Bitmapset *
+unscaled_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
+{
+	Bitmapset  *result = NULL;
+	Bitmapset  *in_quals = NULL;
+	ListCell   *lc;
+	ListCell   *fc;
+
+	foreach(lc, input_rel->baserestrictinfo)
+		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
+					   input_rel->relid, &in_quals);
+	foreach(lc, st->attnums)
+	{
+		AttrNumber	attnum = lfirst_int(lc);
+		Oid			type;
+		int32		typmod;
+		Oid			collation;
+		bool		ok = true;
+
+		get_atttypetypmodcoll(st->relid, attnum, &type, &typmod, &collation);
+		if (type != NUMERICOID ||
+			bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, in_quals))
+			continue;
+		foreach(fc, st->files)
+		{
+			PqFile	   *f = lfirst(fc);
+			PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum,
+												   f->src->name);
+
+			if (pqfdw_is_nested_field(node) ||
+				node->logical.id != PQ_LT_DECIMAL ||
+				(node->physical_type != PQ_INT32 &&
+				 node->physical_type != PQ_INT64) ||
+				(typmod >= 0 &&
+				 typmod != (int32) (((node->logical.decimal_precision << 16) |
+									 node->logical.decimal_scale) + VARHDRSZ)))
+				ok = false;
+		}
+		if (ok)
+			result = bms_add_member(result, attnum);
+	}
+	return result;
+}
+
 /* A grouping key the group table can hold, grouped by its type's equality. */
 static bool
-key_ok(Expr *expr, SortGroupClause *sgc, Index relid)
+key_ok(Expr *expr, SortGroupClause *sgc, Index relid,
+	   const Bitmapset *unscaled)
 {
 	Oid			type = exprType((Node *) expr);
 	PqVKind		kind;
 	TypeCacheEntry *tc;
 
 	if (!pqfdw_vkind_of(type, &kind) || kind == PQV_FLOAT4 ||
-		kind == PQV_FLOAT8 || !pqfdw_vexpr_supported(expr, relid))
+		kind == PQV_FLOAT8 || !pqfdw_vexpr_supported(expr, relid, unscaled))
 		return false;
 	tc = lookup_type_cache(type, TYPECACHE_EQ_OPR);
 	if (sgc->eqop != tc->eq_opr)
@@ -64,7 +129,8 @@ key_ok(Expr *expr, SortGroupClause *sgc, Index relid)
  * grouping keys and supported aggregates; adds its aggregates to *aggrefs.
  */
 static bool
-upper_expr_ok(Node *expr, List *keys, Index relid, List **aggrefs)
+upper_expr_ok(Node *expr, List *keys, Index relid, const Bitmapset *unscaled,
+			  List **aggrefs)
 {
 	List	   *found;
 	ListCell   *lc;
@@ -89,7 +155,7 @@ upper_expr_ok(Node *expr, List *keys, Index relid, List **aggrefs)
 			return false;
 		if (!agg->aggstar &&
 			!pqfdw_vexpr_supported(linitial_node(TargetEntry, agg->args)->expr,
-								   relid))
+								   relid, unscaled))
 			return false;
 		*aggrefs = lappend(*aggrefs, agg);
 	}
@@ -97,19 +163,25 @@ upper_expr_ok(Node *expr, List *keys, Index relid, List **aggrefs)
 }
 
 void
-pqfdw_grouping_paths(PlannerInfo *root, RelOptInfo *input_rel,
-					 RelOptInfo *output_rel, GroupPathExtraData *extra)
+pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
+					 RelOptInfo *input_rel, RelOptInfo *output_rel,
+					 GroupPathExtraData *extra)
 {
 	Query	   *parse = root->parse;
 	PqfdwPlanState *st = input_rel->fdw_private;
 	Index		relid = input_rel->relid;
 	List	   *keys = NIL;
 	List	   *aggrefs = NIL;
+	Bitmapset  *unscaled;
 	List	   *scan_tlist;
 	List	   *scan_private;
 	List	   *local;
 	List	   *prune_values;
-	List	   *having = (List *) extra->havingQual;
+	bool		partial = stage == UPPERREL_PARTIAL_GROUP_AGG;
+	List	   *having = partial ? NIL : (List *) extra->havingQual;
+	int			workers = 0;
+	double		divisor = 1.0;
+	ForeignPath *path;
 	ListCell   *lc;
 	int			nkeys;
 	double		ngroups;
@@ -125,22 +197,36 @@ pqfdw_grouping_paths(PlannerInfo *root, RelOptInfo *input_rel,
 		parse->groupingSets != NIL || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || root->hasPseudoConstantQuals)
 		return;
+	if (partial)
+	{
+		/* as many workers as the table's parallel scan */
+		if (input_rel->partial_pathlist == NIL)
+			return;
+		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+		if (workers <= 0)
+			return;
+		/* get_parallel_divisor() of costsize.c */
+		divisor = workers;
+		if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+			divisor += 1.0 - 0.3 * workers;
+	}
 
+	unscaled = unscaled_columns(input_rel, st);
 	foreach(lc, parse->groupClause)
 	{
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc,
 															 root->processed_tlist);
 
-		if (!key_ok(expr, sgc, relid))
+		if (!key_ok(expr, sgc, relid, unscaled))
 			return;
 		keys = lappend(keys, expr);
 	}
 	foreach(lc, output_rel->reltarget->exprs)
-		if (!upper_expr_ok(lfirst(lc), keys, relid, &aggrefs))
+		if (!upper_expr_ok(lfirst(lc), keys, relid, unscaled, &aggrefs))
 			return;
 	foreach(lc, having)
-		if (!upper_expr_ok(lfirst(lc), keys, relid, &aggrefs))
+		if (!upper_expr_ok(lfirst(lc), keys, relid, unscaled, &aggrefs))
 			return;
 
 	/* every WHERE qual must be the scan's */
@@ -171,25 +257,40 @@ pqfdw_grouping_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	 * aggregate, and all of it comes before the first group.
 	 */
 	cost_qual_eval(&qcost, input_rel->baserestrictinfo, root);
-	startup = 10.0 * list_length(st->paths) +
-		seq_page_cost * (st->bytes / BLCKSZ) +
+	startup = seq_page_cost * (st->bytes / BLCKSZ) +
 		st->scanned_tuples * cpu_operator_cost * 0.25 * st->ncolumns +
-		qcost.startup + qcost.per_tuple * st->scanned_tuples * 0.5 +
+		qcost.per_tuple * st->scanned_tuples * 0.5 +
 		input_rel->rows * cpu_operator_cost * 0.25 *
 		(nkeys + list_length(scan_tlist) - nkeys);
 	startup += 2.0 * seq_page_cost * spill_fraction * input_rel->rows *
 		(8.0 * list_length(scan_tlist)) / BLCKSZ;
+	/* a parallel scan's processes share the work; the footers each read */
+	startup = startup / divisor + 10.0 * list_length(st->paths) +
+		qcost.startup;
 	total = startup + ngroups * cpu_tuple_cost;
 
 	/* one item: a List, so that upper.c tells it from a footer path */
-	add_path(output_rel, (Path *)
-			 create_foreign_upper_path(root, output_rel, output_rel->reltarget,
-									   ngroups, startup, total, NIL, NULL,
-									   list_make1(list_make5(scan_private,
-															 prune_values,
-															 scan_tlist,
-															 makeInteger(nkeys),
-															 having))));
+	path = create_foreign_upper_path(root, output_rel, output_rel->reltarget,
+									 ngroups, startup, total, NIL, NULL,
+									 list_make1(list_make5(scan_private,
+														   prune_values,
+														   scan_tlist,
+														   makeInteger(nkeys),
+														   having)));
+	if (!partial)
+	{
+		add_path(output_rel, (Path *) path);
+		return;
+	}
+
+	/*
+	 * Each process aggregates the row groups it claims and returns partial
+	 * states, which PostgreSQL gathers and combines (Finalize Aggregate).
+	 */
+	path->path.parallel_aware = true;
+	path->path.parallel_safe = true;
+	path->path.parallel_workers = workers;
+	add_partial_path(output_rel, (Path *) path);
 }
 
 /*

@@ -51,7 +51,8 @@ extern List *pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
  * grouping.c: GROUP BY and aggregates computed by the scan (grouped scans,
  * fdw/aggregate/), as a ForeignScan of the grouping relation.
  */
-extern void pqfdw_grouping_paths(PlannerInfo *root, RelOptInfo *input_rel,
+extern void pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
+								 RelOptInfo *input_rel,
 								 RelOptInfo *output_rel,
 								 GroupPathExtraData *extra);
 extern bool pqfdw_enable_grouped_scan;	/* GUC */

@@ -248,17 +248,18 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 /*
  * The grouping relation of a query over one table: aggregates from the
  * footers, and GROUP BY and aggregates computed by the scan (grouping.c);
- * add_path keeps the cheaper.
+ * add_path keeps the cheaper.  The partially grouped relation (parallel
+ * plans): partial states computed by a parallel grouped scan.
  */
 void
 pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 						   RelOptInfo *input_rel, RelOptInfo *output_rel,
 						   void *extra)
 {
-	if (stage != UPPERREL_GROUP_AGG)
-		return;
-	footer_paths(root, input_rel, output_rel, extra);
-	pqfdw_grouping_paths(root, input_rel, output_rel, extra);
+	if (stage == UPPERREL_GROUP_AGG)
+		footer_paths(root, input_rel, output_rel, extra);
+	if (stage == UPPERREL_GROUP_AGG || stage == UPPERREL_PARTIAL_GROUP_AGG)
+		pqfdw_grouping_paths(root, stage, input_rel, output_rel, extra);
 }
 
 /*

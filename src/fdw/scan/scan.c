@@ -617,11 +617,15 @@ pqfdw_IsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
 }
 
 Size
+pqfdw_scan_estimate_dsm(PqScanState *st)
+{
+	return pqfdw_parallel_size(list_length(st->paths));
+}
+
+Size
 pqfdw_EstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
 {
-	PqScanState *st = node->fdw_state;
-
-	return pqfdw_parallel_size(list_length(st->paths));
+	return pqfdw_scan_estimate_dsm(node->fdw_state);
 }
 
 static void
@@ -634,17 +638,21 @@ attach_shared(PqScanState *st, PqParallelScan *shared)
 }
 
 void
-pqfdw_InitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
-							   void *coordinate)
+pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt, void *coordinate)
 {
-	PqScanState *st = node->fdw_state;
-
 	pqfdw_parallel_init(coordinate, st->paths, st->reader->decrypt,
 						Max(1, pcxt->nworkers +
 							(parallel_leader_participation ? 1 : 0)));
 	st->split_row_groups = ((PqParallelScan *) coordinate)->split_row_groups;
 	st->parallel_units = (int64) ((PqParallelScan *) coordinate)->nunits;
 	attach_shared(st, coordinate);
+}
+
+void
+pqfdw_InitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
+							   void *coordinate)
+{
+	pqfdw_scan_init_dsm(node->fdw_state, pcxt, coordinate);
 }
 
 void
@@ -655,10 +663,16 @@ pqfdw_ReInitializeDSMForeignScan(ForeignScanState *node,
 }
 
 void
+pqfdw_scan_init_worker(PqScanState *st, void *coordinate)
+{
+	attach_shared(st, coordinate);
+}
+
+void
 pqfdw_InitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
 								  void *coordinate)
 {
-	attach_shared(node->fdw_state, coordinate);
+	pqfdw_scan_init_worker(node->fdw_state, coordinate);
 }
 
 /*
@@ -667,11 +681,9 @@ pqfdw_InitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
  * after Gather has seen every worker finish, takes their sum for EXPLAIN.
  */
 void
-pqfdw_ShutdownForeignScan(ForeignScanState *node)
+pqfdw_scan_shutdown(PqScanState *st)
 {
-	PqScanState *st = node->fdw_state;
-
-	if (footer_aggregate_plan(node) || st == NULL || st->shared == NULL)
+	if (st == NULL || st->shared == NULL)
 		return;
 	if (IsParallelWorker())
 	{
@@ -685,4 +697,11 @@ pqfdw_ShutdownForeignScan(ForeignScanState *node)
 	}
 	else
 		pqfdw_parallel_read_counters(st->shared, st->worker_counters);
+}
+
+void
+pqfdw_ShutdownForeignScan(ForeignScanState *node)
+{
+	if (!footer_aggregate_plan(node))
+		pqfdw_scan_shutdown(node->fdw_state);
 }

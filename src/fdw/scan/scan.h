@@ -35,6 +35,12 @@ extern void pqfdw_scan_rescan(PqScanState *st);
 extern void pqfdw_scan_end(PqScanState *st);
 extern void pqfdw_scan_explain(PqScanState *st, ForeignScanState *node,
 							   struct ExplainState *es);
+/* ... and as a parallel scan (ReInitializeDSM needs no state) */
+extern Size pqfdw_scan_estimate_dsm(PqScanState *st);
+extern void pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt,
+								void *coordinate);
+extern void pqfdw_scan_init_worker(PqScanState *st, void *coordinate);
+extern void pqfdw_scan_shutdown(PqScanState *st);
 
 /* scan.c: parallel scans (the shared state is in parallel.c) */
 extern bool pqfdw_IsForeignScanParallelSafe(PlannerInfo *root,

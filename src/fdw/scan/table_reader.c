@@ -217,7 +217,15 @@ open_file(PqTableReader *tr, int next)
 			pqfdw_nested_column_open(c->nested, tr->file, leaf, tr->file_cxt);
 			continue;
 		}
-		if (!c->conv_ready)
+		if (!c->conv_ready && c->unscaled)
+		{
+			if (!pqfdw_converter_init_unscaled(&c->conv, leaf, c->attname,
+											   tr->cxt))
+				elog(ERROR, "column \"%s\" is not a DECIMAL held in integers",
+					 c->attname);
+			c->conv_ready = true;
+		}
+		else if (!c->conv_ready)
 		{
 			pqfdw_converter_init(&c->conv, leaf, att->atttypid, att->atttypmod,
 								 c->attname, tr->cxt);
@@ -750,6 +758,21 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 		if (m > 0)
 			return m;
 	}
+}
+
+void
+pqfdw_table_reader_set_unscaled(PqTableReader *tr, AttrNumber attnum)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+		if (tr->cols[i].attnum == attnum)
+		{
+			if (tr->cols[i].filtered || tr->cols[i].conv_ready)
+				elog(ERROR, "column \"%s\" cannot be read unscaled",
+					 tr->cols[i].attname);
+			tr->cols[i].unscaled = true;
+		}
 }
 
 void

@@ -42,6 +42,7 @@ typedef struct PqTableColumn
 	bool		output;			/* its Datums are handed out (false: only
 								 * the filter reads it) */
 	bool		filtered;		/* the filter tests it */
+	bool		unscaled;		/* DECIMAL as unscaled int8 (set_unscaled) */
 } PqTableColumn;
 
 struct PqTableReader
@@ -172,6 +173,14 @@ extern void pqfdw_table_reader_set_filter(PqTableReader *tr, PqFilter *filter,
  */
 extern void pqfdw_table_reader_set_variant_keys(PqTableReader *tr,
 												AttrNumber attnum, List *keys);
+
+/*
+ * Read attribute attnum, a DECIMAL held in INT32/INT64 that the filter does
+ * not test, as int8 Datums of its unscaled values (grouped scans); its
+ * converter's decimal_scale tells the scale.  An ERROR for other columns.
+ */
+extern void pqfdw_table_reader_set_unscaled(PqTableReader *tr,
+											AttrNumber attnum);
 
 /* GUC parquet_fdw.enable_late_materialization */
 extern bool pqfdw_enable_late_materialization;
