@@ -11,6 +11,7 @@
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/aggregate/grouped_scan.h"
+#include "fdw/aggregate/top_n.h"
 #include "fdw/prune/dictionary.h"
 #include "fdw/inspect/import.h"
 #include "fdw/plan/plan.h"
@@ -87,6 +88,14 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_top_n_scan",
+							 "Computes ORDER BY ... LIMIT of queries over one foreign table inside the scan, skipping row groups whose statistics show no row can enter the result.",
+							 NULL,
+							 &pqfdw_enable_top_n_scan,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	DefineCustomStringVariable("parquet_fdw.key_directory",
 							   "Directory of the encryption key files (<key id>.key, hexadecimal), relative to the data directory unless absolute.",
 							   NULL,
@@ -112,53 +121,94 @@ _PG_init(void)
  * Executor callbacks: grouped scans (fdw/aggregate/) run above the scan
  * they read through; every other plan is the scan's (fdw/scan/scan.c).
  */
+static inline PqfdwPlanKind
+plan_kind(ForeignScanState *node)
+{
+	return pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan);
+}
+
 static inline bool
 grouped_plan(ForeignScanState *node)
 {
-	return pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan) == PQFDW_PLAN_GROUPED;
+	return plan_kind(node) == PQFDW_PLAN_GROUPED;
 }
 
 static void
 begin_foreign_scan(ForeignScanState *node, int eflags)
 {
-	if (grouped_plan(node))
-		pqfdw_grouped_begin(node, eflags);
-	else
-		pqfdw_BeginForeignScan(node, eflags);
+	switch (plan_kind(node))
+	{
+		case PQFDW_PLAN_GROUPED:
+			pqfdw_grouped_begin(node, eflags);
+			break;
+		case PQFDW_PLAN_TOP_N:
+			pqfdw_top_n_begin(node, eflags);
+			break;
+		default:
+			pqfdw_BeginForeignScan(node, eflags);
+	}
 }
 
 static TupleTableSlot *
 iterate_foreign_scan(ForeignScanState *node)
 {
-	return grouped_plan(node) ? pqfdw_grouped_next(node) :
-		pqfdw_IterateForeignScan(node);
+	switch (plan_kind(node))
+	{
+		case PQFDW_PLAN_GROUPED:
+			return pqfdw_grouped_next(node);
+		case PQFDW_PLAN_TOP_N:
+			return pqfdw_top_n_next(node);
+		default:
+			return pqfdw_IterateForeignScan(node);
+	}
 }
 
 static void
 rescan_foreign_scan(ForeignScanState *node)
 {
-	if (grouped_plan(node))
-		pqfdw_grouped_rescan(node);
-	else
-		pqfdw_ReScanForeignScan(node);
+	switch (plan_kind(node))
+	{
+		case PQFDW_PLAN_GROUPED:
+			pqfdw_grouped_rescan(node);
+			break;
+		case PQFDW_PLAN_TOP_N:
+			pqfdw_top_n_rescan(node);
+			break;
+		default:
+			pqfdw_ReScanForeignScan(node);
+	}
 }
 
 static void
 end_foreign_scan(ForeignScanState *node)
 {
-	if (grouped_plan(node))
-		pqfdw_grouped_end(node);
-	else
-		pqfdw_EndForeignScan(node);
+	switch (plan_kind(node))
+	{
+		case PQFDW_PLAN_GROUPED:
+			pqfdw_grouped_end(node);
+			break;
+		case PQFDW_PLAN_TOP_N:
+			pqfdw_top_n_end(node);
+			break;
+		default:
+			pqfdw_EndForeignScan(node);
+	}
 }
 
 static void
 explain_foreign_scan(ForeignScanState *node, struct ExplainState *es)
 {
-	if (grouped_plan(node))
-		pqfdw_grouped_explain(node, es);
-	else
-		pqfdw_ExplainForeignScan(node, es);
+	switch (plan_kind(node))
+	{
+		case PQFDW_PLAN_GROUPED:
+			pqfdw_grouped_explain(node, es);
+			break;
+		case PQFDW_PLAN_TOP_N:
+			pqfdw_top_n_explain(node, es);
+			break;
+		default:
+			pqfdw_ExplainForeignScan(node, es);
+	}
 }
 
 static Size
@@ -193,7 +243,7 @@ shutdown_foreign_scan(ForeignScanState *node)
 {
 	if (grouped_plan(node))
 		pqfdw_grouped_shutdown(node);
-	else
+	else if (plan_kind(node) != PQFDW_PLAN_TOP_N)
 		pqfdw_ShutdownForeignScan(node);
 }
 

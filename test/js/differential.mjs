@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Differential tester of aggregation: random queries (aggregates over
-// columns and expressions, FILTER, DISTINCT, WHERE, GROUP BY of 0-3 keys,
-// HAVING, ORDER BY + LIMIT) run on a heap table and on foreign tables over
+// Differential tester of aggregation and top-N: random queries (aggregates
+// over columns and expressions, FILTER, DISTINCT, WHERE, GROUP BY of 0-3
+// keys, HAVING, ORDER BY + LIMIT; and ORDER BY + LIMIT [OFFSET] of rows)
+// run on a heap table and on foreign tables over
 // the same rows written by our COPY TO and by DuckDB, at 0 and 2 workers;
 // every answer must be the heap's.  A third of the queries run with
 // work_mem = 64kB, so that grouped scans with many groups spill.
@@ -147,7 +148,21 @@ function condition() {
   }
 }
 
+// ORDER BY ... LIMIT without aggregates (top-N scans); id last: a total order
+function topNQuery(table) {
+  const cols = Array.from({ length: int(1, 3) }, () => pick(['id', ...INTS, ...FLOATS, ...ORDERED, 'b', 'fx']));
+  const keys = Array.from({ length: int(1, 3) }, () =>
+    `${pick([...INTS, ...FLOATS, ...ORDERED, 'b', 'fx'])}${pick(['', ' DESC', ' NULLS FIRST', ' DESC NULLS LAST'])}`);
+  let sql = `SELECT id, ${cols.join(', ')} FROM ${table}`;
+  const conds = Array.from({ length: pick([0, 0, 1]) }, condition);
+  if (conds.length) sql += ` WHERE ${conds.join(' AND ')}`;
+  sql += ` ORDER BY ${keys.join(', ')}, id LIMIT ${pick([1, 5, 10, 100])}`;
+  if (chance(0.3)) sql += ` OFFSET ${int(0, 20)}`;
+  return sql;
+}
+
 function query(table) {
+  if (chance(0.2)) return topNQuery(table);
   const keys = [];
   const nkeys = pick([0, 0, 1, 1, 1, 2, 2, 3]);
   while (keys.length < nkeys) {
@@ -266,7 +281,7 @@ async function main() {
         const fsql = sql.replace('TBL', table);
         await client.query(`SET max_parallel_workers_per_gather = ${workers}`);
         const plan = (await run(client, `EXPLAIN (COSTS OFF) ${fsql}`)).rows?.flat().join('\n') ?? '';
-        const grouped = /Parquet Aggregate: (?!.*from the footers)/.test(plan);
+        const grouped = /Parquet Aggregate: (?!.*from the footers)|Parquet Top-N: /.test(plan);
         if (grouped && workers === 0) pushed++;
         if (/Parquet Aggregate: PARTIAL/.test(plan)) parallelGrouped++;
         const inOrder = workers === 0 && heapInOrder && !/GroupAggregate|Gather/.test(plan);
@@ -274,10 +289,10 @@ async function main() {
         let d = differ(want, got, !inOrder);
         // a plan that stops early (LIMIT over sorted groups) may never
         // evaluate the row that fails: without LIMIT both must fail alike
-        if (d && !want.error !== !got.error && / LIMIT \d+$/.test(sql)) {
+        if (d && !want.error !== !got.error && / LIMIT \d+( OFFSET \d+)?$/.test(sql)) {
           const failing = want.error ? fsql : heapSql;
           const code = (want.error || got.error).code;
-          const all = await run(client, `SELECT count(*) FROM (${failing.replace(/ LIMIT \d+$/, '')}) q`);
+          const all = await run(client, `SELECT count(*) FROM (${failing.replace(/ LIMIT \d+( OFFSET \d+)?$/, '')}) q`);
           if (all.error && all.error.code === code) d = '';
         }
         if (d) {
@@ -290,7 +305,7 @@ async function main() {
     await client.query(`DROP TABLE diff_heap; DROP SERVER diff_srv CASCADE`);
   await client.end();
   for (const f of failures.slice(0, 30)) console.log(`FAIL ${f}`);
-  console.log(`${QUERIES} queries over ${ROWS} rows (seed ${SEED}), each on 2 files at 0 and 2 workers; grouped scans at 0 workers: ${pushed} of ${2 * QUERIES}, parallel grouped scans at 2 workers: ${parallelGrouped} of ${2 * QUERIES}`);
+  console.log(`${QUERIES} queries over ${ROWS} rows (seed ${SEED}), each on 2 files at 0 and 2 workers; grouped and top-N scans at 0 workers: ${pushed} of ${2 * QUERIES}, parallel grouped scans at 2 workers: ${parallelGrouped} of ${2 * QUERIES}`);
   // the tester must exercise the grouped scan, not only PostgreSQL's Aggregate
   if (pushed < QUERIES / 2) {
     console.log(`FAIL only ${pushed} queries ran as grouped scans`);

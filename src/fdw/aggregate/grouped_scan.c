@@ -127,7 +127,7 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 	gs->scanrelid = grouped_relid(plan);
 	rel = ExecOpenScanRelation(estate, gs->scanrelid, eflags);
 	gs->scan = pqfdw_scan_begin(node, rel, gs->scanrelid, eflags);
-	gs->nkeys = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_GROUPED));
+	gs->nkeys = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA));
 	gs->naggs = list_length(plan->fdw_scan_tlist) - gs->nkeys;
 	tr = pqfdw_scan_reader(gs->scan);
 	if (tr == NULL)

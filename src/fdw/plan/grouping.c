@@ -269,10 +269,10 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 		qcost.startup;
 	total = startup + ngroups * cpu_tuple_cost;
 
-	/* one item: a List, so that upper.c tells it from a footer path */
 	path = create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									 ngroups, startup, total, NIL, NULL,
-									 list_make1(list_make5(scan_private,
+									 list_make2(makeInteger(PQFDW_UPPER_GROUPED),
+												list_make5(scan_private,
 														   prune_values,
 														   scan_tlist,
 														   makeInteger(nkeys),
@@ -302,10 +302,10 @@ ForeignScan *
 pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 					ForeignPath *best_path, List *tlist, Plan *outer_plan)
 {
-	List	   *priv = linitial(best_path->fdw_private);
+	List	   *priv = lsecond(best_path->fdw_private);
 	List	   *fdw_private = list_copy(linitial(priv));
 
-	Assert(list_length(fdw_private) == PQFDW_PRIVATE_GROUPED);
+	Assert(list_length(fdw_private) == PQFDW_PRIVATE_EXTRA);
 	fdw_private = lappend(fdw_private, list_nth(priv, 3));
 	return make_foreignscan(tlist, list_nth(priv, 4), 0, lsecond(priv),
 							fdw_private, copyObject(lthird(priv)), NIL,

@@ -61,6 +61,25 @@ extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 										Plan *outer_plan);
 
 /*
+ * top_n.c: ORDER BY ... LIMIT over one table computed by the scan (top-N
+ * scans, fdw/aggregate/top_n.c), as a ForeignScan of the final relation.
+ */
+extern void pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
+							  RelOptInfo *output_rel,
+							  FinalPathExtraData *extra);
+extern ForeignScan *pqfdw_top_n_plan(PlannerInfo *root, RelOptInfo *rel,
+									 ForeignPath *best_path, List *tlist,
+									 Plan *outer_plan);
+extern bool pqfdw_enable_top_n_scan;	/* GUC */
+
+/* The first item of a grouped or top-N path's fdw_private. */
+typedef enum PqfdwUpperPath
+{
+	PQFDW_UPPER_GROUPED = 1,
+	PQFDW_UPPER_TOP_N
+} PqfdwUpperPath;
+
+/*
  * sort_order.c: the pathkeys of the order the option sorted (PqfdwSortKey
  * list) declares, checked against the footers in st->files (an ERROR when
  * they contradict it); NIL when no query would use them.

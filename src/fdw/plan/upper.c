@@ -249,7 +249,8 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
  * The grouping relation of a query over one table: aggregates from the
  * footers, and GROUP BY and aggregates computed by the scan (grouping.c);
  * add_path keeps the cheaper.  The partially grouped relation (parallel
- * plans): partial states computed by a parallel grouped scan.
+ * plans): partial states computed by a parallel grouped scan.  The final
+ * relation: ORDER BY ... LIMIT computed by the scan (top_n.c).
  */
 void
 pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -260,11 +261,13 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		footer_paths(root, input_rel, output_rel, extra);
 	if (stage == UPPERREL_GROUP_AGG || stage == UPPERREL_PARTIAL_GROUP_AGG)
 		pqfdw_grouping_paths(root, stage, input_rel, output_rel, extra);
+	if (stage == UPPERREL_FINAL)
+		pqfdw_top_n_paths(root, input_rel, output_rel, extra);
 }
 
 /*
- * The plan of a footer path (a grouped scan's path has one item, see
- * grouping.c): no scanned relation; the scan tuple is the
+ * The plan of a footer path (grouped and top-N paths have two items, the
+ * first a PqfdwUpperPath): no scanned relation; the scan tuple is the
  * aggregates (fdw_scan_tlist), and setrefs points the target list at them.
  * The executor gets paths, relid, kinds and attnums (footer_aggregate.c).
  */
@@ -274,8 +277,10 @@ pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 {
 	List	   *priv = best_path->fdw_private;
 
-	if (list_length(priv) == 1)
-		return pqfdw_grouping_plan(root, rel, best_path, tlist, outer_plan);
+	if (list_length(priv) == 2)
+		return intVal(linitial(priv)) == PQFDW_UPPER_GROUPED ?
+			pqfdw_grouping_plan(root, rel, best_path, tlist, outer_plan) :
+			pqfdw_top_n_plan(root, rel, best_path, tlist, outer_plan);
 	return make_foreignscan(tlist, NIL, 0, NIL, list_truncate(list_copy(priv), 4),
 							copyObject(llast(priv)), NIL, outer_plan);
 }

@@ -104,29 +104,36 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_RELID,
 	PQFDW_PRIVATE_VARIANT_KEYS,
 	PQFDW_PRIVATE_OUTPUT,
-	PQFDW_PRIVATE_GROUPED		/* grouped scans: their grouping keys */
+	PQFDW_PRIVATE_EXTRA			/* grouped scans: their number of grouping
+								 * keys; top-N scans: (count, offset, sort
+								 * keys: (attnum, sortop, collation,
+								 * nulls_first) IntLists) */
 };
 
 /*
  * What a ForeignScan plan runs: a scan of the table (scan.c), aggregates
  * from the footers (footer_aggregate.c: no relation, four items of
- * fdw_private) or a grouped scan (fdw/aggregate/grouped_scan.c: no
- * relation, a scan's fdw_private and PQFDW_PRIVATE_GROUPED).
+ * fdw_private), a grouped scan (fdw/aggregate/grouped_scan.c: no relation,
+ * a scan's fdw_private and PQFDW_PRIVATE_EXTRA) or a top-N scan
+ * (fdw/aggregate/top_n.c: the table, a scan's fdw_private and
+ * PQFDW_PRIVATE_EXTRA).
  */
 typedef enum PqfdwPlanKind
 {
 	PQFDW_PLAN_SCAN,
 	PQFDW_PLAN_FOOTER,
-	PQFDW_PLAN_GROUPED
+	PQFDW_PLAN_GROUPED,
+	PQFDW_PLAN_TOP_N
 } PqfdwPlanKind;
 
 static inline PqfdwPlanKind
 pqfdw_plan_kind(ForeignScan *plan)
 {
+	bool		extra = list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA;
+
 	if (plan->scan.scanrelid != 0)
-		return PQFDW_PLAN_SCAN;
-	return list_length(plan->fdw_private) > PQFDW_PRIVATE_GROUPED ?
-		PQFDW_PLAN_GROUPED : PQFDW_PLAN_FOOTER;
+		return extra ? PQFDW_PLAN_TOP_N : PQFDW_PLAN_SCAN;
+	return extra ? PQFDW_PLAN_GROUPED : PQFDW_PLAN_FOOTER;
 }
 
 #endif							/* PQFDW_SCAN_H */

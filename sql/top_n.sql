@@ -1,0 +1,107 @@
+-- ORDER BY ... LIMIT over one foreign table computed inside the scan
+-- (top-N scans, fdw/plan/top_n.c): a bounded heap of the best rows, row
+-- groups skipped when their statistics show no row can enter it.  Every
+-- answer is compared with the same query on the heap table par_src (the
+-- parallel test's rows), in order; the keys end with id, so the order is
+-- total.
+SET datestyle = 'ISO, YMD';
+SET extra_float_digits = 1;
+SET parquet_fdw.key_directory = '/tmp/parquet_fdw_test/keys';
+SET max_parallel_workers_per_gather = 0;
+
+-- whether q_fdw ran as a top-N scan, and whether its rows, in order, are
+-- q_heap's
+CREATE FUNCTION tn_check(q_fdw text, q_heap text, OUT top_n bool, OUT same bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    a text[];
+    b text[];
+BEGIN
+    top_n := false;
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q_fdw LOOP
+        IF line ~ 'Parquet Top-N: ' THEN
+            top_n := true;
+        END IF;
+    END LOOP;
+    EXECUTE format('SELECT array_agg(x::text) FROM (%s) x', q_fdw) INTO a;
+    EXECUTE format('SELECT array_agg(x::text) FROM (%s) x', q_heap) INTO b;
+    same := a IS NOT DISTINCT FROM b;
+END $$;
+
+CREATE FUNCTION tn_same(q text) RETURNS TABLE (tbl text, top_n bool, same bool)
+LANGUAGE plpgsql AS $$
+BEGIN
+    FOREACH tbl IN ARRAY ARRAY['par_one', 'par_many', 'par_enc'] LOOP
+        SELECT * INTO top_n, same
+          FROM tn_check(replace(q, 'TBL', tbl), replace(q, 'TBL', 'par_src'));
+        RETURN NEXT;
+    END LOOP;
+END $$;
+
+EXPLAIN (VERBOSE, COSTS OFF)
+SELECT id, name, ratio * 2 FROM par_one ORDER BY ratio DESC NULLS LAST, id LIMIT 5;
+SELECT id, name, ratio * 2 FROM par_one ORDER BY ratio DESC NULLS LAST, id LIMIT 5;
+SELECT id, name, ratio * 2 FROM par_src ORDER BY ratio DESC NULLS LAST, id LIMIT 5;
+
+-- directions, NULLs first and last, several keys, each type's order
+SELECT * FROM tn_same('SELECT id, ratio FROM TBL ORDER BY ratio, id LIMIT 7');
+SELECT * FROM tn_same('SELECT id, ratio FROM TBL ORDER BY ratio DESC NULLS LAST, id LIMIT 7');
+SELECT * FROM tn_same('SELECT id, grp, name FROM TBL ORDER BY grp NULLS FIRST, name DESC, id LIMIT 12');
+SELECT * FROM tn_same('SELECT id, name FROM TBL ORDER BY name COLLATE "C", id DESC LIMIT 9');
+SELECT * FROM tn_same('SELECT id, day, amount FROM TBL ORDER BY day DESC, amount, id LIMIT 11');
+SELECT * FROM tn_same('SELECT id, amount FROM TBL ORDER BY amount DESC, id LIMIT 4 OFFSET 10');
+SELECT * FROM tn_same('SELECT id, pair, tags FROM TBL ORDER BY id DESC LIMIT 3');
+-- quals the scan evaluates; LIMIT 0; more rows asked than there are
+SELECT * FROM tn_same('SELECT id, grp FROM TBL WHERE grp = 3 AND id > 30000 ORDER BY id LIMIT 5');
+SELECT * FROM tn_same('SELECT id FROM TBL ORDER BY id LIMIT 0');
+SELECT * FROM tn_same('SELECT id FROM TBL WHERE id < 20 ORDER BY id DESC LIMIT 100');
+
+-- the heap fills from the first row group; in id order every later row
+-- group starts past its worst row and is skipped, unread
+CREATE FUNCTION tn_skipped(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ '(Row Groups|Top-N|Data Pages)' THEN
+            RETURN NEXT regexp_replace(line, '\(actual rows=.*\)', '');
+        END IF;
+    END LOOP;
+END $$;
+SELECT * FROM tn_skipped('SELECT id, name FROM par_one ORDER BY id LIMIT 5');
+SELECT * FROM tn_skipped('SELECT id, name FROM par_one ORDER BY id DESC LIMIT 5');
+
+-- with workers on offer, the top-N scan still wins
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT id FROM par_one ORDER BY ratio, id LIMIT 3;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
+-- left to PostgreSQL: expressions as keys, quals the scan cannot
+-- evaluate, whole rows, DISTINCT, row locks, LIMIT from a parameter, and
+-- everything with the setting off
+EXPLAIN (COSTS OFF) SELECT id FROM par_one ORDER BY id + 1 LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT id FROM par_one WHERE id::text = '5' ORDER BY id LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT t FROM par_one t ORDER BY id LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT DISTINCT grp FROM par_one ORDER BY grp LIMIT 3;
+EXPLAIN (COSTS OFF) SELECT id FROM par_one ORDER BY id LIMIT 3 FOR UPDATE;
+PREPARE tn_prep(int) AS SELECT id FROM par_one ORDER BY id LIMIT $1;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE tn_prep(2);
+EXECUTE tn_prep(2);
+RESET plan_cache_mode;
+DEALLOCATE tn_prep;
+SET parquet_fdw.enable_top_n_scan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM par_one ORDER BY id LIMIT 3;
+RESET parquet_fdw.enable_top_n_scan;
+
+RESET max_parallel_workers_per_gather;
+DROP FUNCTION tn_same(text);
+DROP FUNCTION tn_check(text, text);
+DROP FUNCTION tn_skipped(text);

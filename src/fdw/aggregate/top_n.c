@@ -1,0 +1,459 @@
+/*-------------------------------------------------------------------------
+ *
+ * top_n.c
+ *		Top-N scans: ORDER BY ... LIMIT computed on the scan's batches.
+ *
+ * The best LIMIT + OFFSET rows seen so far are kept in a heap whose top is
+ * the worst of them; a batch row enters only when it sorts strictly before
+ * that worst row (so among equal rows the first read stays, as in
+ * PostgreSQL's bounded sort).  Rows are compared key by key with
+ * PostgreSQL's SortSupport for each ORDER BY column's sort operator,
+ * collation and NULLS FIRST/LAST, so the order is PostgreSQL's for every
+ * type.  Once the heap is full, a row group whose statistics show that no
+ * row's first key can reach the worst kept row is skipped before any of
+ * its pages is read (the statistics predicate "key <= worst", or >= for
+ * DESC, through fdw/prune's row group check; a row group that may hold
+ * NULL keys is read when NULLs sort first).  At the end the kept rows are
+ * sorted and returned after OFFSET.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/nbtree.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "fdw/aggregate/top_n.h"
+#include "fdw/common/parquet_fdw.h"
+#include "fdw/prune/prune.h"
+#include "fdw/scan/scan.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "utils/sortsupport.h"
+
+typedef struct PqTopNRow
+{
+	Datum	   *values;			/* per read column (tr->cols order) */
+	bool	   *nulls;
+} PqTopNRow;
+
+typedef struct PqTopN
+{
+	PqScanState *scan;
+	PqTableReader *tr;
+	int64		count;
+	int64		offset;
+	int			capacity;		/* count + offset */
+	int			nkeys;
+	int		   *key_col;		/* index into tr->cols of each key */
+	SortSupportData *ssup;
+
+	PqTopNRow  *rows;			/* capacity of them */
+	PqTopNRow	scratch;		/* a batch row's keys, to compare */
+	int			nrows;
+	int		   *heap;			/* rows by position, worst on top */
+	MemoryContext row_cxt;		/* the kept rows' values */
+	bool		done;
+	int			next;			/* of the sorted output */
+
+	/* skipping row groups: "first key <= (>=) the worst kept" */
+	PqRowGroupCheck prev_check;
+	void	   *prev_arg;
+	PqPrunePred key_pred;
+	PqPrunePred null_pred;
+	Datum		worst_key;
+	int64		row_groups_skipped;
+} PqTopN;
+
+static int
+compare_rows(const PqTopNRow *a, const PqTopNRow *b, PqTopN *tn)
+{
+	int			k;
+
+	for (k = 0; k < tn->nkeys; k++)
+	{
+		int			c = tn->key_col[k];
+		int			cmp = ApplySortComparator(a->values[c], a->nulls[c],
+											  b->values[c], b->nulls[c],
+											  &tn->ssup[k]);
+
+		if (cmp != 0)
+			return cmp;
+	}
+	return 0;
+}
+
+/* Compare batch row r with kept row a: r's keys through the scratch row. */
+static inline int
+compare_row_batch(PqTopN *tn, int r, const PqTopNRow *a)
+{
+	PqTableReader *tr = tn->tr;
+	int			k;
+
+	for (k = 0; k < tn->nkeys; k++)
+	{
+		int			c = tn->key_col[k];
+		size_t		pos = pqfdw_batch_index(tr, tr->cols[c].attnum - 1, r);
+
+		tn->scratch.values[c] = tr->batch_values[pos];
+		tn->scratch.nulls[c] = tr->batch_nulls[pos];
+	}
+	return compare_rows(&tn->scratch, a, tn);
+}
+
+/* The heap: worst row on top (a max-heap in sort order). */
+static void
+sift_down(PqTopN *tn, int i)
+{
+	int			n = tn->nrows;
+
+	for (;;)
+	{
+		int			l = 2 * i + 1;
+		int			worst = i;
+		int			t;
+
+		if (l < n && compare_rows(&tn->rows[tn->heap[l]],
+								  &tn->rows[tn->heap[worst]], tn) > 0)
+			worst = l;
+		if (l + 1 < n && compare_rows(&tn->rows[tn->heap[l + 1]],
+									  &tn->rows[tn->heap[worst]], tn) > 0)
+			worst = l + 1;
+		if (worst == i)
+			return;
+		t = tn->heap[i];
+		tn->heap[i] = tn->heap[worst];
+		tn->heap[worst] = t;
+		i = worst;
+	}
+}
+
+static void
+sift_up(PqTopN *tn, int i)
+{
+	while (i > 0)
+	{
+		int			parent = (i - 1) / 2;
+		int			t;
+
+		if (compare_rows(&tn->rows[tn->heap[i]],
+						 &tn->rows[tn->heap[parent]], tn) <= 0)
+			return;
+		t = tn->heap[i];
+		tn->heap[i] = tn->heap[parent];
+		tn->heap[parent] = t;
+		i = parent;
+	}
+}
+
+/* Copy batch row r's output columns into kept row dst. */
+static void
+keep_row(PqTopN *tn, int r, PqTopNRow *dst)
+{
+	PqTableReader *tr = tn->tr;
+	MemoryContext old = MemoryContextSwitchTo(tn->row_cxt);
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, tr->cols[i].attnum - 1);
+		size_t		pos = pqfdw_batch_index(tr, tr->cols[i].attnum - 1, r);
+
+		if (!att->attbyval && !dst->nulls[i] && dst->values[i] != (Datum) 0)
+			pfree(DatumGetPointer(dst->values[i]));
+		dst->nulls[i] = !tr->cols[i].output || tr->batch_nulls[pos];
+		dst->values[i] = dst->nulls[i] ? (Datum) 0 :
+			datumCopy(tr->batch_values[pos], att->attbyval, att->attlen);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Row group check: skip the row group when the heap is full and its
+ * statistics show no row can enter it; then the scan's own check.
+ */
+static bool
+row_group_check(void *arg, PqTableReader *tr, int row_group)
+{
+	PqTopN	   *tn = arg;
+
+	if (tn->capacity > 0 && tn->nrows == tn->capacity &&
+		pqfdw_enable_statistics_pruning)
+	{
+		PqTopNRow  *worst = &tn->rows[tn->heap[0]];
+		int			c = tn->key_col[0];
+		bool		no_nulls = !pqfdw_row_group_may_match(&tn->null_pred, 1,
+														  tr->file, row_group,
+														  tr->att_cv,
+														  tr->att_leaf);
+		bool		skip;
+
+		if (worst->nulls[c])
+			/* NULLs first: only NULL keys can tie or beat it */
+			skip = tn->ssup[0].ssup_nulls_first && no_nulls;
+		else
+		{
+			tn->worst_key = worst->values[c];
+			skip = !pqfdw_row_group_may_match(&tn->key_pred, 1, tr->file,
+											  row_group, tr->att_cv,
+											  tr->att_leaf) &&
+				(no_nulls || !tn->ssup[0].ssup_nulls_first);
+		}
+		if (skip)
+		{
+			tn->row_groups_skipped++;
+			return false;
+		}
+	}
+	return tn->prev_check ? tn->prev_check(tn->prev_arg, tr, row_group) : true;
+}
+
+/* The statistics predicates of the first key, against the worst kept row. */
+static void
+init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
+{
+	PqTableColumn *col = &tn->tr->cols[tn->key_col[0]];
+	Oid			opfamily;
+	Oid			opcintype;
+	int16		strategy;
+	Oid			cmp_proc;
+	bool		reverse;
+
+	if (!get_ordering_op_properties(sortop, &opfamily, &opcintype, &strategy))
+		elog(ERROR, "operator %u is not a valid ordering operator", sortop);
+	reverse = strategy == BTGreaterStrategyNumber;
+	tn->key_pred.kind = PQ_PRUNE_COMPARE;
+	tn->key_pred.attnum = col->attnum;
+	/* with one key, an equal first key does not enter; else later keys decide */
+	if (tn->nkeys == 1)
+		tn->key_pred.strategy = reverse ? BTGreaterStrategyNumber :
+			BTLessStrategyNumber;
+	else
+		tn->key_pred.strategy = reverse ? BTGreaterEqualStrategyNumber :
+			BTLessEqualStrategyNumber;
+	tn->key_pred.values = &tn->worst_key;
+	tn->key_pred.nvalues = 1;
+	tn->key_pred.value_index = -1;
+	tn->key_pred.collation = collation;
+	/* the opclass's input type: varchar columns compare with text's proc */
+	cmp_proc = get_opfamily_proc(opfamily, opcintype, opcintype, BTORDER_PROC);
+	if (!OidIsValid(cmp_proc))
+		elog(ERROR, "missing support function %d(%u,%u) in opfamily %u",
+			 BTORDER_PROC, opcintype, opcintype, opfamily);
+	fmgr_info(cmp_proc, &tn->key_pred.cmp);
+	tn->null_pred.kind = PQ_PRUNE_IS_NULL;
+	tn->null_pred.attnum = col->attnum;
+	tn->null_pred.value_index = -1;
+}
+
+void
+pqfdw_top_n_begin(ForeignScanState *node, int eflags)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	PqTopN	   *tn = palloc0(sizeof(PqTopN));
+	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA);
+	ListCell   *lc;
+	int			k = 0;
+	int			i;
+	Oid			first_sortop = InvalidOid;
+	Oid			first_collation = InvalidOid;
+
+	node->fdw_state = tn;
+	tn->scan = pqfdw_scan_begin(node, node->ss.ss_currentRelation,
+								plan->scan.scanrelid, eflags);
+	tn->count = intVal(linitial(spec));
+	tn->offset = intVal(lsecond(spec));
+	tn->capacity = (int) (tn->count + tn->offset);
+	tn->tr = pqfdw_scan_reader(tn->scan);
+	if (tn->tr == NULL)
+		return;
+
+	tn->nkeys = list_length(lthird(spec));
+	tn->key_col = palloc(sizeof(int) * tn->nkeys);
+	tn->ssup = palloc0(sizeof(SortSupportData) * tn->nkeys);
+	foreach(lc, (List *) lthird(spec))
+	{
+		List	   *key = lfirst(lc);
+		AttrNumber	attnum = linitial_int(key);
+
+		tn->key_col[k] = -1;
+		for (i = 0; i < tn->tr->ncols; i++)
+			if (tn->tr->cols[i].attnum == attnum)
+				tn->key_col[k] = i;
+		if (tn->key_col[k] < 0)
+			elog(ERROR, "sort key %d of a top-N scan is not read", attnum);
+		tn->ssup[k].ssup_cxt = CurrentMemoryContext;
+		tn->ssup[k].ssup_collation = lthird_int(key);
+		tn->ssup[k].ssup_nulls_first = lfourth_int(key);
+		PrepareSortSupportFromOrderingOp(lsecond_int(key), &tn->ssup[k]);
+		if (k == 0)
+		{
+			first_sortop = lsecond_int(key);
+			first_collation = lthird_int(key);
+		}
+		k++;
+	}
+	tn->row_cxt = AllocSetContextCreate(CurrentMemoryContext,
+										"parquet_fdw top-N rows",
+										ALLOCSET_DEFAULT_SIZES);
+	tn->rows = palloc0(sizeof(PqTopNRow) * Max(tn->capacity, 1));
+	for (i = 0; i < tn->capacity; i++)
+	{
+		tn->rows[i].values = palloc0(sizeof(Datum) * Max(tn->tr->ncols, 1));
+		tn->rows[i].nulls = palloc(sizeof(bool) * Max(tn->tr->ncols, 1));
+		memset(tn->rows[i].nulls, true, sizeof(bool) * Max(tn->tr->ncols, 1));
+	}
+	tn->heap = palloc(sizeof(int) * Max(tn->capacity, 1));
+	tn->scratch.values = palloc0(sizeof(Datum) * Max(tn->tr->ncols, 1));
+	tn->scratch.nulls = palloc0(sizeof(bool) * Max(tn->tr->ncols, 1));
+	init_key_preds(tn, first_sortop, first_collation);
+	tn->prev_check = tn->tr->rg_check;
+	tn->prev_arg = tn->tr->rg_check_arg;
+	tn->tr->rg_check = row_group_check;
+	tn->tr->rg_check_arg = tn;
+}
+
+static int
+cmp_positions(const void *a, const void *b, void *arg)
+{
+	PqTopN	   *tn = arg;
+
+	return compare_rows(&tn->rows[*(const int *) a],
+						&tn->rows[*(const int *) b], tn);
+}
+
+/* Read every batch through the heap, then sort what it kept. */
+static void
+consume(PqTopN *tn)
+{
+	PqTableReader *tr = tn->tr;
+	int			n;
+
+	while (tn->capacity > 0 && (n = pqfdw_table_reader_next_batch(tr)) > 0)
+	{
+		int			r;
+
+		for (r = 0; r < n; r++)
+		{
+			if (tn->nrows < tn->capacity)
+			{
+				keep_row(tn, r, &tn->rows[tn->nrows]);
+				tn->heap[tn->nrows] = tn->nrows;
+				tn->nrows++;
+				sift_up(tn, tn->nrows - 1);
+			}
+			else if (compare_row_batch(tn, r, &tn->rows[tn->heap[0]]) < 0)
+			{
+				keep_row(tn, r, &tn->rows[tn->heap[0]]);
+				sift_down(tn, 0);
+			}
+		}
+	}
+	qsort_arg(tn->heap, tn->nrows, sizeof(int), cmp_positions, tn);
+	tn->next = (int) Min(tn->offset, (int64) tn->nrows);
+	tn->done = true;
+}
+
+TupleTableSlot *
+pqfdw_top_n_next(ForeignScanState *node)
+{
+	PqTopN	   *tn = node->fdw_state;
+	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	PqTableReader *tr = tn->tr;
+	PqTopNRow  *row;
+	int			i;
+
+	if (!tn->done)
+		consume(tn);
+	ExecClearTuple(slot);
+	if (tn->next >= tn->nrows)
+		return slot;
+	row = &tn->rows[tn->heap[tn->next++]];
+	/* columns not read are NULL */
+	memset(slot->tts_isnull, true, sizeof(bool) * tr->natts);
+	for (i = 0; i < tr->ncols; i++)
+	{
+		int			att = tr->cols[i].attnum - 1;
+
+		slot->tts_values[att] = row->values[i];
+		slot->tts_isnull[att] = row->nulls[i];
+	}
+	return ExecStoreVirtualTuple(slot);
+}
+
+void
+pqfdw_top_n_rescan(ForeignScanState *node)
+{
+	PqTopN	   *tn = node->fdw_state;
+	int			i;
+	int			c;
+
+	pqfdw_scan_rescan(tn->scan);
+	MemoryContextReset(tn->row_cxt);
+	for (i = 0; i < tn->capacity; i++)
+		for (c = 0; c < tn->tr->ncols; c++)
+		{
+			tn->rows[i].values[c] = (Datum) 0;
+			tn->rows[i].nulls[c] = true;
+		}
+	tn->nrows = 0;
+	tn->next = 0;
+	tn->done = false;
+}
+
+void
+pqfdw_top_n_end(ForeignScanState *node)
+{
+	PqTopN	   *tn = node->fdw_state;
+
+	if (tn == NULL)
+		return;
+	pqfdw_scan_end(tn->scan);
+	if (tn->row_cxt)
+		MemoryContextDelete(tn->row_cxt);
+}
+
+void
+pqfdw_top_n_explain(ForeignScanState *node, ExplainState *es)
+{
+	PqTopN	   *tn = node->fdw_state;
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA);
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	appendStringInfo(&buf, INT64_FORMAT, (int64) intVal(linitial(spec)));
+	if (intVal(lsecond(spec)) > 0)
+		appendStringInfo(&buf, " after " INT64_FORMAT,
+						 (int64) intVal(lsecond(spec)));
+	appendStringInfoString(&buf, " by ");
+	foreach(lc, (List *) lthird(spec))
+	{
+		List	   *key = lfirst(lc);
+		Oid			opfamily;
+		Oid			opcintype;
+		int16		strategy;
+		bool		desc;
+
+		get_ordering_op_properties(lsecond_int(key), &opfamily, &opcintype,
+								   &strategy);
+		desc = strategy == BTGreaterStrategyNumber;
+		appendStringInfo(&buf, "%s%s%s%s",
+						 foreach_current_index(lc) > 0 ? ", " : "",
+						 quote_identifier(pqfdw_column_name(RelationGetRelid(node->ss.ss_currentRelation),
+															linitial_int(key))),
+						 desc ? " DESC" : "",
+						 lfourth_int(key) != desc ?
+						 (lfourth_int(key) ? " NULLS FIRST" : " NULLS LAST") : "");
+	}
+	ExplainPropertyText("Parquet Top-N", buf.data, es);
+	pqfdw_scan_explain(tn->scan, node, es);
+	if (es->analyze && tn->tr)
+		ExplainPropertyInteger("Row Groups Skipped by Top-N", NULL,
+							   tn->row_groups_skipped, es);
+}
