@@ -163,7 +163,7 @@ SELECT (SELECT row(min(c_varchar), max(c_varchar), min(c_dec9_3), max(c_dec18_4)
        AS same;
 
 -- not answered from the footers: the scan aggregates its rows (a grouped
--- scan), or PostgreSQL does (FILTER, joins)
+-- scan, FILTER included), or PostgreSQL does (joins)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one WHERE id > 5;
 EXPLAIN (COSTS OFF) SELECT count(id + 1) FROM par_one;
 EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE id > 3) FROM par_one;

@@ -65,6 +65,26 @@ SELECT sum(amount), avg(amount), min(amount) FROM par_src WHERE grp = 3;
 -- expressions of columns, casts between numeric types
 SELECT * FROM gs_same($$SELECT grp, sum(id * 2 + grp), sum(ratio * 2.5 - id), avg(grp::float8 / 3),
     max(-id), sum(id::float8 * ratio) FROM TBL GROUP BY grp$$);
+-- FILTER: rows the filter rejects are not evaluated (no division by zero)
+SELECT * FROM gs_same($$SELECT grp, count(*) FILTER (WHERE id > 100), sum(id / (grp - 3)) FILTER (WHERE grp <> 3),
+    avg(ratio) FILTER (WHERE day > DATE '2021-01-01'), min(name) FILTER (WHERE ratio IS NULL)
+    FROM TBL GROUP BY grp$$);
+SELECT sum(id / (grp - 3)) FILTER (WHERE grp <> 3) FROM par_one;
+SELECT sum(id / (grp - 3)) FILTER (WHERE grp <> 3) FROM par_src;
+-- CASE, AND, OR, NOT: what PostgreSQL short-circuits past, or a branch a
+-- row does not take, is not evaluated for that row
+SELECT * FROM gs_same($$SELECT CASE WHEN grp < 3 THEN 1 WHEN grp < 7 THEN 2 END IS NULL AS hi,
+    CASE WHEN grp < 3 THEN -1 WHEN grp > 6 THEN 1 ELSE 0 END AS band,
+    sum(CASE WHEN grp <> 3 THEN id / (grp - 3) ELSE 0 END),
+    count(*) FILTER (WHERE grp <> 3 AND id / (grp - 3) > 1000),
+    bool_or(grp = 3 OR id / (grp - 3) < 0), bool_and(NOT (ratio > 10 OR ratio IS NULL)),
+    avg(CASE WHEN ratio IS NOT NULL AND ratio <> 0 THEN id / ratio END),
+    max(CASE WHEN day > DATE '2021-01-01' THEN grp END) FILTER (WHERE NOT (grp = 3))
+    FROM TBL GROUP BY 1, 2$$);
+SELECT sum(CASE WHEN grp <> 3 THEN id / (grp - 3) ELSE 0 END),
+    count(*) FILTER (WHERE grp <> 3 AND id / (grp - 3) > 1000) FROM par_one;
+SELECT sum(CASE WHEN grp <> 3 THEN id / (grp - 3) ELSE 0 END),
+    count(*) FILTER (WHERE grp <> 3 AND id / (grp - 3) > 1000) FROM par_src;
 -- quals the scan evaluates; no key: one row, also over no rows
 SELECT * FROM gs_same($$SELECT count(*), sum(id), avg(ratio), min(name) FROM TBL
     WHERE grp < 5 AND name LIKE 'n1%'$$);
@@ -88,6 +108,8 @@ SELECT grp, sum(id / (grp - grp)) FROM par_src GROUP BY grp;
 SELECT grp, sum(id / (grp - grp)) FROM par_one GROUP BY grp;
 SELECT sum(ratio * 1e306) FROM par_src;
 SELECT sum(ratio * 1e306) FROM par_one;
+SELECT sum(CASE WHEN grp = 3 THEN id / (grp - 3) END) FROM par_src;
+SELECT sum(CASE WHEN grp = 3 THEN id / (grp - 3) END) FROM par_one;
 
 -- past hash_mem the groups spill to temporary files, and the answer stays
 -- the same
@@ -140,12 +162,12 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
 
--- left to PostgreSQL's Aggregate: DISTINCT, FILTER, ordered and other
+-- left to PostgreSQL's Aggregate: DISTINCT, FILTERs the scan cannot evaluate, ordered and other
 -- aggregates, expressions of numerics, numeric columns the quals test,
 -- keys of floats or of a nondeterministic collation, quals the scan cannot
 -- evaluate, grouping sets
 EXPLAIN (COSTS OFF) SELECT grp, count(DISTINCT name) FROM par_one GROUP BY grp;
-EXPLAIN (COSTS OFF) SELECT sum(id) FILTER (WHERE grp > 3) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT sum(id) FILTER (WHERE name LIKE 'n1%') FROM par_one;
 EXPLAIN (COSTS OFF) SELECT string_agg(name, ',') FROM par_one;
 EXPLAIN (COSTS OFF) SELECT sum(amount * 2) FROM par_one;
 EXPLAIN (COSTS OFF) SELECT sum(amount) FROM par_one WHERE amount > 0;

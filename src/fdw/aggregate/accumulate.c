@@ -109,8 +109,7 @@ pqfdw_accum_supported(Aggref *agg)
 	const AggInfo *info = agg_info(agg->aggfnoid);
 
 	if (info == NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
-		agg->aggfilter != NULL || agg->agglevelsup != 0 ||
-		agg->aggkind != AGGKIND_NORMAL)
+		agg->agglevelsup != 0 || agg->aggkind != AGGKIND_NORMAL)
 		return false;
 
 	/*
@@ -149,6 +148,12 @@ pqfdw_accum_create(Aggref *agg, MemoryContext cxt)
 	a->collation = agg->inputcollid;
 	if (a->fn == AGG_COUNT)
 		a->argtype = exprType((Node *) linitial_node(TargetEntry, agg->args)->expr);
+	/* count(*) FILTER counts the rows its filter vector leaves non-null */
+	if (a->fn == AGG_COUNT_STAR && agg->aggfilter != NULL)
+	{
+		a->fn = AGG_COUNT;
+		a->argtype = BOOLOID;
+	}
 	if (a->fn != AGG_COUNT_STAR && !pqfdw_vkind_of(a->argtype, &a->kind))
 		elog(ERROR, "aggregate %u over type %u in a grouped scan",
 			 agg->aggfnoid, a->argtype);

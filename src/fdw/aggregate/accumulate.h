@@ -23,7 +23,11 @@
 
 typedef struct PqAccum PqAccum;
 
-/* Whether the scan can compute agg (its arguments aside). */
+/*
+ * Whether the scan can compute agg (its arguments and FILTER aside: the
+ * caller evaluates them; rows the filter rejects reach the states as NULL
+ * arguments, and count(*) FILTER counts a vector of the filter's rows).
+ */
 extern bool pqfdw_accum_supported(Aggref *agg);
 
 /* The states of agg, allocated in cxt and grown with the groups. */

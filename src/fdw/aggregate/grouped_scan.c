@@ -59,6 +59,17 @@ typedef struct PqGrouped
 	int32	   *slots;			/* per row: its group's state, 0 for spilled
 								 * rows (a state nothing reads) */
 
+	/*
+	 * Aggregates with FILTER: the filter's expression, the rows it rejects
+	 * (skip) and the argument vector with those rows NULL (masked; for
+	 * count(*), a vector of zeros, NULL where the filter rejects the row).
+	 */
+	PqVExpr   **filters;
+	bool	  **skip;
+	PqVector   *masked;
+	bool	  **masked_nulls;
+	int64	   *zeros;
+
 	PqGroupTable *groups;		/* NULL without grouping keys */
 	MemoryContext agg_cxt;		/* groups and states, reset per partition */
 	Size		mem_limit;		/* hash_mem: past it, new groups spill */
@@ -140,6 +151,11 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 	gs->arg_vec = palloc0(sizeof(int) * Max(gs->naggs, 1));
 	gs->accs = palloc0(sizeof(PqAccum *) * Max(gs->naggs, 1));
 	gs->gids = palloc(sizeof(int32) * tr->batch_rows);
+	gs->filters = palloc0(sizeof(PqVExpr *) * Max(gs->naggs, 1));
+	gs->skip = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
+	gs->masked = palloc0(sizeof(PqVector) * Max(gs->naggs, 1));
+	gs->masked_nulls = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
+	gs->zeros = palloc0(sizeof(int64) * tr->batch_rows);
 	gs->slots = palloc(sizeof(int32) * tr->batch_rows);
 	foreach(lc, plan->fdw_scan_tlist)
 	{
@@ -148,12 +164,26 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 		if (i >= gs->nkeys)
 		{
 			Aggref	   *agg = castNode(Aggref, expr);
+			int			a = i - gs->nkeys;
 
-			gs->arg_vec[i - gs->nkeys] = agg->aggstar ? -1 : gs->nvec;
-			if (agg->aggstar)
-				expr = NULL;
-			else
-				expr = linitial_node(TargetEntry, agg->args)->expr;
+			gs->arg_vec[a] = agg->aggstar && !agg->aggfilter ? -1 : gs->nvec;
+			expr = agg->aggstar ? NULL :
+				linitial_node(TargetEntry, agg->args)->expr;
+			if (agg->aggfilter)
+			{
+				gs->filters[a] = pqfdw_vexpr_compile(agg->aggfilter,
+													 gs->scanrelid,
+													 tr->batch_rows);
+				gs->skip[a] = palloc(sizeof(bool) * tr->batch_rows);
+				gs->masked_nulls[a] = palloc(sizeof(bool) * tr->batch_rows);
+				if (expr == NULL)
+				{
+					/* count(*) FILTER: the filter's rows, as a bool vector */
+					gs->vec_types[gs->nvec++] = BOOLOID;
+					i++;
+					continue;
+				}
+			}
 		}
 		if (expr)
 		{
@@ -258,6 +288,58 @@ end_input(PqGrouped *gs)
 	gs->spill = NULL;
 }
 
+/*
+ * The batch's vectors: keys, then each aggregate's argument; with FILTER,
+ * the argument only for the rows the filter passes (PostgreSQL evaluates
+ * neither the argument nor its errors for the others), NULL elsewhere.
+ */
+static void
+eval_vectors(PqGrouped *gs, PqTableReader *tr, int n)
+{
+	int			i;
+	int			r;
+
+	for (i = 0; i < gs->nkeys; i++)
+		gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], tr, n, NULL);
+	for (i = 0; i < gs->naggs; i++)
+	{
+		int			v = gs->arg_vec[i];
+		const PqVector *f;
+		PqVector   *m = &gs->masked[i];
+		bool	   *skip = gs->skip[i];
+		bool	   *mnulls = gs->masked_nulls[i];
+
+		if (v < 0)
+			continue;
+		if (gs->filters[i] == NULL)
+		{
+			gs->vecs[v] = pqfdw_vexpr_eval(gs->exprs[v], tr, n, NULL);
+			continue;
+		}
+		f = pqfdw_vexpr_eval(gs->filters[i], tr, n, NULL);
+		for (r = 0; r < n; r++)
+			skip[r] = f->nulls[r] || f->i[r] == 0;
+		if (gs->exprs[v] != NULL)
+		{
+			*m = *pqfdw_vexpr_eval(gs->exprs[v], tr, n, skip);
+			/* constants are not masked by skip: every rejected row is NULL */
+			for (r = 0; r < n; r++)
+				mnulls[r] = m->nulls[r] || skip[r];
+		}
+		else
+		{
+			m->kind = PQV_INT;
+			m->type = BOOLOID;
+			m->i = gs->zeros;
+			memcpy(mnulls, skip, sizeof(bool) * n);
+		}
+		m->nulls = mnulls;
+		gs->vecs[v] = m;
+	}
+	for (i = 0; i < gs->nvec; i++)
+		gs->vec_scales[i] = gs->vecs[i]->scale;
+}
+
 /* Read every batch of the table into the groups. */
 static void
 consume_table(PqGrouped *gs, ForeignScan *plan)
@@ -273,11 +355,7 @@ consume_table(PqGrouped *gs, ForeignScan *plan)
 			pqfdw_accum_reserve(gs->accs[i], 1);
 	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
 	{
-		for (i = 0; i < gs->nvec; i++)
-		{
-			gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], tr, n);
-			gs->vec_scales[i] = gs->vecs[i]->scale;
-		}
+		eval_vectors(gs, tr, n);
 		add_rows(gs, n);
 	}
 	end_input(gs);

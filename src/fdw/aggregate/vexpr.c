@@ -2,7 +2,8 @@
  *
  * vexpr.c
  *		Vector expressions: columns, constants, integer and float arithmetic
- *		and casts, evaluated for a whole batch per node.
+ *		and casts, comparisons, AND/OR/NOT and CASE, evaluated for a whole
+ *		batch per node.
  *
  * Every operator repeats its PostgreSQL function's semantics: integers are
  * computed in 64 bits and checked against the result type's range
@@ -10,6 +11,13 @@
  * first, floats go through utils/float.h's checked operators.  Rows whose
  * operand is NULL are not computed at all, so that a NULL row's leftover
  * value can never raise an error PostgreSQL would not.
+ *
+ * PostgreSQL does not evaluate what AND/OR short-circuit past, nor the
+ * CASE branches a row does not take.  Here a node is evaluated under a
+ * skip mask: the rows it must not compute read their columns as NULL, so
+ * every node but a constant is NULL there and no operator computes them.
+ * AND, OR and CASE evaluate each child under their own mask, the outer one
+ * plus the rows already decided (or taking another branch).
  *
  *-------------------------------------------------------------------------
  */
@@ -36,7 +44,11 @@ typedef enum VOp
 	VOP_CAST,
 	VOP_CMP,					/* comparison: a bool */
 	VOP_ISNULL,
-	VOP_ISNOTNULL
+	VOP_ISNOTNULL,
+	VOP_AND,					/* args: the operands, in order */
+	VOP_OR,
+	VOP_NOT,
+	VOP_CASE					/* args: WHEN, THEN pairs, then ELSE */
 } VOp;
 
 typedef enum VCmp
@@ -57,7 +69,13 @@ struct PqVExpr
 	int			att;			/* VOP_VAR: 0-based attribute */
 	PqVExpr    *a;
 	PqVExpr    *b;
-	bool	   *nbuf;			/* nulls of computed nodes */
+	PqVExpr   **args;			/* VOP_AND, VOP_OR, VOP_CASE */
+	int			nargs;
+	bool	   *sk;				/* VOP_AND, VOP_OR, VOP_CASE: the children's
+								 * skip mask */
+	int		   *branch;			/* VOP_CASE: per row, the branch it takes
+								 * (nargs / 2 for ELSE), -1 if skipped */
+	bool	   *nbuf;			/* nulls of computed nodes and masked columns */
 	bool		const_null;
 	int64		const_i;
 	double		const_d;
@@ -274,6 +292,34 @@ pqfdw_vexpr_supported(Expr *expr, Index relid, const Bitmapset *unscaled)
 
 		return !nt->argisrow && pqfdw_vexpr_supported(nt->arg, relid, unscaled);
 	}
+	if (IsA(expr, BoolExpr))
+	{
+		foreach(lc, ((BoolExpr *) expr)->args)
+			if (exprType(lfirst(lc)) != BOOLOID ||
+				!pqfdw_vexpr_supported(lfirst(lc), relid, unscaled))
+				return false;
+		return true;
+	}
+	if (IsA(expr, CaseExpr))
+	{
+		CaseExpr   *c = (CaseExpr *) expr;
+
+		/* CASE x WHEN ...: its CaseTestExpr placeholders are not compiled */
+		if (c->arg != NULL || c->defresult == NULL)
+			return false;
+		foreach(lc, c->args)
+		{
+			CaseWhen   *w = lfirst_node(CaseWhen, lc);
+
+			if (exprType((Node *) w->expr) != BOOLOID ||
+				exprType((Node *) w->result) != c->casetype ||
+				!pqfdw_vexpr_supported(w->expr, relid, unscaled) ||
+				!pqfdw_vexpr_supported(w->result, relid, unscaled))
+				return false;
+		}
+		return exprType((Node *) c->defresult) == c->casetype &&
+			pqfdw_vexpr_supported(c->defresult, relid, unscaled);
+	}
 	if (!call_of(expr, &funcid, &args) || op_of(funcid) == NULL)
 		return false;
 	foreach(lc, args)
@@ -301,11 +347,8 @@ new_node(VOp op, Oid type, int batch_rows)
 		e->out.i = palloc0(sizeof(int64) * batch_rows);
 	else if (e->out.kind != PQV_DATUM)
 		e->out.d = palloc0(sizeof(double) * batch_rows);
-	if (op != VOP_VAR)
-	{
-		e->nbuf = palloc0(sizeof(bool) * batch_rows);
-		e->out.nulls = e->nbuf;
-	}
+	e->nbuf = palloc0(sizeof(bool) * batch_rows);
+	e->out.nulls = e->nbuf;
 	return e;
 }
 
@@ -364,6 +407,48 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 		e->a = pqfdw_vexpr_compile(nt->arg, relid, batch_rows);
 		return e;
 	}
+	if (IsA(expr, BoolExpr))
+	{
+		BoolExpr   *be = (BoolExpr *) expr;
+		ListCell   *lc;
+		int			i = 0;
+
+		if (be->boolop == NOT_EXPR)
+		{
+			e = new_node(VOP_NOT, type, batch_rows);
+			e->a = pqfdw_vexpr_compile(linitial(be->args), relid, batch_rows);
+			return e;
+		}
+		e = new_node(be->boolop == AND_EXPR ? VOP_AND : VOP_OR, type,
+					 batch_rows);
+		e->nargs = list_length(be->args);
+		e->args = palloc(sizeof(PqVExpr *) * e->nargs);
+		foreach(lc, be->args)
+			e->args[i++] = pqfdw_vexpr_compile(lfirst(lc), relid, batch_rows);
+		e->sk = palloc(sizeof(bool) * batch_rows);
+		return e;
+	}
+	if (IsA(expr, CaseExpr))
+	{
+		CaseExpr   *c = (CaseExpr *) expr;
+		ListCell   *lc;
+		int			i = 0;
+
+		e = new_node(VOP_CASE, type, batch_rows);
+		e->nargs = 2 * list_length(c->args) + 1;
+		e->args = palloc(sizeof(PqVExpr *) * e->nargs);
+		foreach(lc, c->args)
+		{
+			CaseWhen   *w = lfirst_node(CaseWhen, lc);
+
+			e->args[i++] = pqfdw_vexpr_compile(w->expr, relid, batch_rows);
+			e->args[i++] = pqfdw_vexpr_compile(w->result, relid, batch_rows);
+		}
+		e->args[i] = pqfdw_vexpr_compile(c->defresult, relid, batch_rows);
+		e->sk = palloc(sizeof(bool) * batch_rows);
+		e->branch = palloc(sizeof(int) * batch_rows);
+		return e;
+	}
 	if (!call_of(expr, &funcid, &args) || op_of(funcid) == NULL)
 		elog(ERROR, "unsupported node %d in a vector expression",
 			 (int) nodeTag(expr));
@@ -375,14 +460,23 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 	return e;
 }
 
-/* A column's values from the batch: NULL rows hold 0. */
+/*
+ * A column's values from the batch: NULL rows hold 0.  Rows of skip are
+ * NULL too, so that every strict operator above leaves them alone.
+ */
 static void
-eval_var(PqVExpr *e, PqTableReader *tr, int n)
+eval_var(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 {
 	const Datum *v = tr->batch_values + pqfdw_batch_index(tr, e->att, 0);
 	const bool *nulls = tr->batch_nulls + pqfdw_batch_index(tr, e->att, 0);
 	int			r;
 
+	if (skip)
+	{
+		for (r = 0; r < n; r++)
+			e->nbuf[r] = nulls[r] || skip[r];
+		nulls = e->nbuf;
+	}
 	e->out.nulls = nulls;
 	switch (e->out.type)
 	{
@@ -650,8 +744,110 @@ eval_cmp(PqVExpr *e, int n)
 	}
 }
 
+static void eval_node(PqVExpr *e, PqTableReader *tr, int n,
+					  const bool *skip);
+
+/*
+ * AND (OR): its operands in order, each only on the rows that no earlier
+ * operand has made false (true), as ExecInterpExpr's BOOL_AND_STEP; then
+ * false (true) if one was, else NULL if one was NULL, else true (false).
+ */
 static void
-eval_node(PqVExpr *e, PqTableReader *tr, int n)
+eval_and_or(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
+{
+	int64		undecided = e->op == VOP_AND;
+	int64	   *restrict out = e->out.i;
+	bool	   *restrict sk = e->sk;
+	int			r;
+	int			j;
+
+	for (r = 0; r < n; r++)
+	{
+		sk[r] = skip && skip[r];
+		e->nbuf[r] = sk[r];
+		out[r] = undecided;
+	}
+	for (j = 0; j < e->nargs; j++)
+	{
+		const PqVector *v = &e->args[j]->out;
+
+		eval_node(e->args[j], tr, n, sk);
+		for (r = 0; r < n; r++)
+		{
+			if (sk[r])
+				continue;
+			if (v->nulls[r])
+				e->nbuf[r] = true;
+			else if ((v->i[r] != 0) != undecided)
+			{
+				out[r] = !undecided;
+				e->nbuf[r] = false;
+				sk[r] = true;
+			}
+		}
+	}
+}
+
+/*
+ * CASE WHEN c1 THEN v1 ... ELSE d END: each condition on the rows no
+ * earlier one took (true, not NULL), then each branch only on its rows.
+ */
+static void
+eval_case(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
+{
+	int			nwhen = e->nargs / 2;
+	int		   *restrict branch = e->branch;
+	bool	   *restrict sk = e->sk;
+	bool		integral = pqfdw_vkind_integral(e->out.kind);
+	int			r;
+	int			j;
+
+	for (r = 0; r < n; r++)
+	{
+		sk[r] = skip && skip[r];
+		branch[r] = sk[r] ? -1 : nwhen;
+		e->nbuf[r] = true;
+	}
+	for (j = 0; j < nwhen; j++)
+	{
+		const PqVector *c = &e->args[2 * j]->out;
+
+		eval_node(e->args[2 * j], tr, n, sk);
+		for (r = 0; r < n; r++)
+			if (!sk[r] && !c->nulls[r] && c->i[r] != 0)
+			{
+				branch[r] = j;
+				sk[r] = true;
+			}
+	}
+	for (j = 0; j <= nwhen; j++)
+	{
+		PqVExpr    *res = e->args[j < nwhen ? 2 * j + 1 : 2 * nwhen];
+		bool		taken = false;
+
+		for (r = 0; r < n; r++)
+		{
+			sk[r] = branch[r] != j;
+			taken |= !sk[r];
+		}
+		if (!taken)
+			continue;
+		eval_node(res, tr, n, sk);
+		for (r = 0; r < n; r++)
+		{
+			if (sk[r])
+				continue;
+			e->nbuf[r] = res->out.nulls[r];
+			if (integral)
+				e->out.i[r] = res->out.i[r];
+			else
+				e->out.d[r] = res->out.d[r];
+		}
+	}
+}
+
+static void
+eval_node(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 {
 	const PqVector *a;
 	const PqVector *b;
@@ -660,14 +856,24 @@ eval_node(PqVExpr *e, PqTableReader *tr, int n)
 
 	if (e->op == VOP_VAR)
 	{
-		eval_var(e, tr, n);
+		eval_var(e, tr, n, skip);
 		return;
 	}
 	if (e->op == VOP_CONST)
 		return;
-	eval_node(e->a, tr, n);
+	if (e->op == VOP_AND || e->op == VOP_OR)
+	{
+		eval_and_or(e, tr, n, skip);
+		return;
+	}
+	if (e->op == VOP_CASE)
+	{
+		eval_case(e, tr, n, skip);
+		return;
+	}
+	eval_node(e->a, tr, n, skip);
 	if (e->b)
-		eval_node(e->b, tr, n);
+		eval_node(e->b, tr, n, skip);
 	if (e->op == VOP_CAST)
 	{
 		eval_cast(e, n);
@@ -676,10 +882,20 @@ eval_node(PqVExpr *e, PqTableReader *tr, int n)
 	a = &e->a->out;
 	if (e->op == VOP_ISNULL || e->op == VOP_ISNOTNULL)
 	{
+		/* a skipped row's column reads NULL: the test must not say so */
 		for (r = 0; r < n; r++)
 		{
-			e->nbuf[r] = false;
+			e->nbuf[r] = skip && skip[r];
 			e->out.i[r] = a->nulls[r] == (e->op == VOP_ISNULL);
+		}
+		return;
+	}
+	if (e->op == VOP_NOT)
+	{
+		for (r = 0; r < n; r++)
+		{
+			e->nbuf[r] = a->nulls[r];
+			e->out.i[r] = !a->i[r];
 		}
 		return;
 	}
@@ -721,8 +937,8 @@ eval_node(PqVExpr *e, PqTableReader *tr, int n)
 }
 
 const PqVector *
-pqfdw_vexpr_eval(PqVExpr *e, PqTableReader *tr, int n)
+pqfdw_vexpr_eval(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 {
-	eval_node(e, tr, n);
+	eval_node(e, tr, n, skip);
 	return &e->out;
 }

@@ -6,7 +6,9 @@
  *
  * A vector expression is a tree of columns, constants, integer and float
  * arithmetic (+ - * / %, unary minus), casts between those types,
- * comparisons of numbers, dates, times and bools, and IS [NOT] NULL.  Each
+ * comparisons of numbers, dates, times and bools, IS [NOT] NULL, AND, OR,
+ * NOT and searched CASE (operands and branches evaluated only where
+ * PostgreSQL evaluates them).  Each
  * operator is PostgreSQL's, row for row: the same results, the same
  * overflow, underflow and division-by-zero errors; a NULL operand gives
  * NULL.  Anything else is not compiled (pqfdw_vexpr_supported() is false)
@@ -76,7 +78,13 @@ extern Datum pqfdw_vint_datum(Oid type, int64 v);
 /* Compile expr (supported) for batches of at most batch_rows rows. */
 extern PqVExpr *pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows);
 
-/* Evaluate on the n rows of tr's current batch; valid until the next call. */
-extern const PqVector *pqfdw_vexpr_eval(PqVExpr *e, PqTableReader *tr, int n);
+/*
+ * Evaluate on the n rows of tr's current batch; valid until the next call.
+ * Rows where skip (may be NULL) is set are not computed: their columns read
+ * as NULL, so no operator can fail on them (an aggregate's FILTER: PostgreSQL
+ * does not evaluate the arguments of rows the filter rejects).
+ */
+extern const PqVector *pqfdw_vexpr_eval(PqVExpr *e, PqTableReader *tr, int n,
+										const bool *skip);
 
 #endif							/* PQFDW_VEXPR_H */

@@ -9,9 +9,9 @@
  * date, time, timestamp, bool or text columns (text under a deterministic
  * collation, grouped by the type's own equality) or numeric columns read
  * unscaled, and every aggregate in its target list and HAVING is one
- * accumulate.c computes, over a vector expression, without DISTINCT,
- * ORDER BY or FILTER.  Anything else, grouping
- * sets, window functions, set-returning functions and volatile or
+ * accumulate.c computes, over a vector expression, without DISTINCT or
+ * ORDER BY, with a FILTER that is a vector expression too.  Anything else,
+ * grouping sets, window functions, set-returning functions and volatile or
  * sub-select expressions leave the query to PostgreSQL's Aggregate.  HAVING
  * is evaluated by PostgreSQL on the scan's groups (the plan's qual).
  *
@@ -156,6 +156,11 @@ upper_expr_ok(Node *expr, List *keys, Index relid, const Bitmapset *unscaled,
 		if (!agg->aggstar &&
 			!pqfdw_vexpr_supported(linitial_node(TargetEntry, agg->args)->expr,
 								   relid, unscaled))
+			return false;
+		/* FILTER (WHERE ...): a bool vector expression */
+		if (agg->aggfilter != NULL &&
+			(exprType((Node *) agg->aggfilter) != BOOLOID ||
+			 !pqfdw_vexpr_supported(agg->aggfilter, relid, unscaled)))
 			return false;
 		*aggrefs = lappend(*aggrefs, agg);
 	}
