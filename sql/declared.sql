@@ -37,6 +37,13 @@ SELECT count(*) AS rows,
        count(*) FILTER (WHERE d.renamed IS DISTINCT FROM e.c_varchar_nn) AS bad_renamed
 FROM ft_declared d JOIN expected_types e ON e.id = d.id;
 
+-- A changed column_name takes effect in the same session: the names the
+-- scan remembers per table are forgotten when ALTER changes the table.
+SELECT min(renamed) = (SELECT min(c_varchar_nn) FROM expected_types) AS same FROM ft_declared;
+ALTER FOREIGN TABLE ft_declared ALTER COLUMN renamed OPTIONS (SET column_name 'c_uuid');
+SELECT min(renamed) = (SELECT min(c_uuid::text) FROM expected_types) AS same FROM ft_declared;
+ALTER FOREIGN TABLE ft_declared ALTER COLUMN renamed OPTIONS (SET column_name 'c_varchar_nn');
+
 -- A typmod that some values do not fit is an error when such a value is read.
 CREATE FOREIGN TABLE ft_short (c_varchar_long varchar(5))
     SERVER parquet_srv OPTIONS (filename :'file');

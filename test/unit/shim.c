@@ -147,6 +147,20 @@ pstrdup(const char *in)
 	return out;
 }
 
+/*
+ * StringInfo (format/metadata/schema.c) formats through pvsnprintf();
+ * libpgcommon's would bring its psprintf(), which the shim has.
+ */
+size_t
+pvsnprintf(char *buf, size_t len, const char *fmt, va_list args)
+{
+	int			n = vsnprintf(buf, len, fmt, args);
+
+	if (n < 0)
+		elog(ERROR, "vsnprintf failed");
+	return (size_t) n < len ? (size_t) n : (size_t) n + 1;
+}
+
 char *
 psprintf(const char *fmt,...)
 {

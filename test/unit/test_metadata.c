@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "format/metadata/metadata.h"
+#include "format/metadata/schema.h"
 #include "format/thrift/compact.h"
 #include "unit_test.h"
 
@@ -533,6 +534,65 @@ compare_file_metadata(const PqFileMetaData *a, const PqFileMetaData *b)
 }
 
 /* ---- hand-written byte vectors ---- */
+
+/* A flat schema of INT32 columns named names[0..n-1]. */
+static PqSchema *
+flat_schema(const char **names, int n)
+{
+	PqFileMetaData md;
+	int			i;
+
+	memset(&md, 0, sizeof(md));
+	md.n_schema = n + 1;
+	md.schema = palloc0(sizeof(PqSchemaElement) * (n + 1));
+	md.schema[0].name = "root";
+	md.schema[0].has_num_children = true;
+	md.schema[0].num_children = n;
+	for (i = 0; i < n; i++)
+	{
+		md.schema[i + 1].name = (char *) names[i];
+		md.schema[i + 1].has_type = true;
+		md.schema[i + 1].type = PQ_INT32;
+		md.schema[i + 1].has_repetition_type = true;
+		md.schema[i + 1].repetition_type = PQ_OPTIONAL;
+	}
+	return pq_schema_build(&md);
+}
+
+/*
+ * Field lookup with a position hint: the hint is only taken when names are
+ * distinct (else the first exact match wins, as without a hint); a wrong
+ * hint falls back to the search and moves to where the name is.
+ */
+static void
+test_find_field_hinted(void)
+{
+	const char *uniq[] = {"a", "b", "C"};
+	const char *dup[] = {"a", "b", "a"};
+	PqSchema   *s = flat_schema(uniq, 3);
+	int			hint = 0;
+
+	CHECK(s->unique_names);
+	CHECK(pq_schema_find_field_hinted(s, "C", &hint) == s->root->children[2]);
+	CHECK(hint == 2);
+	CHECK(pq_schema_find_field_hinted(s, "C", &hint) == s->root->children[2]);
+	CHECK(pq_schema_find_field_hinted(s, "a", &hint) == s->root->children[0]);
+	CHECK(hint == 0);
+	/* case-insensitive when unambiguous */
+	CHECK(pq_schema_find_field_hinted(s, "c", &hint) == s->root->children[2]);
+	hint = 7;
+	CHECK(pq_schema_find_field_hinted(s, "zz", &hint) == NULL);
+	CHECK(hint == 7);
+	CHECK(pq_schema_find_field_hinted(s, "b", &hint) == s->root->children[1]);
+	CHECK(hint == 1);
+
+	s = flat_schema(dup, 3);
+	CHECK(!s->unique_names);
+	hint = 2;
+	CHECK(pq_schema_find_field_hinted(s, "a", &hint) == s->root->children[0]);
+	CHECK(pq_schema_find_field(s, "a") == s->root->children[0]);
+	shim_free_all();
+}
 
 static void
 test_page_header_hand_bytes(void)
@@ -1849,6 +1909,7 @@ suite_metadata(void)
 	ut_run("metadata_page_header_round_trip", test_page_header_round_trip);
 	ut_run("metadata_index_round_trip", test_index_round_trip);
 	ut_run("metadata_other_round_trips", test_other_round_trips);
+	ut_run("metadata_find_field_hinted", test_find_field_hinted);
 
 	if (corpus_dir() == NULL)
 	{

@@ -7,25 +7,121 @@
  * else by its own name: exactly, or case-insensitively when that is
  * unambiguous (PostgreSQL folds unquoted names to lower case).
  *
+ * A table of many files asks for each of its columns in each file, at plan
+ * and at execution time.  The names are therefore remembered per relation
+ * (until a relcache invalidation of it: ALTER FOREIGN TABLE ... OPTIONS
+ * changes pg_attribute), with the position each was last found at, which
+ * is where the next file of the same writer has it too.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "fdw/common/parquet_fdw.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+typedef struct ColumnName
+{
+	char	   *name;			/* NULL until first asked for */
+	int			hint;			/* position last found at */
+} ColumnName;
+
+typedef struct RelColumns
+{
+	Oid			relid;			/* hash key */
+	int			ncols;
+	ColumnName *cols;			/* by attnum - 1 */
+} RelColumns;
+
+static HTAB *rel_columns = NULL;
+
+static void
+forget_relation(Datum arg, Oid relid)
+{
+	HASH_SEQ_STATUS seq;
+	RelColumns *rc;
+	int			i;
+
+	hash_seq_init(&seq, rel_columns);
+	while ((rc = hash_seq_search(&seq)) != NULL)
+	{
+		if (relid != InvalidOid && rc->relid != relid)
+			continue;
+		for (i = 0; i < rc->ncols; i++)
+			if (rc->cols[i].name)
+				pfree(rc->cols[i].name);
+		if (rc->cols)
+			pfree(rc->cols);
+		hash_search(rel_columns, &rc->relid, HASH_REMOVE, NULL);
+	}
+}
+
+/* The remembered name of a column, looked up on first use. */
+static ColumnName *
+column_name(Oid relid, AttrNumber attnum)
+{
+	RelColumns *rc;
+	bool		found;
+	char	   *name;
+
+	if (rel_columns == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(RelColumns);
+		ctl.hcxt = CacheMemoryContext;
+		rel_columns = hash_create("parquet_fdw column names", 16, &ctl,
+								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		CacheRegisterRelcacheCallback(forget_relation, (Datum) 0);
+	}
+	rc = hash_search(rel_columns, &relid, HASH_FIND, NULL);
+	if (rc != NULL && attnum <= rc->ncols && rc->cols[attnum - 1].name)
+		return &rc->cols[attnum - 1];
+
+	/* the catalog lookup may run invalidations: enter the entry after it */
+	name = MemoryContextStrdup(CacheMemoryContext,
+							   pqfdw_column_name(relid, attnum));
+	rc = hash_search(rel_columns, &relid, HASH_ENTER, &found);
+	if (!found)
+	{
+		rc->ncols = 0;
+		rc->cols = NULL;
+	}
+	if (attnum > rc->ncols)
+	{
+		int			n = Max(attnum, 2 * rc->ncols);
+		ColumnName *cols = MemoryContextAllocZero(CacheMemoryContext,
+												  sizeof(ColumnName) * n);
+
+		if (rc->cols)
+		{
+			memcpy(cols, rc->cols, sizeof(ColumnName) * rc->ncols);
+			pfree(rc->cols);
+		}
+		rc->cols = cols;
+		rc->ncols = n;
+	}
+	rc->cols[attnum - 1].name = name;
+	return &rc->cols[attnum - 1];
+}
 
 PqSchemaNode *
 pqfdw_find_column(const PqFile *file, Oid relid, AttrNumber attnum,
 				  const char *filename)
 {
-	char	   *name = pqfdw_column_name(relid, attnum);
-	PqSchemaNode *node = pq_schema_find_field(file->schema, name);
+	ColumnName *col = column_name(relid, attnum);
+	PqSchemaNode *node = pq_schema_find_field_hinted(file->schema, col->name,
+													 &col->hint);
 
 	if (node == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
 				 errmsg("column \"%s\" of foreign table \"%s\" does not exist in Parquet file \"%s\"",
-						name, get_rel_name(relid), filename),
+						col->name, get_rel_name(relid), filename),
 				 errhint("Use the column option column_name to map a column to a differently named Parquet field; parquet_fdw.schema() lists the fields.")));
 	return node;
 }

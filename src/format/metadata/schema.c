@@ -318,6 +318,31 @@ collect_leaves(PqSchema *schema, PqSchemaNode *n, const PqFileMetaData *md)
 		collect_leaves(schema, n->children[i], md);
 }
 
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+static bool
+names_unique(const PqSchemaNode *root)
+{
+	const char **names;
+	bool		unique = true;
+	int			i;
+
+	if (root->n_children < 2)
+		return true;
+	names = palloc(sizeof(char *) * root->n_children);
+	for (i = 0; i < root->n_children; i++)
+		names[i] = root->children[i]->name;
+	qsort(names, root->n_children, sizeof(char *), name_cmp);
+	for (i = 1; i < root->n_children && unique; i++)
+		unique = strcmp(names[i - 1], names[i]) != 0;
+	pfree(names);
+	return unique;
+}
+
 PqSchema *
 pq_schema_build(const PqFileMetaData *md)
 {
@@ -337,27 +362,54 @@ pq_schema_build(const PqFileMetaData *md)
 	schema->n_columns = st.n_leaves;
 	schema->columns = palloc0(sizeof(PqColumnDescr) * Max(st.n_leaves, 1));
 	collect_leaves(schema, schema->root, md);
+	schema->unique_names = names_unique(schema->root);
 	return schema;
 }
 
-PqSchemaNode *
-pq_schema_find_field(const PqSchema *schema, const char *name)
+/* The position of the field name matches, -1 if none. */
+static int
+find_field(const PqSchemaNode *root, const char *name)
 {
-	PqSchemaNode *root = schema->root;
-	PqSchemaNode *found = NULL;
+	int			found = -1;
 	int			nfound = 0;
 	int			i;
 
 	for (i = 0; i < root->n_children; i++)
 		if (strcmp(root->children[i]->name, name) == 0)
-			return root->children[i];
+			return i;
 	for (i = 0; i < root->n_children; i++)
 		if (pg_strcasecmp(root->children[i]->name, name) == 0)
 		{
-			found = root->children[i];
+			found = i;
 			nfound++;
 		}
-	return nfound == 1 ? found : NULL;
+	return nfound == 1 ? found : -1;
+}
+
+PqSchemaNode *
+pq_schema_find_field(const PqSchema *schema, const char *name)
+{
+	int			i = find_field(schema->root, name);
+
+	return i >= 0 ? schema->root->children[i] : NULL;
+}
+
+PqSchemaNode *
+pq_schema_find_field_hinted(const PqSchema *schema, const char *name,
+							int *hint)
+{
+	PqSchemaNode *root = schema->root;
+	int			i;
+
+	/* with distinct names, an exact match is the first exact match */
+	if (schema->unique_names && *hint >= 0 && *hint < root->n_children &&
+		strcmp(root->children[*hint]->name, name) == 0)
+		return root->children[*hint];
+	i = find_field(root, name);
+	if (i < 0)
+		return NULL;
+	*hint = i;
+	return root->children[i];
 }
 
 static const char *

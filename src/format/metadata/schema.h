@@ -56,6 +56,7 @@ typedef struct PqSchema
 	PqSchemaNode *root;
 	PqColumnDescr *columns;
 	int			n_columns;
+	bool		unique_names;	/* no two top-level fields share a name */
 } PqSchema;
 
 /*
@@ -68,6 +69,14 @@ extern PqSchema *pq_schema_build(const PqFileMetaData *md);
 /* Top-level field by name: exact match, else a unique case-insensitive one. */
 extern PqSchemaNode *pq_schema_find_field(const PqSchema *schema,
 										  const char *name);
+
+/*
+ * The same, trying first the field at *hint (the position where the name
+ * was found in another file's schema: files of one table mostly share a
+ * layout), and setting *hint to the position found.
+ */
+extern PqSchemaNode *pq_schema_find_field_hinted(const PqSchema *schema,
+												 const char *name, int *hint);
 
 /* A short text form of a node's logical type, e.g. "DECIMAL(9,2)". */
 extern char *pq_logical_type_string(const PqSchemaNode *node);
