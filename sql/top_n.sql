@@ -72,12 +72,18 @@ END $$;
 SELECT * FROM tn_skipped('SELECT id, name FROM par_one ORDER BY id LIMIT 5');
 SELECT * FROM tn_skipped('SELECT id, name FROM par_one ORDER BY id DESC LIMIT 5');
 
--- with workers on offer, the top-N scan still wins
+-- with workers: each process keeps the best LIMIT + OFFSET rows of the row
+-- groups it claims, sorted; Gather Merge and PostgreSQL's Limit combine them
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 EXPLAIN (COSTS OFF) SELECT id FROM par_one ORDER BY ratio, id LIMIT 3;
+SELECT * FROM tn_same('SELECT id, ratio FROM TBL ORDER BY ratio DESC NULLS LAST, id LIMIT 7');
+SELECT * FROM tn_same('SELECT id, grp, name FROM TBL ORDER BY grp NULLS FIRST, name DESC, id LIMIT 12');
+SELECT * FROM tn_same('SELECT id, amount FROM TBL ORDER BY amount DESC, id LIMIT 4 OFFSET 10');
+SELECT * FROM tn_same('SELECT id, grp FROM TBL WHERE grp = 3 AND id > 30000 ORDER BY id LIMIT 5');
+SELECT * FROM tn_same('SELECT id FROM TBL WHERE id < 20 ORDER BY id DESC LIMIT 100');
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

@@ -127,10 +127,22 @@ plan_kind(ForeignScanState *node)
 	return pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan);
 }
 
-static inline bool
-grouped_plan(ForeignScanState *node)
+/*
+ * The scan a grouped or top-N plan reads through, whose row-group cursor
+ * its parallel workers share; NULL for the table's own scans.
+ */
+static PqScanState *
+inner_scan(ForeignScanState *node)
 {
-	return plan_kind(node) == PQFDW_PLAN_GROUPED;
+	switch (plan_kind(node))
+	{
+		case PQFDW_PLAN_GROUPED:
+			return pqfdw_grouped_scan_state(node);
+		case PQFDW_PLAN_TOP_N:
+			return pqfdw_top_n_scan_state(node);
+		default:
+			return NULL;
+	}
 }
 
 static void
@@ -214,7 +226,7 @@ explain_foreign_scan(ForeignScanState *node, struct ExplainState *es)
 static Size
 estimate_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt)
 {
-	return grouped_plan(node) ? pqfdw_grouped_estimate_dsm(node, pcxt) :
+	return inner_scan(node) ? pqfdw_scan_estimate_dsm(inner_scan(node)) :
 		pqfdw_EstimateDSMForeignScan(node, pcxt);
 }
 
@@ -222,8 +234,8 @@ static void
 initialize_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt,
 							void *coordinate)
 {
-	if (grouped_plan(node))
-		pqfdw_grouped_init_dsm(node, pcxt, coordinate);
+	if (inner_scan(node))
+		pqfdw_scan_init_dsm(inner_scan(node), pcxt, coordinate);
 	else
 		pqfdw_InitializeDSMForeignScan(node, pcxt, coordinate);
 }
@@ -232,8 +244,8 @@ static void
 initialize_worker_foreign_scan(ForeignScanState *node, shm_toc *toc,
 							   void *coordinate)
 {
-	if (grouped_plan(node))
-		pqfdw_grouped_init_worker(node, toc, coordinate);
+	if (inner_scan(node))
+		pqfdw_scan_init_worker(inner_scan(node), coordinate);
 	else
 		pqfdw_InitializeWorkerForeignScan(node, toc, coordinate);
 }
@@ -241,9 +253,10 @@ initialize_worker_foreign_scan(ForeignScanState *node, shm_toc *toc,
 static void
 shutdown_foreign_scan(ForeignScanState *node)
 {
-	if (grouped_plan(node))
-		pqfdw_grouped_shutdown(node);
-	else if (plan_kind(node) != PQFDW_PLAN_TOP_N)
+	if (inner_scan(node))
+		pqfdw_scan_shutdown(inner_scan(node));
+	else if (plan_kind(node) == PQFDW_PLAN_SCAN ||
+			 plan_kind(node) == PQFDW_PLAN_FOOTER)
 		pqfdw_ShutdownForeignScan(node);
 }
 

@@ -301,7 +301,7 @@ async function main() {
         const plan = (await run(client, `EXPLAIN (COSTS OFF) ${fsql}`)).rows?.flat().join('\n') ?? '';
         const grouped = /Parquet Aggregate: (?!.*from the footers)|Parquet Top-N: /.test(plan);
         if (grouped && workers === 0) pushed++;
-        if (/Parquet Aggregate: PARTIAL/.test(plan)) parallelGrouped++;
+        if (/Parquet (Aggregate|Top-N): PARTIAL/.test(plan)) parallelGrouped++;
         const inOrder = workers === 0 && heapInOrder && !/GroupAggregate|Gather/.test(plan);
         const got = await run(client, fsql);
         let d = differ(want, got, !inOrder);
@@ -323,7 +323,7 @@ async function main() {
     await client.query(`DROP TABLE diff_heap; DROP SERVER diff_srv CASCADE`);
   await client.end();
   for (const f of failures.slice(0, 30)) console.log(`FAIL ${f}`);
-  console.log(`${QUERIES} queries over ${ROWS} rows (seed ${SEED}), each on 2 files at 0 and 2 workers; grouped and top-N scans at 0 workers: ${pushed} of ${2 * QUERIES}, parallel grouped scans at 2 workers: ${parallelGrouped} of ${2 * QUERIES}`);
+  console.log(`${QUERIES} queries over ${ROWS} rows (seed ${SEED}), each on 2 files at 0 and 2 workers; grouped and top-N scans at 0 workers: ${pushed} of ${2 * QUERIES}, parallel grouped and top-N scans at 2 workers: ${parallelGrouped} of ${2 * QUERIES}`);
   // the tester must exercise the grouped scan, not only PostgreSQL's Aggregate
   if (pushed < QUERIES / 2) {
     console.log(`FAIL only ${pushed} queries ran as grouped scans`);

@@ -519,32 +519,10 @@ pqfdw_grouped_explain(ForeignScanState *node, ExplainState *es)
 	}
 }
 
-Size
-pqfdw_grouped_estimate_dsm(ForeignScanState *node, ParallelContext *pcxt)
-{
-	return pqfdw_scan_estimate_dsm(((PqGrouped *) node->fdw_state)->scan);
-}
-
-void
-pqfdw_grouped_init_dsm(ForeignScanState *node, ParallelContext *pcxt,
-					   void *coordinate)
-{
-	pqfdw_scan_init_dsm(((PqGrouped *) node->fdw_state)->scan, pcxt,
-						coordinate);
-}
-
-void
-pqfdw_grouped_init_worker(ForeignScanState *node, shm_toc *toc,
-						  void *coordinate)
-{
-	pqfdw_scan_init_worker(((PqGrouped *) node->fdw_state)->scan, coordinate);
-}
-
-void
-pqfdw_grouped_shutdown(ForeignScanState *node)
+PqScanState *
+pqfdw_grouped_scan_state(ForeignScanState *node)
 {
 	PqGrouped  *gs = node->fdw_state;
 
-	if (gs != NULL)
-		pqfdw_scan_shutdown(gs->scan);
+	return gs ? gs->scan : NULL;
 }

@@ -19,13 +19,11 @@ extern void pqfdw_grouped_end(ForeignScanState *node);
 extern void pqfdw_grouped_explain(ForeignScanState *node,
 								  struct ExplainState *es);
 
-/* parallel grouped scans: each process aggregates the row groups it claims */
-extern Size pqfdw_grouped_estimate_dsm(ForeignScanState *node,
-									   ParallelContext *pcxt);
-extern void pqfdw_grouped_init_dsm(ForeignScanState *node,
-								   ParallelContext *pcxt, void *coordinate);
-extern void pqfdw_grouped_init_worker(ForeignScanState *node, shm_toc *toc,
-									  void *coordinate);
-extern void pqfdw_grouped_shutdown(ForeignScanState *node);
+/*
+ * The scan the groups are read through (NULL before begin): parallel
+ * grouped scans share its row-group cursor, each process aggregating the
+ * row groups it claims.
+ */
+extern struct PqScanState *pqfdw_grouped_scan_state(ForeignScanState *node);
 
 #endif							/* PQFDW_GROUPED_SCAN_H */

@@ -417,6 +417,14 @@ pqfdw_top_n_end(ForeignScanState *node)
 		MemoryContextDelete(tn->row_cxt);
 }
 
+PqScanState *
+pqfdw_top_n_scan_state(ForeignScanState *node)
+{
+	PqTopN	   *tn = node->fdw_state;
+
+	return tn ? tn->scan : NULL;
+}
+
 void
 pqfdw_top_n_explain(ForeignScanState *node, ExplainState *es)
 {
@@ -427,6 +435,9 @@ pqfdw_top_n_explain(ForeignScanState *node, ExplainState *es)
 	ListCell   *lc;
 
 	initStringInfo(&buf);
+	/* per process, under Gather Merge and Limit */
+	if (plan->scan.plan.parallel_aware)
+		appendStringInfoString(&buf, "PARTIAL ");
 	appendStringInfo(&buf, INT64_FORMAT, (int64) intVal(linitial(spec)));
 	if (intVal(lsecond(spec)) > 0)
 		appendStringInfo(&buf, " after " INT64_FORMAT,

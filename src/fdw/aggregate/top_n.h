@@ -19,4 +19,11 @@ extern void pqfdw_top_n_end(ForeignScanState *node);
 extern void pqfdw_top_n_explain(ForeignScanState *node,
 								struct ExplainState *es);
 
+/*
+ * The scan the rows are read through (NULL before begin).  A parallel
+ * top-N scan shares its row-group cursor: each process returns the best
+ * rows of the row groups it claims, sorted, for Gather Merge.
+ */
+extern struct PqScanState *pqfdw_top_n_scan_state(ForeignScanState *node);
+
 #endif							/* PQFDW_TOP_N_H */

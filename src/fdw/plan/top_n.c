@@ -16,6 +16,11 @@
  * can enter it.  The plan is a scan of the table (scanrelid), so that
  * PostgreSQL projects the target list from the table's columns as usual.
  *
+ * When the table has a parallel scan, a second path runs the top-N in
+ * each process over the row groups it claims (keeping LIMIT + OFFSET rows,
+ * sorted) under Gather Merge and PostgreSQL's Limit, the plan PostgreSQL
+ * makes for a heap table with a Sort per worker.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -94,6 +99,43 @@ plain_columns(List *exprs, Index relid)
 	return true;
 }
 
+/*
+ * Limit over Gather Merge over a parallel top-N scan of workers processes
+ * (and the leader), each keeping the best rows (count + offset of them:
+ * private's count) of the row groups it claims.
+ */
+static void
+add_parallel_path(PlannerInfo *root, RelOptInfo *output_rel,
+				  PathTarget *target, int workers, Cost startup,
+				  List *private, int64 count, int64 offset, double rows)
+{
+	Query	   *parse = root->parse;
+	double		divisor = workers;
+	double		all_rows;
+	ForeignPath *partial;
+	GatherMergePath *merge;
+
+	/* the leader's share of the scan, as costsize.c's get_parallel_divisor */
+	if (parallel_leader_participation && workers < 4)
+		divisor += 1.0 - 0.3 * workers;
+	all_rows = rows * divisor;
+	partial = create_foreign_upper_path(root, output_rel, target, rows,
+										startup / divisor,
+										startup / divisor + rows * cpu_tuple_cost,
+										root->sort_pathkeys, NULL,
+										list_make2(makeInteger(PQFDW_UPPER_TOP_N),
+												   private));
+	partial->path.parallel_aware = true;
+	partial->path.parallel_safe = true;
+	partial->path.parallel_workers = workers;
+	merge = create_gather_merge_path(root, output_rel, &partial->path, target,
+									 root->sort_pathkeys, NULL, &all_rows);
+	add_path(output_rel,
+			 (Path *) create_limit_path(root, output_rel, &merge->path,
+										parse->limitOffset, parse->limitCount,
+										parse->limitOption, offset, count));
+}
+
 void
 pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 				  RelOptInfo *output_rel, FinalPathExtraData *extra)
@@ -168,6 +210,17 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 														   makeInteger(count),
 														   makeInteger(offset))));
 	add_path(output_rel, (Path *) path);
+
+	if (output_rel->consider_parallel && baserel->partial_pathlist != NIL)
+	{
+		Path	   *scan = linitial(baserel->partial_pathlist);
+
+		add_parallel_path(root, output_rel, target, scan->parallel_workers,
+						  startup, list_make5(scan_private, prune_values, keys,
+											  makeInteger(count + offset),
+											  makeInteger(0)),
+						  count, offset, Min(count + offset, baserel->rows));
+	}
 }
 
 /*
