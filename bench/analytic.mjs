@@ -52,11 +52,11 @@ export const SHAPES = [
     sql: (t) => `SELECT count(*) FROM ${t} WHERE l_comment LIKE '%xyz%'`,
   },
   {
-    key: 'count', title: 'count(*)',
+    key: 'count', title: 'count(*)', many: true,
     sql: (t) => `SELECT count(*) FROM ${t}`,
   },
   {
-    key: 'minmax', title: 'min/max of a date and a bigint',
+    key: 'minmax', title: 'min/max of a date and a bigint', many: true,
     sql: (t) => `SELECT min(l_shipdate), max(l_shipdate), min(l_orderkey), max(l_orderkey) FROM ${t}`,
   },
   {
@@ -83,12 +83,42 @@ const READERS = [
   { key: 'fdw_copy', table: 'li_ours' },
 ];
 
+// the shapes marked many also on li_many: the same rows in 1000 files
+const MANY_TABLE = 'li_many';
+
 const asText = (v) => (v === null || v === undefined ? '' : String(v));
 
 async function timed(fn) {
   const t0 = performance.now();
   const rows = await fn();
   return { ms: performance.now() - t0, rows };
+}
+
+/*
+ * The shapes marked many on the 1000-file table and DuckDB over the same
+ * files: rows checked against the heap table's, medians of runs.
+ */
+async function runMany(pgRows, client, dconn, manyGlob, runs, heapRows) {
+  const out = [];
+  let differences = 0;
+  for (const shape of SHAPES.filter((s) => s.many)) {
+    const sql = oneLine(shape.sql(MANY_TABLE));
+    const dsql = oneLine((shape.duck || shape.sql)(`read_parquet('${manyGlob.replace(/'/g, "''")}')`));
+    const rows = { fdw: await pgRows(sql) };
+    rows.duckdb = (await dconn.runAndReadAll(dsql)).getRowsJson().map((r) => r.map(asText));
+    const timings = { fdw: [], duckdb: [] };
+    for (let i = 0; i < runs; i++) {
+      timings.fdw.push((await timed(() => client.query(sql))).ms);
+      timings.duckdb.push((await timed(() => dconn.runAndReadAll(dsql))).ms);
+    }
+    for (const k of ['fdw', 'duckdb'])
+      if (!rowsEqual(rows[k], heapRows[shape.key], asText)) {
+        differences++;
+        console.log(`DIFFERENT: ${shape.key} on 1000 files, ${k}: ${JSON.stringify(rows[k])} vs heap ${JSON.stringify(heapRows[shape.key])}`);
+      }
+    out.push({ shape, med: { fdw: median(timings.fdw), duckdb: median(timings.duckdb) } });
+  }
+  return { out, differences };
 }
 
 async function run(duckFile, runs, workerCounts) {
@@ -103,6 +133,9 @@ async function run(duckFile, runs, workerCounts) {
   pointKey = (await pgRows(`SELECT l_orderkey FROM li_heap OFFSET ${Math.floor(n / 2)} LIMIT 1`))[0][0];
 
   const results = [];
+  const many = [];
+  const heapRows = {};
+  const manyGlob = duckFile.replace(/[^/]*$/, 'many/*.parquet');
   let differences = 0;
   for (const workers of workerCounts) {
     await client.query(`SET max_parallel_workers_per_gather = ${workers}`);
@@ -146,12 +179,20 @@ async function run(duckFile, runs, workerCounts) {
       }
       const med = Object.fromEntries(Object.entries(timings).map(([k, v]) => [k, median(v)]));
       results.push({ shape, workers, med, plans, same, timings });
+      heapRows[shape.key] = rows.heap;
       console.error(`  ${shape.key} workers=${workers}: heap ${med.heap.toFixed(1)} fdw ${med.fdw.toFixed(1)} fdw_copy ${med.fdw_copy.toFixed(1)} duckdb ${med.duckdb.toFixed(1)} ms`);
     }
+    const m = await runMany(pgRows, client, dconn, manyGlob, runs, heapRows);
+    many.push(...m.out.map((x) => ({ ...x, workers })));
+    differences += m.differences;
     dconn.closeSync?.();
   }
   await client.end();
   report(results, runs, workerCounts);
+  console.log();
+  console.log(`The same rows in 1000 files (${MANY_TABLE}, DuckDB over ${manyGlob}), medians of ${runs} runs:`);
+  for (const { shape, workers, med } of many)
+    console.log(`  ${shape.title.padEnd(32)} w=${workers}  fdw ${med.fdw.toFixed(1)} ms  duckdb ${med.duckdb.toFixed(1)} ms  fdw/duck ${(med.fdw / med.duckdb).toFixed(3)}`);
   return differences;
 }
 

@@ -15,7 +15,8 @@
 #   BENCH_KEEP=1          keep the work directory
 #
 # The data is bench/gen_lineitem.mjs's (DuckDB's default 122,880-row row
-# groups, snappy); the heap table is CREATE TABLE AS from the foreign table,
+# groups, snappy), also split into 1000 files (bench/split_files.mjs) for
+# count(*) and min/max over many footers; the heap table is CREATE TABLE AS from the foreign table,
 # VACUUM ANALYZEd and prewarmed; jit is off.  bench/analytic.mjs times the
 # queries and exits 1 if any reader's rows differ from the heap table's.
 set -euo pipefail
@@ -60,6 +61,14 @@ SQL
 SELECT f AS file, pg_size_pretty(file_size) AS size, num_rows, num_row_groups, created_by
   FROM (VALUES (:'file'), (:'ours')) v(f), parquet_fdw.file_info(f);
 SELECT pg_size_pretty(pg_relation_size('li_heap')) AS heap_size;
+SQL
+
+# The same rows as 1000 files (count(*) and min/max from 1000 footers).
+MANY=$WORK/many
+node bench/split_files.mjs "$FILE" "$MANY" $(((ROWS + 999) / 1000))
+chmod -R a+rX "$MANY"
+"${PSQL[@]}" -v first="$MANY/part_0000.parquet" -v dir="$MANY" <<'SQL'
+SELECT replace(parquet_fdw.create_table_sql(:'first', 'li_many'), :'first', :'dir') \gexec
 SQL
 
 echo "== timing (progress on stderr)"

@@ -32,6 +32,7 @@ void
 _PG_init(void)
 {
 	pq_buffer_pool = &pqfdw_buffer_pool;
+	pqfdw_column_stats_init();
 	DefineCustomBoolVariable("parquet_fdw.enable_statistics_pruning",
 							 "Skips row groups whose column statistics rule out every row.",
 							 NULL,

@@ -25,6 +25,12 @@ typedef struct PqfdwPlanState
 	List	   *sorted;			/* the option sorted (PqfdwSortKey) */
 } PqfdwPlanState;
 
+/*
+ * column_stats.c: null fractions and distinct counts from the footers for
+ * the planner (get_relation_stats_hook), where ANALYZE has not run.
+ */
+extern void pqfdw_column_stats_init(void);
+
 /* planner.c */
 extern void pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									Oid foreigntableid);

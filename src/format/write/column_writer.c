@@ -752,6 +752,13 @@ pq_column_writer_metadata(PqColumnWriter *cw, int64 chunk_offset,
 		md->has_statistics = true;
 		pq_stats_to_thrift(&cw->chunk_stats, cw->cfg.truncate_length, store,
 						   &md->statistics);
+		/* every value is in the dictionary: it counts the distinct ones */
+		if (cw->page_encodings[PQ_ENC_RLE_DICTIONARY] == cw->n_pages &&
+			cw->n_pages > 0)
+		{
+			md->statistics.has_distinct_count = true;
+			md->statistics.distinct_count = cw->dict.n_entries;
+		}
 	}
 }
 
