@@ -175,6 +175,57 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 	return pruned;
 }
 
+/*
+ * A table's options and footers, read once per statement's planning: the
+ * planner sizes a relation again for each min/max aggregate it tries as a
+ * subquery (preprocess_minmax_aggregates: four aggregates, five sizings).
+ * The last table sized is remembered for its root->glob until the memory
+ * they were made in is reset.
+ */
+typedef struct SizedTable
+{
+	PlannerGlobal *glob;
+	Oid			relid;
+	MemoryContext cxt;
+	PqfdwTableOptions opts;
+	List	   *files;
+	MemoryContextCallback forget;
+} SizedTable;
+
+static SizedTable *last_sized = NULL;
+
+static void
+forget_sized(void *arg)
+{
+	if (last_sized == arg)
+		last_sized = NULL;
+}
+
+static List *
+table_footers(PlannerInfo *root, Oid relid, PqfdwTableOptions *opts)
+{
+	SizedTable *s = last_sized;
+
+	if (s != NULL && s->glob == root->glob && s->relid == relid &&
+		s->cxt == CurrentMemoryContext)
+	{
+		*opts = s->opts;
+		return s->files;
+	}
+	pqfdw_get_table_options(relid, opts);
+	s = palloc(sizeof(SizedTable));
+	s->glob = root->glob;
+	s->relid = relid;
+	s->cxt = CurrentMemoryContext;
+	s->opts = *opts;
+	s->files = pqfdw_open_footers(opts->paths, opts->decrypt);
+	s->forget.func = forget_sized;
+	s->forget.arg = s;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &s->forget);
+	last_sized = s;
+	return s->files;
+}
+
 void
 pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 						Oid foreigntableid)
@@ -191,13 +242,12 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	bool		never_analyzed;
 	int			k = 0;
 
-	pqfdw_get_table_options(foreigntableid, &opts);
+	files = table_footers(root, foreigntableid, &opts);
 	st->paths = opts.paths;
 	st->relid = foreigntableid;
 	/* compute_parallel_worker() takes it as heap takes the storage option */
 	baserel->rel_parallel_workers = opts.parallel_workers;
 	st->sorted = opts.sorted;
-	files = pqfdw_open_footers(opts.paths, opts.decrypt);
 	st->files = files;
 
 	rel = table_open(foreigntableid, NoLock);
