@@ -63,8 +63,12 @@ typedef struct PqGrouped
 	 * Aggregates with FILTER: the filter's expression, the rows it rejects
 	 * (skip) and the argument vector with those rows NULL (masked; for
 	 * count(*), a vector of zeros, NULL where the filter rejects the row).
+	 * Aggregates with equal filters share the first one's skip mask
+	 * (filter_of: that aggregate, itself for the first, -1 without FILTER),
+	 * so a filter is evaluated once per batch.
 	 */
 	PqVExpr   **filters;
+	int		   *filter_of;
 	bool	  **skip;
 	PqVector   *masked;
 	bool	  **masked_nulls;
@@ -132,7 +136,9 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 	Relation	rel;
 	PqTableReader *tr;
 	ListCell   *lc;
+	Aggref	  **aggs;
 	int			i = 0;
+	int			b;
 
 	node->fdw_state = gs;
 	gs->scanrelid = grouped_relid(plan);
@@ -152,6 +158,8 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 	gs->accs = palloc0(sizeof(PqAccum *) * Max(gs->naggs, 1));
 	gs->gids = palloc(sizeof(int32) * tr->batch_rows);
 	gs->filters = palloc0(sizeof(PqVExpr *) * Max(gs->naggs, 1));
+	gs->filter_of = palloc(sizeof(int) * Max(gs->naggs, 1));
+	aggs = palloc0(sizeof(Aggref *) * Max(gs->naggs, 1));
 	gs->skip = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
 	gs->masked = palloc0(sizeof(PqVector) * Max(gs->naggs, 1));
 	gs->masked_nulls = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
@@ -166,16 +174,28 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 			Aggref	   *agg = castNode(Aggref, expr);
 			int			a = i - gs->nkeys;
 
+			aggs[a] = agg;
 			gs->arg_vec[a] = agg->aggstar && !agg->aggfilter ? -1 : gs->nvec;
 			expr = agg->aggstar ? NULL :
 				linitial_node(TargetEntry, agg->args)->expr;
-			if (agg->aggfilter)
+			gs->filter_of[a] = agg->aggfilter ? a : -1;
+			for (b = 0; agg->aggfilter && b < a; b++)
+				if (aggs[b]->aggfilter &&
+					equal(aggs[b]->aggfilter, agg->aggfilter))
+				{
+					gs->filter_of[a] = b;
+					break;
+				}
+			if (gs->filter_of[a] == a)
 			{
 				gs->filters[a] = pqfdw_vexpr_compile(agg->aggfilter,
 													 gs->scanrelid,
 													 tr->batch_rows);
 				gs->skip[a] = palloc(sizeof(bool) * tr->batch_rows);
-				gs->masked_nulls[a] = palloc(sizeof(bool) * tr->batch_rows);
+			}
+			if (agg->aggfilter)
+			{
+				gs->skip[a] = gs->skip[gs->filter_of[a]];
 				if (expr == NULL)
 				{
 					/* count(*) FILTER: the filter's rows, as a bool vector */
@@ -183,6 +203,7 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 					i++;
 					continue;
 				}
+				gs->masked_nulls[a] = palloc(sizeof(bool) * tr->batch_rows);
 			}
 		}
 		if (expr)
@@ -304,36 +325,41 @@ eval_vectors(PqGrouped *gs, PqTableReader *tr, int n)
 	for (i = 0; i < gs->naggs; i++)
 	{
 		int			v = gs->arg_vec[i];
-		const PqVector *f;
 		PqVector   *m = &gs->masked[i];
 		bool	   *skip = gs->skip[i];
-		bool	   *mnulls = gs->masked_nulls[i];
 
+		/* the first aggregate with this filter computes the shared mask */
+		if (gs->filter_of[i] == i)
+		{
+			const PqVector *f = pqfdw_vexpr_eval(gs->filters[i], tr, n, NULL);
+
+			for (r = 0; r < n; r++)
+				skip[r] = f->nulls[r] || f->i[r] == 0;
+		}
 		if (v < 0)
 			continue;
-		if (gs->filters[i] == NULL)
+		if (gs->filter_of[i] < 0)
 		{
 			gs->vecs[v] = pqfdw_vexpr_eval(gs->exprs[v], tr, n, NULL);
 			continue;
 		}
-		f = pqfdw_vexpr_eval(gs->filters[i], tr, n, NULL);
-		for (r = 0; r < n; r++)
-			skip[r] = f->nulls[r] || f->i[r] == 0;
 		if (gs->exprs[v] != NULL)
 		{
+			bool	   *mnulls = gs->masked_nulls[i];
+
 			*m = *pqfdw_vexpr_eval(gs->exprs[v], tr, n, skip);
 			/* constants are not masked by skip: every rejected row is NULL */
 			for (r = 0; r < n; r++)
 				mnulls[r] = m->nulls[r] || skip[r];
+			m->nulls = mnulls;
 		}
 		else
 		{
 			m->kind = PQV_INT;
 			m->type = BOOLOID;
 			m->i = gs->zeros;
-			memcpy(mnulls, skip, sizeof(bool) * n);
+			m->nulls = skip;
 		}
-		m->nulls = mnulls;
 		gs->vecs[v] = m;
 	}
 	for (i = 0; i < gs->nvec; i++)
