@@ -72,6 +72,33 @@ END $$;
 SELECT * FROM tn_skipped('SELECT id, name FROM par_one ORDER BY id LIMIT 5');
 SELECT * FROM tn_skipped('SELECT id, name FROM par_one ORDER BY id DESC LIMIT 5');
 
+-- of a row group that is read, the pages whose page index shows no row can
+-- enter are left out: tn_pages has pages of 1000 rows, each holding a fifth
+-- of a 0..4999 run (so in its second row group only the pages of the
+-- run's top or bottom fifth can enter), NULLs on every page, and is
+-- compared with the same rows in the heap table tn_pages_src.  By hand:
+-- DESC NULLS LAST keeps the second row group's 4 pages of 4001..4999
+-- (16000 rows skipped); ASC the 8 holding 0 or 1 (12000); where NULLs sort
+-- first and a page holds one, no page is skipped; with the quals' ranges
+-- 20001..33000 the 5 pages of those 8 in them are read (8000 skipped)
+CREATE TABLE tn_pages_src AS
+SELECT i, CASE WHEN i % 997 = 0 THEN NULL ELSE i % 5000 END AS v
+  FROM generate_series(1, 40000) AS i;
+COPY tn_pages_src TO '/tmp/parquet_fdw_test/out/tn_pages.parquet'
+    WITH (FORMAT parquet, row_group_size 20000, data_page_rows 1000);
+CREATE FOREIGN TABLE tn_pages (i int, v int) SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/out/tn_pages.parquet');
+SELECT q, c.*, (SELECT string_agg(l, '; ') FROM tn_skipped(replace(q, 'TBL', 'tn_pages')) AS l
+                 WHERE l ~ 'Skipped') AS skipped
+  FROM (VALUES ('SELECT i, v FROM TBL ORDER BY v DESC NULLS LAST, i LIMIT 5'),
+               ('SELECT i, v FROM TBL ORDER BY v, i LIMIT 5'),
+               ('SELECT i, v FROM TBL ORDER BY v DESC, i LIMIT 5'),
+               ('SELECT i, v FROM TBL ORDER BY v NULLS FIRST, i LIMIT 45'),
+               ('SELECT i, v FROM TBL WHERE i > 10500 AND i < 33000 ORDER BY v, i DESC LIMIT 3 OFFSET 2')) AS x(q),
+       LATERAL tn_check(replace(q, 'TBL', 'tn_pages'), replace(q, 'TBL', 'tn_pages_src')) AS c;
+DROP FOREIGN TABLE tn_pages;
+DROP TABLE tn_pages_src;
+
 -- with workers: each process keeps the best LIMIT + OFFSET rows of the row
 -- groups it claims, sorted; Gather Merge and PostgreSQL's Limit combine them
 SET max_parallel_workers_per_gather = 2;

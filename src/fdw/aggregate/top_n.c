@@ -13,8 +13,10 @@
  * row's first key can reach the worst kept row is skipped before any of
  * its pages is read (the statistics predicate "key <= worst", or >= for
  * DESC, through fdw/prune's row group check; a row group that may hold
- * NULL keys is read when NULLs sort first).  At the end the kept rows are
- * sorted and returned after OFFSET.
+ * NULL keys is read when NULLs sort first).  Of a row group that is read,
+ * the pages whose page index shows the same are left out (the row ranges
+ * of the other pages, intersected with those the scan's quals left).  At
+ * the end the kept rows are sorted and returned after OFFSET.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,6 +27,7 @@
 #include "executor/executor.h"
 #include "fdw/aggregate/top_n.h"
 #include "fdw/common/parquet_fdw.h"
+#include "fdw/prune/pages.h"
 #include "fdw/prune/prune.h"
 #include "fdw/scan/scan.h"
 #include "utils/builtins.h"
@@ -67,6 +70,7 @@ typedef struct PqTopN
 	PqPrunePred null_pred;
 	Datum		worst_key;
 	int64		row_groups_skipped;
+	int64		rows_skipped;	/* by pages of row groups read */
 } PqTopN;
 
 static int
@@ -173,16 +177,66 @@ keep_row(PqTopN *tn, int r, PqTopNRow *dst)
 }
 
 /*
+ * The rows of the row group whose pages may hold a row that enters the full
+ * heap (by the page index of the first key: key_pred, and NULL keys when
+ * they sort first), intersected with the ranges the scan's check left;
+ * false when none are.  tn->worst_key is set when the worst key is not
+ * NULL.
+ */
+static bool
+narrow_pages(PqTopN *tn, PqTableReader *tr, int row_group, bool worst_null)
+{
+	int64		rg_rows = tr->file->md.row_groups[row_group].num_rows;
+	int64		before = tr->rg_ranges ?
+		pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : rg_rows;
+	int64		total = 0;
+	int64		pruned = 0;
+	PqRowRange *r = NULL;
+	int			nr = 0;
+	MemoryContext old = MemoryContextSwitchTo(tr->rg_cxt);
+
+	if (!worst_null)
+		r = pqfdw_page_ranges(&tn->key_pred, 1, tr->file, row_group,
+							  tr->att_cv, tr->att_leaf, &nr, &total, &pruned);
+	if ((worst_null || r != NULL) && tn->ssup[0].ssup_nulls_first)
+	{
+		int			nn = 0;
+		PqRowRange *n = pqfdw_page_ranges(&tn->null_pred, 1, tr->file,
+										  row_group, tr->att_cv,
+										  tr->att_leaf, &nn, &total, &pruned);
+
+		/* NULL ranges: every row may hold a NULL key */
+		if (n == NULL)
+			r = NULL;
+		else if (worst_null)
+			r = n, nr = nn;
+		else
+			r = pq_row_ranges_union(r, nr, n, nn, &nr);
+	}
+	if (r != NULL && tr->rg_ranges != NULL)
+		r = pq_row_ranges_intersect(tr->rg_ranges, tr->rg_nranges, r, nr, &nr);
+	MemoryContextSwitchTo(old);
+	if (r == NULL)
+		return true;
+	tr->rg_ranges = r;
+	tr->rg_nranges = nr;
+	tn->rows_skipped += before - pq_row_ranges_rows(r, nr);
+	return nr > 0;
+}
+
+/*
  * Row group check: skip the row group when the heap is full and its
- * statistics show no row can enter it; then the scan's own check.
+ * statistics show no row can enter it; then the scan's own check, and of
+ * what it leaves, the pages that may hold a row to enter.
  */
 static bool
 row_group_check(void *arg, PqTableReader *tr, int row_group)
 {
 	PqTopN	   *tn = arg;
+	bool		full = tn->capacity > 0 && tn->nrows == tn->capacity &&
+		pqfdw_enable_statistics_pruning;
 
-	if (tn->capacity > 0 && tn->nrows == tn->capacity &&
-		pqfdw_enable_statistics_pruning)
+	if (full)
 	{
 		PqTopNRow  *worst = &tn->rows[tn->heap[0]];
 		int			c = tn->key_col[0];
@@ -209,7 +263,15 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 			return false;
 		}
 	}
-	return tn->prev_check ? tn->prev_check(tn->prev_arg, tr, row_group) : true;
+	if (tn->prev_check && !tn->prev_check(tn->prev_arg, tr, row_group))
+		return false;
+	if (full && pqfdw_enable_page_index_pruning &&
+		!narrow_pages(tn, tr, row_group, tn->rows[tn->heap[0]].nulls[tn->key_col[0]]))
+	{
+		tn->row_groups_skipped++;
+		return false;
+	}
+	return true;
 }
 
 /* The statistics predicates of the first key, against the worst kept row. */
@@ -465,6 +527,10 @@ pqfdw_top_n_explain(ForeignScanState *node, ExplainState *es)
 	ExplainPropertyText("Parquet Top-N", buf.data, es);
 	pqfdw_scan_explain(tn->scan, node, es);
 	if (es->analyze && tn->tr)
+	{
 		ExplainPropertyInteger("Row Groups Skipped by Top-N", NULL,
 							   tn->row_groups_skipped, es);
+		ExplainPropertyInteger("Rows Skipped by Top-N Page Index", NULL,
+							   tn->rows_skipped, es);
+	}
 }
