@@ -101,6 +101,57 @@ SELECT grp, sum(id) FROM par_one GROUP BY grp HAVING sum(id) > 166140000 ORDER B
 SELECT * FROM gs_same($$SELECT day > DATE '2021-06-01', ratio IS NULL, count(*), bool_or(id < 100),
     count(grp = 3), bool_and(ratio >= 1000.5) FROM TBL GROUP BY 1, 2$$);
 
+-- keys looked up by their dictionary indices (group_table.c): row groups
+-- whose dictionaries list the same strings in other orders, NULL keys
+-- (looked up by value), a chunk that falls back from its dictionary to
+-- PLAIN pages within a row group (dict_fb.wide), filters that select rows
+-- (late materialization) or test a key.  rows_by_index counts the rows
+-- EXPLAIN ANALYZE reports found by index, keyed the rows whose keys are
+-- all non-NULL: equal where every key's chunk is dictionary-encoded
+CREATE TABLE dict_src AS
+SELECT i, CASE WHEN i % 11 = 0 THEN NULL
+               WHEN (i / 3000) % 2 = 0 THEN chr(65 + i % 5)
+               ELSE chr(69 - i % 5) END AS k,
+       (i % 3)::int2 AS g, i % 4 = 0 AS b, 'v' || (i * 7919 % 700) AS wide
+  FROM generate_series(1, 20000) AS i;
+COPY dict_src TO '/tmp/parquet_fdw_test/out/dict_rg.parquet'
+    WITH (FORMAT parquet, row_group_size 3000);
+COPY dict_src TO '/tmp/parquet_fdw_test/out/dict_fb.parquet'
+    WITH (FORMAT parquet, dictionary_page_size 2000);
+CREATE FOREIGN TABLE dict_rg (i int, k text, g int2, b bool, wide text)
+    SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/dict_rg.parquet');
+CREATE FOREIGN TABLE dict_fb (i int, k text, g int2, b bool, wide text)
+    SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/dict_fb.parquet');
+-- the number EXPLAIN ANALYZE VERBOSE shows for property prop, 0 if none
+CREATE FUNCTION gs_explain_value(q text, prop text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ (prop || ': ') THEN
+            RETURN substring(line from ': (\d+)')::bigint;
+        END IF;
+    END LOOP;
+    RETURN 0;
+END $$;
+CREATE FUNCTION gs_keyed(cond text, OUT n bigint) LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE 'SELECT count(*) FROM dict_src WHERE ' || cond INTO n;
+END $$;
+SELECT tbl, c.grouped, c.differing,
+       gs_explain_value(replace(q, 'TBL', tbl), 'Rows Grouped by Dictionary Index') AS rows_by_index,
+       gs_keyed(keyed_by) AS keyed
+  FROM (VALUES ('dict_rg'), ('dict_fb')) AS t(tbl),
+       (VALUES (1, $$SELECT k, count(*), sum(i), min(wide) FROM TBL GROUP BY k$$, 'k IS NOT NULL'),
+               (2, $$SELECT k, wide, count(*), max(i) FROM TBL GROUP BY k, wide$$, 'k IS NOT NULL'),
+               (3, $$SELECT g, k, count(*), sum(i) FROM TBL GROUP BY g, k$$, 'k IS NOT NULL'),
+               (4, $$SELECT k, count(*), sum(i) FROM TBL WHERE wide < 'v3' GROUP BY k$$,
+                'k IS NOT NULL AND wide < ''v3'''),
+               (5, $$SELECT k, count(*), sum(i) FROM TBL WHERE k <> 'A' GROUP BY k$$, 'k <> ''A'''),
+               (6, $$SELECT b, k, count(*) FROM TBL GROUP BY b, k$$, 'false')) AS x(n, q, keyed_by),
+       LATERAL gs_check(replace(q, 'TBL', tbl), replace(q, 'TBL', 'dict_src')) AS c
+ ORDER BY n, tbl;
+
 -- PostgreSQL's errors, from the same rows: the heap's first
 SELECT sum(id * 1000000000000000) FROM par_src;
 SELECT sum(id * 1000000000000000) FROM par_one;
@@ -116,18 +167,8 @@ SELECT sum(CASE WHEN grp = 3 THEN id / (grp - 3) END) FROM par_one;
 SET work_mem = '64kB';
 SELECT * FROM gs_same($$SELECT id % 20000 AS k, name, count(*), sum(ratio), min(name)
     FROM TBL GROUP BY 1, 2$$);
-CREATE FUNCTION gs_spilled(q text) RETURNS bool LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        IF line ~ 'Spilled Partitions: [1-9]' THEN
-            RETURN true;
-        END IF;
-    END LOOP;
-    RETURN false;
-END $$;
-SELECT gs_spilled('SELECT id % 20000, count(*) FROM par_one GROUP BY 1');
+SELECT gs_explain_value('SELECT id % 20000, count(*) FROM par_one GROUP BY 1',
+                        'Spilled Partitions') > 0 AS spilled;
 RESET work_mem;
 
 -- rescans: correlated subqueries and prepared statements with parameters
@@ -186,4 +227,7 @@ RESET enable_sort;
 RESET max_parallel_workers_per_gather;
 DROP FUNCTION gs_same(text);
 DROP FUNCTION gs_check(text, text);
-DROP FUNCTION gs_spilled(text);
+DROP FUNCTION gs_explain_value(text, text);
+DROP FUNCTION gs_keyed(text);
+DROP TABLE dict_src;
+DROP FOREIGN TABLE dict_rg, dict_fb;

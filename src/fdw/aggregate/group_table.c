@@ -8,6 +8,12 @@
  * copies in the table's context), so that growing rehashes without
  * reading keys and a probe compares hashes before keys.
  *
+ * When every key is a column whose batch comes with dictionary indices
+ * (PqBatchCodes) and the product of the dictionaries' sizes is small, a
+ * row's indices address a dense array of groups directly: values are
+ * hashed and compared only the first time a combination of indices
+ * appears under those dictionaries.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -18,6 +24,10 @@
 
 #define PQFDW_MEMO_SIZE 256
 #define PQFDW_MEMO_MAX_KEYS 32
+
+/* the dense path: at most this many combinations of dictionary indices */
+#define PQFDW_DENSE_MAX (1 << 16)
+#define PQFDW_DENSE_MAX_KEYS 8
 
 typedef struct GroupKey
 {
@@ -54,6 +64,18 @@ struct PqGroupTable
 	int32	   *memo_gid;
 	uint32	   *memo_gen_of;	/* the batch each entry is of */
 	uint32		memo_gen;
+
+	/*
+	 * The dense path: the dictionaries its entries are of, each key's
+	 * stride in it, and per combination the group (valid when dense_gen_of
+	 * is dense_gen: a change of dictionaries starts a new generation).
+	 */
+	uint32		dense_dict[PQFDW_DENSE_MAX_KEYS];
+	uint32		dense_stride[PQFDW_DENSE_MAX_KEYS];
+	int			dense_cap;
+	int32	   *dense_gid;
+	uint32	   *dense_gen_of;
+	uint32		dense_gen;
 };
 
 static inline uint32
@@ -319,18 +341,120 @@ ids_equal(const uint64 *a, const uint64 *b, int n)
 	return true;
 }
 
-void
+/*
+ * Whether the dense path serves this batch: every key has dictionary
+ * indices and their combinations are few.  Sets up its strides, and a new
+ * generation when the dictionaries changed.
+ */
+static bool
+dense_ready(PqGroupTable *gt, const PqVector **keys)
+{
+	bool		same = true;
+	uint64		size = 1;
+	int			k;
+
+	if (gt->nkeys > PQFDW_DENSE_MAX_KEYS)
+		return false;
+	for (k = 0; k < gt->nkeys; k++)
+	{
+		if (keys[k]->codes == NULL)
+			return false;
+		size *= (uint64) Max(keys[k]->codes->dict_count, 1);
+		if (size > PQFDW_DENSE_MAX)
+			return false;
+		same &= keys[k]->codes->dict_id == gt->dense_dict[k];
+	}
+	if (same)
+		return true;
+	if (size > (uint64) gt->dense_cap)
+	{
+		if (gt->dense_gid)
+		{
+			pfree(gt->dense_gid);
+			pfree(gt->dense_gen_of);
+		}
+		gt->dense_cap = (int) size;
+		gt->dense_gid = MemoryContextAlloc(gt->cxt, sizeof(int32) * size);
+		gt->dense_gen_of = MemoryContextAllocZero(gt->cxt,
+												  sizeof(uint32) * size);
+		gt->dense_gen = 0;
+	}
+	if (++gt->dense_gen == 0)
+	{
+		memset(gt->dense_gen_of, 0, sizeof(uint32) * gt->dense_cap);
+		gt->dense_gen = 1;
+	}
+	size = 1;
+	for (k = 0; k < gt->nkeys; k++)
+	{
+		gt->dense_dict[k] = keys[k]->codes->dict_id;
+		gt->dense_stride[k] = (uint32) size;
+		size *= (uint64) Max(keys[k]->codes->dict_count, 1);
+	}
+	return true;
+}
+
+/*
+ * Rows through the dense array; a row with a key that has no index (NULL,
+ * or not from the batch's dictionary) goes through the hash table.
+ */
+static int
+dense_lookup(PqGroupTable *gt, const PqVector **keys, int n, int32 *gids)
+{
+	uint32		gen = gt->dense_gen;
+	int			by_code = n;
+	int			r;
+
+	for (r = 0; r < n; r++)
+	{
+		uint32		at = 0;
+		int			k;
+		int32		g;
+
+		for (k = 0; k < gt->nkeys; k++)
+		{
+			uint32		code = keys[k]->codes->codes[r];
+
+			if (code == PQFDW_NO_CODE)
+				break;
+			at += code * gt->dense_stride[k];
+		}
+		if (k < gt->nkeys)
+		{
+			gids[r] = find_group(gt, keys, r);
+			by_code--;
+			continue;
+		}
+		if (gt->dense_gen_of[at] == gen)
+		{
+			gids[r] = gt->dense_gid[at];
+			continue;
+		}
+		g = find_group(gt, keys, r);
+		if (g >= 0)
+		{
+			gt->dense_gen_of[at] = gen;
+			gt->dense_gid[at] = g;
+		}
+		gids[r] = g;
+	}
+	return by_code;
+}
+
+int
 pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 						 int32 *gids)
 {
 	uint64		ids[PQFDW_MEMO_MAX_KEYS];
 	int			r;
 
+	if (gt->nkeys > 0 && dense_ready(gt, keys))
+		return dense_lookup(gt, keys, n, gids);
 	if (!gt->memo_on)
 	{
 		for (r = 0; r < n; r++)
 			gids[r] = find_group(gt, keys, r);
-		return;
+		return 0;
 	}
 
 	/* the memo's entries are of this batch only: its Datums' addresses */
@@ -354,6 +478,7 @@ pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 		gt->memo_gid[m] = gids[r];
 		memcpy(mids, ids, sizeof(uint64) * gt->nkeys);
 	}
+	return 0;
 }
 
 void

@@ -6,7 +6,9 @@
  *
  * Keys are integers (every PQV_INT type: equal exactly when their values
  * are) and text under a deterministic collation (equal exactly when their
- * bytes are, as texteq decides); NULL is a key value of its own.
+ * bytes are, as texteq decides); NULL is a key value of its own.  Keys
+ * that are columns with dictionary indices (PqBatchCodes) are looked up by
+ * those while their dictionaries are small.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,9 +25,10 @@ extern PqGroupTable *pqfdw_group_table_create(int nkeys, const Oid *types,
 
 /*
  * The group of each of n rows (keys[k] holds key k), adding new groups;
- * once the table is full, -1 for rows of groups it does not hold.
+ * once the table is full, -1 for rows of groups it does not hold.  Returns
+ * how many rows were found by their keys' dictionary indices.
  */
-extern void pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys,
+extern int	pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys,
 									 int n, int32 *gids);
 
 /* Add no more groups (the grouped scan spills their rows). */

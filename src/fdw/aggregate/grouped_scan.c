@@ -95,6 +95,7 @@ typedef struct PqGrouped
 	int64		partitions;
 	int64		spilled_rows;
 	int64		spilled_bytes;
+	int64		dict_rows;		/* rows grouped by dictionary indices */
 } PqGrouped;
 
 /* The range table index of the table a grouped plan reads. */
@@ -215,6 +216,17 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 		}
 		i++;
 	}
+	/* keys that are columns come with dictionary indices (group_table.c) */
+	i = 0;
+	foreach(lc, plan->fdw_scan_tlist)
+	{
+		Expr	   *expr = lfirst_node(TargetEntry, lc)->expr;
+
+		if (i++ >= gs->nkeys)
+			break;
+		if (IsA(expr, Var))
+			pqfdw_table_reader_set_codes(tr, ((Var *) expr)->varattno);
+	}
 	/* numeric columns arrive as unscaled integers (grouping.c checked) */
 	foreach(lc, pull_var_clause((Node *) plan->fdw_scan_tlist,
 								PVC_RECURSE_AGGREGATES))
@@ -248,7 +260,8 @@ add_rows(PqGrouped *gs, int n)
 	{
 		int			r;
 
-		pqfdw_group_table_lookup(gs->groups, gs->vecs, n, gs->gids);
+		gs->dict_rows += pqfdw_group_table_lookup(gs->groups, gs->vecs, n,
+												  gs->gids);
 		for (r = 0; r < n; r++)
 		{
 			gs->slots[r] = gs->gids[r] + 1;
@@ -531,6 +544,9 @@ pqfdw_grouped_explain(ForeignScanState *node, ExplainState *es)
 	{
 		ExplainPropertyInteger("Groups", NULL,
 							   gs->nkeys > 0 ? gs->total_groups : 1, es);
+		if (gs->dict_rows > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+			ExplainPropertyInteger("Rows Grouped by Dictionary Index", NULL,
+								   gs->dict_rows, es);
 		/* these depend on the memory allocator: VERBOSE only */
 		if (es->verbose)
 		{

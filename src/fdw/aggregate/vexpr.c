@@ -471,12 +471,15 @@ eval_var(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 	const bool *nulls = tr->batch_nulls + pqfdw_batch_index(tr, e->att, 0);
 	int			r;
 
+	e->out.codes = NULL;
 	if (skip)
 	{
 		for (r = 0; r < n; r++)
 			e->nbuf[r] = nulls[r] || skip[r];
 		nulls = e->nbuf;
 	}
+	else if (tr->att_codes[e->att] && tr->att_codes[e->att]->dict_id != 0)
+		e->out.codes = tr->att_codes[e->att];
 	e->out.nulls = nulls;
 	switch (e->out.type)
 	{

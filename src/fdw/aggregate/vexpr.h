@@ -55,6 +55,7 @@ typedef struct PqVector
 	double	   *d;				/* PQV_FLOAT4, PQV_FLOAT8 */
 	const Datum *p;				/* PQV_DATUM */
 	const bool *nulls;			/* per row */
+	const PqBatchCodes *codes;	/* a column's dictionary indices, or NULL */
 } PqVector;
 
 /* The kind of a type's values, false when vectors cannot hold it. */

@@ -465,15 +465,41 @@ pqfdw_convert_values(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 }
 
 void
+pqfdw_segment_codes(const PqConverter *cv, const PqSegment *seg,
+					uint32 *codes)
+{
+	int			k = 0;
+	int			i;
+
+	if (seg->indices == NULL || cv->always_null)
+	{
+		for (i = 0; i < seg->n; i++)
+			codes[i] = PQFDW_NO_CODE;
+		return;
+	}
+	if (seg->def == NULL)
+	{
+		memcpy(codes, seg->indices, sizeof(uint32) * seg->n);
+		return;
+	}
+	for (i = 0; i < seg->n; i++)
+		codes[i] = seg->def[i] == cv->max_def ? seg->indices[k++] :
+			PQFDW_NO_CODE;
+}
+
+void
 pqfdw_convert_segment_rows(PqConverter *cv, const PqSegment *seg,
 						   const int *rows, int nrows, Datum *values,
-						   bool *nulls)
+						   bool *nulls, uint32 *codes)
 {
 	PqSegment	sel;
+	int			i;
 
 	if (cv->always_null)
 	{
 		memset(nulls, true, sizeof(bool) * nrows);
+		for (i = 0; codes && i < nrows; i++)
+			codes[i] = PQFDW_NO_CODE;
 		return;
 	}
 	if (cv->scratch.def == NULL)
@@ -492,6 +518,8 @@ pqfdw_convert_segment_rows(PqConverter *cv, const PqSegment *seg,
 	/* errors name the selected entries' rows */
 	cv->cur_rows = rows;
 	pqfdw_convert_segment(cv, &sel, values, nulls);
+	if (codes)
+		pqfdw_segment_codes(cv, &sel, codes);
 }
 
 void

@@ -120,11 +120,23 @@ extern void pqfdw_convert_segment(PqConverter *cv, const PqSegment *seg,
 
 /*
  * Convert only the entries rows[0..nrows) (ascending) of a segment of a
- * column without repetition into values[0, nrows) / nulls[0, nrows).
+ * column without repetition into values[0, nrows) / nulls[0, nrows); with
+ * codes, their dictionary indices too (pqfdw_segment_codes).
  */
 extern void pqfdw_convert_segment_rows(PqConverter *cv, const PqSegment *seg,
 									   const int *rows, int nrows,
-									   Datum *values, bool *nulls);
+									   Datum *values, bool *nulls,
+									   uint32 *codes);
+
+/* A segment entry that is NULL or not dictionary-encoded (no code). */
+#define PQFDW_NO_CODE PG_UINT32_MAX
+
+/*
+ * Each entry's dictionary index into codes[0, seg->n): PQFDW_NO_CODE for
+ * NULL entries and for every entry of a segment without a dictionary.
+ */
+extern void pqfdw_segment_codes(const PqConverter *cv, const PqSegment *seg,
+								uint32 *codes);
 
 /*
  * The dictionary's entries as Datums of the declared type, converted once

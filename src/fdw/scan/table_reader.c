@@ -67,6 +67,7 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 		c->attname = pstrdup(NameStr(TupleDescAttr(tupdesc, c->attnum - 1)->attname));
 	}
 	tr->att_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
+	tr->att_codes = palloc0(sizeof(PqBatchCodes *) * Max(tr->natts, 1));
 	tr->att_leaf = palloc(sizeof(int) * Max(tr->natts, 1));
 	for (i = 0; i < tr->natts; i++)
 		tr->att_leaf[i] = -1;
@@ -207,6 +208,9 @@ open_file(PqTableReader *tr, int next)
 
 		if (pqfdw_is_nested_field(leaf))
 		{
+			/* nested fields have no dictionary indices of rows */
+			c->codes = NULL;
+			tr->att_codes[c->attnum - 1] = NULL;
 			if (c->nested == NULL)
 				c->nested = pqfdw_nested_column_create(leaf, att->atttypid,
 													   att->atttypmod,
@@ -313,6 +317,33 @@ next_segment(PqTableReader *tr, PqTableColumn *c, int max, PqSegment *seg)
 }
 
 /*
+ * Column c's codes for batch rows [at, at + seg->n) of segment seg (or of
+ * the rows of it a caller selected, whose codes are in place): rows of a
+ * dictionary other than the batch's first lose theirs (a batch stays in one
+ * row group, so that only happens after a fallback to plain pages).
+ */
+static void
+note_codes(PqTableColumn *c, const PqSegment *seg, int at, int n,
+		   bool in_place)
+{
+	PqBatchCodes *bc = c->codes;
+	int			i;
+
+	if (!in_place)
+		pqfdw_segment_codes(&c->conv, seg, bc->codes + at);
+	if (seg->indices == NULL)
+		return;
+	if (bc->dict_id == 0)
+	{
+		bc->dict_id = seg->dict->id;
+		bc->dict_count = seg->dict->count;
+	}
+	else if (bc->dict_id != seg->dict->id)
+		for (i = 0; i < n; i++)
+			bc->codes[at + i] = PQFDW_NO_CODE;
+}
+
+/*
  * Decode rows [tr->rg_pos, tr->rg_pos + n) of filtered column c and
  * evaluate the filter's leaves on them; their Datums go to the batch when
  * convert is set or the leaves need them.
@@ -344,6 +375,8 @@ filter_column(PqTableReader *tr, PqTableColumn *c, int n, bool convert)
 		if (datums)
 			pqfdw_convert_segment(&c->conv, &seg, values + filled,
 								  nulls + filled);
+		if (convert && c->codes)
+			note_codes(c, &seg, filled, got, false);
 		pqfdw_filter_segment(tr->filter, c->attnum, &c->conv, &seg, filled,
 							 datums ? values + filled : NULL,
 							 datums ? nulls + filled : NULL);
@@ -628,6 +661,8 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 		pqfdw_convert_segment(&c->conv, &seg,
 							  tr->batch_values + pqfdw_batch_index(tr, att, filled),
 							  tr->batch_nulls + pqfdw_batch_index(tr, att, filled));
+		if (c->codes)
+			note_codes(c, &seg, filled, got, false);
 		filled += got;
 	}
 }
@@ -638,6 +673,7 @@ compact_column(PqTableReader *tr, int att, const int *sel, int m)
 {
 	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
 	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
+	PqBatchCodes *bc = tr->att_codes[att];
 	int			j;
 
 	for (j = 0; j < m; j++)
@@ -645,6 +681,8 @@ compact_column(PqTableReader *tr, int att, const int *sel, int m)
 		values[j] = values[sel[j]];
 		nulls[j] = nulls[sel[j]];
 	}
+	for (j = 0; bc && j < m; j++)
+		bc->codes[j] = bc->codes[sel[j]];
 }
 
 /*
@@ -672,7 +710,10 @@ fill_column_rows(PqTableReader *tr, PqTableColumn *c, int n, const int *sel,
 		for (j = k; j < m && sel[j] < sel[k] + got; j++)
 			tr->seg_rows[j - k] = sel[j] - sel[k];
 		pqfdw_convert_segment_rows(&c->conv, &seg, tr->seg_rows, j - k,
-								   values + k, nulls + k);
+								   values + k, nulls + k,
+								   c->codes ? c->codes->codes + k : NULL);
+		if (c->codes)
+			note_codes(c, &seg, k, j - k, true);
 		k = j;
 	}
 }
@@ -702,7 +743,11 @@ fill_batch(PqTableReader *tr, int n)
 
 		if (!c->output || (filtering && c->filtered))
 			continue;
-		if (m == n || !late || c->nested)
+		/*
+		 * Selecting rows costs more per row than converting all and
+		 * compacting, unless the filter removed a good part of them.
+		 */
+		if (m == n || !late || c->nested || m >= n - n / 8)
 		{
 			fill_column(tr, c, n);
 			if (m < n)
@@ -731,6 +776,7 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 		int64		end;
 		int			n;
 		int			m;
+		int			i;
 
 		/* the previous batch's Datums are no longer referenced */
 		MemoryContextReset(tr->batch_cxt);
@@ -749,6 +795,9 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 
 		CHECK_FOR_INTERRUPTS();
 		n = (int) Min((int64) tr->batch_rows, end - tr->rg_pos);
+		for (i = 0; i < tr->ncols; i++)
+			if (tr->cols[i].codes)
+				tr->cols[i].codes->dict_id = 0;
 		old = MemoryContextSwitchTo(tr->batch_cxt);
 		m = fill_batch(tr, n);
 		MemoryContextSwitchTo(old);
@@ -758,6 +807,29 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 		if (m > 0)
 			return m;
 	}
+}
+
+bool
+pqfdw_table_reader_set_codes(PqTableReader *tr, AttrNumber attnum)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqTableColumn *c = &tr->cols[i];
+
+		if (c->attnum != attnum || c->nested || !c->output)
+			continue;
+		if (c->codes == NULL)
+		{
+			c->codes = MemoryContextAllocZero(tr->cxt, sizeof(PqBatchCodes));
+			c->codes->codes = MemoryContextAlloc(tr->cxt, sizeof(uint32) *
+												 tr->batch_rows);
+			tr->att_codes[attnum - 1] = c->codes;
+		}
+		return true;
+	}
+	return false;
 }
 
 void

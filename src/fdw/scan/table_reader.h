@@ -28,6 +28,19 @@ typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
  */
 typedef bool (*PqUnitClaim) (void *arg, PqScanUnit *unit);
 
+/*
+ * A column's dictionary indices for the rows of a batch (set_codes): rows
+ * of one dictionary share an index exactly when they share a value, so a
+ * grouping can key on indices (PQFDW_NO_CODE for NULLs and for values not
+ * from dictionary dict_id).
+ */
+typedef struct PqBatchCodes
+{
+	uint32	   *codes;			/* batch_rows */
+	uint32		dict_id;		/* 0: no row has a code */
+	int			dict_count;		/* entries of that dictionary */
+} PqBatchCodes;
+
 typedef struct PqTableColumn
 {
 	AttrNumber	attnum;			/* 1-based */
@@ -43,6 +56,7 @@ typedef struct PqTableColumn
 								 * the filter reads it) */
 	bool		filtered;		/* the filter tests it */
 	bool		unscaled;		/* DECIMAL as unscaled int8 (set_unscaled) */
+	PqBatchCodes *codes;		/* NULL unless set_codes asked for them */
 } PqTableColumn;
 
 struct PqTableReader
@@ -59,6 +73,7 @@ struct PqTableReader
 	/* per attribute (attnum - 1): converter and leaf column, when read */
 	PqConverter **att_cv;
 	int		   *att_leaf;
+	PqBatchCodes **att_codes;	/* NULL entries unless set_codes */
 
 	MemoryContext cxt;			/* lives as long as the reader */
 	MemoryContext file_cxt;		/* reset per file */
@@ -181,6 +196,12 @@ extern void pqfdw_table_reader_set_variant_keys(PqTableReader *tr,
  */
 extern void pqfdw_table_reader_set_unscaled(PqTableReader *tr,
 											AttrNumber attnum);
+
+/*
+ * Hand out attribute attnum's dictionary indices with each batch
+ * (att_codes), when it is a flat column; false otherwise.
+ */
+extern bool pqfdw_table_reader_set_codes(PqTableReader *tr, AttrNumber attnum);
 
 /* GUC parquet_fdw.enable_late_materialization */
 extern bool pqfdw_enable_late_materialization;
