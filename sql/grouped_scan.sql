@@ -81,6 +81,22 @@ SELECT * FROM gs_same($$SELECT CASE WHEN grp < 3 THEN 1 WHEN grp < 7 THEN 2 END 
     avg(CASE WHEN ratio IS NOT NULL AND ratio <> 0 THEN id / ratio END),
     max(CASE WHEN day > DATE '2021-01-01' THEN grp END) FILTER (WHERE NOT (grp = 3))
     FROM TBL GROUP BY 1, 2$$);
+-- simple CASE (as WHEN x = v, nested ones too), CASE of text (keys and
+-- arguments), text comparisons: equality by bytes, orderings under the
+-- comparison's collation ("und-x-icu" orders 'n1' before 'N5', bytes do not)
+SELECT * FROM gs_same($$SELECT CASE grp WHEN 1 THEN 'one' WHEN 2 THEN name
+        ELSE CASE WHEN grp > 5 THEN 'big' END END AS k,
+    CASE id % 3 WHEN 0 THEN CASE grp WHEN 3 THEN 30 ELSE 0 END
+        WHEN CASE grp WHEN 4 THEN 1 ELSE 2 END THEN -1 END AS s,
+    count(*), min(CASE WHEN name < 'n5' THEN name END),
+    max(CASE name WHEN 'n1' THEN 'x' ELSE name END),
+    count(*) FILTER (WHERE name >= 'n3' AND name <> 'n35'),
+    sum(id) FILTER (WHERE name COLLATE "C" > 'n2'),
+    count(*) FILTER (WHERE name < 'N5' COLLATE "und-x-icu"),
+    count(*) FILTER (WHERE name < 'N5' COLLATE "C")
+    FROM TBL GROUP BY 1, 2$$);
+SELECT count(*) FILTER (WHERE name < 'N5' COLLATE "und-x-icu") AS icu,
+    count(*) FILTER (WHERE name < 'N5' COLLATE "C") AS bytes FROM par_one;
 SELECT sum(CASE WHEN grp <> 3 THEN id / (grp - 3) ELSE 0 END),
     count(*) FILTER (WHERE grp <> 3 AND id / (grp - 3) > 1000) FROM par_one;
 SELECT sum(CASE WHEN grp <> 3 THEN id / (grp - 3) ELSE 0 END),
@@ -217,6 +233,7 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one WHERE id::text = '5';
 EXPLAIN (COSTS OFF) SELECT grp, count(*) FROM par_one GROUP BY ROLLUP (grp);
 CREATE COLLATION gs_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (COSTS OFF) SELECT name COLLATE gs_ci, count(*) FROM par_one GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE name = 'N1' COLLATE gs_ci) FROM par_one;
 DROP COLLATION gs_ci;
 -- and everything, when grouped scans are off
 SET parquet_fdw.enable_grouped_scan = off;

@@ -93,7 +93,8 @@ function intExpr() {
     case 8: return 'i8big * 2';
     // CASE, AND, OR: branches and operands PostgreSQL skips are not evaluated
     case 9: return pick([`CASE WHEN i2 <> 0 THEN i4 / i2 ELSE ${c} END`, `CASE WHEN b THEN ${c} ELSE -${c} END`,
-      `CASE WHEN k > 4 THEN i8big * 2 WHEN k IS NULL THEN 0 END`, `CASE WHEN ${c} < 0 THEN -1 WHEN ${c} > 0 THEN 1 ELSE 0 END`]);
+      `CASE WHEN k > 4 THEN i8big * 2 WHEN k IS NULL THEN 0 END`, `CASE WHEN ${c} < 0 THEN -1 WHEN ${c} > 0 THEN 1 ELSE 0 END`,
+      `CASE k WHEN 1 THEN ${c} WHEN 2 THEN -${c} ELSE 0 END`, `CASE WHEN t < 'cherry' THEN ${c} WHEN vc = 'x' THEN 1 END`]);
     case 10: return pick([`CASE WHEN i2 = 0 OR i4 / i2 > 100 THEN k ELSE ${c} END`,
       `CASE WHEN k IS NOT NULL AND k <> 0 AND i4 % k = 0 THEN 1 ELSE CASE WHEN b THEN 2 END END`,
       `CASE WHEN NOT (i4big > 1000 OR b) THEN i4big + i4big ELSE ${c} END`]);
@@ -135,7 +136,9 @@ function aggregate() {
       'sum(i4 / i2) FILTER (WHERE i2 <> 0)', `avg(${floatExpr()}) FILTER (WHERE k IS NOT NULL AND d > date '2005-01-01')`,
       `max(t) FILTER (WHERE t LIKE 'b%')`, 'count(fx) FILTER (WHERE fx < 5)',
       'count(*) FILTER (WHERE i2 <> 0 AND i4 / i2 > 100)', `bool_and(i2 = 0 OR i4 / i2 > 5)`,
-      `min(${pick(ORDERED)}) FILTER (WHERE b OR k IS NULL)`, `sum(${intExpr()}) FILTER (WHERE NOT b)`]);
+      `min(${pick(ORDERED)}) FILTER (WHERE b OR k IS NULL)`, `sum(${intExpr()}) FILTER (WHERE NOT b)`,
+      `count(*) FILTER (WHERE t >= s)`, `sum(${pick(INTS)}) FILTER (WHERE t = 'fig' OR vc <> 'x')`,
+      `${pick(['min', 'max'])}(CASE WHEN b THEN t ELSE s END)`, `max(CASE k WHEN 1 THEN 'one' WHEN 2 THEN vc ELSE t END)`]);
     // not computed by the scan: PostgreSQL aggregates these
     case 13: return `count(DISTINCT ${pick(['k', 't', 'b'])})`;
     case 14: return `string_agg(t, ',' ORDER BY t)`;
@@ -144,7 +147,8 @@ function aggregate() {
 }
 
 const KEYS = ['k', 't', 'b', 'd', 'i2 % 5', 'vc', 'i4 / 400000', 'tm', 'f4', 's', 'n4',
-  'CASE WHEN i2 < 0 THEN -1 WHEN i2 > 0 THEN 1 END', 'k > 2 AND b'];
+  'CASE WHEN i2 < 0 THEN -1 WHEN i2 > 0 THEN 1 END', 'k > 2 AND b',
+  "CASE t WHEN 'apple' THEN 'a' WHEN 'fig' THEN s ELSE vc END", "t < 'c'"];
 
 function condition() {
   switch (int(0, 11)) {

@@ -30,6 +30,8 @@
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
+#include "utils/varlena.h"
 
 typedef enum VOp
 {
@@ -76,6 +78,8 @@ struct PqVExpr
 	int		   *branch;			/* VOP_CASE: per row, the branch it takes
 								 * (nargs / 2 for ELSE), -1 if skipped */
 	bool	   *nbuf;			/* nulls of computed nodes and masked columns */
+	Datum	   *pbuf;			/* PQV_DATUM values of constants and CASE */
+	Oid			collid;			/* VOP_CMP of text */
 	bool		const_null;
 	int64		const_i;
 	double		const_d;
@@ -126,11 +130,14 @@ static const VOpInfo vops[] = {
 	{F_FLOAT8_INT8, VOP_CAST}, {F_FLOAT8_FLOAT4, VOP_CAST},
 	{F_FLOAT4_INT2, VOP_CAST}, {F_FLOAT4_INT4, VOP_CAST},
 	{F_FLOAT4_INT8, VOP_CAST},
-	/* comparisons of numbers, dates, times and bools (not of text) */
+	/* comparisons of numbers, dates, times, bools and text */
 	CMPS(INT2), CMPS(INT4), CMPS(INT8), CMPS(INT24), CMPS(INT42),
 	CMPS(INT48), CMPS(INT84), CMPS(INT28), CMPS(INT82),
 	CMPS(FLOAT4), CMPS(FLOAT8), CMPS(FLOAT48), CMPS(FLOAT84),
 	CMPS(DATE_), CMPS(TIMESTAMP_), CMPS(TIMESTAMPTZ_), CMPS(TIME_), CMPS(BOOL),
+	{F_TEXTEQ, VOP_CMP, VCMP_EQ}, {F_TEXTNE, VOP_CMP, VCMP_NE},
+	{F_TEXT_LT, VOP_CMP, VCMP_LT}, {F_TEXT_LE, VOP_CMP, VCMP_LE},
+	{F_TEXT_GT, VOP_CMP, VCMP_GT}, {F_TEXT_GE, VOP_CMP, VCMP_GE},
 };
 
 bool
@@ -259,6 +266,89 @@ call_of(Expr *expr, Oid *funcid, List **args)
 	return false;
 }
 
+static Expr *searched_case(CaseExpr *c);
+
+/*
+ * A comparison of text: equality is of bytes only under a deterministic
+ * collation (as texteq decides); orderings compare with varstr_cmp under
+ * any collation, as text_lt and the others do.
+ */
+static bool
+text_cmp_ok(Expr *expr, Oid funcid)
+{
+	Oid			collid = exprInputCollation((Node *) expr);
+
+	if (op_of(funcid)->op != VOP_CMP || !OidIsValid(collid))
+		return false;
+	return (funcid != F_TEXTEQ && funcid != F_TEXTNE) ||
+		get_collation_isdeterministic(collid);
+}
+
+/*
+ * A WHEN condition of a simple CASE with the CaseTestExpr placeholders of
+ * its CASE replaced by arg; nested simple CASEs become searched first, so
+ * that the placeholders left are this CASE's.
+ */
+static Node *
+replace_case_test(Node *node, void *arg)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, CaseTestExpr))
+		return copyObject(arg);
+	/* its placeholder is its own element, not a CASE's (never compiled) */
+	if (IsA(node, ArrayCoerceExpr))
+		return node;
+	if (IsA(node, CaseExpr) && ((CaseExpr *) node)->arg != NULL)
+		node = (Node *) searched_case((CaseExpr *) node);
+	return expression_tree_mutator(node, replace_case_test, arg);
+}
+
+/*
+ * CASE x WHEN v THEN ... as CASE WHEN x = v THEN ...: x is evaluated by
+ * each WHEN instead of once, for the same rows (the first WHEN sees every
+ * row the CASE does), so the same values and the same errors.
+ */
+static Expr *
+searched_case(CaseExpr *c)
+{
+	CaseExpr   *s = makeNode(CaseExpr);
+	ListCell   *lc;
+
+	*s = *c;
+	s->arg = NULL;
+	s->args = NIL;
+	foreach(lc, c->args)
+	{
+		CaseWhen   *w = copyObject(lfirst_node(CaseWhen, lc));
+
+		w->expr = (Expr *) replace_case_test((Node *) w->expr, c->arg);
+		s->args = lappend(s->args, w);
+	}
+	return (Expr *) s;
+}
+
+/* The WHEN conditions and results of a searched CASE are supported. */
+static bool
+case_supported(CaseExpr *c, Index relid, const Bitmapset *unscaled)
+{
+	ListCell   *lc;
+
+	foreach(lc, c->args)
+	{
+		CaseWhen   *w = lfirst_node(CaseWhen, lc);
+
+		if (exprType((Node *) w->expr) != BOOLOID ||
+			exprType((Node *) w->result) != c->casetype ||
+			!pqfdw_vexpr_supported(w->expr, relid, unscaled) ||
+			!pqfdw_vexpr_supported(w->result, relid, unscaled))
+			return false;
+	}
+	return c->defresult != NULL &&
+		exprType((Node *) c->defresult) == c->casetype &&
+		pqfdw_vexpr_supported(c->defresult, relid, unscaled);
+}
+
 bool
 pqfdw_vexpr_supported(Expr *expr, Index relid, const Bitmapset *unscaled)
 {
@@ -277,11 +367,20 @@ pqfdw_vexpr_supported(Expr *expr, Index relid, const Bitmapset *unscaled)
 			var->varattno > 0 &&
 			(kind != PQV_DECIMAL || bms_is_member(var->varattno, unscaled));
 	}
-	/* text: a column, or a varchar column seen as text */
+	if (IsA(expr, CaseExpr))
+	{
+		CaseExpr   *c = (CaseExpr *) expr;
+
+		if (c->arg != NULL)
+			return pqfdw_vexpr_supported(searched_case(c), relid, unscaled);
+		return kind != PQV_DECIMAL && case_supported(c, relid, unscaled);
+	}
+	/* text: a column, a varchar column seen as text, a constant, a CASE */
 	if (kind == PQV_DATUM)
-		return IsA(expr, RelabelType) &&
-			pqfdw_vexpr_supported(((RelabelType *) expr)->arg, relid,
-								  unscaled);
+		return IsA(expr, Const) ||
+			(IsA(expr, RelabelType) &&
+			 pqfdw_vexpr_supported(((RelabelType *) expr)->arg, relid,
+								   unscaled));
 	if (kind == PQV_DECIMAL)
 		return false;
 	if (IsA(expr, Const))
@@ -300,26 +399,6 @@ pqfdw_vexpr_supported(Expr *expr, Index relid, const Bitmapset *unscaled)
 				return false;
 		return true;
 	}
-	if (IsA(expr, CaseExpr))
-	{
-		CaseExpr   *c = (CaseExpr *) expr;
-
-		/* CASE x WHEN ...: its CaseTestExpr placeholders are not compiled */
-		if (c->arg != NULL || c->defresult == NULL)
-			return false;
-		foreach(lc, c->args)
-		{
-			CaseWhen   *w = lfirst_node(CaseWhen, lc);
-
-			if (exprType((Node *) w->expr) != BOOLOID ||
-				exprType((Node *) w->result) != c->casetype ||
-				!pqfdw_vexpr_supported(w->expr, relid, unscaled) ||
-				!pqfdw_vexpr_supported(w->result, relid, unscaled))
-				return false;
-		}
-		return exprType((Node *) c->defresult) == c->casetype &&
-			pqfdw_vexpr_supported(c->defresult, relid, unscaled);
-	}
 	if (!call_of(expr, &funcid, &args) || op_of(funcid) == NULL)
 		return false;
 	foreach(lc, args)
@@ -327,7 +406,8 @@ pqfdw_vexpr_supported(Expr *expr, Index relid, const Bitmapset *unscaled)
 		PqVKind		arg_kind;
 
 		if (!pqfdw_vkind_of(exprType(lfirst(lc)), &arg_kind) ||
-			arg_kind == PQV_DATUM || arg_kind == PQV_DECIMAL ||
+			arg_kind == PQV_DECIMAL ||
+			(arg_kind == PQV_DATUM && !text_cmp_ok(expr, funcid)) ||
 			!pqfdw_vexpr_supported(lfirst(lc), relid, unscaled))
 			return false;
 	}
@@ -347,6 +427,11 @@ new_node(VOp op, Oid type, int batch_rows)
 		e->out.i = palloc0(sizeof(int64) * batch_rows);
 	else if (e->out.kind != PQV_DATUM)
 		e->out.d = palloc0(sizeof(double) * batch_rows);
+	else if (op != VOP_VAR)
+	{
+		e->pbuf = palloc0(sizeof(Datum) * batch_rows);
+		e->out.p = e->pbuf;
+	}
 	e->nbuf = palloc0(sizeof(bool) * batch_rows);
 	e->out.nulls = e->nbuf;
 	return e;
@@ -379,6 +464,16 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 
 		e = new_node(VOP_CONST, type, batch_rows);
 		e->const_null = c->constisnull;
+		if (e->out.kind == PQV_DATUM)
+		{
+			/* the plan's Datum, for every row */
+			for (i = 0; i < batch_rows; i++)
+			{
+				e->nbuf[i] = e->const_null;
+				e->pbuf[i] = c->constvalue;
+			}
+			return e;
+		}
 		if (c->constisnull)
 			;
 		else if (e->out.kind == PQV_INT)
@@ -434,6 +529,8 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 		ListCell   *lc;
 		int			i = 0;
 
+		if (c->arg != NULL)
+			return pqfdw_vexpr_compile(searched_case(c), relid, batch_rows);
 		e = new_node(VOP_CASE, type, batch_rows);
 		e->nargs = 2 * list_length(c->args) + 1;
 		e->args = palloc(sizeof(PqVExpr *) * e->nargs);
@@ -454,6 +551,7 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 			 (int) nodeTag(expr));
 	e = new_node(op_of(funcid)->op, type, batch_rows);
 	e->cmp = op_of(funcid)->cmp;
+	e->collid = exprInputCollation((Node *) expr);
 	e->a = pqfdw_vexpr_compile(linitial(args), relid, batch_rows);
 	if (list_length(args) > 1)
 		e->b = pqfdw_vexpr_compile(lsecond(args), relid, batch_rows);
@@ -680,6 +778,58 @@ eval_cast(PqVExpr *e, int n)
 		out[r] = !out_null[r] && (TEST); \
 	}
 
+/* Text comparisons: equality by bytes, orderings by varstr_cmp. */
+static void
+eval_text_cmp(PqVExpr *e, int n)
+{
+	const PqVector *a = &e->a->out;
+	const PqVector *b = &e->b->out;
+	int			r;
+
+	for (r = 0; r < n; r++)
+	{
+		text	   *x;
+		text	   *y;
+		int			xl;
+		int			yl;
+		int			c;
+
+		e->nbuf[r] = a->nulls[r] || b->nulls[r];
+		e->out.i[r] = 0;
+		if (e->nbuf[r])
+			continue;
+		x = DatumGetTextPP(a->p[r]);
+		y = DatumGetTextPP(b->p[r]);
+		xl = VARSIZE_ANY_EXHDR(x);
+		yl = VARSIZE_ANY_EXHDR(y);
+		if (e->cmp == VCMP_EQ || e->cmp == VCMP_NE)
+			c = xl != yl || memcmp(VARDATA_ANY(x), VARDATA_ANY(y), xl) != 0;
+		else
+			c = varstr_cmp(VARDATA_ANY(x), xl, VARDATA_ANY(y), yl, e->collid);
+		switch (e->cmp)
+		{
+			case VCMP_EQ:
+				e->out.i[r] = c == 0;
+				break;
+			case VCMP_NE:
+				e->out.i[r] = c != 0;
+				break;
+			case VCMP_LT:
+				e->out.i[r] = c < 0;
+				break;
+			case VCMP_LE:
+				e->out.i[r] = c <= 0;
+				break;
+			case VCMP_GT:
+				e->out.i[r] = c > 0;
+				break;
+			case VCMP_GE:
+				e->out.i[r] = c >= 0;
+				break;
+		}
+	}
+}
+
 static void
 eval_cmp(PqVExpr *e, int n)
 {
@@ -690,6 +840,12 @@ eval_cmp(PqVExpr *e, int n)
 	bool	   *restrict out_null = e->nbuf;
 	int64	   *restrict out = e->out.i;
 	int			r;
+
+	if (a->kind == PQV_DATUM)
+	{
+		eval_text_cmp(e, n);
+		return;
+	}
 
 	if (a->kind == PQV_INT)
 	{
@@ -801,7 +957,7 @@ eval_case(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 	int			nwhen = e->nargs / 2;
 	int		   *restrict branch = e->branch;
 	bool	   *restrict sk = e->sk;
-	bool		integral = pqfdw_vkind_integral(e->out.kind);
+	PqVKind		kind = e->out.kind;
 	int			r;
 	int			j;
 
@@ -841,8 +997,10 @@ eval_case(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 			if (sk[r])
 				continue;
 			e->nbuf[r] = res->out.nulls[r];
-			if (integral)
+			if (pqfdw_vkind_integral(kind))
 				e->out.i[r] = res->out.i[r];
+			else if (kind == PQV_DATUM)
+				e->pbuf[r] = res->out.p[r];
 			else
 				e->out.d[r] = res->out.d[r];
 		}

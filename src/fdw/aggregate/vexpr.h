@@ -6,9 +6,10 @@
  *
  * A vector expression is a tree of columns, constants, integer and float
  * arithmetic (+ - * / %, unary minus), casts between those types,
- * comparisons of numbers, dates, times and bools, IS [NOT] NULL, AND, OR,
- * NOT and searched CASE (operands and branches evaluated only where
- * PostgreSQL evaluates them).  Each
+ * comparisons of numbers, dates, times, bools and text, IS [NOT] NULL,
+ * AND, OR, NOT and CASE, searched or simple, of any of those types
+ * including text (operands and branches evaluated only where PostgreSQL
+ * evaluates them).  Each
  * operator is PostgreSQL's, row for row: the same results, the same
  * overflow, underflow and division-by-zero errors; a NULL operand gives
  * NULL.  Anything else is not compiled (pqfdw_vexpr_supported() is false)
@@ -63,9 +64,10 @@ extern bool pqfdw_vkind_of(Oid type, PqVKind *kind);
 
 /*
  * Whether expr can be compiled: its Vars are columns of relation relid
- * (attribute numbers > 0) of types vectors hold, text only as a bare
- * column, numeric only as a bare column in unscaled (attribute numbers of
- * DECIMAL columns the scan can read unscaled).
+ * (attribute numbers > 0) of types vectors hold, text as a column, a
+ * constant, a CASE result or compared (equality only under deterministic
+ * collations), numeric only as a bare column in unscaled (attribute
+ * numbers of DECIMAL columns the scan can read unscaled).
  */
 extern bool pqfdw_vexpr_supported(Expr *expr, Index relid,
 								  const Bitmapset *unscaled);
