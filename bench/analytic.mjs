@@ -70,6 +70,11 @@ export const SHAPES = [
  GROUP BY 1 ORDER BY s DESC, k LIMIT 5`,
   },
   {
+    key: 'numeric_sums', title: 'numeric (DECIMAL) sums and products by flag',
+    sql: (t) => `SELECT l_returnflag, sum(l_price), sum(l_price * (1 - l_price * 0.00001)), avg(l_price), count(*)
+  FROM ${t} GROUP BY l_returnflag ORDER BY l_returnflag`,
+  },
+  {
     key: 'year_group', title: 'one year of dates by ship mode',
     sql: (t) => `SELECT l_shipmode, count(*), sum(l_quantity) FROM ${t}
  WHERE l_shipdate >= DATE '1995-01-01' AND l_shipdate < DATE '1996-01-01'

@@ -62,6 +62,27 @@ SELECT * FROM gs_same($$SELECT grp, sum(amount), avg(amount), min(amount), max(a
 SELECT * FROM gs_same($$SELECT amount, count(*) FROM TBL GROUP BY amount$$);
 SELECT sum(amount), avg(amount), min(amount) FROM par_one WHERE grp = 3;
 SELECT sum(amount), avg(amount), min(amount) FROM par_src WHERE grp = 3;
+-- numeric + - * and casts: exact, at numeric.c's display scales, while the
+-- bounds (statistics: |amount| < 700, so 70000 unscaled) keep them in 64 bits
+SELECT * FROM gs_same($$SELECT amount * 2 AS k, sum(amount * 2), sum(amount * (1 - amount * 0.001)),
+    avg(-amount + 1.5), min(amount * 0.10), max(amount::float8), sum(amount::float8),
+    count(*) FILTER (WHERE amount > 100.5), sum(grp::numeric * amount), sum(grp::numeric - amount)
+    FROM TBL GROUP BY 1$$);
+SELECT * FROM gs_same($$SELECT grp, sum(amount * amount * amount), max(amount - 0.001),
+    count(*) FILTER (WHERE amount * 3 >= grp), bool_or(amount = -299.99) FROM TBL GROUP BY grp$$);
+SELECT sum(amount * (1 - amount * 0.001)), avg(amount * 0.10) FROM par_one WHERE grp = 3;
+SELECT sum(amount * (1 - amount * 0.001)), avg(amount * 0.10) FROM par_src WHERE grp = 3;
+-- without statistics the bound is the precision's (10^12): amount * amount
+-- could pass 64 bits and is left to PostgreSQL, amount * 2 cannot
+COPY (SELECT id, amount FROM par_src) TO '/tmp/parquet_fdw_test/out/gs_nostats.parquet'
+    WITH (FORMAT parquet, statistics off);
+CREATE FOREIGN TABLE gs_nostats (id int8, amount numeric(12,2)) SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/out/gs_nostats.parquet');
+EXPLAIN (COSTS OFF) SELECT sum(amount * amount) FROM gs_nostats;
+EXPLAIN (COSTS OFF) SELECT sum(amount * 2) FROM gs_nostats;
+SELECT sum(amount * 2) FROM gs_nostats;
+SELECT sum(amount * 2) FROM par_src;
+DROP FOREIGN TABLE gs_nostats;
 -- expressions of columns, casts between numeric types
 SELECT * FROM gs_same($$SELECT grp, sum(id * 2 + grp), sum(ratio * 2.5 - id), avg(grp::float8 / 3),
     max(-id), sum(id::float8 * ratio) FROM TBL GROUP BY grp$$);
@@ -220,13 +241,16 @@ RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
 
 -- left to PostgreSQL's Aggregate: DISTINCT, FILTERs the scan cannot evaluate, ordered and other
--- aggregates, expressions of numerics, numeric columns the quals test,
+-- aggregates, numeric division and numeric expressions whose bounds pass
+-- 64 bits, numeric columns the quals test,
 -- keys of floats or of a nondeterministic collation, quals the scan cannot
 -- evaluate, grouping sets
 EXPLAIN (COSTS OFF) SELECT grp, count(DISTINCT name) FROM par_one GROUP BY grp;
 EXPLAIN (COSTS OFF) SELECT sum(id) FILTER (WHERE name LIKE 'n1%') FROM par_one;
 EXPLAIN (COSTS OFF) SELECT string_agg(name, ',') FROM par_one;
-EXPLAIN (COSTS OFF) SELECT sum(amount * 2) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT sum(amount / 2) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT sum(amount * amount * amount * amount * amount * amount) FROM par_one;
+EXPLAIN (COSTS OFF) SELECT sum(amount * 1234567890123456.7) FROM par_one;
 EXPLAIN (COSTS OFF) SELECT sum(amount) FROM par_one WHERE amount > 0;
 EXPLAIN (COSTS OFF) SELECT ratio, count(*) FROM par_one GROUP BY ratio;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one WHERE id::text = '5';

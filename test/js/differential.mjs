@@ -118,6 +118,12 @@ function floatExpr() {
   }
 }
 
+// numeric + - * and casts, exact in the scan while bounds keep them in 64 bits
+function numericExpr() {
+  return pick(['n', 'n4', 'n * 2', 'n - n4', 'n * n4', 'n4 * n4 * n4', '-n + 1.25', 'k::numeric * n',
+    'n * (1 - n4 * 0.01)', 'i2::numeric + n4']);
+}
+
 function aggregate() {
   switch (int(0, 15)) {
     case 0: return 'count(*)';
@@ -130,7 +136,9 @@ function aggregate() {
     case 8: return `${pick(['min', 'max'])}(${floatExpr()})`;
     case 9: case 10: return `${pick(['min', 'max'])}(${pick(ORDERED)})`;
     case 11: return chance(0.5) ? `${pick(['bool_and', 'bool_or'])}(b)`
-      : `${pick(['sum', 'avg'])}(${pick(NUMERICS)})`;
+      : chance(0.5) ? `${pick(['sum', 'avg'])}(${pick(NUMERICS)})`
+        : pick([`${pick(['sum', 'avg', 'min', 'max'])}(${numericExpr()})`, 'max(n::float8)',
+          'count(*) FILTER (WHERE n > n4 * 1000)', `sum(${numericExpr()}) FILTER (WHERE n4 < 0)`]);
     // FILTER: rows it rejects are not evaluated (no division by zero)
     case 12: return pick([`sum(${pick(INTS)}) FILTER (WHERE b)`, `count(*) FILTER (WHERE ${pick(INTS)} > 0)`,
       'sum(i4 / i2) FILTER (WHERE i2 <> 0)', `avg(${floatExpr()}) FILTER (WHERE k IS NOT NULL AND d > date '2005-01-01')`,
@@ -148,7 +156,7 @@ function aggregate() {
 
 const KEYS = ['k', 't', 'b', 'd', 'i2 % 5', 'vc', 'i4 / 400000', 'tm', 'f4', 's', 'n4',
   'CASE WHEN i2 < 0 THEN -1 WHEN i2 > 0 THEN 1 END', 'k > 2 AND b',
-  "CASE t WHEN 'apple' THEN 'a' WHEN 'fig' THEN s ELSE vc END", "t < 'c'"];
+  "CASE t WHEN 'apple' THEN 'a' WHEN 'fig' THEN s ELSE vc END", "t < 'c'", 'n4 * 10'];
 
 function condition() {
   switch (int(0, 11)) {

@@ -63,14 +63,31 @@ typedef struct PqVector
 extern bool pqfdw_vkind_of(Oid type, PqVKind *kind);
 
 /*
+ * The numeric columns of a table that vectors can hold (fdw/plan/grouping.c
+ * finds them in the files): DECIMAL columns the scan can read unscaled, the
+ * one scale of each in every file, and a bound on their unscaled values'
+ * magnitude (from the chunks' statistics, else from the precision), by
+ * attribute number.
+ */
+typedef struct PqVexprNumerics
+{
+	Bitmapset  *unscaled;
+	int			natts;
+	int		   *scale;			/* [natts + 1] */
+	int64	   *max_abs;		/* [natts + 1] */
+} PqVexprNumerics;
+
+/*
  * Whether expr can be compiled: its Vars are columns of relation relid
  * (attribute numbers > 0) of types vectors hold, text as a column, a
  * constant, a CASE result or compared (equality only under deterministic
- * collations), numeric only as a bare column in unscaled (attribute
- * numbers of DECIMAL columns the scan can read unscaled).
+ * collations), numeric as a column of num->unscaled, a constant, a cast of
+ * an integer, + - * and unary minus of those, compared or cast to float8,
+ * where the bounds show every value's unscaled integer fits in 64 bits (so
+ * the result is exact: PostgreSQL's numeric + - * are exact too).
  */
 extern bool pqfdw_vexpr_supported(Expr *expr, Index relid,
-								  const Bitmapset *unscaled);
+								  const PqVexprNumerics *num);
 
 /* The numeric of unscaled value v at the given scale (its dscale). */
 extern Datum pqfdw_unscaled_numeric(int128 v, int scale);

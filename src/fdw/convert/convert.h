@@ -223,6 +223,9 @@ extern void pqfdw_decimals_to_numeric(const void *values, bool narrow, int n,
 
 /* Choose the natural conversion loop (convert_*.c). */
 extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
+
+/* 10^k for 0 <= k <= 18 (decimal.c) */
+extern const uint64 pqfdw_pow10[19];
 extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
 /* DECIMAL in INT32/INT64 as its unscaled int8 (numeric.c), else NULL */

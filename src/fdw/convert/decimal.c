@@ -32,7 +32,7 @@
 #define MAX_GROUPS 10			/* 5 integer + 5 fraction base-10000 digits */
 #define MAX_BYTES INTALIGN(NUMERIC_HDRSZ_SHORT + MAX_GROUPS * sizeof(int16))
 
-static const uint64 pow10_tab[MAX_SCALE + 1] = {
+const uint64 pqfdw_pow10[MAX_SCALE + 1] = {
 	UINT64CONST(1), UINT64CONST(10), UINT64CONST(100), UINT64CONST(1000),
 	UINT64CONST(10000), UINT64CONST(100000), UINT64CONST(1000000),
 	UINT64CONST(10000000), UINT64CONST(100000000), UINT64CONST(1000000000),
@@ -51,8 +51,8 @@ static inline Size
 encode_numeric(int64 v, int scale, char *dst)
 {
 	uint64		u = v < 0 ? -(uint64) v : (uint64) v;
-	uint64		ip = u / pow10_tab[scale];
-	uint64		fp = u % pow10_tab[scale];
+	uint64		ip = u / pqfdw_pow10[scale];
+	uint64		fp = u % pqfdw_pow10[scale];
 	int16		groups[MAX_GROUPS];
 	int16		intg[MAX_GROUPS / 2];
 	int			fg = (scale + NBASE_DIGITS - 1) / NBASE_DIGITS;
@@ -78,8 +78,8 @@ encode_numeric(int64 v, int scale, char *dst)
 		int			pad = fg * NBASE_DIGITS - scale;
 		int			last = NBASE_DIGITS - pad;
 
-		groups[ig + fg - 1] = (int16) ((fp % pow10_tab[last]) * pow10_tab[pad]);
-		fp /= pow10_tab[last];
+		groups[ig + fg - 1] = (int16) ((fp % pqfdw_pow10[last]) * pqfdw_pow10[pad]);
+		fp /= pqfdw_pow10[last];
 		for (i = fg - 2; i >= 0; i--)
 		{
 			groups[ig + i] = (int16) (fp % 10000);

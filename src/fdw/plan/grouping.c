@@ -7,8 +7,8 @@
  * A query over one parquet_fdw table qualifies when the scan evaluates all
  * of its WHERE quals, its grouping keys are vector expressions of integer,
  * date, time, timestamp, bool or text columns (text under a deterministic
- * collation, grouped by the type's own equality) or numeric columns read
- * unscaled, and every aggregate in its target list and HAVING is one
+ * collation, grouped by the type's own equality) or numeric expressions of
+ * columns read unscaled (numeric_columns()), and every aggregate in its target list and HAVING is one
  * accumulate.c computes, over a vector expression, without DISTINCT or
  * ORDER BY, with a FILTER that is a vector expression too.  Anything else,
  * grouping sets, window functions, set-returning functions and volatile or
@@ -37,6 +37,7 @@
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
+#include "fdw/prune/prune.h"
 #include "fdw/scan/scan.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -55,20 +56,74 @@
 bool		pqfdw_enable_grouped_scan = true;
 
 /*
- * The numeric columns the scan can read as unscaled integers (so that
- * their sums are exact 128-bit integer sums): in every file a flat DECIMAL
- * held in INT32 or INT64, declared numeric with no typmod or exactly the
- * DECIMAL's (no rounding), and not tested by a qual (the batch filter
- * reads the numeric values).
+ * The largest magnitude of a DECIMAL chunk's unscaled values by its
+ * statistics (INT32/INT64 min and max), or 10^precision - 1 without them.
  */
-static Bitmapset *
-unscaled_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
+static int64
+decimal_max_abs(const PqFile *f, const PqSchemaNode *node)
 {
-	Bitmapset  *result = NULL;
+	const PqColumnDescr *col = &f->schema->columns[node->first_leaf];
+	int64		by_precision = 1;
+	int64		result = 0;
+	int			rg;
+	int			i;
+
+	for (i = 0; i < Min(node->logical.decimal_precision, 18); i++)
+		by_precision *= 10;
+	by_precision -= 1;
+	for (rg = 0; rg < f->md.n_row_groups; rg++)
+	{
+		const PqRowGroup *g = &f->md.row_groups[rg];
+		const PqColumnMetaData *m = &g->columns[node->first_leaf].meta_data;
+		const PqStatistics *st = &m->statistics;
+		PqBytes		b[2];
+		int			k;
+
+		if (g->num_rows == 0)
+			continue;
+		if (!g->columns[node->first_leaf].has_meta_data || !m->has_statistics)
+			return by_precision;
+		if (st->has_null_count && st->null_count == m->num_values)
+			continue;
+		if (!pqfdw_chunk_stat_bytes(col, st, &b[0], &b[1]))
+			return by_precision;
+		for (k = 0; k < 2; k++)
+		{
+			int64		v;
+
+			if (node->physical_type == PQ_INT32 && b[k].len == 4)
+				v = (int32) pq_load_le32((const uint8 *) b[k].ptr);
+			else if (node->physical_type == PQ_INT64 && b[k].len == 8)
+				v = (int64) pq_load_le64((const uint8 *) b[k].ptr);
+			else
+				return by_precision;
+			if (v == PG_INT64_MIN)
+				return by_precision;
+			result = Max(result, v < 0 ? -v : v);
+		}
+	}
+	return result;
+}
+
+/*
+ * The numeric columns the scan can read as unscaled integers (so that
+ * their sums are exact 128-bit integer sums and vector expressions can
+ * compute with them): in every file a flat DECIMAL held in INT32 or INT64
+ * of one scale, declared numeric with no typmod or exactly the DECIMAL's
+ * (no rounding), and not tested by a qual (the batch filter reads the
+ * numeric values); with the bound of their magnitude over all files.
+ */
+static PqVexprNumerics *
+numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
+{
+	PqVexprNumerics *num = palloc0(sizeof(PqVexprNumerics));
 	Bitmapset  *in_quals = NULL;
 	ListCell   *lc;
 	ListCell   *fc;
 
+	num->natts = input_rel->max_attr;
+	num->scale = palloc0(sizeof(int) * (num->natts + 1));
+	num->max_abs = palloc0(sizeof(int64) * (num->natts + 1));
 	foreach(lc, input_rel->baserestrictinfo)
 		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
 					   input_rel->relid, &in_quals);
@@ -78,10 +133,12 @@ unscaled_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 		Oid			type;
 		int32		typmod;
 		Oid			collation;
+		int			scale = -1;
+		int64		max_abs = 0;
 		bool		ok = true;
 
 		get_atttypetypmodcoll(st->relid, attnum, &type, &typmod, &collation);
-		if (type != NUMERICOID ||
+		if (type != NUMERICOID || attnum > num->natts ||
 			bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, in_quals))
 			continue;
 		foreach(fc, st->files)
@@ -94,28 +151,38 @@ unscaled_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 				node->logical.id != PQ_LT_DECIMAL ||
 				(node->physical_type != PQ_INT32 &&
 				 node->physical_type != PQ_INT64) ||
+				(scale >= 0 && node->logical.decimal_scale != scale) ||
 				(typmod >= 0 &&
 				 typmod != (int32) (((node->logical.decimal_precision << 16) |
 									 node->logical.decimal_scale) + VARHDRSZ)))
+			{
 				ok = false;
+				break;
+			}
+			scale = node->logical.decimal_scale;
+			max_abs = Max(max_abs, decimal_max_abs(f, node));
 		}
 		if (ok)
-			result = bms_add_member(result, attnum);
+		{
+			num->unscaled = bms_add_member(num->unscaled, attnum);
+			num->scale[attnum] = Max(scale, 0);
+			num->max_abs[attnum] = max_abs;
+		}
 	}
-	return result;
+	return num;
 }
 
 /* A grouping key the group table can hold, grouped by its type's equality. */
 static bool
 key_ok(Expr *expr, SortGroupClause *sgc, Index relid,
-	   const Bitmapset *unscaled)
+	   const PqVexprNumerics *num)
 {
 	Oid			type = exprType((Node *) expr);
 	PqVKind		kind;
 	TypeCacheEntry *tc;
 
 	if (!pqfdw_vkind_of(type, &kind) || kind == PQV_FLOAT4 ||
-		kind == PQV_FLOAT8 || !pqfdw_vexpr_supported(expr, relid, unscaled))
+		kind == PQV_FLOAT8 || !pqfdw_vexpr_supported(expr, relid, num))
 		return false;
 	tc = lookup_type_cache(type, TYPECACHE_EQ_OPR);
 	if (sgc->eqop != tc->eq_opr)
@@ -129,7 +196,7 @@ key_ok(Expr *expr, SortGroupClause *sgc, Index relid,
  * grouping keys and supported aggregates; adds its aggregates to *aggrefs.
  */
 static bool
-upper_expr_ok(Node *expr, List *keys, Index relid, const Bitmapset *unscaled,
+upper_expr_ok(Node *expr, List *keys, Index relid, const PqVexprNumerics *num,
 			  List **aggrefs)
 {
 	List	   *found;
@@ -155,12 +222,12 @@ upper_expr_ok(Node *expr, List *keys, Index relid, const Bitmapset *unscaled,
 			return false;
 		if (!agg->aggstar &&
 			!pqfdw_vexpr_supported(linitial_node(TargetEntry, agg->args)->expr,
-								   relid, unscaled))
+								   relid, num))
 			return false;
 		/* FILTER (WHERE ...): a bool vector expression */
 		if (agg->aggfilter != NULL &&
 			(exprType((Node *) agg->aggfilter) != BOOLOID ||
-			 !pqfdw_vexpr_supported(agg->aggfilter, relid, unscaled)))
+			 !pqfdw_vexpr_supported(agg->aggfilter, relid, num)))
 			return false;
 		*aggrefs = lappend(*aggrefs, agg);
 	}
@@ -177,7 +244,7 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	Index		relid = input_rel->relid;
 	List	   *keys = NIL;
 	List	   *aggrefs = NIL;
-	Bitmapset  *unscaled;
+	PqVexprNumerics *num;
 	List	   *scan_tlist;
 	List	   *scan_private;
 	List	   *local;
@@ -216,22 +283,22 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 			divisor += 1.0 - 0.3 * workers;
 	}
 
-	unscaled = unscaled_columns(input_rel, st);
+	num = numeric_columns(input_rel, st);
 	foreach(lc, parse->groupClause)
 	{
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Expr	   *expr = (Expr *) get_sortgroupclause_expr(sgc,
 															 root->processed_tlist);
 
-		if (!key_ok(expr, sgc, relid, unscaled))
+		if (!key_ok(expr, sgc, relid, num))
 			return;
 		keys = lappend(keys, expr);
 	}
 	foreach(lc, output_rel->reltarget->exprs)
-		if (!upper_expr_ok(lfirst(lc), keys, relid, unscaled, &aggrefs))
+		if (!upper_expr_ok(lfirst(lc), keys, relid, num, &aggrefs))
 			return;
 	foreach(lc, having)
-		if (!upper_expr_ok(lfirst(lc), keys, relid, unscaled, &aggrefs))
+		if (!upper_expr_ok(lfirst(lc), keys, relid, num, &aggrefs))
 			return;
 
 	/* every WHERE qual must be the scan's */
