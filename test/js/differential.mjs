@@ -72,12 +72,14 @@ const COLUMNS = [
   ['b', 'boolean', 'CASE WHEN random() < 0.1 THEN NULL ELSE random() < 0.5 END'],
   ['n', 'numeric(12,2)', 'CASE WHEN random() < 0.1 THEN NULL ELSE round((random() * 2e6 - 1e6)::numeric, 2) END'],
   ['n4', 'numeric(6,4)', 'CASE WHEN random() < 0.1 THEN NULL ELSE round((random() * 20 - 10)::numeric, 4) END'],
+  // precision over 18: FIXED_LEN_BYTE_ARRAY, 128-bit in the scan
+  ['nw', 'numeric(30,6)', "CASE WHEN random() < 0.1 THEN NULL ELSE round((random() * 2e20 - 1e20)::numeric, 6) END"],
 ];
 
 const INTS = ['i2', 'i4', 'i8', 'k'];
 const FLOATS = ['f4', 'f8'];
-const ORDERED = ['d', 'ts', 'tstz', 'tm', 't', 's', 'vc', 'n', 'n4'];
-const NUMERICS = ['n', 'n4'];
+const ORDERED = ['d', 'ts', 'tstz', 'tm', 't', 's', 'vc', 'n', 'n4', 'nw'];
+const NUMERICS = ['n', 'n4', 'nw'];
 
 function intExpr() {
   const c = pick(INTS);
@@ -156,7 +158,7 @@ function aggregate() {
 
 const KEYS = ['k', 't', 'b', 'd', 'i2 % 5', 'vc', 'i4 / 400000', 'tm', 'f4', 's', 'n4',
   'CASE WHEN i2 < 0 THEN -1 WHEN i2 > 0 THEN 1 END', 'k > 2 AND b',
-  "CASE t WHEN 'apple' THEN 'a' WHEN 'fig' THEN s ELSE vc END", "t < 'c'", 'n4 * 10'];
+  "CASE t WHEN 'apple' THEN 'a' WHEN 'fig' THEN s ELSE vc END", "t < 'c'", 'n4 * 10', 'nw'];
 
 function condition() {
   switch (int(0, 11)) {

@@ -157,8 +157,10 @@ pqfdw_accum_create(Aggref *agg, MemoryContext cxt)
 	if (a->fn != AGG_COUNT_STAR && !pqfdw_vkind_of(a->argtype, &a->kind))
 		elog(ERROR, "aggregate %u over type %u in a grouped scan",
 			 agg->aggfnoid, a->argtype);
-	a->wide = (a->argtype == INT8OID || a->argtype == NUMERICOID) &&
-		(a->fn == AGG_SUM || a->fn == AGG_AVG);
+	/* int8 sums and every numeric state: 128 bits */
+	a->wide = (a->argtype == INT8OID &&
+			   (a->fn == AGG_SUM || a->fn == AGG_AVG)) ||
+		(a->argtype == NUMERICOID && a->fn != AGG_COUNT);
 	a->partial = agg->aggsplit == AGGSPLIT_INITIAL_SERIAL;
 	if (a->kind == PQV_DATUM && a->fn != AGG_COUNT)
 		fmgr_info_cxt(F_BTTEXTCMP, &a->cmp, cxt);
@@ -299,6 +301,55 @@ update_int(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 	}
 }
 
+/*
+ * A sum of unscaled numerics past 128 bits: only wide values can get there,
+ * and the plan allowed their sum only where the statistics bound it.
+ */
+static pg_attribute_noreturn() void
+numeric_sum_error(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("numeric sum exceeds the bound planned from the Parquet statistics"),
+			 errhint("Plan the query again, or set parquet_fdw.enable_grouped_scan to off.")));
+}
+
+/* numeric states in 128 bits, of narrow (i) or wide (w) values */
+static void
+update_numeric(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
+{
+	const bool *nulls = arg->nulls;
+	int64	   *restrict cnt = a->count;
+	int128	   *restrict st = a->i128;
+	bool	   *restrict has = a->has;
+	int			r;
+
+	switch (a->fn)
+	{
+		case AGG_SUM:
+		case AGG_AVG:
+			if (arg->w == NULL)
+				FOR_VALUES(cnt[g]++; has[g] = true; st[g] += arg->i[r]);
+			else
+				FOR_VALUES(cnt[g]++; has[g] = true;
+						   if (__builtin_add_overflow(st[g], arg->w[r], &st[g]))
+						   numeric_sum_error());
+			break;
+		case AGG_MIN:
+			FOR_VALUES(int128 v = pqfdw_vdecimal(arg, r);
+					   if (!has[g] || v < st[g]) st[g] = v;
+					   has[g] = true);
+			break;
+		case AGG_MAX:
+			FOR_VALUES(int128 v = pqfdw_vdecimal(arg, r);
+					   if (!has[g] || v > st[g]) st[g] = v;
+					   has[g] = true);
+			break;
+		default:
+			elog(ERROR, "numeric aggregate %d", (int) a->fn);
+	}
+}
+
 static void
 update_float(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 {
@@ -395,11 +446,13 @@ pqfdw_accum_update(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 		FOR_VALUES(cnt[g]++);
 		return;
 	}
-	if (pqfdw_vkind_integral(a->kind))
+	if (a->kind == PQV_DECIMAL)
 	{
 		a->scale = arg->scale;
-		update_int(a, gids, n, arg);
+		update_numeric(a, gids, n, arg);
 	}
+	else if (pqfdw_vkind_integral(a->kind))
+		update_int(a, gids, n, arg);
 	else if (a->kind == PQV_DATUM)
 		update_text(a, gids, n, arg);
 	else
@@ -475,7 +528,7 @@ pqfdw_accum_final(PqAccum *a, int g, bool *isnull)
 			if (a->kind == PQV_INT)
 				return pqfdw_vint_datum(a->argtype, a->i[g]);
 			if (a->kind == PQV_DECIMAL)
-				return pqfdw_unscaled_numeric(a->i[g], a->scale);
+				return pqfdw_unscaled_numeric(a->i128[g], a->scale);
 			if (a->kind == PQV_FLOAT4)
 				return Float4GetDatum((float4) a->d[g]);
 			if (a->kind == PQV_FLOAT8)

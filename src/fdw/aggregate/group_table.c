@@ -34,7 +34,8 @@ typedef struct GroupKey
 	PqVKind		kind;
 	Oid			type;
 	int			scale;			/* PQV_DECIMAL: of every value */
-	int64	   *i;				/* per group */
+	int64	   *i;				/* per group (PQV_INT) */
+	int128	   *w;				/* per group (PQV_DECIMAL) */
 	char	  **s;				/* text bytes, per group */
 	int32	   *len;
 	bool	   *null;
@@ -146,7 +147,9 @@ reserve_groups(PqGroupTable *gt)
 		GroupKey   *key = &gt->keys[k];
 
 		key->null = grow(gt->cxt, key->null, sizeof(bool), cap);
-		if (pqfdw_vkind_integral(key->kind))
+		if (key->kind == PQV_DECIMAL)
+			key->w = grow(gt->cxt, key->w, sizeof(int128), cap);
+		else if (key->kind == PQV_INT)
 			key->i = grow(gt->cxt, key->i, sizeof(int64), cap);
 		else
 		{
@@ -192,7 +195,12 @@ keys_equal(PqGroupTable *gt, int g, const PqVector **keys, int r)
 			return false;
 		if (null)
 			continue;
-		if (pqfdw_vkind_integral(key->kind))
+		if (key->kind == PQV_DECIMAL)
+		{
+			if (key->w[g] != pqfdw_vdecimal(keys[k], r))
+				return false;
+		}
+		else if (key->kind == PQV_INT)
 		{
 			if (key->i[g] != keys[k]->i[r])
 				return false;
@@ -224,7 +232,9 @@ add_group(PqGroupTable *gt, uint32 hash, const PqVector **keys, int r)
 
 		key->null[g] = keys[k]->nulls[r];
 		key->scale = keys[k]->scale;
-		if (pqfdw_vkind_integral(key->kind))
+		if (key->kind == PQV_DECIMAL)
+			key->w[g] = key->null[g] ? 0 : pqfdw_vdecimal(keys[k], r);
+		else if (key->kind == PQV_INT)
 			key->i[g] = key->null[g] ? 0 : keys[k]->i[r];
 		else if (key->null[g])
 		{
@@ -259,7 +269,13 @@ pqfdw_group_table_hash(PqGroupTable *gt, const PqVector **keys, int r)
 
 		if (v->nulls[r])
 			kh = 0x9e3779b9;
-		else if (pqfdw_vkind_integral(v->kind))
+		else if (v->kind == PQV_DECIMAL)
+		{
+			int128		x = pqfdw_vdecimal(v, r);
+
+			kh = hash_int((int64) x ^ (int64) (x >> 64) * 31);
+		}
+		else if (v->kind == PQV_INT)
 			kh = hash_int(v->i[r]);
 		else
 		{
@@ -450,7 +466,11 @@ pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 
 	if (gt->nkeys > 0 && dense_ready(gt, keys))
 		return dense_lookup(gt, keys, n, gids);
-	if (!gt->memo_on)
+	for (r = 0; r < gt->nkeys && gt->memo_on; r++)
+		if (keys[r]->w != NULL)
+			break;
+	/* the memo holds 64-bit identities: not wide numerics */
+	if (!gt->memo_on || r < gt->nkeys)
 	{
 		for (r = 0; r < n; r++)
 			gids[r] = find_group(gt, keys, r);
@@ -505,7 +525,7 @@ pqfdw_group_table_key(PqGroupTable *gt, int g, int k, bool *isnull)
 		return PointerGetDatum(cstring_to_text_with_len(key->s[g],
 														key->len[g]));
 	if (key->kind == PQV_DECIMAL)
-		return pqfdw_unscaled_numeric(key->i[g], key->scale);
+		return pqfdw_unscaled_numeric(key->w[g], key->scale);
 	return pqfdw_vint_datum(key->type, key->i[g]);
 }
 

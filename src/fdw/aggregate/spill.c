@@ -40,7 +40,14 @@ pqfdw_spill_row(PqSpill *sp, const PqVector **vecs, int nvec, int r,
 		write_bytes(sp, part->file, &null, 1);
 		if (null)
 			continue;
-		if (pqfdw_vkind_integral(v->kind))
+		if (v->kind == PQV_DECIMAL)
+		{
+			/* numerics as int128: narrow and wide read back alike */
+			int128		x = pqfdw_vdecimal(v, r);
+
+			write_bytes(sp, part->file, &x, sizeof(int128));
+		}
+		else if (v->kind == PQV_INT)
 			write_bytes(sp, part->file, &v->i[r], sizeof(int64));
 		else if (v->kind != PQV_DATUM)
 			write_bytes(sp, part->file, &v->d[r], sizeof(double));
@@ -68,6 +75,7 @@ pqfdw_spill_reader_create(int nvec, const Oid *types, int max_rows,
 	rd->vecs = palloc0(sizeof(PqVector) * Max(nvec, 1));
 	rd->nulls = palloc0(sizeof(bool *) * Max(nvec, 1));
 	rd->texts = palloc0(sizeof(Datum *) * Max(nvec, 1));
+	rd->wides = palloc0(sizeof(int128 *) * Max(nvec, 1));
 	for (k = 0; k < nvec; k++)
 	{
 		PqVector   *v = &rd->vecs[k];
@@ -77,7 +85,12 @@ pqfdw_spill_reader_create(int nvec, const Oid *types, int max_rows,
 			elog(ERROR, "type %u in a spilled row", types[k]);
 		rd->nulls[k] = palloc(sizeof(bool) * max_rows);
 		v->nulls = rd->nulls[k];
-		if (pqfdw_vkind_integral(v->kind))
+		if (v->kind == PQV_DECIMAL)
+		{
+			rd->wides[k] = palloc(sizeof(int128) * max_rows);
+			v->w = rd->wides[k];
+		}
+		else if (v->kind == PQV_INT)
 			v->i = palloc(sizeof(int64) * max_rows);
 		else if (v->kind == PQV_DATUM)
 		{
@@ -138,7 +151,9 @@ pqfdw_spill_reader_next(PqSpillReader *rd)
 			rd->nulls[k][r] = null != 0;
 			if (null)
 				continue;
-			if (pqfdw_vkind_integral(v->kind))
+			if (v->kind == PQV_DECIMAL)
+				read_bytes(file, &rd->wides[k][r], sizeof(int128));
+			else if (v->kind == PQV_INT)
 				read_bytes(file, &v->i[r], sizeof(int64));
 			else if (v->kind != PQV_DATUM)
 				read_bytes(file, &v->d[r], sizeof(double));

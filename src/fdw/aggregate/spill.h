@@ -44,6 +44,7 @@ typedef struct PqSpillReader
 	PqVector   *vecs;
 	bool	  **nulls;			/* the vectors' buffers */
 	Datum	  **texts;
+	int128	  **wides;			/* numeric vectors' values */
 	int			max_rows;
 	MemoryContext text_cxt;		/* text values of the current batch */
 	PqSpillPart part;

@@ -103,6 +103,8 @@ new_node(VOp op, Oid type, int batch_rows)
 		e->pbuf = palloc0(sizeof(Datum) * batch_rows);
 		e->out.p = e->pbuf;
 	}
+	if (op == VOP_VAR && e->out.kind == PQV_DECIMAL)
+		e->wbuf = palloc(sizeof(int128) * batch_rows);
 	e->nbuf = palloc0(sizeof(bool) * batch_rows);
 	e->out.nulls = e->nbuf;
 	return e;
@@ -265,10 +267,20 @@ eval_var(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 	switch (e->out.type)
 	{
 		case NUMERICOID:
-			/* read unscaled: int8 Datums, the converter knows the scale */
+			/* read unscaled: the converter knows the scale */
 			e->out.scale = tr->att_cv[e->att]->decimal_scale;
-			for (r = 0; r < n; r++)
-				e->out.i[r] = nulls[r] ? 0 : DatumGetInt64(v[r]);
+			e->out.w = NULL;
+			if (tr->att_cv[e->att]->unscaled_wide)
+			{
+				/* Datums point to int128 values */
+				for (r = 0; r < n; r++)
+					e->wbuf[r] = nulls[r] ? 0 :
+						*(const int128 *) DatumGetPointer(v[r]);
+				e->out.w = e->wbuf;
+			}
+			else
+				for (r = 0; r < n; r++)
+					e->out.i[r] = nulls[r] ? 0 : DatumGetInt64(v[r]);
 			break;
 		case INT8OID:
 		case TIMEOID:

@@ -34,7 +34,8 @@ typedef enum PqVKind
 	PQV_DATUM,					/* text: Datums of the batch */
 	PQV_DECIMAL					/* numeric of a DECIMAL column read unscaled
 								 * (pqfdw_table_reader_set_unscaled): in
-								 * int64, with the column's scale */
+								 * int64, or in int128 (w) for precisions
+								 * over 18, with the column's scale */
 } PqVKind;
 
 /* Kinds whose values are in PqVector.i */
@@ -52,12 +53,20 @@ typedef struct PqVector
 	PqVKind		kind;
 	Oid			type;
 	int64	   *i;				/* PQV_INT, PQV_DECIMAL */
+	const int128 *w;			/* PQV_DECIMAL instead of i, when wide */
 	int			scale;			/* PQV_DECIMAL */
 	double	   *d;				/* PQV_FLOAT4, PQV_FLOAT8 */
 	const Datum *p;				/* PQV_DATUM */
 	const bool *nulls;			/* per row */
 	const PqBatchCodes *codes;	/* a column's dictionary indices, or NULL */
 } PqVector;
+
+/* Row r's unscaled value of a PQV_DECIMAL vector, narrow or wide. */
+static inline int128
+pqfdw_vdecimal(const PqVector *v, int r)
+{
+	return v->w ? v->w[r] : (int128) v->i[r];
+}
 
 /* The kind of a type's values, false when vectors cannot hold it. */
 extern bool pqfdw_vkind_of(Oid type, PqVKind *kind);
@@ -72,6 +81,9 @@ extern bool pqfdw_vkind_of(Oid type, PqVKind *kind);
 typedef struct PqVexprNumerics
 {
 	Bitmapset  *unscaled;
+	Bitmapset  *wide;			/* of those, held in byte arrays: only as
+								 * bare columns (min, max, count, keys) */
+	Bitmapset  *summable;		/* wide ones whose sum stays in 128 bits */
 	int			natts;
 	int		   *scale;			/* [natts + 1] */
 	int64	   *max_abs;		/* [natts + 1] */

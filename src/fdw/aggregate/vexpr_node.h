@@ -58,6 +58,7 @@ struct PqVExpr
 								 * (nargs / 2 for ELSE), -1 if skipped */
 	bool	   *nbuf;			/* nulls of computed nodes and masked columns */
 	Datum	   *pbuf;			/* PQV_DATUM values of constants and CASE */
+	int128	   *wbuf;			/* VOP_VAR of numeric: wide values */
 	Oid			collid;			/* VOP_CMP of text */
 	int64	   *sa;				/* VOP_CMP of numerics: the operands at */
 	int64	   *sb;				/* their common scale */

@@ -205,7 +205,9 @@ decimal_bound(Expr *expr, Index relid, const PqVexprNumerics *num,
 	{
 		AttrNumber	att = ((Var *) expr)->varattno;
 
-		if (!pqfdw_vexpr_supported(expr, relid, num) || att > num->natts)
+		/* wide columns take part in no arithmetic */
+		if (!pqfdw_vexpr_supported(expr, relid, num) || att > num->natts ||
+			bms_is_member(att, num->wide))
 			return false;
 		*bound = num->max_abs[att];
 		*scale = num->scale[att];

@@ -291,6 +291,8 @@ pqfdw_converter_init_unscaled(PqConverter *cv, const PqSchemaNode *node,
 		return false;
 	cv->natural_type = cv->target_type = INT8OID;
 	cv->natural_typmod = cv->target_typmod = -1;
+	cv->unscaled_wide = cv->physical_type == PQ_FIXED_LEN_BYTE_ARRAY ||
+		cv->physical_type == PQ_BYTE_ARRAY;
 	cv->cast = PQ_CAST_NONE;
 	cv->cxt = cxt;
 	cv->dict_cxt = AllocSetContextCreate(cxt, "parquet dictionary datums",

@@ -55,6 +55,7 @@ struct PqConverter
 	PqConvertFn fn;
 	bool		always_null;	/* UNKNOWN logical type */
 	int			decimal_scale;
+	bool		unscaled_wide;	/* unscaled DECIMAL Datums point to int128 */
 	int			time_unit;
 
 	/* cast to the declared type */
@@ -101,10 +102,11 @@ extern void pqfdw_converter_init(PqConverter *cv, const PqSchemaNode *node,
 								 const char *attname, MemoryContext cxt);
 
 /*
- * Set up a converter that reads a DECIMAL held in INT32/INT64 as int8
- * Datums of its unscaled values (cv->decimal_scale is the scale), for
- * grouped scans, which aggregate them exactly in integers; false for any
- * other column.
+ * Set up a converter that reads a DECIMAL as its unscaled values
+ * (cv->decimal_scale is the scale), for grouped scans, which aggregate them
+ * exactly in integers: int8 Datums for INT32/INT64, and for
+ * FIXED_LEN_BYTE_ARRAY/BYTE_ARRAY of precision <= 38 Datums pointing to
+ * int128 values (cv->unscaled_wide); false for any other column.
  */
 extern bool pqfdw_converter_init_unscaled(PqConverter *cv,
 										  const PqSchemaNode *node,
@@ -228,7 +230,7 @@ extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
 extern const uint64 pqfdw_pow10[19];
 extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
-/* DECIMAL in INT32/INT64 as its unscaled int8 (numeric.c), else NULL */
+/* A DECIMAL's unscaled values (see init_unscaled; numeric.c), else NULL */
 extern PqConvertFn pqfdw_unscaled_converter(PqConverter *cv);
 
 /*

@@ -339,6 +339,45 @@ pqfdw_numeric_converter(PqConverter *cv)
 	return NULL;
 }
 
+/*
+ * A big-endian two's complement DECIMAL of a byte array as int128; longer
+ * than 16 bytes only with sign extension (precision <= 38 fits 16 bytes).
+ */
+static int128
+be_int128(PqConverter *cv, int dense_index, const uint8 *p, uint32 len)
+{
+	uint128		u;
+	uint8		sign = len > 0 && (p[0] & 0x80) ? 0xFF : 0;
+	uint32		j;
+
+	for (j = 0; len > 16 && j < len - 16; j++)
+		if (p[j] != sign)
+			pqfdw_value_out_of_range(cv, dense_index, "DECIMAL");
+	u = sign ? ~(uint128) 0 : 0;
+	for (j = len > 16 ? len - 16 : 0; j < len; j++)
+		u = (u << 8) | p[j];
+	return (int128) u;
+}
+
+/* DECIMAL in a byte array, unscaled: Datums pointing to int128 values */
+static void
+conv_bytes_int128(PqConverter *cv, const void *fixed, const PqByteArray *ba,
+				  int n, Datum *out)
+{
+	int128	   *vals = palloc(sizeof(int128) * Max(n, 1));
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		if (cv->physical_type == PQ_FIXED_LEN_BYTE_ARRAY)
+			vals[i] = be_int128(cv, i, (const uint8 *) fixed +
+								(size_t) i * cv->type_length, cv->type_length);
+		else
+			vals[i] = be_int128(cv, i, ba[i].ptr, ba[i].len);
+		out[i] = PointerGetDatum(&vals[i]);
+	}
+}
+
 PqConvertFn
 pqfdw_unscaled_converter(PqConverter *cv)
 {
@@ -348,5 +387,9 @@ pqfdw_unscaled_converter(PqConverter *cv)
 		return conv_int32_int8;
 	if (cv->physical_type == PQ_INT64)
 		return conv_int64_int8;
+	if ((cv->physical_type == PQ_FIXED_LEN_BYTE_ARRAY ||
+		 cv->physical_type == PQ_BYTE_ARRAY) &&
+		cv->node->logical.decimal_precision <= 38)
+		return conv_bytes_int128;
 	return NULL;
 }

@@ -49,26 +49,59 @@
 #include "optimizer/planmain.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/typcache.h"
 
 bool		pqfdw_enable_grouped_scan = true;
 
+#define INT128_MAX_VALUE ((int128) (~(uint128) 0 >> 1))
+
+/* A statistics bound of a DECIMAL as its unscaled value; false if unusable. */
+static bool
+decimal_stat(const PqSchemaNode *node, PqBytes b, int128 *v)
+{
+	uint128		u;
+	uint32		j;
+
+	switch (node->physical_type)
+	{
+		case PQ_INT32:
+			if (b.len != 4)
+				return false;
+			*v = (int32) pq_load_le32((const uint8 *) b.ptr);
+			return true;
+		case PQ_INT64:
+			if (b.len != 8)
+				return false;
+			*v = (int64) pq_load_le64((const uint8 *) b.ptr);
+			return true;
+	}
+	/* big-endian two's complement */
+	if (b.len == 0 || b.len > 16)
+		return false;
+	u = (b.ptr[0] & 0x80) ? ~(uint128) 0 : 0;
+	for (j = 0; j < b.len; j++)
+		u = (u << 8) | b.ptr[j];
+	*v = (int128) u;
+	return true;
+}
+
 /*
  * The largest magnitude of a DECIMAL chunk's unscaled values by its
- * statistics (INT32/INT64 min and max), or 10^precision - 1 without them.
+ * statistics, or 10^precision - 1 without them.
  */
-static int64
+static int128
 decimal_max_abs(const PqFile *f, const PqSchemaNode *node)
 {
 	const PqColumnDescr *col = &f->schema->columns[node->first_leaf];
-	int64		by_precision = 1;
-	int64		result = 0;
+	int128		by_precision = 1;
+	int128		result = 0;
 	int			rg;
 	int			i;
 
-	for (i = 0; i < Min(node->logical.decimal_precision, 18); i++)
+	for (i = 0; i < Min(node->logical.decimal_precision, 38); i++)
 		by_precision *= 10;
 	by_precision -= 1;
 	for (rg = 0; rg < f->md.n_row_groups; rg++)
@@ -89,15 +122,10 @@ decimal_max_abs(const PqFile *f, const PqSchemaNode *node)
 			return by_precision;
 		for (k = 0; k < 2; k++)
 		{
-			int64		v;
+			int128		v;
 
-			if (node->physical_type == PQ_INT32 && b[k].len == 4)
-				v = (int32) pq_load_le32((const uint8 *) b[k].ptr);
-			else if (node->physical_type == PQ_INT64 && b[k].len == 8)
-				v = (int64) pq_load_le64((const uint8 *) b[k].ptr);
-			else
-				return by_precision;
-			if (v == PG_INT64_MIN)
+			if (!decimal_stat(node, b[k], &v) || v < -by_precision ||
+				v > by_precision)
 				return by_precision;
 			result = Max(result, v < 0 ? -v : v);
 		}
@@ -108,16 +136,20 @@ decimal_max_abs(const PqFile *f, const PqSchemaNode *node)
 /*
  * The numeric columns the scan can read as unscaled integers (so that
  * their sums are exact 128-bit integer sums and vector expressions can
- * compute with them): in every file a flat DECIMAL held in INT32 or INT64
- * of one scale, declared numeric with no typmod or exactly the DECIMAL's
- * (no rounding), and not tested by a qual (the batch filter reads the
- * numeric values); with the bound of their magnitude over all files.
+ * compute with them): in every file a flat DECIMAL of one scale held in
+ * INT32/INT64, or in every file in a byte array of precision <= 38 (wide),
+ * declared numeric with no typmod or exactly the DECIMAL's (no rounding),
+ * and not tested by a qual (the batch filter reads the numeric values);
+ * with the bound of their magnitude over all files.  A wide column's sums
+ * are allowed (summable) when that bound times the table's rows fits 127
+ * bits.
  */
 static PqVexprNumerics *
 numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 {
 	PqVexprNumerics *num = palloc0(sizeof(PqVexprNumerics));
 	Bitmapset  *in_quals = NULL;
+	int64		rows = 0;
 	ListCell   *lc;
 	ListCell   *fc;
 
@@ -127,6 +159,8 @@ numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 	foreach(lc, input_rel->baserestrictinfo)
 		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
 					   input_rel->relid, &in_quals);
+	foreach(fc, st->files)
+		rows += Max(((PqFile *) lfirst(fc))->md.num_rows, 0);
 	foreach(lc, st->attnums)
 	{
 		AttrNumber	attnum = lfirst_int(lc);
@@ -134,7 +168,8 @@ numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 		int32		typmod;
 		Oid			collation;
 		int			scale = -1;
-		int64		max_abs = 0;
+		int			wide = -1;
+		int128		max_abs = 0;
 		bool		ok = true;
 
 		get_atttypetypmodcoll(st->relid, attnum, &type, &typmod, &collation);
@@ -146,11 +181,15 @@ numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 			PqFile	   *f = lfirst(fc);
 			PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum,
 												   f->src->name);
+			int			w = node->physical_type == PQ_FIXED_LEN_BYTE_ARRAY ||
+				node->physical_type == PQ_BYTE_ARRAY;
 
 			if (pqfdw_is_nested_field(node) ||
 				node->logical.id != PQ_LT_DECIMAL ||
 				(node->physical_type != PQ_INT32 &&
-				 node->physical_type != PQ_INT64) ||
+				 node->physical_type != PQ_INT64 && !w) ||
+				(w && node->logical.decimal_precision > 38) ||
+				(wide >= 0 && w != wide) ||
 				(scale >= 0 && node->logical.decimal_scale != scale) ||
 				(typmod >= 0 &&
 				 typmod != (int32) (((node->logical.decimal_precision << 16) |
@@ -160,16 +199,38 @@ numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 				break;
 			}
 			scale = node->logical.decimal_scale;
+			wide = w;
 			max_abs = Max(max_abs, decimal_max_abs(f, node));
 		}
-		if (ok)
+		if (!ok)
+			continue;
+		num->unscaled = bms_add_member(num->unscaled, attnum);
+		num->scale[attnum] = Max(scale, 0);
+		if (wide == 1)
 		{
-			num->unscaled = bms_add_member(num->unscaled, attnum);
-			num->scale[attnum] = Max(scale, 0);
-			num->max_abs[attnum] = max_abs;
+			num->wide = bms_add_member(num->wide, attnum);
+			if (rows == 0 || max_abs <= INT128_MAX_VALUE / rows)
+				num->summable = bms_add_member(num->summable, attnum);
 		}
+		else
+			num->max_abs[attnum] = (int64) max_abs;
 	}
 	return num;
+}
+
+/*
+ * sum and avg of a wide numeric column only where the statistics bound
+ * their 128-bit sums (numeric_columns()).
+ */
+static bool
+wide_sum_ok(Aggref *agg, const PqVexprNumerics *num)
+{
+	Expr	   *arg = linitial_node(TargetEntry, agg->args)->expr;
+
+	if (!IsA(arg, Var) || !bms_is_member(((Var *) arg)->varattno, num->wide) ||
+		bms_is_member(((Var *) arg)->varattno, num->summable))
+		return true;
+	return agg->aggfnoid != F_SUM_NUMERIC && agg->aggfnoid != F_AVG_NUMERIC;
 }
 
 /* A grouping key the group table can hold, grouped by its type's equality. */
@@ -223,6 +284,8 @@ upper_expr_ok(Node *expr, List *keys, Index relid, const PqVexprNumerics *num,
 		if (!agg->aggstar &&
 			!pqfdw_vexpr_supported(linitial_node(TargetEntry, agg->args)->expr,
 								   relid, num))
+			return false;
+		if (!agg->aggstar && !wide_sum_ok(agg, num))
 			return false;
 		/* FILTER (WHERE ...): a bool vector expression */
 		if (agg->aggfilter != NULL &&

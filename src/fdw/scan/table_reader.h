@@ -190,9 +190,10 @@ extern void pqfdw_table_reader_set_variant_keys(PqTableReader *tr,
 												AttrNumber attnum, List *keys);
 
 /*
- * Read attribute attnum, a DECIMAL held in INT32/INT64 that the filter does
- * not test, as int8 Datums of its unscaled values (grouped scans); its
- * converter's decimal_scale tells the scale.  An ERROR for other columns.
+ * Read attribute attnum, a DECIMAL that the filter does not test, as its
+ * unscaled values (grouped scans): int8 Datums, or for byte arrays Datums
+ * pointing to int128 (the converter's unscaled_wide); its converter's
+ * decimal_scale tells the scale.  An ERROR for other columns.
  */
 extern void pqfdw_table_reader_set_unscaled(PqTableReader *tr,
 											AttrNumber attnum);
