@@ -172,7 +172,8 @@ function condition() {
     case 7: return pick(['b', 'NOT b']);
     case 8: return 'i2 BETWEEN -10 AND 50';
     case 9: return 'k IN (1, 2, 3)';
-    case 10: return pick(['f4 < 100', 'fx > 5', 'fx IS NOT NULL', 'n > 0', 'n4 IS NULL']);
+    case 10: return pick(['f4 < 100', 'fx > 5', 'fx IS NOT NULL', 'n > 0', 'n4 IS NULL', 'n4 BETWEEN -5 AND 2.5',
+      'nw < 0', 'n IN (0.5, -3.25) OR n > 500000']);
     default: return `i8 < ${int(-4e14, 4e14)}`;
   }
 }

@@ -268,9 +268,9 @@ eval_var(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 	{
 		case NUMERICOID:
 			/* read unscaled: the converter knows the scale */
-			e->out.scale = tr->att_cv[e->att]->decimal_scale;
+			e->out.scale = tr->att_out_cv[e->att]->decimal_scale;
 			e->out.w = NULL;
-			if (tr->att_cv[e->att]->unscaled_wide)
+			if (tr->att_out_cv[e->att]->unscaled_wide)
 			{
 				/* Datums point to int128 values */
 				for (r = 0; r < n; r++)

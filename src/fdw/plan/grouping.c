@@ -138,8 +138,8 @@ decimal_max_abs(const PqFile *f, const PqSchemaNode *node)
  * their sums are exact 128-bit integer sums and vector expressions can
  * compute with them): in every file a flat DECIMAL of one scale held in
  * INT32/INT64, or in every file in a byte array of precision <= 38 (wide),
- * declared numeric with no typmod or exactly the DECIMAL's (no rounding),
- * and not tested by a qual (the batch filter reads the numeric values);
+ * declared numeric with no typmod or exactly the DECIMAL's (no rounding;
+ * a qual's filter still reads numerics: table_reader.c converts twice);
  * with the bound of their magnitude over all files.  A wide column's sums
  * are allowed (summable) when that bound times the table's rows fits 127
  * bits.
@@ -148,7 +148,6 @@ static PqVexprNumerics *
 numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 {
 	PqVexprNumerics *num = palloc0(sizeof(PqVexprNumerics));
-	Bitmapset  *in_quals = NULL;
 	int64		rows = 0;
 	ListCell   *lc;
 	ListCell   *fc;
@@ -156,9 +155,6 @@ numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 	num->natts = input_rel->max_attr;
 	num->scale = palloc0(sizeof(int) * (num->natts + 1));
 	num->max_abs = palloc0(sizeof(int64) * (num->natts + 1));
-	foreach(lc, input_rel->baserestrictinfo)
-		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
-					   input_rel->relid, &in_quals);
 	foreach(fc, st->files)
 		rows += Max(((PqFile *) lfirst(fc))->md.num_rows, 0);
 	foreach(lc, st->attnums)
@@ -173,8 +169,7 @@ numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 		bool		ok = true;
 
 		get_atttypetypmodcoll(st->relid, attnum, &type, &typmod, &collation);
-		if (type != NUMERICOID || attnum > num->natts ||
-			bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber, in_quals))
+		if (type != NUMERICOID || attnum > num->natts)
 			continue;
 		foreach(fc, st->files)
 		{

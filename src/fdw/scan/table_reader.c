@@ -68,6 +68,7 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 	}
 	tr->att_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
 	tr->att_codes = palloc0(sizeof(PqBatchCodes *) * Max(tr->natts, 1));
+	tr->att_out_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
 	tr->att_leaf = palloc(sizeof(int) * Max(tr->natts, 1));
 	for (i = 0; i < tr->natts; i++)
 		tr->att_leaf[i] = -1;
@@ -221,11 +222,11 @@ open_file(PqTableReader *tr, int next)
 			pqfdw_nested_column_open(c->nested, tr->file, leaf, tr->file_cxt);
 			continue;
 		}
-		if (!c->conv_ready && c->unscaled)
+		if (!c->conv_ready && c->unscaled && !c->filtered)
 		{
 			if (!pqfdw_converter_init_unscaled(&c->conv, leaf, c->attname,
 											   tr->cxt))
-				elog(ERROR, "column \"%s\" is not a DECIMAL held in integers",
+				elog(ERROR, "column \"%s\" is not a DECIMAL read unscaled",
 					 c->attname);
 			c->conv_ready = true;
 		}
@@ -235,12 +236,22 @@ open_file(PqTableReader *tr, int next)
 								 c->attname, tr->cxt);
 			c->conv_ready = true;
 			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, true);
+			/* the filter tests numerics, the batch hands out unscaled */
+			if (c->unscaled)
+			{
+				if (!pqfdw_converter_init_unscaled(&c->uconv, leaf, c->attname,
+												   tr->cxt))
+					elog(ERROR, "column \"%s\" is not a DECIMAL read unscaled",
+						 c->attname);
+				c->split = true;
+			}
 		}
 		else
 			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, false);
 		c->reader = pq_column_reader_create(tr->file, leaf->first_leaf,
 											tr->file_cxt);
 		tr->att_cv[c->attnum - 1] = &c->conv;
+		tr->att_out_cv[c->attnum - 1] = c->split ? &c->uconv : &c->conv;
 		tr->att_leaf[c->attnum - 1] = leaf->first_leaf;
 	}
 	tr->row_group = -1;
@@ -312,7 +323,7 @@ next_segment(PqTableReader *tr, PqTableColumn *c, int max, PqSegment *seg)
 	if (got == 0)
 		pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " rows of its row group",
 				   row, tr->file->md.row_groups[tr->row_group].num_rows);
-	c->conv.row_base = tr->file_row + row;
+	c->conv.row_base = c->uconv.row_base = tr->file_row + row;
 	return got;
 }
 
@@ -370,7 +381,7 @@ filter_column(PqTableReader *tr, PqTableColumn *c, int n, bool convert)
 		int			got = next_segment(tr, c, n - filled, &seg);
 		bool		datums;
 
-		datums = convert ||
+		datums = (convert && !c->split) ||
 			pqfdw_filter_needs_datums(tr->filter, c->attnum, &c->conv, &seg);
 		if (datums)
 			pqfdw_convert_segment(&c->conv, &seg, values + filled,
@@ -380,6 +391,10 @@ filter_column(PqTableReader *tr, PqTableColumn *c, int n, bool convert)
 		pqfdw_filter_segment(tr->filter, c->attnum, &c->conv, &seg, filled,
 							 datums ? values + filled : NULL,
 							 datums ? nulls + filled : NULL);
+		/* the filter has read the numerics: hand out the unscaled values */
+		if (convert && c->split)
+			pqfdw_convert_segment(&c->uconv, &seg, values + filled,
+								  nulls + filled);
 		filled += got;
 	}
 }
@@ -658,7 +673,7 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 		PqSegment	seg;
 		int			got = next_segment(tr, c, n - filled, &seg);
 
-		pqfdw_convert_segment(&c->conv, &seg,
+		pqfdw_convert_segment(c->split ? &c->uconv : &c->conv, &seg,
 							  tr->batch_values + pqfdw_batch_index(tr, att, filled),
 							  tr->batch_nulls + pqfdw_batch_index(tr, att, filled));
 		if (c->codes)
@@ -709,7 +724,8 @@ fill_column_rows(PqTableReader *tr, PqTableColumn *c, int n, const int *sel,
 		got = next_segment(tr, c, n - sel[k], &seg);
 		for (j = k; j < m && sel[j] < sel[k] + got; j++)
 			tr->seg_rows[j - k] = sel[j] - sel[k];
-		pqfdw_convert_segment_rows(&c->conv, &seg, tr->seg_rows, j - k,
+		pqfdw_convert_segment_rows(c->split ? &c->uconv : &c->conv, &seg,
+								   tr->seg_rows, j - k,
 								   values + k, nulls + k,
 								   c->codes ? c->codes->codes + k : NULL);
 		if (c->codes)
@@ -840,7 +856,7 @@ pqfdw_table_reader_set_unscaled(PqTableReader *tr, AttrNumber attnum)
 	for (i = 0; i < tr->ncols; i++)
 		if (tr->cols[i].attnum == attnum)
 		{
-			if (tr->cols[i].filtered || tr->cols[i].conv_ready)
+			if (tr->cols[i].conv_ready)
 				elog(ERROR, "column \"%s\" cannot be read unscaled",
 					 tr->cols[i].attname);
 			tr->cols[i].unscaled = true;

@@ -56,6 +56,10 @@ typedef struct PqTableColumn
 								 * the filter reads it) */
 	bool		filtered;		/* the filter tests it */
 	bool		unscaled;		/* DECIMAL as unscaled int8 (set_unscaled) */
+	PqConverter uconv;			/* a filtered unscaled column: conv gives the
+								 * filter numerics, uconv the Datums handed
+								 * out (split) */
+	bool		split;
 	PqBatchCodes *codes;		/* NULL unless set_codes asked for them */
 } PqTableColumn;
 
@@ -73,6 +77,7 @@ struct PqTableReader
 	/* per attribute (attnum - 1): converter and leaf column, when read */
 	PqConverter **att_cv;
 	int		   *att_leaf;
+	PqConverter **att_out_cv;	/* of the Datums handed out (uconv if split) */
 	PqBatchCodes **att_codes;	/* NULL entries unless set_codes */
 
 	MemoryContext cxt;			/* lives as long as the reader */
