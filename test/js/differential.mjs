@@ -328,6 +328,17 @@ async function main() {
           const all = await run(client, `SELECT count(*) FROM (${failing.replace(/ LIMIT \d+( OFFSET \d+)?$/, '')}) q`);
           if (all.error && all.error.code === code) d = '';
         }
+        // PostgreSQL's own Sort + GroupAggregate over the foreign scan feeds a
+        // group's rows in its sort's order, not the heap plan's: with float
+        // cancellation that moves more than 1e-12 of the result.  Such a plan
+        // is checked against the heap under the same plan shape and settings
+        // (the same rows in the same order reach the same sort).
+        if (d && !grouped && !want.error && !got.error && /GroupAggregate/.test(plan)) {
+          await client.query('SET enable_hashagg = off');
+          const again = await run(client, heapSql);
+          await client.query('RESET enable_hashagg');
+          if (!differ(again, got, !inOrder)) d = '';
+        }
         if (d) {
           failed++;
           failures.push(`${fsql} [workers ${workers}${grouped ? ', grouped scan' : ''}]: ${d}`);
