@@ -301,19 +301,6 @@ update_int(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 	}
 }
 
-/*
- * A sum of unscaled numerics past 128 bits: only wide values can get there,
- * and the plan allowed their sum only where the statistics bound it.
- */
-static pg_attribute_noreturn() void
-numeric_sum_error(void)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("numeric sum exceeds the bound planned from the Parquet statistics"),
-			 errhint("Plan the query again, or set parquet_fdw.enable_grouped_scan to off.")));
-}
-
 /* numeric states in 128 bits, of narrow (i) or wide (w) values */
 static void
 update_numeric(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
@@ -330,10 +317,11 @@ update_numeric(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 		case AGG_AVG:
 			if (arg->w == NULL)
 				FOR_VALUES(cnt[g]++; has[g] = true; st[g] += arg->i[r]);
-			else
+			else				/* only wide values can pass 128 bits: the
+								 * plan bounded their sums */
 				FOR_VALUES(cnt[g]++; has[g] = true;
 						   if (__builtin_add_overflow(st[g], arg->w[r], &st[g]))
-						   numeric_sum_error());
+						   pqfdw_numeric_bound_error("A numeric sum went past 128 bits."));
 			break;
 		case AGG_MIN:
 			FOR_VALUES(int128 v = pqfdw_vdecimal(arg, r);

@@ -101,6 +101,12 @@ typedef struct PqVexprNumerics
 extern bool pqfdw_vexpr_supported(Expr *expr, Index relid,
 								  const PqVexprNumerics *num);
 
+/*
+ * ERROR for an unscaled numeric past the bound the plan derived from the
+ * files' statistics (they understated it, or the plan predates the files).
+ */
+extern void pqfdw_numeric_bound_error(const char *detail) pg_attribute_noreturn();
+
 /* The numeric of unscaled value v at the given scale (its dscale). */
 extern Datum pqfdw_unscaled_numeric(int128 v, int scale);
 

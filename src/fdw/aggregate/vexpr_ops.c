@@ -167,19 +167,17 @@ unscaled_to_float8(int64 v, int scale)
 	return strtod(buf, NULL);
 }
 
-/*
- * A numeric value past what decimal_bound() planned for: the files'
- * statistics understated it, or the plan predates the files.
- */
-static pg_attribute_noreturn() void
-decimal_bound_error(void)
+void
+pqfdw_numeric_bound_error(const char *detail)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
 			 errmsg("numeric value exceeds the bound planned from the Parquet statistics"),
-			 errdetail("A numeric expression computed in the scan went past 64 bits."),
+			 errdetail("%s", detail),
 			 errhint("Plan the query again, or set parquet_fdw.enable_grouped_scan to off.")));
 }
+
+#define EXPR_PAST_BOUND "A numeric expression computed in the scan went past 64 bits."
 
 /* x * 10^k, checked */
 static inline int64
@@ -190,7 +188,7 @@ rescale(int64 x, int k)
 	if (k == 0)
 		return x;
 	if (k > 18 || pg_mul_s64_overflow(x, (int64) pqfdw_pow10[k], &r))
-		decimal_bound_error();
+		pqfdw_numeric_bound_error(EXPR_PAST_BOUND);
 	return r;
 }
 
@@ -230,7 +228,7 @@ eval_decimal_arith(PqVExpr *e, int n)
 		else
 			over = pg_mul_s64_overflow(x, y, &e->out.i[r]);
 		if (over)
-			decimal_bound_error();
+			pqfdw_numeric_bound_error(EXPR_PAST_BOUND);
 	}
 }
 
@@ -474,7 +472,7 @@ pqfdw_vexpr_apply(PqVExpr *e, int n, const bool *skip)
 			if (e->out.kind == PQV_DECIMAL)
 			{
 				if (a->i[r] == PG_INT64_MIN)
-					decimal_bound_error();
+					pqfdw_numeric_bound_error(EXPR_PAST_BOUND);
 				e->out.i[r] = -a->i[r];
 			}
 			else if (e->out.kind == PQV_INT)
