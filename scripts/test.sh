@@ -33,6 +33,15 @@
 #   encryption   COPY TO encrypted Parquet in every mode checked by the
 #                independent verifier (lib/pme.mjs) and legacy readers,
 #                tampered files -> XX001, no key material in logs or output
+#   key-tools    files of parquet-java's key tools (KMS key material: single/
+#                double wrapping, internal/external storage, per-column or
+#                uniform, either footer) made from COPY TO files by
+#                lib/key_tools.mjs, read back with master keys only; bad
+#                material, wrong or ungranted master keys fail cleanly
+#   kms          COPY TO with kms_footer_key/kms_column_keys in every key
+#                material combination, unwrapped and verified in Node; the
+#                kms_command interface (test KMS script): wrap, unwrap, KEK
+#                cache, failures, timeout, cancel, grants, no key in logs
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
@@ -399,6 +408,8 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage sorted_corpus check_sorted.mjs
 	run_js_stage variant_shredded check_variant.mjs --shredded
 	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
+	run_js_stage key-tools check_key_tools.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
+	run_js_stage kms check_kms.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	# random aggregate queries, heap table against foreign tables (grouped
 	# scans); the full run (--queries 10000) is reported with issue 16
 	run_js_stage differential differential.mjs --queries "${DIFFERENTIAL_QUERIES:-300}"
@@ -424,6 +435,8 @@ else
 	could_not_run sorted_corpus "$reason"
 	could_not_run variant_shredded "$reason"
 	could_not_run encryption "$reason"
+	could_not_run key-tools "$reason"
+	could_not_run kms "$reason"
 	could_not_run differential "$reason"
 	could_not_run interop "$reason"
 	could_not_run interop_parallel "$reason"

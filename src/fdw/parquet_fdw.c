@@ -105,6 +105,28 @@ _PG_init(void)
 							   PGC_SUSET,
 							   0,
 							   NULL, NULL, NULL);
+	DefineCustomStringVariable("parquet_fdw.kms_command",
+							   "Program that wraps and unwraps keys with a KMS's master keys, for key material of key tools (the server option kms_command overrides it).",
+							   "Placeholders: %o operation (wrap or unwrap), %i master key id, %u KMS instance URL, %k wrapped key; the key goes to stdin, the answer comes from stdout.  Empty: master keys are keys of the key store.",
+							   &pqfdw_kms_command,
+							   "",
+							   PGC_SUSET,
+							   0,
+							   NULL, NULL, NULL);
+	DefineCustomIntVariable("parquet_fdw.kms_command_timeout",
+							"Time kms_command may take before it is killed.",
+							NULL,
+							&pqfdw_kms_command_timeout,
+							30000, 1, INT_MAX,
+							PGC_SUSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("parquet_fdw.kek_cache_lifetime",
+							"Time an unwrapped key-encryption key of key material stays cached in a backend.",
+							"0 caches none.",
+							&pqfdw_kek_cache_lifetime,
+							600, 0, INT_MAX / 1000,
+							PGC_SUSET, GUC_UNIT_S,
+							NULL, NULL, NULL);
 	DefineCustomIntVariable("parquet_fdw.metadata_cache_size",
 							"Memory for parsed Parquet footers kept across queries in each backend.",
 							"A footer is read again when its file's size, modification time or inode changes; 0 keeps none.",

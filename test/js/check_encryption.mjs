@@ -38,6 +38,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { verifyEncryptedFile } from './lib/pme.mjs';
 import { readMetadata } from './lib/parquet.mjs';
 import { duckQuery, sqlString } from './lib/duck.mjs';
+import { keysFound, logSize, serverLogSince } from './lib/stage.mjs';
 
 const argv = process.argv.slice(2);
 const arg = (name, def) => (argv.indexOf(name) >= 0 ? argv[argv.indexOf(name) + 1] : def);
@@ -487,7 +488,7 @@ await q('RESET parquet_fdw.enable_statistics_pruning');
       outputs.push(JSON.stringify({ message: e.message, detail: e.detail, hint: e.hint, where: e.where, code: e.code }));
     }
   };
-  const logStart = LOG && fs.existsSync(LOG) ? fs.statSync(LOG).size : 0;
+  const logStart = logSize(LOG);
   await q('SET log_statement = \'all\'');
   await q('SET log_min_messages = \'debug5\'');
   await q('SET log_min_error_statement = \'debug5\'');
@@ -515,27 +516,13 @@ await q('RESET parquet_fdw.enable_statistics_pruning');
   for (const s of ['log_statement', 'log_min_messages', 'log_min_error_statement', 'client_min_messages']) await q(`RESET ${s}`);
   client.removeAllListeners('notice');
 
-  const p = [];
-  let log = Buffer.alloc(0);
-  if (!LOG || !fs.existsSync(LOG)) p.push(`no server log at ${LOG} (pass --log)`);
-  else {
-    log = fs.readFileSync(LOG).subarray(logStart);
-    // not vacuous: the statements and the debug output did reach the log
-    const text = log.toString('utf8');
-    if (!text.includes('column_keys \'name:st_c256, note:no_such_key\'')) p.push('log_statement output missing from the server log');
-    if (!/DEBUG: {2}/.test(text)) p.push('no DEBUG lines in the server log');
-    if (!text.includes('is not registered')) p.push('the failing COPY\'s error is not in the server log');
-  }
+  // not vacuous: the statements, the debug output and the error reached the log
+  const { log, problems: p } = serverLogSince(LOG, logStart, [
+    ['column_keys \'name:st_c256, note:no_such_key\'', 'log_statement output'], [/DEBUG: {2}/, 'DEBUG output'],
+    ['is not registered', 'the failing COPY\'s error']]);
   if (!outputs.some((o) => o.includes('Parquet'))) p.push('EXPLAIN output missing');
   const haystacks = [['server log', log], ['results and errors', Buffer.from(outputs.join('\n'))], ['notices', Buffer.from(notices.join('\n'))]];
-  for (const [id, k] of Object.entries(keyBytes)) {
-    const forms = [['hex', Buffer.from(k.toString('hex'))], ['HEX', Buffer.from(k.toString('hex').toUpperCase())],
-      ['raw', k], ['base64', Buffer.from(k.toString('base64').replace(/=+$/, ''))],
-      ['hex of half the key', Buffer.from(k.subarray(0, k.length / 2).toString('hex'))]];
-    for (const [where, hay] of haystacks)
-      for (const [form, needle] of forms)
-        if (hay.indexOf(needle) >= 0) p.push(`key ${id} (${form}) found in the ${where}`);
-  }
+  p.push(...keysFound(Object.entries(keyBytes), haystacks, { halfHex: true }));
   check(`no key material in the server log (${log.length} bytes at debug5), ${outputs.length} results/errors, ${notices.length} notices${pss[0].n === '0' ? '; pg_stat_statements not installed here' : ', pg_stat_statements'}`, p);
 }
 

@@ -17,6 +17,7 @@
 
 #include "access/reloptions.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_foreign_server.h"
 #include "catalog/pg_foreign_table.h"
 #include "catalog/pg_attribute.h"
 #include "commands/defrem.h"
@@ -44,6 +45,7 @@ static const PqfdwOption valid_options[] = {
 	{"parallel_workers", ForeignTableRelationId},
 	{"sorted", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
+	{"kms_command", ForeignServerRelationId},
 	{NULL, InvalidOid}
 };
 
@@ -170,6 +172,17 @@ pqfdw_check_read_permission(void)
 				 errhint("Only superusers and roles with privileges of the pg_read_server_files role may read server files.")));
 }
 
+/* kms_command runs a program as the server's user, as COPY PROGRAM does. */
+void
+pqfdw_check_program_permission(const char *option)
+{
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_EXECUTE_SERVER_PROGRAM))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to set %s", option),
+				 errhint("Only superusers and roles with privileges of the pg_execute_server_program role may run programs on the server.")));
+}
+
 Datum
 parquet_fdw_validator(PG_FUNCTION_ARGS)
 {
@@ -223,6 +236,8 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			(void) parallel_workers_option(def);
 		else if (strcmp(def->defname, "sorted") == 0)
 			(void) pqfdw_parse_sorted(defGetString(def));
+		else if (strcmp(def->defname, "kms_command") == 0)
+			pqfdw_check_program_permission("kms_command");
 	}
 
 	if (catalog == ForeignTableRelationId && filename == NULL)
@@ -383,7 +398,23 @@ pqfdw_table_decryption(Oid relid)
 
 	foreach(lc, table->options)
 		(void) pqfdw_key_option((DefElem *) lfirst(lc), &ko);
-	return pqfdw_decryption_config(ko.footer_key, ko.column_keys, ko.aad_prefix);
+	return pqfdw_decryption_config(ko.footer_key, ko.column_keys, ko.aad_prefix,
+								   pqfdw_server_kms_command(GetForeignServer(table->serverid)));
+}
+
+const char *
+pqfdw_server_kms_command(ForeignServer *server)
+{
+	ListCell   *lc;
+
+	foreach(lc, server->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "kms_command") == 0)
+			return defGetString(def);
+	}
+	return NULL;
 }
 
 void

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "access/attnum.h"
+#include "foreign/foreign.h"
 #include "format/read/buffer_pool.h"
 #include "format/read/column_reader.h"
 #include "format/read/file_reader.h"
@@ -80,6 +81,12 @@ extern List *pqfdw_parse_sorted(const char *value);
 
 extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
+
+/* The kms_command option of a server, or NULL. */
+extern const char *pqfdw_server_kms_command(ForeignServer *server);
+
+/* ERROR unless the user may run programs on the server (option names it). */
+extern void pqfdw_check_program_permission(const char *option);
 
 /* The key options of tables (and IMPORT FOREIGN SCHEMA): key ids only. */
 typedef struct PqfdwKeyOptions

@@ -127,7 +127,7 @@ pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
 	PqSource   *src = pqfdw_source_open(path);
 
 	src->decrypt = decrypt ? decrypt :
-		pqfdw_decryption_config(NULL, NULL, NULL);
+		pqfdw_decryption_config(NULL, NULL, NULL, NULL);
 	return pqfdw_footer_cache_open(src, &((FdSource *) src)->stamp);
 }
 

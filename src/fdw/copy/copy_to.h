@@ -19,6 +19,7 @@
 #ifndef PQFDW_COPY_TO_H
 #define PQFDW_COPY_TO_H
 
+#include "fdw/keys/keys.h"
 #include "format/write/file_writer.h"
 #include "nodes/pg_list.h"
 #include "fdw/copy/write_convert.h"
@@ -46,6 +47,12 @@ typedef struct PqCopyEncryption
 	bool		plaintext_footer;
 	char	   *aad_prefix;		/* NULL: none */
 	bool		store_aad_prefix;
+	/* key material of key tools: master key ids instead of footer_key ... */
+	char	   *kms_footer_key;
+	List	   *kms_column_keys;	/* (column, master key id) pairs */
+	bool		double_wrapping;
+	bool		external_material;	/* key_material 'external' */
+	char	   *kms_url;		/* NULL: "DEFAULT" */
 } PqCopyEncryption;
 
 typedef struct PqCopyOptions
@@ -90,12 +97,15 @@ typedef struct PqCopySink
 /*
  * The writer's encryption options for the COPY output's columns (names
  * names[0..ncols)): checks the column_keys columns and loads the named keys,
- * which the current user must be allowed to use.  NULL without footer_key.
- * The keys are zeroed when the current memory context goes away.
+ * which the current user must be allowed to use.  NULL without footer_key
+ * or kms_footer_key.  With kms_footer_key the keys are fresh data keys whose
+ * key material *material holds (for the external file); else *material is
+ * NULL.  The keys are zeroed when the current memory context goes away.
  */
 extern const PqEncryptionOptions *pqfdw_copy_encryption(const PqCopyEncryption *ce,
 														const char *const *names,
-														int ncols);
+														int ncols,
+														PqKeyMaterialWriter **material);
 
 /* Create the temporary file (target != NULL) or start COPY-out. */
 extern void pqfdw_copy_sink_open(PqCopySink *s, const char *target);

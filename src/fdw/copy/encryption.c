@@ -11,6 +11,11 @@
  * column (a Parquet group) named in column_keys has every leaf encrypted
  * with the key; a dotted path names one leaf or group inside it.
  *
+ * With kms_footer_key and kms_column_keys the options name master keys
+ * instead: the footer and each column get fresh data keys, and key_metadata
+ * holds their key material (fdw/keys/key_material_write.c), as parquet-java's
+ * key tools write it.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -23,6 +28,7 @@ typedef struct KeyHolder
 {
 	PqEncryptionOptions opts;
 	PqColumnEncryption *columns;
+	PqKeyMaterialWriter *material;
 } KeyHolder;
 
 /* Memory context callback: zero every key of the options. */
@@ -34,28 +40,65 @@ forget_keys(void *arg)
 	explicit_bzero(&h->opts.footer_key, sizeof(PqKey));
 	if (h->columns != NULL)
 		explicit_bzero(h->columns, sizeof(PqColumnEncryption) * h->opts.n_columns);
+	if (h->material != NULL)
+		pqfdw_key_material_writer_forget(h->material);
 }
 
 static PqBytes
-id_bytes(const char *id)
+text_bytes(const char *s)
 {
 	PqBytes		b;
 
-	b.ptr = (const uint8 *) id;
-	b.len = (int32) strlen(id);
+	b.ptr = (const uint8 *) s;
+	b.len = (int32) strlen(s);
 	return b;
+}
+
+/*
+ * kms_footer_key, kms_column_keys: fresh data keys, their key material in
+ * key_metadata (or in the external file), one key per column as key tools
+ * make them.
+ */
+static void
+kms_keys(KeyHolder *h, const PqCopyEncryption *ce)
+{
+	ListCell   *lc;
+	int			n = 0;
+
+	h->material = pqfdw_key_material_writer(ce->kms_url, ce->double_wrapping,
+											!ce->external_material);
+	h->opts.footer_key_metadata =
+		text_bytes(pqfdw_new_key_material(h->material, ce->kms_footer_key, true,
+										  "the footer of the COPY output",
+										  &h->opts.footer_key));
+	foreach(lc, ce->kms_column_keys)
+	{
+		List	   *pair = lfirst(lc);
+		const char *col = linitial(pair);
+		PqColumnEncryption *e = &h->columns[n++];
+
+		h->opts.n_columns = n;
+		e->path = col;
+		e->key_metadata =
+			text_bytes(pqfdw_new_key_material(h->material, lsecond(pair), false,
+											  psprintf("column \"%s\" of the COPY output", col),
+											  &e->key));
+	}
 }
 
 const PqEncryptionOptions *
 pqfdw_copy_encryption(const PqCopyEncryption *ce, const char *const *names,
-					  int ncols)
+					  int ncols, PqKeyMaterialWriter **material)
 {
+	List	   *column_keys = ce->kms_footer_key ? ce->kms_column_keys :
+		ce->column_keys;
 	KeyHolder  *h;
 	MemoryContextCallback *cb;
 	ListCell   *lc;
 	int			n = 0;
 
-	if (ce->footer_key == NULL)
+	*material = NULL;
+	if (ce->footer_key == NULL && ce->kms_footer_key == NULL)
 		return NULL;
 
 	/*
@@ -63,7 +106,7 @@ pqfdw_copy_encryption(const PqCopyEncryption *ce, const char *const *names,
 	 * dotted path inside one (the leaves of a nested column; the writer
 	 * checks that the path exists).
 	 */
-	foreach(lc, ce->column_keys)
+	foreach(lc, column_keys)
 	{
 		const char *col = linitial((List *) lfirst(lc));
 		int			c;
@@ -79,13 +122,14 @@ pqfdw_copy_encryption(const PqCopyEncryption *ce, const char *const *names,
 		if (c == ncols)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column_keys column \"%s\" is not a column of the COPY output",
+					 errmsg("%s column \"%s\" is not a column of the COPY output",
+							ce->kms_footer_key ? "kms_column_keys" : "column_keys",
 							col)));
 	}
 
 	h = palloc0(sizeof(KeyHolder));
 	h->columns = palloc0(sizeof(PqColumnEncryption) *
-						 Max(list_length(ce->column_keys), 1));
+						 Max(list_length(column_keys), 1));
 	cb = palloc0(sizeof(MemoryContextCallback));
 	cb->func = forget_keys;
 	cb->arg = h;
@@ -93,14 +137,21 @@ pqfdw_copy_encryption(const PqCopyEncryption *ce, const char *const *names,
 
 	h->opts.algorithm = ce->algorithm;
 	h->opts.plaintext_footer = ce->plaintext_footer;
-	pqfdw_load_key(ce->footer_key, "the footer of the COPY output",
-				   &h->opts.footer_key);
-	h->opts.footer_key_metadata = id_bytes(ce->footer_key);
+	h->opts.columns = h->columns;
 	if (ce->aad_prefix != NULL)
 	{
-		h->opts.aad_prefix = id_bytes(ce->aad_prefix);
+		h->opts.aad_prefix = text_bytes(ce->aad_prefix);
 		h->opts.store_aad_prefix = ce->store_aad_prefix;
 	}
+	if (ce->kms_footer_key != NULL)
+	{
+		kms_keys(h, ce);
+		*material = h->material;
+		return &h->opts;
+	}
+	pqfdw_load_key(ce->footer_key, "the footer of the COPY output",
+				   &h->opts.footer_key);
+	h->opts.footer_key_metadata = text_bytes(ce->footer_key);
 
 	foreach(lc, ce->column_keys)
 	{
@@ -118,9 +169,8 @@ pqfdw_copy_encryption(const PqCopyEncryption *ce, const char *const *names,
 		{
 			pqfdw_load_key(id, psprintf("column \"%s\" of the COPY output", col),
 						   &e->key);
-			e->key_metadata = id_bytes(id);
+			e->key_metadata = text_bytes(id);
 		}
 	}
-	h->opts.columns = h->columns;
 	return &h->opts;
 }

@@ -475,7 +475,8 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 												attnums,
 												pqfdw_decryption_config(opts.footer_key,
 																		opts.column_keys,
-																		opts.aad_prefix),
+																		opts.aad_prefix,
+																		NULL),
 												cxt);
 	copy_options = list_make1(makeDefElem("format",
 										  (Node *) makeString("binary"), -1));

@@ -34,6 +34,7 @@
 #include "commands/progress.h"
 #include "fdw/copy/copy_from.h"
 #include "fdw/copy/copy_to.h"
+#include "fdw/keys/keys.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
@@ -66,6 +67,7 @@ typedef struct CopyState
 	int		   *first_leaf;		/* per output column: its first leaf */
 	PqFileWriter *writer;
 	PqCopySink	sink;
+	PqKeyMaterialWriter *key_material;	/* kms_footer_key's, or NULL */
 	MemoryContext batch_cxt;
 	int			nrows;			/* rows in the batch */
 	int			batch_limit;	/* rows that end this batch */
@@ -223,7 +225,14 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 	for (c = 0; c < st->ncols; c++)
 		names[c] = st->cols[c].name;
 	st->opts.writer.encryption = pqfdw_copy_encryption(&st->opts.encryption,
-													   names, st->ncols);
+													   names, st->ncols,
+													   &st->key_material);
+	if (st->key_material && !st->key_material->internal &&
+		st->sink.target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("COPY TO STDOUT cannot keep key material in an external file"),
+				 errhint("Use key_material 'internal', or COPY to a file.")));
 
 	st->writer = pq_file_writer_create(&st->sink.sink, fields.items, fields.n,
 									   &st->opts.writer);
@@ -466,6 +475,9 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 		ExecutorFinish(qd);
 		flush_batch(st);
 		pq_file_writer_finish(st->writer);
+		/* the material first: the file never appears without it */
+		if (st->key_material)
+			pqfdw_write_key_material_file(st->key_material, st->sink.target);
 		pqfdw_copy_sink_finish(&st->sink);
 	}
 	PG_CATCH();

@@ -40,7 +40,8 @@
 	"key_value_metadata, numeric_scale, bloom_filter_ndv, " \
 	"dictionary_page_size, statistics_truncate_length, interval_truncate, " \
 	"numeric_as, jsonb_as, footer_key, column_keys, encryption_algorithm, " \
-	"plaintext_footer, aad_prefix, store_aad_prefix"
+	"plaintext_footer, aad_prefix, store_aad_prefix, kms_footer_key, " \
+	"kms_column_keys, double_wrapping, key_material, kms_instance_url"
 
 typedef struct CodecName
 {
@@ -246,6 +247,7 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	DefElem    *ndv_def = NULL;
 	DefElem    *encryption_def = NULL;	/* an option that needs footer_key */
 	DefElem    *store_def = NULL;
+	DefElem    *kms_def = NULL; /* an option that needs kms_footer_key */
 	PqCopyEncryption *ce = &opts->encryption;
 	ListCell   *lc;
 
@@ -255,6 +257,7 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	opts->types.numeric_scale = PQFDW_DEFAULT_NUMERIC_SCALE;
 	ce->algorithm = PQ_AES_GCM_V1;
 	ce->store_aad_prefix = true;
+	ce->double_wrapping = true;
 
 	foreach(lc, options)
 	{
@@ -394,6 +397,36 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 			ce->store_aad_prefix = defGetBoolean(def);
 			store_def = def;
 		}
+		else if (strcmp(name, "kms_footer_key") == 0)
+		{
+			ce->kms_footer_key = defGetString(def);
+			if (ce->kms_footer_key[0] == '\0')
+				bad_value(def, ce->kms_footer_key, "master key ids");
+		}
+		else if (strcmp(name, "kms_column_keys") == 0)
+		{
+			ce->kms_column_keys = pqfdw_parse_master_column_keys(defGetString(def));
+			kms_def = def;
+		}
+		else if (strcmp(name, "double_wrapping") == 0)
+		{
+			ce->double_wrapping = defGetBoolean(def);
+			kms_def = def;
+		}
+		else if (strcmp(name, "key_material") == 0)
+		{
+			char	   *v = defGetString(def);
+
+			if (strcmp(v, "internal") != 0 && strcmp(v, "external") != 0)
+				bad_value(def, v, "internal and external");
+			ce->external_material = strcmp(v, "external") == 0;
+			kms_def = def;
+		}
+		else if (strcmp(name, "kms_instance_url") == 0)
+		{
+			ce->kms_url = defGetString(def);
+			kms_def = def;
+		}
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
@@ -412,12 +445,23 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("COPY option \"store_aad_prefix\" needs option \"aad_prefix\"")));
-	if (encryption_def != NULL && ce->footer_key == NULL)
+	if (encryption_def != NULL && ce->footer_key == NULL &&
+		(ce->kms_footer_key == NULL || ce->column_keys != NIL))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("COPY option \"%s\" needs option \"footer_key\"",
 						encryption_def->defname),
-				 errhint("An encrypted Parquet file always has a footer key, which encrypts or signs the footer; name a key id registered with parquet_fdw.create_key().")));
+				 errhint("An encrypted Parquet file always has a footer key, which encrypts or signs the footer; name a key id registered with parquet_fdw.create_key(), or a master key with kms_footer_key and kms_column_keys.")));
+	if (ce->footer_key != NULL && ce->kms_footer_key != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY options \"footer_key\" and \"kms_footer_key\" cannot be used together"),
+				 errhint("footer_key names the data key itself; kms_footer_key names a master key that wraps fresh data keys.")));
+	if (kms_def != NULL && ce->kms_footer_key == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY option \"%s\" needs option \"kms_footer_key\"",
+						kms_def->defname)));
 
 	if (level_def != NULL)
 	{

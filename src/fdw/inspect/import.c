@@ -95,7 +95,8 @@ create_table_statement(const char *table_name, const char *schema_name,
  */
 static char *
 key_options_sql(const char *footer_key, const char *column_keys,
-				const char *aad_prefix, PqDecryptionConfig **decrypt)
+				const char *aad_prefix, const char *kms_command,
+				PqDecryptionConfig **decrypt)
 {
 	StringInfoData buf;
 
@@ -106,7 +107,8 @@ key_options_sql(const char *footer_key, const char *column_keys,
 		appendStringInfo(&buf, ", column_keys %s", quote_literal_cstr(column_keys));
 	if (aad_prefix)
 		appendStringInfo(&buf, ", aad_prefix %s", quote_literal_cstr(aad_prefix));
-	*decrypt = pqfdw_decryption_config(footer_key, column_keys, aad_prefix);
+	*decrypt = pqfdw_decryption_config(footer_key, column_keys, aad_prefix,
+									   kms_command);
 	return buf.data;
 }
 
@@ -132,7 +134,8 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
 					 errhint("Valid options are footer_key, column_keys and aad_prefix.")));
 	}
-	keyopts = key_options_sql(ko.footer_key, ko.column_keys, ko.aad_prefix, &decrypt);
+	keyopts = key_options_sql(ko.footer_key, ko.column_keys, ko.aad_prefix,
+							  pqfdw_server_kms_command(server), &decrypt);
 	if (!is_absolute_path(stmt->remote_schema))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
@@ -197,7 +200,7 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 	keyopts = key_options_sql(PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3)),
 							  PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4)),
 							  PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5)),
-							  &decrypt);
+							  NULL, &decrypt);
 	file = linitial(pqfdw_open_footers(paths, decrypt));
 	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
 		text_to_cstring(PG_GETARG_TEXT_PP(1));

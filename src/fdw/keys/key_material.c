@@ -15,9 +15,10 @@
  * AES-GCM nonce (12 bytes), ciphertext and tag (16 bytes); the master
  * key's AAD is its id's bytes, as parquet-java's KeyToolkit and its
  * in-memory KMS (Arrow's TestOnlyInServerWrapKms) wrap them.  Master keys
- * come from the key store, under their ids and its grants; unwrapped keys
- * stay in memory and are wiped after use.  docs/ENCRYPTION.md lists the
- * fields.
+ * are the KMS's (kms.c: the key store, or kms_command), under the key
+ * store's grants; unwrapped KEKs are cached (kek_cache.c), other unwrapped
+ * keys stay in memory and are wiped after use.  docs/ENCRYPTION.md lists
+ * the fields.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,7 +28,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/base64.h"
 #include "fdw/keys/keys.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"
@@ -99,74 +99,35 @@ string_field(Jsonb *j, const char *name, bool required, const char *what)
 	return pnstrdup(v->val.string.val, v->val.string.len);
 }
 
+/* parquet-java writes every boolean field and rejects material without */
 static bool
-bool_field(Jsonb *j, const char *name, bool dflt, const char *what)
+bool_field(Jsonb *j, const char *name, const char *what)
 {
 	JsonbValue *v = field(j, name);
 
-	if (v == NULL)
-		return dflt;
-	if (v->type != jbvBool)
-		bad_material(what, psprintf("Field \"%s\" is not a boolean.", name));
+	if (v == NULL || v->type != jbvBool)
+		bad_material(what, psprintf("It has no boolean field \"%s\".", name));
 	return v->val.boolean;
 }
 
-static uint8 *
-decode_base64(const char *s, int *len, const char *name, const char *what)
-{
-	int			slen = strlen(s);
-	uint8	   *out = palloc(pg_b64_dec_len(slen) + 1);
-
-	*len = pg_b64_decode(s, slen, (char *) out, pg_b64_dec_len(slen));
-	if (*len < 0)
-		bad_material(what, psprintf("Field \"%s\" is not base64.", name));
-	return out;
-}
-
-/*
- * Unwrap the base64 wrapped key s with wrapping key kek and AAD aad into
- * out: a GCM tag that does not verify means the wrong key or damaged
- * material.
- */
 static void
-unwrap(const char *s, const char *name, const PqKey *kek, const uint8 *aad,
-	   int aad_len, const char *what, PqKey *out)
+check_type(Jsonb *m, const char *where)
 {
-	int			len;
-	uint8	   *wrapped = decode_base64(s, &len, name, what);
-	uint8	   *module;
-	uint8		plain[PQ_MAX_KEY_LEN + PQ_GCM_OVERHEAD];
-	size_t		n;
+	char	   *type = string_field(m, "keyMaterialType", true, where);
 
-	if (len < PQ_NONCE_LEN + PQ_TAG_LEN + 16 ||
-		len > PQ_NONCE_LEN + PQ_TAG_LEN + PQ_MAX_KEY_LEN)
-		bad_material(what, psprintf("Field \"%s\" holds %d bytes, not a wrapped key of 16, 24 or 32 bytes.",
-									name, len));
-	/* a module of the Parquet format: the length of what follows, then it */
-	module = palloc(len + 4);
-	module[0] = len & 0xff;
-	module[1] = (len >> 8) & 0xff;
-	module[2] = 0;
-	module[3] = 0;
-	memcpy(module + 4, wrapped, len);
-	n = pq_crypto_decrypt(kek, true, aad, aad_len, module, len + 4, plain,
-						  psprintf("the wrapped key in \"%s\" of the key material for %s",
-								   name, what));
-	if (n != 16 && n != 24 && n != 32)
-		bad_material(what, psprintf("Field \"%s\" unwraps to %zu bytes, not a key of 16, 24 or 32 bytes.",
-									name, n));
-	memcpy(out->bytes, plain, n);
-	out->len = (int) n;
-	explicit_bzero(plain, sizeof(plain));
-	pfree(module);
+	if (strcmp(type, "PKMT1") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("key material type \"%s\" for %s is not supported",
+						type, where),
+				 errdetail("parquet_fdw reads key material of type \"PKMT1\".")));
 }
 
 /* The external key material file's entry ref, as key material. */
 static Jsonb *
 external_material(const char *file, const char *ref, const char *what)
 {
-	const char *slash = strrchr(file, '/');
-	char	   *path;
+	char	   *path = pqfdw_key_material_path(file);
 	struct stat st;
 	int			fd;
 	char	   *buf;
@@ -174,9 +135,6 @@ external_material(const char *file, const char *ref, const char *what)
 	Jsonb	   *all;
 	char	   *entry;
 
-	path = slash ? psprintf("%.*s/_KEY_MATERIAL_FOR_%s.json",
-							(int) (slash - file), file, slash + 1) :
-		psprintf("_KEY_MATERIAL_FOR_%s.json", file);
 	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
 	if (fd < 0)
 		ereport(ERROR,
@@ -214,48 +172,99 @@ pqfdw_is_key_material(const PqBytes *key_metadata)
 	return key_metadata->len > 0 && key_metadata->ptr[0] == '{';
 }
 
-void
-pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
-						const char *what, PqKey *out)
+/*
+ * The KMS instance URL for %u of kms_command: the footer key material's,
+ * which the column keys' material does not repeat (parquet-java reads the
+ * footer's first, as the format layer does), else "DEFAULT".
+ */
+static const char *
+kms_url(Jsonb *m, const char *file, PqKmsContext *kms, const char *where)
 {
-	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
+	char	   *url = string_field(m, "kmsInstanceURL", false, where);
+	MemoryContext old;
+
+	if (url == NULL)
+		return kms->file && strcmp(kms->file, file) == 0 ? kms->url : "DEFAULT";
+	old = MemoryContextSwitchTo(kms->cxt);
+	if (kms->file)
+	{
+		pfree(kms->file);
+		pfree(kms->url);
+	}
+	kms->file = pstrdup(file);
+	kms->url = pstrdup(url);
+	MemoryContextSwitchTo(old);
+	return url;
+}
+
+/* The key material of key_metadata: itself, or the external file's entry. */
+static Jsonb *
+open_material(const PqBytes *key_metadata, const char *file, const char *where)
+{
 	Jsonb	   *m = parse_object(pnstrdup((const char *) key_metadata->ptr,
 										  key_metadata->len), where);
-	char	   *type = string_field(m, "keyMaterialType", true, where);
-	char	   *master_id;
-	PqKey		master;
 
-	if (strcmp(type, "PKMT1") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("key material type \"%s\" for %s is not supported",
-						type, where),
-				 errdetail("parquet_fdw reads key material of type \"PKMT1\".")));
-	if (!bool_field(m, "internalStorage", true, where))
+	check_type(m, where);
+	if (!bool_field(m, "internalStorage", where))
+	{
 		m = external_material(file, string_field(m, "keyReference", true, where),
 							  where);
-	master_id = string_field(m, "masterKeyID", true, where);
-	pqfdw_check_key_id(master_id, "master key id in key material");
-	pqfdw_load_key(master_id, psprintf("%s (master key)", where), &master);
-	if (bool_field(m, "doubleWrapping", true, where))
-	{
-		PqKey		kek;
-		int			kek_id_len;
-		uint8	   *kek_id = decode_base64(string_field(m, "keyEncryptionKeyID",
-														true, where),
-										   &kek_id_len, "keyEncryptionKeyID",
-										   where);
+		check_type(m, where);
+	}
+	return m;
+}
 
-		unwrap(string_field(m, "wrappedKEK", true, where), "wrappedKEK",
-			   &master, (const uint8 *) master_id, strlen(master_id), where,
-			   &kek);
-		unwrap(string_field(m, "wrappedDEK", true, where), "wrappedDEK",
-			   &kek, kek_id, kek_id_len, where, out);
+char *
+pqfdw_key_material_master(const PqBytes *key_metadata, const char *file,
+						  const char *what)
+{
+	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
+
+	return string_field(open_material(key_metadata, file, where),
+						"masterKeyID", true, where);
+}
+
+void
+pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
+						const char *what, PqKmsContext *kms, PqKey *out)
+{
+	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
+	Jsonb	   *m = open_material(key_metadata, file, where);
+	char	   *master_id = string_field(m, "masterKeyID", true, where);
+	const char *url = kms_url(m, file, kms, where);
+
+	if (bool_field(m, "doubleWrapping", where))
+	{
+		const char *identity = pqfdw_kms_identity(kms->command);
+		char	   *kek_id = string_field(m, "keyEncryptionKeyID", true, where);
+		int			kek_id_len;
+		uint8	   *kek_id_bytes = pqfdw_decode_base64(kek_id, &kek_id_len);
+		PqKey		kek;
+
+		if (kek_id_len <= 0)
+			bad_material(where, "Field \"keyEncryptionKeyID\" is not base64.");
+		/* the grant first: a cached KEK is no way around it */
+		pqfdw_check_key_usable(master_id, where);
+		if (!pqfdw_kek_cache_get(identity, master_id, kek_id, &kek))
+		{
+			pqfdw_kms_unwrap(kms->command, master_id, url,
+							 string_field(m, "wrappedKEK", true, where),
+							 psprintf("the key-encryption key of %s", where),
+							 &kek);
+			pqfdw_kek_cache_put(identity, master_id, kek_id, NULL, &kek);
+		}
+		if (!pqfdw_unwrap_locally(string_field(m, "wrappedDEK", true, where),
+								  &kek, kek_id_bytes, kek_id_len,
+								  psprintf("the wrapped key in \"wrappedDEK\" of the key material for %s",
+										   where),
+								  out))
+		{
+			explicit_bzero(&kek, sizeof(kek));
+			bad_material(where, "Field \"wrappedDEK\" is not a wrapped key of 16, 24 or 32 bytes in base64.");
+		}
 		explicit_bzero(&kek, sizeof(kek));
 	}
 	else
-		unwrap(string_field(m, "wrappedDEK", true, where), "wrappedDEK",
-			   &master, (const uint8 *) master_id, strlen(master_id), where,
-			   out);
-	explicit_bzero(&master, sizeof(master));
+		pqfdw_kms_unwrap(kms->command, master_id, url,
+						 string_field(m, "wrappedDEK", true, where), where, out);
 }

@@ -16,6 +16,7 @@ typedef struct KeyConfig
 	PqDecryptionConfig config;
 	char	   *footer_key;
 	List	   *column_keys;	/* (path, id) pairs */
+	PqKmsContext kms;
 } KeyConfig;
 
 /* A key id from key_metadata that is not key material. */
@@ -55,10 +56,17 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 	}
 	if (id == NULL && key_metadata && pqfdw_is_key_material(key_metadata))
 	{
-		/* a plaintext footer's signature is optional: only with its keys */
-		if (!required)
+		/*
+		 * A plaintext footer's signature is checked when the user has its
+		 * master key, as parquet-java does; without it the plaintext
+		 * columns stay readable.
+		 */
+		if (!required &&
+			!pqfdw_kms_master_available(kc->kms.command,
+										pqfdw_key_material_master(key_metadata,
+																  file, what)))
 			return false;
-		pqfdw_key_from_material(key_metadata, file, what, out);
+		pqfdw_key_from_material(key_metadata, file, what, &kc->kms, out);
 		return true;
 	}
 	if (id == NULL && key_metadata && key_metadata->len > 0)
@@ -92,10 +100,12 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 
 PqDecryptionConfig *
 pqfdw_decryption_config(const char *footer_key, const char *column_keys,
-						const char *aad_prefix)
+						const char *aad_prefix, const char *kms_command)
 {
 	KeyConfig  *kc = palloc0(sizeof(KeyConfig));
 
+	kc->kms.command = kms_command ? pstrdup(kms_command) : NULL;
+	kc->kms.cxt = CurrentMemoryContext;
 	if (footer_key)
 	{
 		pqfdw_check_key_id(footer_key, "footer_key");

@@ -71,8 +71,8 @@ key_path(const char *id)
 }
 
 /* May the current user use key id?  Superusers always; others by grant. */
-static bool
-key_usable(const char *id)
+bool
+pqfdw_key_usable(const char *id)
 {
 	Oid			nsp;
 	Oid			fn;
@@ -92,6 +92,17 @@ key_usable(const char *id)
 }
 
 void
+pqfdw_check_key_usable(const char *id, const char *purpose)
+{
+	if (!pqfdw_key_usable(id))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to use encryption key \"%s\"", id),
+				 errdetail("The key is needed for %s.", purpose),
+				 errhint("A superuser can allow it with parquet_fdw.grant_key().")));
+}
+
+void
 pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 {
 	char	   *path;
@@ -104,12 +115,7 @@ pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 	pqfdw_check_key_id(id, "encryption key");
 
 	/* before the file is looked at: no grant, no telling whether it exists */
-	if (!key_usable(id))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to use encryption key \"%s\"", id),
-				 errdetail("The key is needed for %s.", purpose),
-				 errhint("A superuser can allow it with parquet_fdw.grant_key().")));
+	pqfdw_check_key_usable(id, purpose);
 
 	path = key_path(id);
 	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
@@ -165,6 +171,65 @@ pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 	out->len = digits / 2;
 }
 
+/* s without leading and trailing spaces (s is changed) */
+static char *
+trim_spaces(char *s)
+{
+	size_t		len;
+
+	while (*s == ' ')
+		s++;
+	len = strlen(s);
+	while (len > 0 && s[len - 1] == ' ')
+		s[--len] = '\0';
+	return s;
+}
+
+static void
+bad_master_column_keys(const char *value, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid kms_column_keys \"%s\"", value),
+			 errdetail("%s", why),
+			 errhint("Write \"master_key_id: column, column; master_key_id2: column\".")));
+}
+
+List *
+pqfdw_parse_master_column_keys(const char *value)
+{
+	char	   *s = pstrdup(value);
+	List	   *pairs = NIL;
+	char	   *part;
+	char	   *save;
+
+	for (part = strtok_r(s, ";", &save); part; part = strtok_r(NULL, ";", &save))
+	{
+		char	   *colon = strchr(part, ':');
+		char	   *id;
+		char	   *col;
+		char	   *csave;
+
+		if (colon == NULL)
+			bad_master_column_keys(value, psprintf("\"%s\" has no \":\".", part));
+		*colon = '\0';
+		id = trim_spaces(part);
+		if (*id == '\0')
+			bad_master_column_keys(value, "A master key id is empty.");
+		for (col = strtok_r(colon + 1, ",", &csave); col;
+			 col = strtok_r(NULL, ",", &csave))
+		{
+			col = trim_spaces(col);
+			if (*col == '\0')
+				bad_master_column_keys(value, "A column name is empty.");
+			pairs = lappend(pairs, list_make2(col, id));
+		}
+	}
+	if (pairs == NIL)
+		bad_master_column_keys(value, "It names no column.");
+	return pairs;
+}
+
 List *
 pqfdw_parse_column_keys(const char *column_keys)
 {
@@ -184,17 +249,8 @@ pqfdw_parse_column_keys(const char *column_keys)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("column_keys entry \"%s\" is not of the form column:key_id", tok)));
 		*colon = '\0';
-		path = pstrdup(tok);
-		id = pstrdup(colon + 1);
-		/* trim spaces */
-		while (*path == ' ')
-			path++;
-		while (*path && path[strlen(path) - 1] == ' ')
-			path[strlen(path) - 1] = '\0';
-		while (*id == ' ')
-			id++;
-		while (*id && id[strlen(id) - 1] == ' ')
-			id[strlen(id) - 1] = '\0';
+		path = trim_spaces(tok);
+		id = trim_spaces(colon + 1);
 		if (*path == '\0')
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -210,5 +266,5 @@ pqfdw_key_available(const char *id)
 {
 	struct stat st;
 
-	return key_usable(id) && stat(key_path(id), &st) == 0;
+	return pqfdw_key_usable(id) && stat(key_path(id), &st) == 0;
 }
