@@ -379,6 +379,8 @@ const ERRORS = [
   // column (ratio) fails
   { name: 'wrong master key for the footer, plaintext footer', base: 'columns_plainf', code: 'XX001', plainFails: true,
     tweak: (a, w) => { if (w === 'footer') a.masterKey = strayKey(); }, re: new RegExp(`${FOOTER}.*failed authentication`) },
+  { name: 'no key material file, plaintext footer', base: 'columns_plainf', storage: 'external', noFile: true,
+    code: '58P01', plainReads: true, re: /could not open key material file/ },
   { name: 'footer master key not registered, plaintext footer', base: 'columns_plainf', code: '42704', plainReads: true,
     tweak: (a, w) => { if (w === 'footer') Object.assign(a, { masterKeyId: 'mk_unregistered', masterKey: strayKey() }); },
     re: new RegExp(`"mk_unregistered".*${FOOTER}.*not registered`) },

@@ -4,16 +4,12 @@
  *		Option validation and file list expansion for parquet_fdw.
  *
  * The filename option names one file, a comma-separated list, a glob or a
- * directory (all of its *.parquet files).  Every path must be absolute.  As
- * with file_fdw, setting it requires superuser or pg_read_server_files.
+ * directory (file_list.c).  Every path must be absolute.  As with file_fdw,
+ * setting it requires superuser or pg_read_server_files.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
-
-#include <dirent.h>
-#include <glob.h>
-#include <sys/stat.h>
 
 #include "access/reloptions.h"
 #include "catalog/pg_authid.h"
@@ -48,8 +44,6 @@ static const PqfdwOption valid_options[] = {
 	{"kms_command", ForeignServerRelationId},
 	{NULL, InvalidOid}
 };
-
-static List *split_paths(const char *filename);
 
 PG_FUNCTION_INFO_V1(parquet_fdw_validator);
 
@@ -226,7 +220,7 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			pqfdw_check_read_permission();
 			filename = defGetString(def);
 			/* syntax only: files may be created after the table */
-			(void) split_paths(filename);
+			(void) pqfdw_split_paths(filename);
 		}
 		else if (strcmp(def->defname, "footer_key") == 0)
 			pqfdw_check_key_id(defGetString(def), "footer_key");
@@ -246,132 +240,6 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 				 errmsg("filename is required for parquet_fdw foreign tables")));
 
 	PG_RETURN_VOID();
-}
-
-static int
-path_cmp(const ListCell *a, const ListCell *b)
-{
-	return strcmp((const char *) lfirst(a), (const char *) lfirst(b));
-}
-
-static bool
-has_glob_chars(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
-static bool
-ends_with_parquet(const char *name)
-{
-	size_t		len = strlen(name);
-
-	return len > 8 && strcmp(name + len - 8, ".parquet") == 0;
-}
-
-/* All *.parquet files of a directory, not recursing. */
-static List *
-expand_directory(const char *dir)
-{
-	DIR		   *d = AllocateDir(dir);
-	struct dirent *de;
-	List	   *result = NIL;
-
-	while ((de = ReadDir(d, dir)) != NULL)
-	{
-		if (de->d_name[0] == '.' || !ends_with_parquet(de->d_name))
-			continue;
-		result = lappend(result, psprintf("%s/%s", dir, de->d_name));
-	}
-	FreeDir(d);
-	list_sort(result, path_cmp);
-	return result;
-}
-
-static List *
-expand_glob(const char *pattern)
-{
-	glob_t		g;
-	List	   *result = NIL;
-	int			rc;
-	size_t		i;
-
-	rc = glob(pattern, 0, NULL, &g);
-	if (rc == GLOB_NOMATCH)
-	{
-		globfree(&g);
-		return NIL;
-	}
-	if (rc != 0)
-	{
-		globfree(&g);
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not expand pattern \"%s\"", pattern)));
-	}
-	for (i = 0; i < g.gl_pathc; i++)
-		result = lappend(result, pstrdup(g.gl_pathv[i]));
-	globfree(&g);
-	list_sort(result, path_cmp);
-	return result;
-}
-
-/* Split the filename option into absolute paths, without file system access. */
-static List *
-split_paths(const char *filename)
-{
-	List	   *items = NIL;
-	char	   *copy = pstrdup(filename);
-	char	   *p = copy;
-
-	for (;;)
-	{
-		char	   *comma = strchr(p, ',');
-		char	   *end;
-
-		if (comma)
-			*comma = '\0';
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		end = p + strlen(p);
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
-			*--end = '\0';
-		if (*p == '\0')
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
-					 errmsg("empty path in filename option \"%s\"", filename)));
-		if (!is_absolute_path(p))
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
-					 errmsg("relative path not allowed in filename option: \"%s\"", p),
-					 errhint("Use an absolute path.")));
-		items = lappend(items, p);
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	return items;
-}
-
-List *
-pqfdw_expand_paths(const char *filename)
-{
-	List	   *items = split_paths(filename);
-	List	   *result = NIL;
-	ListCell   *lc;
-
-	foreach(lc, items)
-	{
-		char	   *item = lfirst(lc);
-		struct stat st;
-
-		if (has_glob_chars(item))
-			result = list_concat(result, expand_glob(item));
-		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
-			result = list_concat(result, expand_directory(item));
-		else
-			result = lappend(result, item);
-	}
-	return result;
 }
 
 /* The key options of a foreign table as a decryption config. */

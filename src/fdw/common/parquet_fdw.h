@@ -98,6 +98,13 @@ typedef struct PqfdwKeyOptions
 
 /* Take def into ko if it is a key option; false otherwise. */
 extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
+
+/*
+ * file_list.c: the filename option's absolute paths (no file system
+ * access), and the files they name: files, directories (*.parquet at any
+ * depth) and globs ("**": any number of directories), each sorted.
+ */
+extern List *pqfdw_split_paths(const char *filename);
 extern List *pqfdw_expand_paths(const char *filename);
 
 /* s as a whole decimal integer in [min, max]? */

@@ -125,7 +125,8 @@ check_type(Jsonb *m, const char *where)
 
 /* The external key material file's entry ref, as key material. */
 static Jsonb *
-external_material(const char *file, const char *ref, const char *what)
+external_material(const char *file, const char *ref, const char *what,
+				  bool missing_ok)
 {
 	char	   *path = pqfdw_key_material_path(file);
 	struct stat st;
@@ -136,6 +137,8 @@ external_material(const char *file, const char *ref, const char *what)
 	char	   *entry;
 
 	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	if (fd < 0 && errno == ENOENT && missing_ok)
+		return NULL;
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -198,8 +201,10 @@ kms_url(Jsonb *m, const char *file, PqKmsContext *kms, const char *where)
 }
 
 /* The key material of key_metadata: itself, or the external file's entry. */
+/* (NULL when missing_ok and the external key material file is missing) */
 static Jsonb *
-open_material(const PqBytes *key_metadata, const char *file, const char *where)
+open_material(const PqBytes *key_metadata, const char *file, const char *where,
+			  bool missing_ok)
 {
 	Jsonb	   *m = parse_object(pnstrdup((const char *) key_metadata->ptr,
 										  key_metadata->len), where);
@@ -208,8 +213,9 @@ open_material(const PqBytes *key_metadata, const char *file, const char *where)
 	if (!bool_field(m, "internalStorage", where))
 	{
 		m = external_material(file, string_field(m, "keyReference", true, where),
-							  where);
-		check_type(m, where);
+							  where, missing_ok);
+		if (m != NULL)
+			check_type(m, where);
 	}
 	return m;
 }
@@ -219,9 +225,9 @@ pqfdw_key_material_master(const PqBytes *key_metadata, const char *file,
 						  const char *what)
 {
 	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
+	Jsonb	   *m = open_material(key_metadata, file, where, true);
 
-	return string_field(open_material(key_metadata, file, where),
-						"masterKeyID", true, where);
+	return m ? string_field(m, "masterKeyID", true, where) : NULL;
 }
 
 void
@@ -229,7 +235,7 @@ pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
 						const char *what, PqKmsContext *kms, PqKey *out)
 {
 	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
-	Jsonb	   *m = open_material(key_metadata, file, where);
+	Jsonb	   *m = open_material(key_metadata, file, where, false);
 	char	   *master_id = string_field(m, "masterKeyID", true, where);
 	const char *url = kms_url(m, file, kms, where);
 

@@ -148,7 +148,10 @@ typedef struct PqKmsContext
 /* Whether key_metadata holds key material (JSON) rather than a key id. */
 extern bool pqfdw_is_key_material(const PqBytes *key_metadata);
 
-/* The master key id of key material (an ERROR if it is malformed). */
+/*
+ * The master key id of key material (an ERROR if it is malformed), or NULL
+ * when its external key material file is missing.
+ */
 extern char *pqfdw_key_material_master(const PqBytes *key_metadata,
 									   const char *file, const char *what);
 

@@ -58,14 +58,18 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 	{
 		/*
 		 * A plaintext footer's signature is checked when the user has its
-		 * master key, as parquet-java does; without it the plaintext
-		 * columns stay readable.
+		 * master key (and its key material), as parquet-java does; without
+		 * it the plaintext columns stay readable.
 		 */
-		if (!required &&
-			!pqfdw_kms_master_available(kc->kms.command,
-										pqfdw_key_material_master(key_metadata,
-																  file, what)))
-			return false;
+		if (!required)
+		{
+			char	   *master = pqfdw_key_material_master(key_metadata, file,
+														   what);
+
+			if (master == NULL ||
+				!pqfdw_kms_master_available(kc->kms.command, master))
+				return false;
+		}
 		pqfdw_key_from_material(key_metadata, file, what, &kc->kms, out);
 		return true;
 	}
