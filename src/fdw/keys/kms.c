@@ -139,12 +139,12 @@ pqfdw_kms_unwrap(const char *kms_command, const char *master_id,
 	const char *command = effective_command(kms_command);
 
 	check_master_id(command, master_id);
-	pqfdw_check_key_usable(master_id, what);
 	if (command == NULL)
 	{
 		PqKey		master;
 		bool		ok;
 
+		/* pqfdw_load_key checks the grant before it looks at the key */
 		pqfdw_load_key(master_id, psprintf("%s (master key)", what), &master);
 		ok = pqfdw_unwrap_locally(wrapped, &master, (const uint8 *) master_id,
 								  strlen(master_id),
@@ -158,10 +158,13 @@ pqfdw_kms_unwrap(const char *kms_command, const char *master_id,
 	else
 	{
 		PqKmsCall	call = {command, false, master_id, kms_url, wrapped};
-		char	   *answer = pqfdw_run_kms_command(&call);
+		char	   *answer;
 		int			len;
-		uint8	   *key = pqfdw_decode_base64(answer, &len);
+		uint8	   *key;
 
+		pqfdw_check_key_usable(master_id, what);
+		answer = pqfdw_run_kms_command(&call);
+		key = pqfdw_decode_base64(answer, &len);
 		explicit_bzero(answer, strlen(answer));
 		if (len != 16 && len != 24 && len != 32)
 		{
@@ -187,11 +190,11 @@ pqfdw_kms_wrap(const char *kms_command, const char *master_id,
 	char	   *wrapped;
 
 	check_master_id(command, master_id);
-	pqfdw_check_key_usable(master_id, what);
 	if (command == NULL)
 	{
 		PqKey		master;
 
+		/* pqfdw_load_key checks the grant before it looks at the key */
 		pqfdw_load_key(master_id, psprintf("%s (master key)", what), &master);
 		wrapped = pqfdw_wrap_locally(key, &master, (const uint8 *) master_id,
 									 strlen(master_id));
@@ -203,6 +206,7 @@ pqfdw_kms_wrap(const char *kms_command, const char *master_id,
 		PqKmsCall	call = {command, true, master_id, kms_url, plain};
 		const char *p;
 
+		pqfdw_check_key_usable(master_id, what);
 		wrapped = pqfdw_run_kms_command(&call);
 		explicit_bzero(plain, strlen(plain));
 		/* stored in JSON key material: printable, and never empty */
