@@ -41,8 +41,11 @@ PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -Wall -Werror -Wno-unused-function \
 	-I src -I test/unit -I $(PG_INCLUDEDIR_SERVER)
-UNIT_LIBS = $(shell $(PG_CONFIG) --pkglibdir)/libpgcommon.a \
-	$(shell $(PG_CONFIG) --pkglibdir)/libpgport.a $(SHLIB_LINK) -lm
+# libpgcommon.a/libpgport.a: in pkglibdir on Debian, in libdir in a source install
+PG_STATIC_LIBDIR := $(firstword $(foreach d,$(shell $(PG_CONFIG) --pkglibdir) \
+	$(shell $(PG_CONFIG) --libdir),$(if $(wildcard $(d)/libpgcommon.a),$(d))))
+UNIT_LIBS = $(PG_STATIC_LIBDIR)/libpgcommon.a \
+	$(PG_STATIC_LIBDIR)/libpgport.a $(SHLIB_LINK) -lm
 
 $(UNIT_BIN): $(UNIT_SRCS) $(FORMAT_HDRS) test/unit/unit_test.h
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LIBS)

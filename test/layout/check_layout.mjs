@@ -33,9 +33,10 @@ const LAYERS = [
 	['fdw'],
 ];
 // What the format layer may take from PostgreSQL (DESIGN.md: palloc and
-// ereport, plus two self-contained helpers).
-const FORMAT_PG = new Set(['postgres.h', 'utils/memutils.h', 'lib/stringinfo.h',
-	'common/shortest_dec.h']);
+// ereport, plus two self-contained helpers); varatt.h is the part of
+// postgres.h that PostgreSQL 16 moved out.
+const FORMAT_PG = new Set(['postgres.h', 'varatt.h', 'utils/memutils.h',
+	'lib/stringinfo.h', 'common/shortest_dec.h']);
 const MAX_LINES = 1000;
 
 const rank = new Map();

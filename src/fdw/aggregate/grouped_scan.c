@@ -23,6 +23,10 @@
 #include "postgres.h"
 
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"	/* ExplainProperty*() */
+#include "commands/explain_state.h"	/* ExplainState */
+#endif
 #include "executor/executor.h"
 #include "fdw/aggregate/accumulate.h"
 #include "fdw/aggregate/group_table.h"

@@ -22,8 +22,14 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/nbtree.h"
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"	/* ExplainProperty*() */
+#include "commands/explain_state.h"	/* ExplainState */
+#endif
 #include "executor/executor.h"
 #include "fdw/aggregate/top_n.h"
 #include "fdw/common/parquet_fdw.h"
@@ -281,7 +287,7 @@ init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 	PqTableColumn *col = &tn->tr->cols[tn->key_col[0]];
 	Oid			opfamily;
 	Oid			opcintype;
-	int16		strategy;
+	PqOrderingStrategy strategy;
 	Oid			cmp_proc;
 	bool		reverse;
 
@@ -510,7 +516,7 @@ pqfdw_top_n_explain(ForeignScanState *node, ExplainState *es)
 		List	   *key = lfirst(lc);
 		Oid			opfamily;
 		Oid			opcintype;
-		int16		strategy;
+		PqOrderingStrategy strategy;
 		bool		desc;
 
 		get_ordering_op_properties(lsecond_int(key), &opfamily, &opcintype,

@@ -8,6 +8,10 @@
 #include "postgres.h"
 
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"	/* ExplainProperty*() */
+#include "commands/explain_state.h"	/* ExplainState */
+#endif
 #include "fdw/common/parquet_fdw.h"
 
 void

@@ -26,6 +26,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/xact.h"
 #include "storage/proc.h"
 #include "fdw/common/parquet_fdw.h"
@@ -134,7 +136,7 @@ footer_cache_xact(XactEvent event, void *arg)
 static void
 mark_checked(FooterEntry *e)
 {
-	e->checked_lxid = MyProc->lxid;
+	e->checked_lxid = PQFDW_MY_LXID;
 	e->checked_stmt = GetCurrentStatementStartTimestamp();
 	e->last_use = ++use_clock;
 }
@@ -181,7 +183,7 @@ pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp)
 {
 	FooterEntry *e = find_entry(path);
 
-	if (e == NULL || e->checked_lxid != MyProc->lxid ||
+	if (e == NULL || e->checked_lxid != PQFDW_MY_LXID ||
 		e->checked_stmt != GetCurrentStatementStartTimestamp())
 		return false;
 	*stamp = e->stamp;

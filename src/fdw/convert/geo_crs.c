@@ -15,6 +15,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "common/jsonapi.h"
 #include "fdw/convert/geo_crs.h"
 #include "mb/pg_wchar.h"
@@ -96,7 +98,7 @@ typedef struct ProjjsonIdState
 	char	   *code;
 } ProjjsonIdState;
 
-static void
+static PqJsonCbResult
 pj_object_start(void *state)
 {
 	ProjjsonIdState *st = state;
@@ -104,9 +106,10 @@ pj_object_start(void *state)
 	st->depth++;
 	if (st->depth == 2 && st->id_pending)
 		st->in_id = true;
+	return PQFDW_JSON_CB_OK;
 }
 
-static void
+static PqJsonCbResult
 pj_object_end(void *state)
 {
 	ProjjsonIdState *st = state;
@@ -114,21 +117,24 @@ pj_object_end(void *state)
 	if (st->depth == 2)
 		st->in_id = false;
 	st->depth--;
+	return PQFDW_JSON_CB_OK;
 }
 
-static void
+static PqJsonCbResult
 pj_array_start(void *state)
 {
 	((ProjjsonIdState *) state)->depth++;
+	return PQFDW_JSON_CB_OK;
 }
 
-static void
+static PqJsonCbResult
 pj_array_end(void *state)
 {
 	((ProjjsonIdState *) state)->depth--;
+	return PQFDW_JSON_CB_OK;
 }
 
-static void
+static PqJsonCbResult
 pj_field_start(void *state, char *fname, bool isnull)
 {
 	ProjjsonIdState *st = state;
@@ -137,9 +143,10 @@ pj_field_start(void *state, char *fname, bool isnull)
 		st->id_pending = (strcmp(fname, "id") == 0);
 	else if (st->depth == 2 && st->in_id)
 		st->field = fname;
+	return PQFDW_JSON_CB_OK;
 }
 
-static void
+static PqJsonCbResult
 pj_field_end(void *state, char *fname, bool isnull)
 {
 	ProjjsonIdState *st = state;
@@ -148,20 +155,22 @@ pj_field_end(void *state, char *fname, bool isnull)
 		st->id_pending = false;
 	else if (st->depth == 2)
 		st->field = NULL;
+	return PQFDW_JSON_CB_OK;
 }
 
-static void
+static PqJsonCbResult
 pj_scalar(void *state, char *token, JsonTokenType tokentype)
 {
 	ProjjsonIdState *st = state;
 
 	if (!st->in_id || st->depth != 2 || st->field == NULL)
-		return;
+		return PQFDW_JSON_CB_OK;
 	if (strcmp(st->field, "authority") == 0 && tokentype == JSON_TOKEN_STRING)
 		st->authority = token;
 	else if (strcmp(st->field, "code") == 0 &&
 			 (tokentype == JSON_TOKEN_STRING || tokentype == JSON_TOKEN_NUMBER))
 		st->code = token;
+	return PQFDW_JSON_CB_OK;
 }
 
 static int32
@@ -183,8 +192,8 @@ projjson_srid(const char *crs)
 	sem.object_field_start = pj_field_start;
 	sem.object_field_end = pj_field_end;
 	sem.scalar = pj_scalar;
-	lex = makeJsonLexContextCstringLen(pstrdup(crs), len,
-									   GetDatabaseEncoding(), true);
+	lex = pqfdw_json_lex_cstring(pstrdup(crs), len,
+								 GetDatabaseEncoding(), true);
 	if (pg_parse_json(lex, &sem) != JSON_SUCCESS ||
 		st.authority == NULL || st.code == NULL)
 		return 0;

@@ -393,6 +393,11 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	ParseState *pstate;
 	ParseNamespaceItem *nsitem;
 	RangeTblEntry *rte;
+#if PG_VERSION_NUM >= 160000
+	RTEPermissionInfo *perminfo;
+#else
+	RangeTblEntry *perminfo;	/* the RTE held the permissions before 16 */
+#endif
 	Relation	rel;
 	Node	   *where = NULL;
 	List	   *attnums;
@@ -428,14 +433,23 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	nsitem = addRangeTableEntryForRelation(pstate, rel, RowExclusiveLock,
 										   NULL, false, false);
 	rte = nsitem->p_rte;
-	rte->requiredPerms = ACL_INSERT;
+#if PG_VERSION_NUM >= 160000
+	perminfo = nsitem->p_perminfo;
+#else
+	perminfo = rte;
+#endif
+	perminfo->requiredPerms = ACL_INSERT;
 	if (stmt->whereClause != NULL)
 		where = transform_where(pstate, nsitem, rel, stmt->whereClause);
 	attnums = CopyGetAttnums(RelationGetDescr(rel), rel, stmt->attlist);
 	foreach(lc, attnums)
-		rte->insertedCols = bms_add_member(rte->insertedCols,
+		perminfo->insertedCols = bms_add_member(perminfo->insertedCols,
 										   lfirst_int(lc) - FirstLowInvalidHeapAttributeNumber);
+#if PG_VERSION_NUM >= 160000
+	ExecCheckPermissions(pstate->p_rtable, list_make1(perminfo), true);
+#else
 	ExecCheckRTPerms(pstate->p_rtable, true);
+#endif
 	if (check_enable_rls(rte->relid, InvalidOid, false) == RLS_ENABLED)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

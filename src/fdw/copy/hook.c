@@ -28,6 +28,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
@@ -471,7 +473,7 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 	PG_TRY();
 	{
 		start_writer(st, qd->tupDesc);
-		ExecutorRun(qd, ForwardScanDirection, 0, true);
+		pqfdw_ExecutorRun(qd, ForwardScanDirection, 0);
 		ExecutorFinish(qd);
 		flush_batch(st);
 		pq_file_writer_finish(st->writer);

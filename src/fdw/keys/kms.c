@@ -39,7 +39,7 @@ pqfdw_decode_base64(const char *s, int *len)
 	int			slen = strlen(s);
 	uint8	   *out = palloc(pg_b64_dec_len(slen) + 1);
 
-	*len = pg_b64_decode(s, slen, (char *) out, pg_b64_dec_len(slen));
+	*len = pg_b64_decode(s, slen, (void *) out, pg_b64_dec_len(slen));
 	return out;
 }
 
@@ -47,7 +47,7 @@ char *
 pqfdw_encode_base64(const uint8 *p, int len)
 {
 	char	   *out = palloc(pg_b64_enc_len(len) + 1);
-	int			n = pg_b64_encode((const char *) p, len, out, pg_b64_enc_len(len));
+	int			n = pg_b64_encode((const void *) p, len, out, pg_b64_enc_len(len));
 
 	out[n] = '\0';
 	return out;

@@ -31,6 +31,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/sysattr.h"
 #include "catalog/pg_type.h"
 #include "fdw/aggregate/accumulate.h"
@@ -399,7 +401,7 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 		qcost.startup;
 	total = startup + ngroups * cpu_tuple_cost;
 
-	path = create_foreign_upper_path(root, output_rel, output_rel->reltarget,
+	path = pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									 ngroups, startup, total, NIL, NULL,
 									 list_make2(makeInteger(PQFDW_UPPER_GROUPED),
 												list_make5(scan_private,

@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/sysattr.h"
 #include "access/table.h"
 #include "fdw/plan/plan.h"
@@ -502,7 +504,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, PqfdwPlanState *st,
 	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
 		divisor += 1.0 - 0.3 * workers;
 
-	path = create_foreignscan_path(root, baserel, NULL,
+	path = pqfdw_create_foreignscan_path(root, baserel, NULL,
 								   clamp_row_est(baserel->rows / divisor),
 								   startup_cost,
 								   startup_cost + run_cost / divisor,
@@ -538,7 +540,7 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	/* rows come in the declared order (option sorted), in workers too */
 	pathkeys = pqfdw_sort_pathkeys(root, baserel, st, st->sorted);
 	add_path(baserel, (Path *)
-			 create_foreignscan_path(root, baserel, NULL,
+			 pqfdw_create_foreignscan_path(root, baserel, NULL,
 									 baserel->rows,
 									 startup_cost,
 									 startup_cost + run_cost,
@@ -558,7 +560,7 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 		 */
 		param_run = run_cost * fraction;
 		add_path(baserel, (Path *)
-				 create_foreignscan_path(root, baserel, NULL,
+				 pqfdw_create_foreignscan_path(root, baserel, NULL,
 										 clamp_row_est(Min(ppi->ppi_rows,
 														   st->scanned_tuples * fraction)),
 										 startup_cost / 10,

@@ -20,6 +20,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "fdw/common/parquet_fdw.h"
@@ -120,7 +122,7 @@ check_statistics(Relation rel, List *files, SortKey *key)
 
 	/* string statistics are in byte order: only "C" order can be checked */
 	if (key->leaf < 0 ||
-		(OidIsValid(att->attcollation) && !lc_collate_is_c(att->attcollation)))
+		(OidIsValid(att->attcollation) && !pqfdw_collate_is_c(att->attcollation)))
 		return;
 	tce = lookup_type_cache(att->atttypid, TYPECACHE_CMP_PROC_FINFO);
 	if (!OidIsValid(tce->cmp_proc_finfo.fn_oid))
@@ -234,7 +236,7 @@ pqfdw_sort_pathkeys(PlannerInfo *root, RelOptInfo *baserel,
 		Oid			sortop = keys[k].decl->descending ? tce->gt_opr : tce->lt_opr;
 		Oid			opfamily;
 		Oid			opcintype;
-		int16		strategy;
+		PqOrderingStrategy strategy;
 		Var		   *var;
 		EquivalenceClass *ec;
 		PathKey    *pk;
@@ -248,7 +250,7 @@ pqfdw_sort_pathkeys(PlannerInfo *root, RelOptInfo *baserel,
 		var = makeVar(baserel->relid, att->attnum, att->atttypid,
 					  att->atttypmod, att->attcollation, 0);
 		/* a key no query orders or joins by ends what is useful */
-		ec = get_eclass_for_sort_expr(root, (Expr *) var, NULL,
+		ec = pqfdw_get_eclass_for_sort_expr(root, (Expr *) var,
 									  list_make1_oid(opfamily), opcintype,
 									  att->attcollation, 0, NULL, false);
 		if (ec == NULL)

@@ -25,6 +25,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "catalog/pg_type.h"
 #include "fdw/plan/plan.h"
 #include "fdw/scan/scan.h"
@@ -119,7 +121,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *output_rel,
 	if (parallel_leader_participation && workers < 4)
 		divisor += 1.0 - 0.3 * workers;
 	all_rows = rows * divisor;
-	partial = create_foreign_upper_path(root, output_rel, target, rows,
+	partial = pqfdw_create_foreign_upper_path(root, output_rel, target, rows,
 										startup / divisor,
 										startup / divisor + rows * cpu_tuple_cost,
 										root->sort_pathkeys, NULL,
@@ -199,7 +201,7 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	startup = 10.0 * list_length(st->paths) +
 		seq_page_cost * (st->bytes / BLCKSZ) +
 		st->scanned_tuples * cpu_operator_cost * (0.25 * st->ncolumns + 1.0);
-	path = create_foreign_upper_path(root, output_rel, target,
+	path = pqfdw_create_foreign_upper_path(root, output_rel, target,
 									 Min(count, baserel->rows), startup,
 									 startup + count * cpu_tuple_cost,
 									 root->sort_pathkeys, NULL,

@@ -18,6 +18,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "catalog/pg_type.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/convert/nested.h"
@@ -239,7 +241,7 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 	/* the footers are read again at execution: as the scan's startup */
 	cost = 10.0 * list_length(st->paths);
 	add_path(output_rel, (Path *)
-			 create_foreign_upper_path(root, output_rel, output_rel->reltarget,
+			 pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									   1, cost, cost, NIL, NULL,
 									   list_make5(paths, makeInteger(st->relid),
 												  kinds, attnums, scan_tlist)));

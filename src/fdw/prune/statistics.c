@@ -18,6 +18,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include <math.h>
 
 #include "access/nbtree.h"
@@ -117,10 +119,10 @@ column_operand(Node *node, Index relid, Oid *castfn)
 }
 
 /* The btree interpretation of opno, if any. */
-static OpBtreeInterpretation *
+static PqBtreeInterp *
 btree_interpretation(Oid opno)
 {
-	List	   *interps = get_op_btree_interpretation(opno);
+	List	   *interps = pqfdw_op_btree_interpretation(opno);
 
 	return interps ? linitial(interps) : NULL;
 }
@@ -216,14 +218,14 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 	if (IsA(clause, ScalarArrayOpExpr))
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
-		OpBtreeInterpretation *bi;
+		PqBtreeInterp *bi;
 
 		if (!sa->useOr ||
 			!split_operands(sa->args, relid, &var, &value, &var_left, &castfn) ||
 			!var_left)
 			return false;
 		bi = btree_interpretation(sa->opno);
-		if (!bi || bi->strategy != BTEqualStrategyNumber)
+		if (!bi || PQFDW_INTERP_STRATEGY(bi) != BTEqualStrategyNumber)
 			return false;
 		*values = lappend(*values, value);
 		return true;
@@ -365,7 +367,7 @@ setup_compare(PqPrunePred *p, Oid opfamily, Oid coltype, Oid consttype,
 			 p->strategy == PQ_STRATEGY_NE) &&
 			(!OidIsValid(collation) || get_collation_isdeterministic(collation)))
 			p->collation = C_COLLATION_OID;
-		else if (!OidIsValid(collation) || !lc_collate_is_c(collation))
+		else if (!OidIsValid(collation) || !pqfdw_collate_is_c(collation))
 			return false;
 	}
 	return true;
@@ -427,13 +429,13 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 	if (IsA(clause, OpExpr))
 	{
 		OpExpr	   *op = (OpExpr *) clause;
-		OpBtreeInterpretation *bi = btree_interpretation(op->opno);
+		PqBtreeInterp *bi = btree_interpretation(op->opno);
 
 		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
 			elog(ERROR, "unrecognized parquet_fdw pruning clause");
 		p->attnum = var->varattno;
 		p->value_index = (*next_value)++;
-		p->strategy = var_left ? bi->strategy : commute_strategy(bi->strategy);
+		p->strategy = var_left ? PQFDW_INTERP_STRATEGY(bi) : commute_strategy(PQFDW_INTERP_STRATEGY(bi));
 		set_cast(p, castfn);
 		return setup_compare(p, bi->opfamily_id,
 							 var_left ? bi->oplefttype : bi->oprighttype,
@@ -443,7 +445,7 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 	if (IsA(clause, ScalarArrayOpExpr))
 	{
 		ScalarArrayOpExpr *sa = (ScalarArrayOpExpr *) clause;
-		OpBtreeInterpretation *bi = btree_interpretation(sa->opno);
+		PqBtreeInterp *bi = btree_interpretation(sa->opno);
 
 		if (!split_operands(sa->args, relid, &var, &value, &var_left, &castfn))
 			elog(ERROR, "unrecognized parquet_fdw pruning clause");

@@ -16,6 +16,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/stratnum.h"
 #include "access/transam.h"
 #include "catalog/pg_proc.h"
@@ -161,17 +163,18 @@ classify_operator(Oid opno, Oid funcid, bool var_on_left, Oid *opfamily)
 	}
 	if (opno >= FirstNormalObjectId)
 		return PQC_NONE;
-	interps = get_op_btree_interpretation(opno);
+	interps = pqfdw_op_btree_interpretation(opno);
 	foreach(lc, interps)
 	{
-		OpBtreeInterpretation *bi = lfirst(lc);
+		PqBtreeInterp *bi = lfirst(lc);
+		int			strategy = PQFDW_INTERP_STRATEGY(bi);
 
 		if (bi->opfamily_id >= FirstNormalObjectId ||
-			bi->strategy < BTLessStrategyNumber ||
-			bi->strategy > ROWCOMPARE_NE)
+			strategy < BTLessStrategyNumber ||
+			strategy > PQFDW_STRATEGY_NE)
 			continue;
 		*opfamily = bi->opfamily_id;
-		return var_on_left ? by_strategy[bi->strategy] : flipped[bi->strategy];
+		return var_on_left ? by_strategy[strategy] : flipped[strategy];
 	}
 	return PQC_NONE;
 }

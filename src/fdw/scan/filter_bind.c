@@ -17,6 +17,8 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "catalog/pg_opfamily_d.h"
 #include "catalog/pg_type_d.h"
 #include "common/int.h"
@@ -247,14 +249,14 @@ text_raw(PqFilterLeaf *leaf, int pt)
 		case PQC_ILIKE:
 		case PQC_NOT_ILIKE:
 			/* lower() of a "C" ctype lowers ASCII letters only */
-			return lc_ctype_is_c(coll) ? PQR_TEXT : PQR_DATUM;
+			return pqfdw_ctype_is_c(coll) ? PQR_TEXT : PQR_DATUM;
 		case PQC_EQ:
 		case PQC_NE:
 			return leaf->opfamily == TEXT_BTREE_FAM_OID &&
 				get_collation_isdeterministic(coll) ? PQR_TEXT : PQR_DATUM;
 		default:
 			return leaf->opfamily == TEXT_BTREE_FAM_OID &&
-				lc_collate_is_c(coll) ? PQR_TEXT : PQR_DATUM;
+				pqfdw_collate_is_c(coll) ? PQR_TEXT : PQR_DATUM;
 	}
 }
 

@@ -23,8 +23,14 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/pg_compat.h"
+
 #include "access/table.h"
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"	/* ExplainProperty*() */
+#include "commands/explain_state.h"	/* ExplainState */
+#endif
 #include "executor/executor.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/prune/prune.h"
@@ -136,7 +142,7 @@ bounds_usable(const PqColumnDescr *col, const PqStatistics *s,
 			 (s->has_is_max_value_exact && !s->is_max_value_exact))
 		return false;
 	if (cv->natural_type == TEXTOID)
-		return lc_collate_is_c(collation) &&
+		return pqfdw_collate_is_c(collation) &&
 			(GetDatabaseEncoding() == PG_UTF8 ||
 			 GetDatabaseEncoding() == PG_SQL_ASCII);
 	return true;

@@ -10,6 +10,10 @@
 
 #include "fdw/prune/bloom.h"
 #include "commands/explain.h"
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"	/* ExplainProperty*() */
+#include "commands/explain_state.h"	/* ExplainState */
+#endif
 #include "fdw/prune/dictionary.h"
 #include "access/parallel.h"
 #include "executor/executor.h"

@@ -14,6 +14,18 @@
 
 #include "postgres.h"
 
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"				/* VARDATA() etc., out of postgres.h in 16 */
+#endif
+
+/*
+ * PostgreSQL 18 replaced the postfix pg_attribute_noreturn() by the prefix
+ * pg_noreturn (c.h); GCC and Clang accept the attribute in either place.
+ */
+#if PG_VERSION_NUM >= 180000 && !defined(pg_attribute_noreturn)
+#define pg_attribute_noreturn() __attribute__((noreturn))
+#endif
+
 /* Physical types (parquet.thrift enum Type) */
 typedef enum PqPhysicalType
 {

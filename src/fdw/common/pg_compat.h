@@ -1,0 +1,140 @@
+/*-------------------------------------------------------------------------
+ *
+ * pg_compat.h
+ *		What differs between the PostgreSQL majors parquet_fdw builds
+ *		against (15, 17, 18): one spelling for the code, PG_VERSION_NUM
+ *		guards here.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PG_COMPAT_H
+#define PG_COMPAT_H
+
+#include "postgres.h"
+
+#include "common/jsonapi.h"
+#include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
+
+/*
+ * 17 added fdw_restrictinfo (before fdw_private), 18 disabled_nodes (after
+ * rows) to create_foreignscan_path() and create_foreign_upper_path().
+ */
+#if PG_VERSION_NUM >= 180000
+#define pqfdw_create_foreignscan_path(root, rel, target, rows, startup, total, \
+									  pathkeys, required_outer, outerpath, priv) \
+	create_foreignscan_path(root, rel, target, rows, 0, startup, total, \
+							pathkeys, required_outer, outerpath, NIL, priv)
+#define pqfdw_create_foreign_upper_path(root, rel, target, rows, startup, total, \
+										pathkeys, outerpath, priv) \
+	create_foreign_upper_path(root, rel, target, rows, 0, startup, total, \
+							  pathkeys, outerpath, NIL, priv)
+#elif PG_VERSION_NUM >= 170000
+#define pqfdw_create_foreignscan_path(root, rel, target, rows, startup, total, \
+									  pathkeys, required_outer, outerpath, priv) \
+	create_foreignscan_path(root, rel, target, rows, startup, total, \
+							pathkeys, required_outer, outerpath, NIL, priv)
+#define pqfdw_create_foreign_upper_path(root, rel, target, rows, startup, total, \
+										pathkeys, outerpath, priv) \
+	create_foreign_upper_path(root, rel, target, rows, startup, total, \
+							  pathkeys, outerpath, NIL, priv)
+#else
+#define pqfdw_create_foreignscan_path create_foreignscan_path
+#define pqfdw_create_foreign_upper_path create_foreign_upper_path
+#endif
+
+/* 16 dropped get_eclass_for_sort_expr()'s nullable_relids (3rd argument) */
+#if PG_VERSION_NUM >= 160000
+#define pqfdw_get_eclass_for_sort_expr(root, expr, opfamilies, opcintype, \
+									   collation, sortref, rel, create_it) \
+	get_eclass_for_sort_expr(root, expr, opfamilies, opcintype, collation, \
+							 sortref, rel, create_it)
+#else
+#define pqfdw_get_eclass_for_sort_expr(root, expr, opfamilies, opcintype, \
+									   collation, sortref, rel, create_it) \
+	get_eclass_for_sort_expr(root, expr, NULL, opfamilies, opcintype, \
+							 collation, sortref, rel, create_it)
+#endif
+
+/*
+ * 18 generalised btree strategies to CompareType: get_op_btree_interpretation
+ * became get_op_index_interpretation (amcanorder families: still only btree
+ * among the built-in AMs), OpBtreeInterpretation.strategy became
+ * OpIndexInterpretation.cmptype, ROWCOMPARE_NE COMPARE_NE, and
+ * get_ordering_op_properties() returns a CompareType. COMPARE_LT..COMPARE_GT
+ * equal BTLessStrategyNumber..BTGreaterStrategyNumber, COMPARE_NE
+ * ROWCOMPARE_NE (6).
+ */
+#if PG_VERSION_NUM >= 180000
+typedef OpIndexInterpretation PqBtreeInterp;
+typedef CompareType PqOrderingStrategy;
+#define pqfdw_op_btree_interpretation(opno) get_op_index_interpretation(opno)
+#define PQFDW_INTERP_STRATEGY(bi) ((int) (bi)->cmptype)
+#define PQFDW_STRATEGY_NE COMPARE_NE
+#else
+typedef OpBtreeInterpretation PqBtreeInterp;
+typedef int16 PqOrderingStrategy;
+#define pqfdw_op_btree_interpretation(opno) get_op_btree_interpretation(opno)
+#define PQFDW_INTERP_STRATEGY(bi) ((int) (bi)->strategy)
+#define PQFDW_STRATEGY_NE ROWCOMPARE_NE
+#endif
+
+/*
+ * 18 removed lc_collate_is_c()/lc_ctype_is_c(): the pg_locale_t of the
+ * collation says it. Both returned false for InvalidOid.
+ */
+static inline bool
+pqfdw_collate_is_c(Oid collation)
+{
+#if PG_VERSION_NUM >= 180000
+	return OidIsValid(collation) &&
+		pg_newlocale_from_collation(collation)->collate_is_c;
+#else
+	return lc_collate_is_c(collation);
+#endif
+}
+
+static inline bool
+pqfdw_ctype_is_c(Oid collation)
+{
+#if PG_VERSION_NUM >= 180000
+	return OidIsValid(collation) &&
+		pg_newlocale_from_collation(collation)->ctype_is_c;
+#else
+	return lc_ctype_is_c(collation);
+#endif
+}
+
+/* 17 moved PGPROC.lxid into PGPROC.vxid */
+#if PG_VERSION_NUM >= 170000
+#define PQFDW_MY_LXID (MyProc->vxid.lxid)
+#else
+#define PQFDW_MY_LXID (MyProc->lxid)
+#endif
+
+/* 16: JSON semantic-action callbacks return a JsonParseErrorType */
+#if PG_VERSION_NUM >= 160000
+typedef JsonParseErrorType PqJsonCbResult;
+#define PQFDW_JSON_CB_OK JSON_SUCCESS
+#else
+typedef void PqJsonCbResult;
+#define PQFDW_JSON_CB_OK
+#endif
+
+/* 17: makeJsonLexContextCstringLen() takes the context to fill (NULL: palloc) */
+#if PG_VERSION_NUM >= 170000
+#define pqfdw_json_lex_cstring(json, len, encoding, need_escapes) \
+	makeJsonLexContextCstringLen(NULL, json, len, encoding, need_escapes)
+#else
+#define pqfdw_json_lex_cstring(json, len, encoding, need_escapes) \
+	makeJsonLexContextCstringLen(json, len, encoding, need_escapes)
+#endif
+
+/* 18 dropped ExecutorRun()'s execute_once */
+#if PG_VERSION_NUM >= 180000
+#define pqfdw_ExecutorRun(qd, dir, count) ExecutorRun(qd, dir, count)
+#else
+#define pqfdw_ExecutorRun(qd, dir, count) ExecutorRun(qd, dir, count, true)
+#endif
+
+#endif							/* PG_COMPAT_H */
