@@ -26,6 +26,7 @@ const LAYERS = [
 	['fdw/keys'],
 	['fdw/common'],
 	['fdw/convert'],
+	['fdw/dataset'],
 	['fdw/prune'],
 	['fdw/scan'],
 	['fdw/aggregate'],

@@ -109,19 +109,32 @@ column_name(Oid relid, AttrNumber attnum)
 	return &rc->cols[attnum - 1];
 }
 
+const char *
+pqfdw_field_name(Oid relid, AttrNumber attnum)
+{
+	return column_name(relid, attnum)->name;
+}
+
+PqSchemaNode *
+pqfdw_find_column_opt(const PqFile *file, Oid relid, AttrNumber attnum)
+{
+	ColumnName *col = column_name(relid, attnum);
+
+	return pq_schema_find_field_hinted(file->schema, col->name, &col->hint);
+}
+
 PqSchemaNode *
 pqfdw_find_column(const PqFile *file, Oid relid, AttrNumber attnum,
 				  const char *filename)
 {
-	ColumnName *col = column_name(relid, attnum);
-	PqSchemaNode *node = pq_schema_find_field_hinted(file->schema, col->name,
-													 &col->hint);
+	PqSchemaNode *node = pqfdw_find_column_opt(file, relid, attnum);
 
 	if (node == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_COLUMN_NAME_NOT_FOUND),
 				 errmsg("column \"%s\" of foreign table \"%s\" does not exist in Parquet file \"%s\"",
-						col->name, get_rel_name(relid), filename),
+						pqfdw_field_name(relid, attnum), get_rel_name(relid),
+						filename),
 				 errhint("Use the column option column_name to map a column to a differently named Parquet field; parquet_fdw.schema() lists the fields.")));
 	return node;
 }

@@ -14,16 +14,42 @@
 #endif
 #include "fdw/common/parquet_fdw.h"
 
+/* Beyond this many files, EXPLAIN names the first few and counts the rest. */
+#define PQFDW_EXPLAIN_MAX_FILES 20
+#define PQFDW_EXPLAIN_FIRST_FILES 3
+
 void
 pqfdw_explain_files(List *paths, ExplainState *es)
 {
 	StringInfoData buf;
 	ListCell   *lc;
+	int			n = list_length(paths);
 
 	initStringInfo(&buf);
 	foreach(lc, paths)
+	{
+		if (n > PQFDW_EXPLAIN_MAX_FILES &&
+			foreach_current_index(lc) == PQFDW_EXPLAIN_FIRST_FILES)
+		{
+			appendStringInfo(&buf, ", ... (%d more)",
+							 n - PQFDW_EXPLAIN_FIRST_FILES);
+			break;
+		}
 		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
 						 (const char *) lfirst(lc));
+	}
 	ExplainPropertyText(list_length(paths) == 1 ? "Parquet File" :
 						"Parquet Files", buf.data, es);
+}
+
+void
+pqfdw_explain_file_counts(int planned, int total, int pruned, bool hive,
+						  ExplainState *es)
+{
+	if (hive || pruned > 0)
+		ExplainPropertyText("Files",
+							psprintf("%d of %d (pruned by partition: %d)",
+									 planned, total, pruned), es);
+	else if (total > PQFDW_EXPLAIN_MAX_FILES)
+		ExplainPropertyText("Files", psprintf("%d of %d", planned, total), es);
 }

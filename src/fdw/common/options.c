@@ -40,6 +40,10 @@ static const PqfdwOption valid_options[] = {
 	{"aad_prefix", ForeignTableRelationId},
 	{"parallel_workers", ForeignTableRelationId},
 	{"sorted", ForeignTableRelationId},
+	{"hive_partitioning", ForeignTableRelationId},
+	{"union_by_name", ForeignTableRelationId},
+	{"filename_column", ForeignTableRelationId},
+	{"file_row_number_column", ForeignTableRelationId},
 	{"column_name", AttributeRelationId},
 	{"kms_command", ForeignServerRelationId},
 	{NULL, InvalidOid}
@@ -72,6 +76,24 @@ parallel_workers_option(DefElem *def)
 						value),
 				 errhint("Give a number of workers from 0 to 1024.")));
 	return (int) n;
+}
+
+/* hive_partitioning: auto (the default), true or false. */
+static PqfdwHiveMode
+hive_option(DefElem *def)
+{
+	char	   *value = defGetString(def);
+	bool		b;
+
+	if (pg_strcasecmp(value, "auto") == 0)
+		return PQFDW_HIVE_AUTO;
+	if (!parse_bool(value, &b))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for option \"hive_partitioning\": \"%s\"",
+						value),
+				 errhint("Give auto, true or false.")));
+	return b ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF;
 }
 
 static void
@@ -232,6 +254,10 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			(void) pqfdw_parse_sorted(defGetString(def));
 		else if (strcmp(def->defname, "kms_command") == 0)
 			pqfdw_check_program_permission("kms_command");
+		else if (strcmp(def->defname, "hive_partitioning") == 0)
+			(void) hive_option(def);
+		else if (strcmp(def->defname, "union_by_name") == 0)
+			(void) defGetBoolean(def);
 	}
 
 	if (catalog == ForeignTableRelationId && filename == NULL)
@@ -286,7 +312,7 @@ pqfdw_server_kms_command(ForeignServer *server)
 }
 
 void
-pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
+pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts)
 {
 	ForeignTable *table = GetForeignTable(relid);
 	ListCell   *lc;
@@ -294,6 +320,10 @@ pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 	opts->filename = NULL;
 	opts->parallel_workers = -1;
 	opts->sorted = NIL;
+	opts->hive = PQFDW_HIVE_AUTO;
+	opts->union_by_name = false;
+	opts->filename_column = NULL;
+	opts->row_number_column = NULL;
 	foreach(lc, table->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -304,6 +334,14 @@ pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 			opts->parallel_workers = parallel_workers_option(def);
 		else if (strcmp(def->defname, "sorted") == 0)
 			opts->sorted = pqfdw_parse_sorted(defGetString(def));
+		else if (strcmp(def->defname, "hive_partitioning") == 0)
+			opts->hive = hive_option(def);
+		else if (strcmp(def->defname, "union_by_name") == 0)
+			opts->union_by_name = defGetBoolean(def);
+		else if (strcmp(def->defname, "filename_column") == 0)
+			opts->filename_column = defGetString(def);
+		else if (strcmp(def->defname, "file_row_number_column") == 0)
+			opts->row_number_column = defGetString(def);
 	}
 	opts->decrypt = pqfdw_table_decryption(relid);
 	if (opts->filename == NULL)
@@ -311,6 +349,13 @@ pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
 				 errmsg("foreign table \"%s\" has no filename option",
 						get_rel_name(relid))));
+	opts->paths = NIL;
+}
+
+void
+pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
+{
+	pqfdw_get_table_options_only(relid, opts);
 	opts->paths = pqfdw_expand_paths(opts->filename);
 	if (opts->paths == NIL)
 		ereport(ERROR,

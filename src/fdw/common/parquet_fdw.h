@@ -59,6 +59,13 @@ extern int	pqfdw_metadata_cache_size;
 extern const PqBufferPool pqfdw_buffer_pool;
 
 /* options.c: foreign table and column options, file lists */
+typedef enum PqfdwHiveMode
+{
+	PQFDW_HIVE_AUTO,			/* on when every path has the same keys */
+	PQFDW_HIVE_ON,
+	PQFDW_HIVE_OFF
+} PqfdwHiveMode;
+
 typedef struct PqfdwTableOptions
 {
 	char	   *filename;		/* the option as given */
@@ -66,6 +73,10 @@ typedef struct PqfdwTableOptions
 	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
 	int			parallel_workers;	/* the option; -1 when not set */
 	List	   *sorted;			/* the option: PqfdwSortKey, NIL when not set */
+	PqfdwHiveMode hive;			/* hive_partitioning */
+	bool		union_by_name;
+	char	   *filename_column;	/* column names, or NULL */
+	char	   *row_number_column;	/* file_row_number_column */
 } PqfdwTableOptions;
 
 /* A key of the option sorted: the order the files' rows are in. */
@@ -80,6 +91,8 @@ typedef struct PqfdwSortKey
 extern List *pqfdw_parse_sorted(const char *value);
 
 extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
+/* ... without listing the files (paths NIL) */
+extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
 
 /* The kms_command option of a server, or NULL. */
@@ -126,13 +139,29 @@ extern PqFile *pqfdw_file_open(const char *path,
  */
 extern List *pqfdw_open_footers(List *paths,
 								const PqDecryptionConfig *decrypt);
+/* ... whatever their schemas (union_by_name) */
+extern List *pqfdw_open_footers_any(List *paths,
+									const PqDecryptionConfig *decrypt);
 
 /* Map each attribute of relid to a top-level field of file's schema. */
 extern PqSchemaNode *pqfdw_find_column(const PqFile *file, Oid relid,
 									   AttrNumber attnum, const char *filename);
 
+/* The same, NULL when file has no such field. */
+extern PqSchemaNode *pqfdw_find_column_opt(const PqFile *file, Oid relid,
+										   AttrNumber attnum);
+
+/* The name an attribute of relid matches fields by (remembered). */
+extern const char *pqfdw_field_name(Oid relid, AttrNumber attnum);
+
 /* explain.c: "Parquet File(s): paths" (char * List) */
 struct ExplainState;
 extern void pqfdw_explain_files(List *paths, struct ExplainState *es);
+/*
+ * "Files: N of M (pruned by partition: K)": for hive-partitioned tables,
+ * where pruning happened, or where the list of files is cut short
+ */
+extern void pqfdw_explain_file_counts(int planned, int total, int pruned,
+									  bool hive, struct ExplainState *es);
 
 #endif							/* PARQUET_FDW_H */

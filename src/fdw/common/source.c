@@ -164,6 +164,17 @@ footer_only(const char *path, const PqDecryptionConfig *decrypt)
 }
 
 List *
+pqfdw_open_footers_any(List *paths, const PqDecryptionConfig *decrypt)
+{
+	List	   *files = NIL;
+	ListCell   *lc;
+
+	foreach(lc, paths)
+		files = lappend(files, footer_only((const char *) lfirst(lc), decrypt));
+	return files;
+}
+
+List *
 pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 {
 	List	   *files = NIL;
@@ -181,7 +192,7 @@ pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 					(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
 					 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",
 							f->src->name, first->src->name),
-					 errhint("All files of one foreign table must have the same columns and types.")));
+					 errhint("All files of one foreign table must have the same columns and types, unless its option union_by_name is true.")));
 		files = lappend(files, f);
 	}
 	return files;

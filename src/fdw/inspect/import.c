@@ -14,6 +14,7 @@
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "fdw/convert/nested.h"
+#include "fdw/dataset/dataset.h"
 #include "fdw/inspect/import.h"
 #include "foreign/foreign.h"
 #include "fdw/keys/keys.h"
@@ -33,15 +34,20 @@ field_type(const PqSchemaNode *node, Oid *typid, int32 *typmod)
 		pqfdw_natural_type(node, typid, typmod);
 }
 
-/* Table name for a file: its base name without the .parquet suffix. */
+/* Table name for a file (its base name without .parquet) or directory. */
 static char *
 table_name_for_path(const char *path)
 {
-	const char *base = strrchr(path, '/');
+	char	   *trimmed = pstrdup(path);
+	const char *base;
 	char	   *name;
-	size_t		len;
+	size_t		len = strlen(trimmed);
 
-	base = base ? base + 1 : path;
+	/* a directory's name, for a dataset */
+	while (len > 1 && trimmed[len - 1] == '/')
+		trimmed[--len] = '\0';
+	base = strrchr(trimmed, '/');
+	base = base ? base + 1 : trimmed;
 	name = pstrdup(base);
 	len = strlen(name);
 	if (len > 8 && strcmp(name + len - 8, ".parquet") == 0)
@@ -49,13 +55,45 @@ table_name_for_path(const char *path)
 	return name;
 }
 
+/*
+ * The hive partition keys of paths (when every path has the same ones),
+ * each with the type its values suggest, as "name" => type OID pairs.
+ */
+typedef struct PartitionColumn
+{
+	char	   *name;
+	Oid			type;
+} PartitionColumn;
+
+static List *
+partition_columns(List *paths)
+{
+	PqfdwHivePath *parsed;
+	List	   *keys = pqfdw_hive_keys(paths, PQFDW_HIVE_AUTO, &parsed);
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, keys)
+	{
+		PartitionColumn *pc = palloc(sizeof(PartitionColumn));
+
+		pc->name = lfirst(lc);
+		pc->type = pqfdw_hive_key_type(parsed, list_length(paths),
+									   foreach_current_index(lc));
+		result = lappend(result, pc);
+	}
+	return result;
+}
+
 static char *
 create_table_statement(const char *table_name, const char *schema_name,
 					   const char *server_name, const char *filename,
-					   const PqFile *file, const char *key_options)
+					   const PqFile *file, List *partitions,
+					   const char *key_options)
 {
 	StringInfoData buf;
 	const PqSchemaNode *root = file->schema->root;
+	ListCell   *lc;
 	int			i;
 
 	initStringInfo(&buf);
@@ -82,6 +120,16 @@ create_table_statement(const char *table_name, const char *schema_name,
 		/* a repeated field is a list that is never NULL, at most empty */
 		if (f->repetition != PQ_OPTIONAL)
 			appendStringInfoString(&buf, " NOT NULL");
+	}
+	/* partition keys after the fields, as DuckDB lists them */
+	foreach(lc, partitions)
+	{
+		PartitionColumn *pc = lfirst(lc);
+
+		if (pq_schema_find_field(file->schema, pc->name) != NULL)
+			continue;
+		appendStringInfo(&buf, "%s\n  %s %s", buf.data[buf.len - 1] == '(' ? "" : ",",
+						 quote_identifier(pc->name), format_type_be(pc->type));
 	}
 	appendStringInfo(&buf, "\n) SERVER %s OPTIONS (filename %s%s)",
 					 quote_identifier(server_name), quote_literal_cstr(filename),
@@ -112,13 +160,81 @@ key_options_sql(const char *footer_key, const char *column_keys,
 	return buf.data;
 }
 
+/*
+ * The files of an imported directory by the entry of it they are in:
+ * Lists of (subdirectory path or NULL for files of the directory itself,
+ * then its files).
+ */
+static List *
+group_by_subdirectory(const char *dir, List *files)
+{
+	List	   *groups = NIL;
+	List	   *current = NIL;
+	size_t		dlen = strlen(dir);
+	ListCell   *lc;
+
+	while (dlen > 1 && dir[dlen - 1] == '/')
+		dlen--;
+	foreach(lc, files)
+	{
+		const char *path = lfirst(lc);
+		const char *rest = path + dlen + 1;
+		const char *slash = strchr(rest, '/');
+		char	   *sub = slash ? pnstrdup(path, slash - path) : NULL;
+		const char *cur = current ? linitial(current) : NULL;
+
+		if (current == NIL || (sub == NULL) != (cur == NULL) ||
+			(sub && strcmp(sub, cur) != 0))
+		{
+			if (current != NIL)
+				groups = lappend(groups, current);
+			current = list_make1(sub);
+		}
+		current = lappend(current, (void *) path);
+	}
+	if (current != NIL)
+		groups = lappend(groups, current);
+	return groups;
+}
+
+/* Add the statement for table name over filename (paths), unless excluded. */
+static List *
+import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
+			 const char *table, const char *filename, List *paths,
+			 List *partitions, const char *keyopts,
+			 PqDecryptionConfig *decrypt, List *commands)
+{
+	ListCell   *tc;
+	bool		listed = false;
+	PqFile	   *file;
+
+	foreach(tc, stmt->table_list)
+	{
+		RangeVar   *rv = (RangeVar *) lfirst(tc);
+
+		if (strcmp(rv->relname, table) == 0)
+			listed = true;
+	}
+	if ((stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO && !listed) ||
+		(stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed))
+		return commands;
+	file = pqfdw_file_open(linitial(paths), decrypt);
+	pqfdw_source_close(file->src);
+	return lappend(commands,
+				   create_table_statement(table, NULL, server->servername,
+										  filename, file, partitions,
+										  keyopts));
+}
+
 List *
 pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 {
 	ForeignServer *server = GetForeignServer(serverOid);
 	List	   *files;
 	List	   *commands = NIL;
+	List	   *partitions;
 	ListCell   *lc;
+	ListCell   *fc;
 	PqfdwKeyOptions ko = {NULL, NULL, NULL};
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
@@ -143,31 +259,35 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 						stmt->remote_schema)));
 	files = pqfdw_expand_paths(stmt->remote_schema);
 
-	foreach(lc, files)
+	/* the directory is one hive-partitioned dataset: one table */
+	partitions = partition_columns(files);
+	if (partitions != NIL)
+		return import_table(stmt, server, table_name_for_path(stmt->remote_schema),
+							stmt->remote_schema, files, partitions, keyopts,
+							decrypt, NIL);
+
+	/*
+	 * Else a table for each file, but for each subdirectory that is a hive-
+	 * partitioned dataset one table named after it.
+	 */
+	foreach(lc, group_by_subdirectory(stmt->remote_schema, files))
 	{
-		const char *path = lfirst(lc);
-		char	   *table = table_name_for_path(path);
-		ListCell   *tc;
-		bool		listed = false;
-		PqFile	   *file;
+		List	   *group = lfirst(lc);
+		const char *dir = linitial(group);
+		List	   *paths = list_delete_first(list_copy(group));
 
-		foreach(tc, stmt->table_list)
+		if (dir != NULL && (partitions = partition_columns(paths)) != NIL)
 		{
-			RangeVar   *rv = (RangeVar *) lfirst(tc);
-
-			if (strcmp(rv->relname, table) == 0)
-				listed = true;
-		}
-		if ((stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO && !listed) ||
-			(stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed))
+			commands = import_table(stmt, server, table_name_for_path(dir),
+									dir, paths, partitions, keyopts, decrypt,
+									commands);
 			continue;
-
-		file = pqfdw_file_open(path, decrypt);
-		pqfdw_source_close(file->src);
-		commands = lappend(commands,
-						   create_table_statement(table, NULL,
-												  server->servername, path,
-												  file, keyopts));
+		}
+		foreach(fc, paths)
+			commands = import_table(stmt, server,
+									table_name_for_path(lfirst(fc)),
+									lfirst(fc), list_make1(lfirst(fc)), NIL,
+									keyopts, decrypt, commands);
 	}
 	return commands;
 }
@@ -207,5 +327,6 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 
 	PG_RETURN_TEXT_P(cstring_to_text(create_table_statement(table, NULL, server,
 															filename, file,
+															partition_columns(paths),
 															keyopts)));
 }

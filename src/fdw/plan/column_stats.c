@@ -168,7 +168,8 @@ footer_stats_hook(PlannerInfo *root, RangeTblEntry *rte, AttrNumber attnum,
 		rel->fdw_private == NULL)
 		return false;
 	st = rel->fdw_private;
-	if (st->relid != rte->relid ||
+	if (st->relid != rte->relid || st->ds->union_by_name ||
+		pqfdw_dataset_is_virtual(st->ds, attnum) ||
 		SearchSysCacheExists3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
 							  Int16GetDatum(attnum), BoolGetDatum(rte->inh)) ||
 		!footer_stats(st, attnum, &nullfrac, &stadistinct))

@@ -325,6 +325,7 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	if (!pqfdw_enable_grouped_scan || st == NULL ||
 		input_rel->reloptkind != RELOPT_BASEREL ||
+		!pqfdw_upper_pushdown_ok(st) ||
 		extra->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		parse->groupingSets != NIL || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || root->hasPseudoConstantQuals)

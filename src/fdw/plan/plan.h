@@ -9,6 +9,7 @@
 #ifndef PQFDW_PLAN_H
 #define PQFDW_PLAN_H
 
+#include "fdw/dataset/dataset.h"
 #include "foreign/fdwapi.h"
 
 /* What GetForeignRelSize learnt of a foreign table (RelOptInfo.fdw_private). */
@@ -23,7 +24,26 @@ typedef struct PqfdwPlanState
 	Oid			relid;
 	double		scanned_tuples; /* in row groups statistics do not prune */
 	List	   *sorted;			/* the option sorted (PqfdwSortKey) */
+
+	/* datasets (fdw/dataset/): paths are the files partition pruning kept */
+	PqfdwDataset *ds;			/* column kinds (over all files) */
+	bool		hive;			/* hive partitioning is on */
+	int			files_total;	/* files before partition pruning */
+	int			files_pruned;	/* files pruned by partition at plan time */
+	List	   *file_clauses;	/* quals that prune files at execution */
+	bool		file_quals_decided; /* every qual prunes files and is true
+									 * for every file planned */
+	bool		virtual_in_target;	/* the scan produces dataset columns */
+	bool		virtual_in_quals;
 } PqfdwPlanState;
+
+/* Whether aggregates, grouping and top-N may run inside the scan. */
+static inline bool
+pqfdw_upper_pushdown_ok(const PqfdwPlanState *st)
+{
+	return !st->ds->union_by_name && !st->virtual_in_target &&
+		!st->virtual_in_quals;
+}
 
 /*
  * column_stats.c: null fractions and distinct counts from the footers for

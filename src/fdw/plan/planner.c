@@ -82,8 +82,12 @@ needed_attnums(RelOptInfo *baserel, Relation rel)
  */
 static bool *
 plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
-				  List *files, int total_row_groups, double *estimate)
+				  PqfdwPlanState *st, int total_row_groups, double *estimate)
 {
+	List	   *files = st->files;
+	List	   *field_quals = pqfdw_dataset_field_clauses(st->ds,
+														  baserel->baserestrictinfo,
+														  baserel->relid);
 	List	   *values;
 	List	   *clauses;
 	MemoryContext cxt;
@@ -104,10 +108,15 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 	int			k;
 
 	*estimate = -1;
-	if (!pqfdw_enable_statistics_pruning || files == NIL)
+
+	/*
+	 * Under union_by_name a column's type may differ between files, and a
+	 * converter is made per file: only the executor prunes then.
+	 */
+	if (!pqfdw_enable_statistics_pruning || files == NIL ||
+		st->ds->union_by_name)
 		return NULL;
-	clauses = pqfdw_prune_clauses(baserel->baserestrictinfo, baserel->relid,
-								  &values);
+	clauses = pqfdw_prune_clauses(field_quals, baserel->relid, &values);
 	if (clauses == NIL)
 		return NULL;
 
@@ -144,7 +153,7 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 		PqSchemaNode *node;
 
 		leaf[i] = -1;
-		if (att->attisdropped)
+		if (att->attisdropped || pqfdw_dataset_is_virtual(st->ds, i + 1))
 			continue;
 		node = pq_schema_find_field(first->schema,
 									pqfdw_column_name(RelationGetRelid(rel), i + 1));
@@ -178,11 +187,12 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 }
 
 /*
- * A table's options and footers, read once per statement's planning: the
- * planner sizes a relation again for each min/max aggregate it tries as a
- * subquery (preprocess_minmax_aggregates: four aggregates, five sizings).
- * The last table sized is remembered for its root->glob until the memory
- * they were made in is reset.
+ * A table's options, files and footers, read once per statement's
+ * planning: the planner sizes a relation again for each min/max aggregate
+ * it tries as a subquery (preprocess_minmax_aggregates: four aggregates,
+ * five sizings).  The last table sized is remembered for its root->glob
+ * until the memory they were made in is reset, with the footers of the
+ * files the last partition pruning kept.
  */
 typedef struct SizedTable
 {
@@ -190,6 +200,8 @@ typedef struct SizedTable
 	Oid			relid;
 	MemoryContext cxt;
 	PqfdwTableOptions opts;
+	PqfdwDataset *ds;			/* all files */
+	bool	   *kept;			/* the files footers were read for */
 	List	   *files;
 	MemoryContextCallback forget;
 } SizedTable;
@@ -203,29 +215,77 @@ forget_sized(void *arg)
 		last_sized = NULL;
 }
 
-static List *
-table_footers(PlannerInfo *root, Oid relid, PqfdwTableOptions *opts)
+static SizedTable *
+sized_table(PlannerInfo *root, Oid relid, Relation rel)
 {
 	SizedTable *s = last_sized;
 
 	if (s != NULL && s->glob == root->glob && s->relid == relid &&
 		s->cxt == CurrentMemoryContext)
-	{
-		*opts = s->opts;
-		return s->files;
-	}
-	pqfdw_get_table_options(relid, opts);
-	s = palloc(sizeof(SizedTable));
+		return s;
+	s = palloc0(sizeof(SizedTable));
 	s->glob = root->glob;
 	s->relid = relid;
 	s->cxt = CurrentMemoryContext;
-	s->opts = *opts;
-	s->files = pqfdw_open_footers(opts->paths, opts->decrypt);
+	pqfdw_get_table_options(relid, &s->opts);
+	s->ds = pqfdw_dataset_create(relid, RelationGetDescr(rel), s->opts.paths,
+								 &s->opts, s->opts.hive, CurrentMemoryContext);
 	s->forget.func = forget_sized;
 	s->forget.arg = s;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, &s->forget);
 	last_sized = s;
+	return s;
+}
+
+/*
+ * The footers of the files partition pruning keeps (pruned: NULL or by
+ * file), and those files' paths.
+ */
+static List *
+kept_footers(SizedTable *s, const bool *pruned, List **paths)
+{
+	int			n = s->ds->nfiles;
+	bool	   *kept = palloc(sizeof(bool) * Max(n, 1));
+	int			i;
+
+	*paths = NIL;
+	for (i = 0; i < n; i++)
+	{
+		kept[i] = pruned == NULL || !pruned[i];
+		if (kept[i])
+			*paths = lappend(*paths, s->ds->paths[i]);
+	}
+	if (s->kept != NULL && memcmp(s->kept, kept, sizeof(bool) * n) == 0)
+		return s->files;
+	s->kept = kept;
+	s->files = s->opts.union_by_name ?
+		pqfdw_open_footers_any(*paths, s->opts.decrypt) :
+		pqfdw_open_footers(*paths, s->opts.decrypt);
 	return s->files;
+}
+
+/* Which dataset columns the scan's target and quals use. */
+static void
+note_virtual_uses(PqfdwPlanState *st, RelOptInfo *baserel)
+{
+	ListCell   *lc;
+	int			file_quals = 0;
+
+	st->virtual_in_target =
+		pqfdw_dataset_uses_virtual(st->ds, (Node *) baserel->reltarget->exprs,
+								   baserel->relid);
+	foreach(lc, baserel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (pqfdw_dataset_uses_virtual(st->ds, (Node *) ri->clause,
+									   baserel->relid))
+			st->virtual_in_quals = true;
+		if (list_member_ptr(st->file_clauses, ri->clause))
+			file_quals++;
+	}
+	st->file_quals_decided = st->file_quals_decided &&
+		file_quals == list_length(baserel->baserestrictinfo);
 }
 
 void
@@ -233,32 +293,43 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 						Oid foreigntableid)
 {
 	PqfdwPlanState *st = palloc0(sizeof(PqfdwPlanState));
-	PqfdwTableOptions opts;
+	SizedTable *sized;
 	List	   *files;
 	ListCell   *lc;
 	double		tuples = 0;
 	double		surviving = 0;
 	Relation	rel;
 	bool	   *pruned;
+	bool	   *files_pruned;
 	double		minmax_rows;
 	bool		never_analyzed;
 	int			k = 0;
 
-	files = table_footers(root, foreigntableid, &opts);
-	st->paths = opts.paths;
+	rel = table_open(foreigntableid, NoLock);
+	sized = sized_table(root, foreigntableid, rel);
 	st->relid = foreigntableid;
+	st->ds = sized->ds;
+	st->hive = sized->ds->nkeys > 0;
+	st->files_total = sized->ds->nfiles;
+	st->file_clauses = pqfdw_file_clauses(st->ds, baserel->baserestrictinfo,
+										  baserel->relid);
+	files_pruned = pqfdw_files_pruned_at_plan(root, st->ds, st->file_clauses,
+											  baserel->relid,
+											  &st->files_pruned,
+											  &st->file_quals_decided);
+	note_virtual_uses(st, baserel);
+	files = kept_footers(sized, files_pruned, &st->paths);
 	/* compute_parallel_worker() takes it as heap takes the storage option */
-	baserel->rel_parallel_workers = opts.parallel_workers;
-	st->sorted = opts.sorted;
+	baserel->rel_parallel_workers = sized->opts.parallel_workers;
+	st->sorted = sized->opts.sorted;
 	st->files = files;
 
-	rel = table_open(foreigntableid, NoLock);
 	never_analyzed = rel->rd_rel->reltuples < 0;
 	st->attnums = needed_attnums(baserel, rel);
 	st->ncolumns = list_length(st->attnums);
 	foreach(lc, files)
 		st->row_groups += ((PqFile *) lfirst(lc))->md.n_row_groups;
-	pruned = plan_time_pruning(root, baserel, rel, files, st->row_groups,
+	pruned = plan_time_pruning(root, baserel, rel, st, st->row_groups,
 							   &minmax_rows);
 
 	foreach(lc, files)
@@ -274,9 +345,15 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		foreach(ac, st->attnums)
 		{
 			AttrNumber	attnum = lfirst_int(ac);
-			PqSchemaNode *node = pqfdw_find_column(f, foreigntableid, attnum,
-												   f->src->name);
+			PqSchemaNode *node;
 
+			if (pqfdw_dataset_is_virtual(st->ds, attnum))
+				continue;
+			node = st->ds->union_by_name ?
+				pqfdw_find_column_opt(f, foreigntableid, attnum) :
+				pqfdw_find_column(f, foreigntableid, attnum, f->src->name);
+			if (node == NULL)
+				continue;
 			for (rg = 0; rg < f->md.n_row_groups; rg++)
 			{
 				int			c;
@@ -363,9 +440,12 @@ lookup_fraction(PqfdwPlanState *st, AttrNumber attnum)
 	foreach(lc, st->files)
 	{
 		PqFile	   *f = lfirst(lc);
-		PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum, f->src->name);
+		PqSchemaNode *node;
 		const PqColumnDescr *col;
 
+		if (pqfdw_dataset_is_virtual(st->ds, attnum) || st->ds->union_by_name)
+			return 1.0;
+		node = pqfdw_find_column(f, st->relid, attnum, f->src->name);
 		if (!node->is_leaf)
 			return 1.0;
 		col = &f->schema->columns[node->first_leaf];
@@ -409,9 +489,22 @@ ec_member_matches_foreign(PlannerInfo *root, RelOptInfo *rel,
 	return true;
 }
 
+/*
+ * Whether a join clause prunes: row groups by statistics (on a field), or
+ * files (on columns constant per file).
+ */
+static bool
+param_clause_prunes(PqfdwPlanState *st, RestrictInfo *ri, Index relid)
+{
+	if (pqfdw_dataset_uses_virtual(st->ds, (Node *) ri->clause, relid))
+		return pqfdw_file_clauses(st->ds, list_make1(ri), relid) != NIL;
+	return pqfdw_is_prune_clause(ri->clause, relid);
+}
+
 /* Parameterizations from join clauses (and equivalence classes) pruning can use. */
 static List *
-prunable_param_infos(PlannerInfo *root, RelOptInfo *baserel)
+prunable_param_infos(PlannerInfo *root, RelOptInfo *baserel,
+					 PqfdwPlanState *st)
 {
 	List	   *ppis = NIL;
 	List	   *clauses = list_copy(baserel->joininfo);
@@ -443,7 +536,7 @@ prunable_param_infos(PlannerInfo *root, RelOptInfo *baserel)
 		Relids		required_outer;
 
 		if (!join_clause_is_movable_to(ri, baserel) ||
-			!pqfdw_is_prune_clause(ri->clause, baserel->relid))
+			!param_clause_prunes(st, ri, baserel->relid))
 			continue;
 		required_outer = bms_union(ri->clause_relids, baserel->lateral_relids);
 		required_outer = bms_del_member(required_outer, baserel->relid);
@@ -547,7 +640,7 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 									 pathkeys, NULL, NULL, NIL));
 	add_parallel_path(root, baserel, st, startup_cost, run_cost, pathkeys);
 
-	foreach(lc, prunable_param_infos(root, baserel))
+	foreach(lc, prunable_param_infos(root, baserel, st))
 	{
 		ParamPathInfo *ppi = lfirst(lc);
 		AttrNumber	attnum = lookup_attnum(ppi, baserel->relid);

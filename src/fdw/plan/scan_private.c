@@ -81,11 +81,22 @@ pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 	List	   *fdw_private;
 	List	   *filters;
 	List	   *prune;
+	List	   *fields;
+	List	   *file_clauses;
+	int			nprune_values;
 	ListCell   *lc;
 
-	/* quals that prune row groups, and quals evaluated on batches */
-	prune = pqfdw_prune_clauses(scan_clauses, baserel->relid, prune_values);
-	filters = pqfdw_batch_filter_clauses(scan_clauses, baserel->relid);
+	/*
+	 * quals that prune row groups, and quals evaluated on batches: on
+	 * fields; under union_by_name a field's type may change from file to
+	 * file, which batch filters, bound once, cannot follow
+	 */
+	fields = pqfdw_dataset_field_clauses(st->ds, scan_clauses, baserel->relid);
+	prune = pqfdw_prune_clauses(fields, baserel->relid, prune_values);
+	filters = st->ds->union_by_name ? NIL :
+		pqfdw_batch_filter_clauses(fields, baserel->relid);
+	nprune_values = list_length(*prune_values);
+	file_clauses = pqfdw_file_clauses(st->ds, scan_clauses, baserel->relid);
 	*local_clauses = list_difference_ptr(extract_actual_clauses(scan_clauses, false),
 										 filters);
 
@@ -98,5 +109,12 @@ pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 													st->attnums));
 	fdw_private = lappend(fdw_private, output_attnums(baserel, *local_clauses,
 													  st->attnums));
+	fdw_private = lappend(fdw_private,
+						  list_make4(makeInteger(st->hive),
+									 makeInteger(st->files_total),
+									 makeInteger(st->files_pruned),
+									 makeInteger(nprune_values)));
+	/* the executor evaluates the file clauses too: after the values */
+	*prune_values = list_concat(*prune_values, file_clauses);
 	return fdw_private;
 }

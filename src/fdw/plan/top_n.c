@@ -167,7 +167,8 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	relid = bms_singleton_member(root->all_baserels);
 	baserel = root->simple_rel_array[relid];
 	st = baserel->fdw_private;
-	if (st == NULL || baserel->reloptkind != RELOPT_BASEREL)
+	if (st == NULL || baserel->reloptkind != RELOPT_BASEREL ||
+		!pqfdw_upper_pushdown_ok(st))
 		return;
 
 	/* LIMIT and OFFSET: constants (not NULL: that is no limit) */

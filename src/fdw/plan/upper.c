@@ -74,6 +74,8 @@ stats_column(PqfdwPlanState *st, AttrNumber attnum)
 {
 	ListCell   *lc;
 
+	if (pqfdw_dataset_is_virtual(st->ds, attnum))
+		return false;
 	foreach(lc, st->files)
 	{
 		PqFile	   *f = lfirst(lc);
@@ -105,6 +107,8 @@ flat_column(PqfdwPlanState *st, AttrNumber attnum)
 {
 	ListCell   *lc;
 
+	if (pqfdw_dataset_is_virtual(st->ds, attnum))
+		return false;
 	foreach(lc, st->files)
 	{
 		PqFile	   *f = lfirst(lc);
@@ -225,10 +229,17 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 		extra->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		parse->groupClause != NIL || parse->groupingSets != NIL ||
 		root->hasHavingQual || parse->hasWindowFuncs ||
-		parse->hasTargetSRFs || input_rel->baserestrictinfo != NIL ||
-		input_rel->fdw_private == NULL)
+		parse->hasTargetSRFs || input_rel->fdw_private == NULL)
 		return;
 	st = input_rel->fdw_private;
+
+	/*
+	 * Quals only on partition columns, true for every file the plan reads,
+	 * leave those files' rows as they are.
+	 */
+	if ((input_rel->baserestrictinfo != NIL && !st->file_quals_decided) ||
+		st->ds->union_by_name || st->virtual_in_target)
+		return;
 	foreach(lc, output_rel->reltarget->exprs)
 		if (!footer_answerable(lfirst(lc), input_rel, st, &aggrefs))
 			return;

@@ -129,7 +129,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	for (i = 1; i <= tupdesc->natts; i++)
 		if (!TupleDescAttr(tupdesc, i - 1)->attisdropped)
 			attnums = lappend_int(attnums, i);
-	tr = pqfdw_table_reader_create(rel, opts.paths, attnums, caller);
+	tr = pqfdw_table_reader_create(rel, opts.paths, attnums, opts.hive, caller);
 	tr->rg_check = chosen_row_group;
 	tr->rg_check_arg = sel;
 

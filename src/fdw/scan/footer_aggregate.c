@@ -253,6 +253,7 @@ aggregate_values(PqFooterAggregate *fa, AttrNumber attnum, Relation rel)
 {
 	PqTableReader *tr = pqfdw_table_reader_create(rel, fa->paths,
 												  list_make1_int(attnum),
+												  PQFDW_HIVE_AUTO,
 												  CurrentMemoryContext);
 	Oid			collation = TupleDescAttr(RelationGetDescr(rel),
 										  attnum - 1)->attcollation;

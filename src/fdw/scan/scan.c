@@ -86,6 +86,12 @@ struct PqScanState
 	int64		pages_pruned;
 	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
 
+	/* datasets: files pruned by partition (plan time, run time) */
+	bool		hive;
+	int			files_total;
+	int			files_pruned_plan;
+	PqfdwFilePruner *file_pruner;
+
 	/* parallel scans: the shared cursor; the workers' counters */
 	PqParallelScan *shared;
 	PqParallelCursor cursor;
@@ -97,6 +103,13 @@ struct PqScanState
 };
 
 static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
+
+/* File check of the table reader: files the file clauses rule out. */
+static bool
+file_check(void *arg, int file)
+{
+	return pqfdw_file_pruner_check(((PqScanState *) arg)->file_pruner, file);
+}
 
 /* A plan of fdw/plan/upper.c: no relation scanned, footer_aggregate.c runs it. */
 static inline bool
@@ -115,6 +128,9 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	PqScanState *st;
 	ListCell   *lc;
 	Index		plan_relid;
+	List	   *dataset;
+	List	   *file_clauses;
+	int			nvalues;
 
 	st = palloc0(sizeof(PqScanState));
 	st->relid = RelationGetRelid(rel);
@@ -126,6 +142,11 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->filter_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_FILTERS);
 	st->prune_exprs = list_nth(plan->fdw_private, PQFDW_PRIVATE_PRUNE);
 	st->scanrelid = scanrelid;
+	dataset = list_nth(plan->fdw_private, PQFDW_PRIVATE_DATASET);
+	st->hive = intVal(linitial(dataset));
+	st->files_total = intVal(lsecond(dataset));
+	st->files_pruned_plan = intVal(lthird(dataset));
+	nvalues = intVal(lfourth(dataset));
 	plan_relid = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_RELID));
 	if (plan_relid != st->scanrelid)
 	{
@@ -146,6 +167,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw params",
 										  ALLOCSET_SMALL_SIZES);
 	st->reader = pqfdw_table_reader_create(rel, st->paths, st->attnums,
+										   st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
 										   st->scan_cxt);
 	if (st->filter_exprs != NIL)
 		pqfdw_table_reader_set_filter(st->reader,
@@ -163,8 +185,18 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 											lsecond(pair));
 	}
 	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
-	st->prune_value_states = ExecInitExprList(plan->fdw_exprs,
+	st->prune_value_states = ExecInitExprList(list_copy_head(plan->fdw_exprs,
+															 nvalues),
 											  (PlanState *) node);
+	file_clauses = list_copy_tail(plan->fdw_exprs, nvalues);
+	if (file_clauses != NIL)
+	{
+		st->file_pruner = pqfdw_file_pruner_create(st->reader->ds, file_clauses,
+												   RelationGetDescr(rel),
+												   (PlanState *) node);
+		st->reader->file_check = file_check;
+		st->reader->file_check_arg = st;
+	}
 	if (st->npreds > 0)
 	{
 		st->reader->rg_check = row_group_check;
@@ -454,6 +486,8 @@ pqfdw_scan_rescan(PqScanState *st)
 	st->batch_n = st->batch_pos = 0;
 	st->formed_first = st->formed_end = 0;
 	st->prune_values_ready = false;
+	if (st->file_pruner)
+		pqfdw_file_pruner_reset(st->file_pruner);
 }
 
 void
@@ -518,6 +552,11 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
 
 	pqfdw_explain_files(st->paths, es);
+	pqfdw_explain_file_counts(list_length(st->paths), st->files_total,
+							  st->files_pruned_plan, st->hive, es);
+	if (es->analyze && st->file_pruner)
+		ExplainPropertyInteger("Files Pruned at Run Time", NULL,
+							   pqfdw_file_pruner_pruned(st->file_pruner), es);
 	ExplainPropertyInteger("Row Groups", NULL, st->total_row_groups, es);
 
 	initStringInfo(&buf);

@@ -104,6 +104,9 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_RELID,
 	PQFDW_PRIVATE_VARIANT_KEYS,
 	PQFDW_PRIVATE_OUTPUT,
+	PQFDW_PRIVATE_DATASET,		/* (hive on, files before and pruned by
+								 * partition at plan time, prune values in
+								 * fdw_exprs: the file clauses follow them) */
 	PQFDW_PRIVATE_EXTRA			/* grouped scans: their number of grouping
 								 * keys; top-N scans: (count, offset, sort
 								 * keys: (attnum, sortop, collation,

@@ -87,13 +87,19 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 
 PqTableReader *
 pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
-						  MemoryContext parent)
+						  PqfdwHiveMode hive, MemoryContext parent)
 {
 	Oid			relid = RelationGetRelid(rel);
+	PqTableReader *tr;
+	PqfdwTableOptions opts;
 
-	return reader_create(RelationGetDescr(rel), relid,
-						 RelationGetRelationName(rel), paths, attnums,
-						 pqfdw_table_decryption(relid), parent);
+	tr = reader_create(RelationGetDescr(rel), relid,
+					   RelationGetRelationName(rel), paths, attnums,
+					   pqfdw_table_decryption(relid), parent);
+	pqfdw_get_table_options_only(relid, &opts);
+	tr->ds = pqfdw_dataset_create(relid, tr->tupdesc, tr->paths, &opts, hive,
+								  tr->cxt);
+	return tr;
 }
 
 PqTableReader *
@@ -106,19 +112,11 @@ pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
 						 decrypt, parent);
 }
 
-/* The top-level field of an attribute of a reader without a relation. */
-static PqSchemaNode *
-find_field_by_name(PqTableReader *tr, PqTableColumn *c, const char *path)
+/* Whether column c reads a field of the open file. */
+static inline bool
+reads_file(const PqTableColumn *c)
 {
-	PqSchemaNode *node = pq_schema_find_field(tr->file->schema, c->attname);
-
-	if (node == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_COLUMN),
-				 errmsg("column \"%s\" of relation \"%s\" does not exist in Parquet file \"%s\"",
-						c->attname, tr->relname, path),
-				 errhint("Name the columns to load in a column list; parquet_fdw.schema() lists the file's fields.")));
-	return node;
+	return c->kind == PQFDW_COLUMN_FIELD && !c->missing;
 }
 
 /* Bytes (or data pages) read so far by the open file's column readers. */
@@ -133,6 +131,8 @@ columns_stat(PqTableReader *tr, bool bytes)
 	{
 		PqNestedColumn *nc = tr->cols[i].nested;
 
+		if (!reads_file(&tr->cols[i]))
+			continue;
 		if (nc == NULL)
 			sum += bytes ? tr->cols[i].reader->bytes_read :
 				tr->cols[i].reader->pages_read;
@@ -152,7 +152,10 @@ columns_stat(PqTableReader *tr, bool bytes)
 static bool
 open_file(PqTableReader *tr, int next)
 {
+	MemoryContext conv_cxt;
 	MemoryContext old;
+	ErrorContextCallback cb;
+	PqTableColumnContext mc;
 	const char *path;
 	int			i;
 
@@ -160,6 +163,9 @@ open_file(PqTableReader *tr, int next)
 	 * The open file stays open when no other follows, and a rescan that
 	 * comes back to it reuses it with its footer and page indexes.
 	 */
+	while (tr->file_check && next < list_length(tr->paths) &&
+		   !tr->file_check(tr->file_check_arg, next))
+		next++;
 	if (tr->file && tr->open_index == next)
 	{
 		tr->file_index = next;
@@ -191,21 +197,26 @@ open_file(PqTableReader *tr, int next)
 	MemoryContextSwitchTo(old);
 	if (tr->first_file == NULL)
 		tr->first_file = tr->file;
-	else if (!pq_schema_node_equal(tr->first_file->schema->root,
+	else if ((tr->ds == NULL || !tr->ds->union_by_name) &&
+			 !pq_schema_node_equal(tr->first_file->schema->root,
 								   tr->file->schema->root))
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
 				 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",
 						path, tr->first_file->src->name),
-				 errhint("All files of one foreign table must have the same columns and types.")));
+				 errhint("All files of one foreign table must have the same columns and types, unless its option union_by_name is true.")));
 
+	/* under union_by_name converters are made per file */
+	conv_cxt = tr->ds && tr->ds->union_by_name ? tr->file_cxt : tr->cxt;
 	for (i = 0; i < tr->ncols; i++)
 	{
 		PqTableColumn *c = &tr->cols[i];
-		PqSchemaNode *leaf = OidIsValid(tr->relid) ?
-			pqfdw_find_column(tr->file, tr->relid, c->attnum, path) :
-			find_field_by_name(tr, c, path);
+		PqSchemaNode *leaf;
 		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, c->attnum - 1);
+
+		if (!pqfdw_table_column_map(tr, c, path, &leaf))
+			continue;
+		pqfdw_table_column_error_context(&cb, &mc, c, path, leaf);
 
 		if (pqfdw_is_nested_field(leaf))
 		{
@@ -218,14 +229,15 @@ open_file(PqTableReader *tr, int next)
 													   c->attname,
 													   c->variant_keys,
 													   tr->batch_rows,
-													   tr->cxt);
+													   conv_cxt);
 			pqfdw_nested_column_open(c->nested, tr->file, leaf, tr->file_cxt);
+			error_context_stack = cb.previous;
 			continue;
 		}
 		if (!c->conv_ready && c->unscaled && !c->filtered)
 		{
 			if (!pqfdw_converter_init_unscaled(&c->conv, leaf, c->attname,
-											   tr->cxt))
+											   conv_cxt))
 				elog(ERROR, "column \"%s\" is not a DECIMAL read unscaled",
 					 c->attname);
 			c->conv_ready = true;
@@ -233,14 +245,14 @@ open_file(PqTableReader *tr, int next)
 		else if (!c->conv_ready)
 		{
 			pqfdw_converter_init(&c->conv, leaf, att->atttypid, att->atttypmod,
-								 c->attname, tr->cxt);
+								 c->attname, conv_cxt);
 			c->conv_ready = true;
 			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, true);
 			/* the filter tests numerics, the batch hands out unscaled */
 			if (c->unscaled)
 			{
 				if (!pqfdw_converter_init_unscaled(&c->uconv, leaf, c->attname,
-												   tr->cxt))
+												   conv_cxt))
 					elog(ERROR, "column \"%s\" is not a DECIMAL read unscaled",
 						 c->attname);
 				c->split = true;
@@ -253,6 +265,7 @@ open_file(PqTableReader *tr, int next)
 		tr->att_cv[c->attnum - 1] = &c->conv;
 		tr->att_out_cv[c->attnum - 1] = c->split ? &c->uconv : &c->conv;
 		tr->att_leaf[c->attnum - 1] = leaf->first_leaf;
+		error_context_stack = cb.previous;
 	}
 	tr->row_group = -1;
 	tr->rg_rows_left = 0;
@@ -291,6 +304,8 @@ start_column(PqTableReader *tr, int i)
 	PqNestedColumn *nc = tr->cols[i].nested;
 	int			k;
 
+	if (!reads_file(&tr->cols[i]))
+		return;
 	if (nc == NULL)
 	{
 		start_reader(tr, tr->cols[i].reader);
@@ -604,6 +619,9 @@ next_claimed_row_group(PqTableReader *tr)
 
 		if (!tr->claim(tr->claim_arg, &unit))
 			return false;
+		if (tr->file_check &&
+			!tr->file_check(tr->file_check_arg, unit.file))
+			continue;
 		file = unit.file;
 		rg = unit.row_group;
 		planned = unit.file_row_groups;
@@ -759,6 +777,11 @@ fill_batch(PqTableReader *tr, int n)
 
 		if (!c->output || (filtering && c->filtered))
 			continue;
+		if (!reads_file(c))
+		{
+			pqfdw_table_column_fill_from_file(tr, c, n, tr->sel, m);
+			continue;
+		}
 		/*
 		 * Selecting rows costs more per row than converting all and
 		 * compacting, unless the filter removed a good part of them.
@@ -823,85 +846,6 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 		if (m > 0)
 			return m;
 	}
-}
-
-bool
-pqfdw_table_reader_set_codes(PqTableReader *tr, AttrNumber attnum)
-{
-	int			i;
-
-	for (i = 0; i < tr->ncols; i++)
-	{
-		PqTableColumn *c = &tr->cols[i];
-
-		if (c->attnum != attnum || c->nested || !c->output)
-			continue;
-		if (c->codes == NULL)
-		{
-			c->codes = MemoryContextAllocZero(tr->cxt, sizeof(PqBatchCodes));
-			c->codes->codes = MemoryContextAlloc(tr->cxt, sizeof(uint32) *
-												 tr->batch_rows);
-			tr->att_codes[attnum - 1] = c->codes;
-		}
-		return true;
-	}
-	return false;
-}
-
-void
-pqfdw_table_reader_set_unscaled(PqTableReader *tr, AttrNumber attnum)
-{
-	int			i;
-
-	for (i = 0; i < tr->ncols; i++)
-		if (tr->cols[i].attnum == attnum)
-		{
-			if (tr->cols[i].conv_ready)
-				elog(ERROR, "column \"%s\" cannot be read unscaled",
-					 tr->cols[i].attname);
-			tr->cols[i].unscaled = true;
-		}
-}
-
-void
-pqfdw_table_reader_set_variant_keys(PqTableReader *tr, AttrNumber attnum,
-									List *keys)
-{
-	int			i;
-
-	for (i = 0; i < tr->ncols; i++)
-		if (tr->cols[i].attnum == attnum)
-		{
-			MemoryContext old = MemoryContextSwitchTo(tr->cxt);
-
-			tr->cols[i].variant_keys = copyObject(keys);
-			MemoryContextSwitchTo(old);
-		}
-}
-
-void
-pqfdw_table_reader_set_filter(PqTableReader *tr, PqFilter *filter,
-							  List *output)
-{
-	List	   *attnums = pqfdw_filter_attnums(filter);
-	int			i;
-
-	tr->filter = filter;
-	tr->filter_cols = MemoryContextAlloc(tr->cxt, sizeof(int) * Max(tr->ncols, 1));
-	tr->nfilter_cols = 0;
-	for (i = 0; i < tr->ncols; i++)
-	{
-		PqTableColumn *c = &tr->cols[i];
-
-		c->filtered = list_member_int(attnums, c->attnum);
-		c->output = !c->filtered || list_member_int(output, c->attnum);
-		if (c->filtered)
-			tr->filter_cols[tr->nfilter_cols++] = i;
-	}
-	if (tr->nfilter_cols != list_length(attnums))
-		elog(ERROR, "parquet_fdw filter tests a column that is not read");
-	tr->sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
-	tr->seg_rows = MemoryContextAlloc(tr->cxt, sizeof(int) * PQ_SEGMENT_CAP);
 }
 
 void

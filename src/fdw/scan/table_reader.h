@@ -12,6 +12,7 @@
 #define PQFDW_TABLE_READER_H
 
 #include "fdw/convert/nested.h"
+#include "fdw/dataset/dataset.h"
 #include "fdw/scan/filter.h"
 #include "fdw/scan/parallel.h"
 #include "format/read/page_index.h"
@@ -61,6 +62,17 @@ typedef struct PqTableColumn
 								 * out (split) */
 	bool		split;
 	PqBatchCodes *codes;		/* NULL unless set_codes asked for them */
+
+	/*
+	 * Not a field of the open file: a column of the dataset (dataset.h), or
+	 * under union_by_name a field this file lacks (NULL in its rows).
+	 */
+	PqfdwColumnKind kind;
+	bool		missing;
+	Datum		file_value;		/* PARTITION, FILENAME: the file's */
+	bool		file_null;
+	char	   *first_path;		/* union_by_name: the first file with the */
+	char	   *first_type;		/* field, and the field's type there */
 } PqTableColumn;
 
 struct PqTableReader
@@ -88,6 +100,11 @@ struct PqTableReader
 	PqFile	   *file;
 	int			open_index;		/* file's index in paths */
 	PqFile	   *first_file;		/* schema every later file must match */
+	PqfdwDataset *ds;			/* NULL: not a foreign table */
+
+	/* Called before a file is opened; false skips it. */
+	bool		(*file_check) (void *arg, int file);
+	void	   *file_check_arg;
 	int			row_group;
 	int64		rg_rows_left;	/* rows still to return from the row group */
 	int64		file_row;		/* file row of the row group's first row */
@@ -144,6 +161,30 @@ struct PqTableReader
 	int64		pages_read;		/* data pages, of files already closed */
 };
 
+/*
+ * table_reader_dataset.c (for table_reader.c): map column c onto the open
+ * file's field *leaf, false when it reads none there; fill its m batch
+ * rows from the file itself; name the column's first file in errors while
+ * it is set up for another (union_by_name).
+ */
+typedef struct PqTableColumnContext
+{
+	PqTableColumn *c;
+	const char *path;
+	PqSchemaNode *leaf;
+} PqTableColumnContext;
+
+extern bool pqfdw_table_column_map(PqTableReader *tr, PqTableColumn *c,
+								   const char *path, PqSchemaNode **leaf);
+extern void pqfdw_table_column_fill_from_file(PqTableReader *tr,
+											  PqTableColumn *c, int n,
+											  const int *sel, int m);
+extern void pqfdw_table_column_error_context(ErrorContextCallback *cb,
+											 PqTableColumnContext *mc,
+											 PqTableColumn *c,
+											 const char *path,
+											 PqSchemaNode *leaf);
+
 /* Index of attribute att's (0-based) value in batch row row. */
 static inline size_t
 pqfdw_batch_index(const PqTableReader *tr, int att, int row)
@@ -153,10 +194,12 @@ pqfdw_batch_index(const PqTableReader *tr, int att, int row)
 
 /*
  * A reader of rel's attributes attnums (IntList) from paths (List of
- * char *), allocating under parent.
+ * char *), allocating under parent; hive partitioning as the planner
+ * decided it (or as the option says).
  */
 extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
 												List *attnums,
+												PqfdwHiveMode hive,
 												MemoryContext parent);
 
 /*

@@ -1,0 +1,283 @@
+/*-------------------------------------------------------------------------
+ *
+ * dataset.c
+ *		The columns of a dataset: which are Parquet fields and which come
+ *		from the file (hive partition keys of its path, the path itself,
+ *		the row's number in it), and the values of the latter.
+ *
+ * A partition column is declared like any column; its declared type's
+ * input function reads the directory's value (so an int column over
+ * part=007 reads 7), and a value it rejects is an error naming the file.
+ * A table column whose name is a partition key reads the key even when the
+ * files also hold a field of that name, as DuckDB does: the writers that
+ * keep the field (write_partition_columns) keep it equal.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/sysattr.h"
+#include "catalog/pg_type.h"
+#include "fdw/dataset/dataset.h"
+#include "nodes/pathnodes.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_coerce.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+/* The attribute named name (not column_name: the table's own name), or 0. */
+static AttrNumber
+named_attribute(TupleDesc tupdesc, const char *name, const char *option,
+				Oid relid)
+{
+	int			i;
+
+	if (name == NULL)
+		return InvalidAttrNumber;
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return i + 1;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_UNDEFINED_COLUMN),
+			 errmsg("column \"%s\" named by option %s does not exist in foreign table \"%s\"",
+					name, option, get_rel_name(relid)),
+			 errhint("Add the column to the table, or change the option.")));
+	return InvalidAttrNumber;	/* keep compiler quiet */
+}
+
+/* The partition key a field name matches: exactly, else unambiguously in any case. */
+static int
+matching_key(PqfdwDataset *ds, const char *name)
+{
+	int			found = -1;
+	int			i;
+
+	for (i = 0; i < ds->nkeys; i++)
+		if (strcmp(ds->keys[i], name) == 0)
+			return i;
+	for (i = 0; i < ds->nkeys; i++)
+		if (pg_strcasecmp(ds->keys[i], name) == 0)
+		{
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	return found;
+}
+
+static void
+set_kinds(PqfdwDataset *ds, TupleDesc tupdesc, const PqfdwTableOptions *opts)
+{
+	AttrNumber	fname = named_attribute(tupdesc, opts->filename_column,
+										"filename_column", ds->relid);
+	AttrNumber	rownum = named_attribute(tupdesc, opts->row_number_column,
+										 "file_row_number_column", ds->relid);
+	int			i;
+
+	for (i = 0; i < ds->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+		int			key;
+
+		ds->kind[i] = PQFDW_COLUMN_FIELD;
+		if (att->attisdropped)
+			continue;
+		if (i + 1 == rownum)
+		{
+			if (att->atttypid != INT8OID)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("column \"%s\" named by option file_row_number_column must be of type bigint",
+								NameStr(att->attname))));
+			ds->kind[i] = PQFDW_COLUMN_ROW_NUMBER;
+		}
+		else if (i + 1 == fname)
+		{
+			if (TypeCategory(att->atttypid) != TYPCATEGORY_STRING)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("column \"%s\" named by option filename_column must be of a string type such as text",
+								NameStr(att->attname))));
+			ds->kind[i] = PQFDW_COLUMN_FILENAME;
+		}
+		else if (ds->nkeys > 0 &&
+				 (key = matching_key(ds, pqfdw_field_name(ds->relid, i + 1))) >= 0)
+		{
+			ds->kind[i] = PQFDW_COLUMN_PARTITION;
+			ds->key_of[i] = key;
+		}
+		if (ds->kind[i] == PQFDW_COLUMN_FIELD)
+			continue;
+		ds->has_virtual = true;
+		if (ds->kind[i] != PQFDW_COLUMN_ROW_NUMBER)
+		{
+			Oid			infunc;
+
+			getTypeInputInfo(att->atttypid, &infunc, &ds->in_ioparam[i]);
+			fmgr_info_cxt(infunc, &ds->in_func[i], ds->cxt);
+			ds->in_typmod[i] = att->atttypmod;
+		}
+	}
+}
+
+PqfdwDataset *
+pqfdw_dataset_create(Oid relid, TupleDesc tupdesc, List *paths,
+					 const PqfdwTableOptions *opts, PqfdwHiveMode hive,
+					 MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	PqfdwDataset *ds = palloc0(sizeof(PqfdwDataset));
+	PqfdwHivePath *parsed;
+	List	   *keys;
+	ListCell   *lc;
+	int			i;
+
+	ds->relid = relid;
+	ds->cxt = cxt;
+	ds->nfiles = list_length(paths);
+	ds->paths = palloc(sizeof(char *) * Max(ds->nfiles, 1));
+	foreach(lc, paths)
+		ds->paths[foreach_current_index(lc)] = lfirst(lc);
+	ds->union_by_name = opts->union_by_name;
+
+	keys = pqfdw_hive_keys(paths, hive, &parsed);
+	ds->nkeys = list_length(keys);
+	if (ds->nkeys > 0)
+	{
+		int			f;
+
+		ds->keys = palloc(sizeof(char *) * ds->nkeys);
+		foreach(lc, keys)
+			ds->keys[foreach_current_index(lc)] = lfirst(lc);
+		ds->raw = palloc(sizeof(char *) * ds->nkeys * ds->nfiles);
+		for (f = 0; f < ds->nfiles; f++)
+			for (i = 0; i < ds->nkeys; i++)
+				ds->raw[f * ds->nkeys + i] = parsed[f].values[i];
+	}
+
+	ds->natts = tupdesc->natts;
+	ds->kind = palloc0(sizeof(PqfdwColumnKind) * Max(ds->natts, 1));
+	ds->key_of = palloc0(sizeof(int) * Max(ds->natts, 1));
+	ds->in_func = palloc0(sizeof(FmgrInfo) * Max(ds->natts, 1));
+	ds->in_ioparam = palloc0(sizeof(Oid) * Max(ds->natts, 1));
+	ds->in_typmod = palloc0(sizeof(int32) * Max(ds->natts, 1));
+	ds->memo_file = palloc(sizeof(int) * Max(ds->natts, 1));
+	ds->memo_value = palloc0(sizeof(Datum) * Max(ds->natts, 1));
+	ds->memo_null = palloc0(sizeof(bool) * Max(ds->natts, 1));
+	for (i = 0; i < ds->natts; i++)
+		ds->memo_file[i] = -1;
+	if (OidIsValid(relid))
+		set_kinds(ds, tupdesc, opts);
+	MemoryContextSwitchTo(old);
+	return ds;
+}
+
+typedef struct ValueContext
+{
+	const char *path;
+	const char *what;
+} ValueContext;
+
+static void
+value_error_context(void *arg)
+{
+	ValueContext *vc = arg;
+
+	errcontext("%s of Parquet file \"%s\"", vc->what, vc->path);
+}
+
+static const char *
+raw_value(PqfdwDataset *ds, int file, int att)
+{
+	if (ds->kind[att] == PQFDW_COLUMN_FILENAME)
+		return ds->paths[file];
+	return ds->raw[file * ds->nkeys + ds->key_of[att]];
+}
+
+bool
+pqfdw_dataset_file_value(PqfdwDataset *ds, int file, AttrNumber attnum,
+						 Datum *value)
+{
+	int			att = attnum - 1;
+	const char *raw = raw_value(ds, file, att);
+	int			memo = ds->memo_file[att];
+
+	Assert(pqfdw_dataset_file_constant(ds, attnum));
+	/* files of one partition directory come one after the other */
+	if (memo != file && memo >= 0 && ds->kind[att] == PQFDW_COLUMN_PARTITION)
+	{
+		const char *prev = raw_value(ds, memo, att);
+
+		if ((prev == NULL && raw == NULL) ||
+			(prev != NULL && raw != NULL && strcmp(prev, raw) == 0))
+			memo = ds->memo_file[att] = file;
+	}
+	if (memo != file)
+	{
+		ErrorContextCallback cb;
+		ValueContext vc;
+		MemoryContext old = MemoryContextSwitchTo(ds->cxt);
+
+		vc.path = ds->paths[file];
+		vc.what = ds->kind[att] == PQFDW_COLUMN_FILENAME ? "path" :
+			psprintf("hive partition key \"%s\" of the path",
+					 ds->keys[ds->key_of[att]]);
+		cb.callback = value_error_context;
+		cb.arg = &vc;
+		cb.previous = error_context_stack;
+		error_context_stack = &cb;
+		ds->memo_null[att] = raw == NULL;
+		ds->memo_value[att] = InputFunctionCall(&ds->in_func[att],
+												unconstify(char *, raw),
+												ds->in_ioparam[att],
+												ds->in_typmod[att]);
+		error_context_stack = cb.previous;
+		MemoryContextSwitchTo(old);
+		ds->memo_file[att] = file;
+	}
+	*value = ds->memo_value[att];
+	return ds->memo_null[att];
+}
+
+bool
+pqfdw_dataset_uses_virtual(const PqfdwDataset *ds, Node *node, Index relid)
+{
+	Bitmapset  *attrs = NULL;
+	int			k = -1;
+
+	if (ds == NULL || !ds->has_virtual)
+		return false;
+	pull_varattnos(node, relid, &attrs);
+	while ((k = bms_next_member(attrs, k)) >= 0)
+	{
+		AttrNumber	attnum = k + FirstLowInvalidHeapAttributeNumber;
+
+		if (attnum == 0 || pqfdw_dataset_is_virtual(ds, attnum))
+			return true;
+	}
+	return false;
+}
+
+List *
+pqfdw_dataset_field_clauses(const PqfdwDataset *ds, List *restrictinfos,
+							Index relid)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	if (ds == NULL || !ds->has_virtual)
+		return restrictinfos;
+	foreach(lc, restrictinfos)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (!pqfdw_dataset_uses_virtual(ds, (Node *) ri->clause, relid))
+			result = lappend(result, ri);
+	}
+	return result;
+}

@@ -1,0 +1,92 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_reader_setup.c
+ *		What a table reader is asked for before its first batch: dictionary
+ *		indices (grouped scans), unscaled DECIMALs, the VARIANT fields a
+ *		query uses, and the quals evaluated on batches.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/scan/table_reader.h"
+#include "utils/memutils.h"
+
+bool
+pqfdw_table_reader_set_codes(PqTableReader *tr, AttrNumber attnum)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqTableColumn *c = &tr->cols[i];
+
+		if (c->attnum != attnum || c->nested || !c->output)
+			continue;
+		if (c->codes == NULL)
+		{
+			c->codes = MemoryContextAllocZero(tr->cxt, sizeof(PqBatchCodes));
+			c->codes->codes = MemoryContextAlloc(tr->cxt, sizeof(uint32) *
+												 tr->batch_rows);
+			tr->att_codes[attnum - 1] = c->codes;
+		}
+		return true;
+	}
+	return false;
+}
+
+void
+pqfdw_table_reader_set_unscaled(PqTableReader *tr, AttrNumber attnum)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+		if (tr->cols[i].attnum == attnum)
+		{
+			if (tr->cols[i].conv_ready)
+				elog(ERROR, "column \"%s\" cannot be read unscaled",
+					 tr->cols[i].attname);
+			tr->cols[i].unscaled = true;
+		}
+}
+
+void
+pqfdw_table_reader_set_variant_keys(PqTableReader *tr, AttrNumber attnum,
+									List *keys)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+		if (tr->cols[i].attnum == attnum)
+		{
+			MemoryContext old = MemoryContextSwitchTo(tr->cxt);
+
+			tr->cols[i].variant_keys = copyObject(keys);
+			MemoryContextSwitchTo(old);
+		}
+}
+
+void
+pqfdw_table_reader_set_filter(PqTableReader *tr, PqFilter *filter,
+							  List *output)
+{
+	List	   *attnums = pqfdw_filter_attnums(filter);
+	int			i;
+
+	tr->filter = filter;
+	tr->filter_cols = MemoryContextAlloc(tr->cxt, sizeof(int) * Max(tr->ncols, 1));
+	tr->nfilter_cols = 0;
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqTableColumn *c = &tr->cols[i];
+
+		c->filtered = list_member_int(attnums, c->attnum);
+		c->output = !c->filtered || list_member_int(output, c->attnum);
+		if (c->filtered)
+			tr->filter_cols[tr->nfilter_cols++] = i;
+	}
+	if (tr->nfilter_cols != list_length(attnums))
+		elog(ERROR, "parquet_fdw filter tests a column that is not read");
+	tr->sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
+	tr->seg_rows = MemoryContextAlloc(tr->cxt, sizeof(int) * PQ_SEGMENT_CAP);
+}
