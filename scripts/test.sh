@@ -42,6 +42,9 @@
 #                material combination, unwrapped and verified in Node; the
 #                kms_command interface (test KMS script): wrap, unwrap, KEK
 #                cache, failures, timeout, cancel, grants, no key in logs
+#   datasets     hive trees DuckDB wrote (partition columns, pruning at plan
+#                and run time, parallel), filename/row-number columns,
+#                union_by_name, IMPORT of datasets: rows equal DuckDB's
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
@@ -410,6 +413,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage key-tools check_key_tools.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage kms check_kms.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
+	run_js_stage datasets check_datasets.mjs
 	# random aggregate queries, heap table against foreign tables (grouped
 	# scans); the full run (--queries 10000) is reported with issue 16
 	run_js_stage differential differential.mjs --queries "${DIFFERENTIAL_QUERIES:-300}"
@@ -437,6 +441,7 @@ else
 	could_not_run encryption "$reason"
 	could_not_run key-tools "$reason"
 	could_not_run kms "$reason"
+	could_not_run datasets "$reason"
 	could_not_run differential "$reason"
 	could_not_run interop "$reason"
 	could_not_run interop_parallel "$reason"

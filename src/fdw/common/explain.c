@@ -38,6 +38,8 @@ pqfdw_explain_files(List *paths, ExplainState *es)
 		appendStringInfo(&buf, "%s%s", buf.len ? ", " : "",
 						 (const char *) lfirst(lc));
 	}
+	if (paths == NIL)
+		appendStringInfoString(&buf, "(none: every file pruned)");
 	ExplainPropertyText(list_length(paths) == 1 ? "Parquet File" :
 						"Parquet Files", buf.data, es);
 }

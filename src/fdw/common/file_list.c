@@ -59,15 +59,27 @@ hidden(const char *name)
 
 /*
  * Every regular file below dir (relative path rel, "" at the top) that
- * keep() accepts, appended to *out.  Unreadable subdirectories are errors:
- * a table that silently lost a partition would return wrong rows.
+ * keep() accepts, appended to *out, in the order of their paths unless an
+ * entry's type had to be found with stat() (then *sorted is cleared).
+ * Unreadable subdirectories are errors: a table that silently lost a
+ * partition would return wrong rows.
  */
+typedef struct WalkEntry
+{
+	char	   *path;
+	char	   *sub;
+	PqfdwDirentKind kind;
+} WalkEntry;
+
 static void
 walk(const char *dir, const char *rel, int depth,
-	 bool (*keep) (const char *rel, void *arg), void *arg, List **out)
+	 bool (*keep) (const char *rel, void *arg), void *arg, List **out,
+	 bool *sorted)
 {
-	DIR		   *d;
-	struct dirent *de;
+	const PqfdwDirListing *listing;
+	WalkEntry  *entries;
+	int			n = 0;
+	int			i;
 
 	if (depth > MAX_DEPTH)
 		ereport(ERROR,
@@ -75,25 +87,41 @@ walk(const char *dir, const char *rel, int depth,
 				 errmsg("directory \"%s\" is nested more than %d levels deep",
 						dir, MAX_DEPTH),
 				 errhint("A symbolic link may point back to a directory above it.")));
-	d = AllocateDir(dir);
-	while ((de = ReadDir(d, dir)) != NULL)
+
+	/* copied first: listing the subdirectories may replace this listing */
+	listing = pqfdw_dir_listing(dir);
+	entries = palloc(sizeof(WalkEntry) * Max(listing->n, 1));
+	for (i = 0; i < listing->n; i++)
 	{
-		char	   *path;
-		char	   *sub;
+		const PqfdwDirEntry *e = &listing->entries[i];
+
+		if (hidden(e->name))
+			continue;
+		entries[n].path = psprintf("%s/%s", dir, e->name);
+		entries[n].sub = rel[0] ? psprintf("%s/%s", rel, e->name) :
+			pstrdup(e->name);
+		entries[n++].kind = e->kind;
+	}
+	for (i = 0; i < n; i++)
+	{
+		WalkEntry  *e = &entries[i];
+		bool		is_dir = e->kind == PQFDW_DIRENT_DIR;
+		bool		is_file = e->kind == PQFDW_DIRENT_FILE;
 		struct stat st;
 
-		if (hidden(de->d_name))
-			continue;
-		path = psprintf("%s/%s", dir, de->d_name);
-		sub = rel[0] ? psprintf("%s/%s", rel, de->d_name) : pstrdup(de->d_name);
-		if (stat(path, &st) != 0)
-			continue;			/* removed meanwhile, or a dangling link */
-		if (S_ISDIR(st.st_mode))
-			walk(path, sub, depth + 1, keep, arg, out);
-		else if (S_ISREG(st.st_mode) && keep(sub, arg))
-			*out = lappend(*out, path);
+		if (e->kind == PQFDW_DIRENT_OTHER)
+		{
+			if (stat(e->path, &st) != 0)
+				continue;		/* removed meanwhile, or a dangling link */
+			is_dir = S_ISDIR(st.st_mode);
+			is_file = S_ISREG(st.st_mode);
+			*sorted = false;
+		}
+		if (is_dir)
+			walk(e->path, e->sub, depth + 1, keep, arg, out, sorted);
+		else if (is_file && keep(e->sub, arg))
+			*out = lappend(*out, e->path);
 	}
-	FreeDir(d);
 }
 
 static bool
@@ -149,7 +177,7 @@ keep_matching(const char *rel, void *arg)
  * wildcards and keep what the remaining segments match.
  */
 static List *
-expand_starstar(const char *pattern)
+expand_starstar(const char *pattern, bool *sorted)
 {
 	List	   *segs = segments(pattern);
 	StringInfoData base;
@@ -186,12 +214,12 @@ expand_starstar(const char *pattern)
 		appendStringInfoChar(&base, '/');
 	if (stat(base.data, &st) != 0 || !S_ISDIR(st.st_mode))
 		return NIL;
-	walk(base.data, "", 0, keep_matching, rest, &result);
+	walk(base.data, "", 0, keep_matching, rest, &result, sorted);
 	return result;
 }
 
 static List *
-expand_glob(const char *pattern)
+expand_glob(const char *pattern, bool *sorted)
 {
 	glob_t		g;
 	List	   *result = NIL;
@@ -199,7 +227,9 @@ expand_glob(const char *pattern)
 	size_t		i;
 
 	if (strstr(pattern, "**") != NULL)
-		return expand_starstar(pattern);
+		return expand_starstar(pattern, sorted);
+	/* glob() sorts by the locale's collation: sorted again by bytes */
+	*sorted = false;
 	rc = glob(pattern, 0, NULL, &g);
 	if (rc == GLOB_NOMATCH)
 	{
@@ -266,15 +296,17 @@ pqfdw_expand_paths(const char *filename)
 	{
 		char	   *item = lfirst(lc);
 		List	   *files = NIL;
+		bool		sorted = true;
 		struct stat st;
 
 		if (has_glob_chars(item))
-			files = expand_glob(item);
+			files = expand_glob(item, &sorted);
 		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
-			walk(item, "", 0, keep_parquet, NULL, &files);
+			walk(item, "", 0, keep_parquet, NULL, &files, &sorted);
 		else
 			files = list_make1(item);
-		list_sort(files, path_cmp);
+		if (!sorted)
+			list_sort(files, path_cmp);
 		result = list_concat(result, files);
 	}
 	return result;

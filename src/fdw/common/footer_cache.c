@@ -207,6 +207,17 @@ pqfdw_footer_cache_lookup(PqSource *src, const PqFileStamp *stamp)
 	return e ? pq_file_view(e->file, src) : NULL;
 }
 
+PqFile *
+pqfdw_footer_cache_peek(PqSource *src)
+{
+	FooterEntry *e = find_entry(src->name);
+
+	if (e == NULL)
+		return NULL;
+	e->last_use = ++use_clock;
+	return pq_file_view(e->file, src);
+}
+
 /* The entry f is a view of, or NULL (f was not served by the cache). */
 static FooterEntry *
 entry_of(const PqFile *f)

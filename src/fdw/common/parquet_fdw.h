@@ -44,6 +44,12 @@ extern bool pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp);
 /* Drop path's entry: the file was just written (COPY TO). */
 extern void pqfdw_footer_cache_forget(const char *path);
 
+/*
+ * The cached footer of src's file whatever the file is now, or NULL: for
+ * the planner's estimates only (the executor opens and checks every file).
+ */
+extern PqFile *pqfdw_footer_cache_peek(PqSource *src);
+
 /* The cached file as stamp says it is now, viewed through src; or NULL. */
 extern PqFile *pqfdw_footer_cache_lookup(PqSource *src,
 										 const PqFileStamp *stamp);
@@ -120,6 +126,33 @@ extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
 extern List *pqfdw_split_paths(const char *filename);
 extern List *pqfdw_expand_paths(const char *filename);
 
+/*
+ * dir_cache.c: the entries of directory dir but "." and "..", kept across
+ * queries while the directory's stamp is unchanged (valid until the next
+ * call), sorted as their paths sort (a directory's name as if it ended in
+ * "/").  OTHER: a symbolic link or an unknown type, to stat() each time.
+ */
+typedef enum PqfdwDirentKind
+{
+	PQFDW_DIRENT_FILE,
+	PQFDW_DIRENT_DIR,
+	PQFDW_DIRENT_OTHER
+} PqfdwDirentKind;
+
+typedef struct PqfdwDirEntry
+{
+	char	   *name;
+	PqfdwDirentKind kind;
+} PqfdwDirEntry;
+
+typedef struct PqfdwDirListing
+{
+	int			n;
+	PqfdwDirEntry *entries;
+} PqfdwDirListing;
+
+extern const PqfdwDirListing *pqfdw_dir_listing(const char *dir);
+
 /* s as a whole decimal integer in [min, max]? */
 extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
 							  int64 *value);
@@ -142,6 +175,14 @@ extern List *pqfdw_open_footers(List *paths,
 /* ... whatever their schemas (union_by_name) */
 extern List *pqfdw_open_footers_any(List *paths,
 									const PqDecryptionConfig *decrypt);
+
+/*
+ * The footers the planner estimates with: from the cache without checking
+ * the files (read and cached when not there); same_schema as in
+ * pqfdw_open_footers.
+ */
+extern List *pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
+								bool same_schema);
 
 /* Map each attribute of relid to a top-level field of file's schema. */
 extern PqSchemaNode *pqfdw_find_column(const PqFile *file, Oid relid,

@@ -131,6 +131,16 @@ pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
 	return pqfdw_footer_cache_open(src, &((FdSource *) src)->stamp);
 }
 
+static void
+schema_error(const PqFile *f, const PqFile *first)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+			 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",
+					f->src->name, first->src->name),
+			 errhint("All files of one foreign table must have the same columns and types, unless its option union_by_name is true.")));
+}
+
 /*
  * The footer of path, from the cache when the file is unchanged: known to
  * be in this statement, or shown by stat() (one system call, no open);
@@ -164,6 +174,35 @@ footer_only(const char *path, const PqDecryptionConfig *decrypt)
 }
 
 List *
+pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
+				   bool same_schema)
+{
+	List	   *files = NIL;
+	PqFile	   *first = NULL;
+	PqFileStamp unknown;
+	ListCell   *lc;
+
+	memset(&unknown, 0, sizeof(unknown));
+	foreach(lc, paths)
+	{
+		const char *path = lfirst(lc);
+		FdSource   *fs = new_source(path, -1, &unknown);
+		PqFile	   *f;
+
+		fs->src.decrypt = decrypt;
+		f = pqfdw_footer_cache_peek(&fs->src);
+		if (f == NULL)
+			f = footer_only(path, decrypt);
+		if (first == NULL)
+			first = f;
+		else if (same_schema && !pqfdw_footer_cache_same_schema(first, f))
+			schema_error(f, first);
+		files = lappend(files, f);
+	}
+	return files;
+}
+
+List *
 pqfdw_open_footers_any(List *paths, const PqDecryptionConfig *decrypt)
 {
 	List	   *files = NIL;
@@ -188,11 +227,7 @@ pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 		if (first == NULL)
 			first = f;
 		else if (!pqfdw_footer_cache_same_schema(first, f))
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
-					 errmsg("schema of Parquet file \"%s\" differs from the schema of \"%s\"",
-							f->src->name, first->src->name),
-					 errhint("All files of one foreign table must have the same columns and types, unless its option union_by_name is true.")));
+			schema_error(f, first);
 		files = lappend(files, f);
 	}
 	return files;

@@ -99,7 +99,7 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 	bool	   *nulls;
 	bool	   *pruned;
 	TupleDesc	tupdesc = RelationGetDescr(rel);
-	PqFile	   *first = linitial(files);
+	PqFile	   *first;
 	double		rows = 0;
 	bool		all_known = true;
 	ListCell   *lc;
@@ -117,6 +117,7 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 		st->ds->union_by_name)
 		return NULL;
 	clauses = pqfdw_prune_clauses(field_quals, baserel->relid, &values);
+	first = linitial(files);
 	if (clauses == NIL)
 		return NULL;
 
@@ -258,9 +259,8 @@ kept_footers(SizedTable *s, const bool *pruned, List **paths)
 	if (s->kept != NULL && memcmp(s->kept, kept, sizeof(bool) * n) == 0)
 		return s->files;
 	s->kept = kept;
-	s->files = s->opts.union_by_name ?
-		pqfdw_open_footers_any(*paths, s->opts.decrypt) :
-		pqfdw_open_footers(*paths, s->opts.decrypt);
+	s->files = pqfdw_plan_footers(*paths, s->opts.decrypt,
+								  !s->opts.union_by_name);
 	return s->files;
 }
 
