@@ -21,6 +21,9 @@
 #                partial target or a stray temporary file
 #   soak         one minute of mutated files read through SQL (metadata,
 #                schema, IMPORT, SELECT, COPY FROM): no backend may die or hang
+#   upgrade      CREATE EXTENSION parquet_fdw VERSION '0.1' (the first
+#                release), foreign tables and keys, ALTER EXTENSION UPDATE:
+#                tables read, keys decrypt, objects equal a fresh install's
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
@@ -356,6 +359,12 @@ run_script_stage copy_faults bash test/faults/copy_faults.sh
 # SQL for a minute with a fixed seed (test/soak/soak.sh; the long run is
 # the same command with more minutes).
 run_script_stage soak bash test/soak/soak.sh "${SOAK_MINUTES:-1}" 20261124
+
+# -------------------------------------------------------------- upgrade
+# From 0.1, the first release, to the current version over existing foreign
+# tables and keys; the updated catalog equals a fresh install's
+# (test/upgrade/upgrade.sh, test/upgrade/catalog.sql).
+run_script_stage upgrade bash test/upgrade/upgrade.sh
 
 # --------------------------------- formulas, conformance, interop (one cluster)
 # The server reads the corpus in place. If a private parent directory keeps

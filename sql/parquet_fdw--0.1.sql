@@ -12,10 +12,6 @@ RETURNS void
 AS 'MODULE_PATHNAME'
 LANGUAGE C STRICT;
 
--- The functions below check file access themselves (superuser or
--- pg_read_server_files), so everyone may look them up.
-GRANT USAGE ON SCHEMA parquet_fdw TO PUBLIC;
-
 CREATE FOREIGN DATA WRAPPER parquet_fdw
   HANDLER parquet_fdw_handler
   VALIDATOR parquet_fdw_validator;
@@ -49,17 +45,7 @@ CREATE FUNCTION metadata(
     OUT bloom_filter_length int,
     OUT has_column_index boolean,
     OUT has_offset_index boolean,
-    OUT key_value_metadata text,
-    -- GeospatialStatistics of GEOMETRY/GEOGRAPHY chunks (Z, M when stored)
-    OUT bbox_xmin float8,
-    OUT bbox_xmax float8,
-    OUT bbox_ymin float8,
-    OUT bbox_ymax float8,
-    OUT bbox_zmin float8,
-    OUT bbox_zmax float8,
-    OUT bbox_mmin float8,
-    OUT bbox_mmax float8,
-    OUT geospatial_types int[])
+    OUT key_value_metadata text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'parquet_fdw_metadata'
 LANGUAGE C STRICT VOLATILE;
@@ -81,12 +67,7 @@ CREATE FUNCTION schema(
     OUT max_repetition_level int,
     OUT field_id int,
     OUT column_id int,
-    OUT pg_type text,
-    -- GEOMETRY/GEOGRAPHY: CRS (OGC:CRS84 when absent), GEOGRAPHY's edge
-    -- algorithm (SPHERICAL when absent), the SRID of PostGIS values
-    OUT crs text,
-    OUT edge_algorithm text,
-    OUT srid int)
+    OUT pg_type text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'parquet_fdw_schema'
 LANGUAGE C STRICT VOLATILE;
@@ -107,80 +88,11 @@ AS 'MODULE_PATHNAME', 'parquet_fdw_file_info'
 LANGUAGE C STRICT VOLATILE;
 
 -- The CREATE FOREIGN TABLE statement that reads the given path(s) with the
--- natural PostgreSQL types (the same that IMPORT FOREIGN SCHEMA uses).  The
--- key options of encrypted files (key ids, never keys) are passed through.
+-- natural PostgreSQL types (the same that IMPORT FOREIGN SCHEMA uses).
 CREATE FUNCTION create_table_sql(
     path text,
     table_name text DEFAULT NULL,
-    server_name text DEFAULT 'parquet_srv',
-    footer_key text DEFAULT NULL,
-    column_keys text DEFAULT NULL,
-    aad_prefix text DEFAULT NULL)
+    server_name text DEFAULT 'parquet_srv')
 RETURNS text
 AS 'MODULE_PATHNAME', 'parquet_fdw_create_table_sql'
 LANGUAGE C VOLATILE;
-
--- COPY ... WITH (FORMAT parquet) is a ProcessUtility hook: it exists only
--- in sessions that have loaded the library.  (Extension scripts run with
--- client_min_messages at least WARNING, so a NOTICE would not be seen.)
-DO $$
-BEGIN
-    IF current_setting('shared_preload_libraries') !~ '(^|[\s,])parquet_fdw([\s,]|$)' AND
-       current_setting('session_preload_libraries') !~ '(^|[\s,])parquet_fdw([\s,]|$)' THEN
-        RAISE WARNING 'COPY ... WITH (FORMAT parquet) needs the parquet_fdw library loaded in the session'
-            USING HINT = 'Add parquet_fdw to shared_preload_libraries or session_preload_libraries, or run LOAD ''parquet_fdw''; without it PostgreSQL reports: COPY format "parquet" not recognized.';
-    END IF;
-END
-$$;
-
--- Encryption keys (docs/ENCRYPTION.md).  Key material lives in files of the
--- key directory (parquet_fdw.key_directory); SQL only ever names key ids.
-CREATE FUNCTION create_key(key_id text, bits integer DEFAULT 256)
-RETURNS void
-AS 'MODULE_PATHNAME', 'parquet_fdw_create_key'
-LANGUAGE C STRICT VOLATILE;
-
-CREATE FUNCTION drop_key(key_id text)
-RETURNS void
-AS 'MODULE_PATHNAME', 'parquet_fdw_drop_key'
-LANGUAGE C STRICT VOLATILE;
-
-CREATE FUNCTION keys(OUT key_id text, OUT bits integer)
-RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'parquet_fdw_keys'
-LANGUAGE C STRICT VOLATILE;
-
-REVOKE ALL ON FUNCTION create_key(text, integer), drop_key(text), keys() FROM PUBLIC;
-
--- Who may use which key besides superusers (members of grantee).
-CREATE TABLE key_grants (
-	key_id text NOT NULL,
-	grantee regrole NOT NULL,
-	PRIMARY KEY (key_id, grantee)
-);
-REVOKE ALL ON key_grants FROM PUBLIC;
-SELECT pg_catalog.pg_extension_config_dump('key_grants', '');
-
-CREATE FUNCTION grant_key(key_id text, grantee regrole)
-RETURNS void
-LANGUAGE sql STRICT VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$ INSERT INTO parquet_fdw.key_grants VALUES ($1, $2) ON CONFLICT DO NOTHING $$;
-
-CREATE FUNCTION revoke_key(key_id text, grantee regrole)
-RETURNS void
-LANGUAGE sql STRICT VOLATILE
-SET search_path = pg_catalog, pg_temp
-AS $$ DELETE FROM parquet_fdw.key_grants g WHERE g.key_id = $1 AND g.grantee = $2 $$;
-
-REVOKE ALL ON FUNCTION grant_key(text, regrole), revoke_key(text, regrole) FROM PUBLIC;
-
--- Called by the extension (not through SQL) to check a non-superuser's use
--- of a key; SECURITY DEFINER so that key_grants stays unreadable to others.
-CREATE FUNCTION key_usable(key_id text, role oid)
-RETURNS boolean
-LANGUAGE sql STABLE STRICT SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$ SELECT EXISTS (SELECT 1 FROM parquet_fdw.key_grants g
-                     WHERE g.key_id = $1 AND pg_has_role($2, g.grantee::oid, 'MEMBER')) $$;
-REVOKE ALL ON FUNCTION key_usable(text, oid) FROM PUBLIC;

@@ -292,6 +292,20 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	return commands;
 }
 
+/*
+ * Argument n as a C string, or NULL when it is NULL or not passed at all:
+ * version 0.1's create_table_sql(path, table_name, server_name) has no key
+ * arguments, and a database keeps that declaration until ALTER EXTENSION
+ * parquet_fdw UPDATE, while this library is already the new one.
+ */
+static char *
+optional_text_arg(FunctionCallInfo fcinfo, int n)
+{
+	if (PG_NARGS() <= n || PG_ARGISNULL(n))
+		return NULL;
+	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
 Datum
 parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 {
@@ -317,9 +331,9 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet files match \"%s\"", filename)));
-	keyopts = key_options_sql(PG_ARGISNULL(3) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(3)),
-							  PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4)),
-							  PG_ARGISNULL(5) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(5)),
+	keyopts = key_options_sql(optional_text_arg(fcinfo, 3),
+							  optional_text_arg(fcinfo, 4),
+							  optional_text_arg(fcinfo, 5),
 							  NULL, &decrypt);
 	file = linitial(pqfdw_open_footers(paths, decrypt));
 	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
