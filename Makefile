@@ -3,6 +3,7 @@
 #   make && make install        build and install the extension
 #   make unittest               format-layer unit tests (ASan + UBSan)
 #   scripts/test.sh             everything CI runs (see README.md)
+#   make dist                   PGXN release archive of HEAD (META.json)
 
 MODULE_big = parquet_fdw
 EXTENSION = parquet_fdw
@@ -113,3 +114,16 @@ fuzz: $(FUZZ_BINS)
 
 .PHONY: fuzz
 EXTRA_CLEAN += $(FUZZ_BUILD)
+
+# ---- make dist: the PGXN release archive parquet_fdw-<version>.zip ----
+# META.json's version, files of the committed HEAD (git archive: what is not
+# committed is not released).
+DIST_VERSION = $(shell sed -n 's/^   "version": "\([^"]*\)",$$/\1/p' $(srcdir)/META.json)
+DIST = $(EXTENSION)-$(DIST_VERSION)
+
+dist:
+	@test -n "$(DIST_VERSION)" || { echo "make dist: no version in META.json" >&2; exit 1; }
+	git archive --format=zip --prefix=$(DIST)/ -o $(DIST).zip HEAD
+
+.PHONY: dist
+EXTRA_CLEAN += $(EXTENSION)-*.zip
