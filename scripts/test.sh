@@ -2,6 +2,8 @@
 # The whole test suite (what CI runs through .ci/run), as root on Debian 12:
 #
 #   setup        scripts/setup.sh: apt dependencies, make && make install, npm ci
+#   meta         META.json against the PGXN Meta Spec v1 JSON Schemas
+#                (test/pgxn/check_meta.mjs, Ajv) and the control file
 #   unit         make unittest: format-layer unit tests (ASan + UBSan binary)
 #   fuzz         scripts/fuzz.sh 15: every libFuzzer target of test/fuzz/
 #                (reproducers, then 15 s of fuzzing each; FUZZ_SECONDS)
@@ -51,6 +53,10 @@
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
+#   deb          scripts/build-deb.sh from `make dist`'s archive; each
+#                package dpkg -i'd, CREATE EXTENSION on a fresh cluster, a
+#                query vs DuckDB, dpkg --purge leaves none of its files; last,
+#                see there (test/packages/deb.sh)
 #
 # Each stage prints "<stage>: N passed, N failed"; a stage that cannot run at
 # all counts as one failure. The last line is the total "N passed, N failed";
@@ -141,6 +147,10 @@ fi
 # folders, no circle between files (nm on the objects setup built), every
 # file named and its job said at its top, none over 1,000 lines.
 run_script_stage layout node test/layout/check_layout.mjs
+
+# ----------------------------------------------------------------- meta
+# PGXN: META.json against pgxn/meta's v1 JSON Schemas, and the control file.
+run_script_stage meta bash -c 'cd test/pgxn && npm ci --no-audit --no-fund --loglevel=error >/dev/null && node check_meta.mjs'
 
 # ----------------------------------------------------------------- unit
 banner unit
@@ -463,6 +473,14 @@ if [ $SETUP_OK = 1 ]; then
 else
 	could_not_run pme-corpus "setup failed"
 fi
+
+# ------------------------------------------------------------------ deb
+# The Debian packages, installed into the system and purged again.  Last:
+# dpkg -i replaces the files `make install` put in the PostgreSQL
+# directories and --purge deletes them; test/packages/deb.sh puts them back
+# and checks them byte for byte, but running after every other stage means
+# no stage can run against the package's build instead of the checkout's.
+run_script_stage deb bash test/packages/deb.sh
 
 banner summary
 echo "server: $SERVER_VERSION"
