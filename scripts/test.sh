@@ -55,8 +55,8 @@
 #                on the corpus's encrypted files
 #   deb          scripts/build-deb.sh from `make dist`'s archive; each
 #                package dpkg -i'd, CREATE EXTENSION on a fresh cluster, a
-#                query vs DuckDB, dpkg --purge leaves none of its files; last,
-#                see there (test/packages/deb.sh)
+#                query vs DuckDB, dpkg --purge leaves none of its files, the
+#                make install files put back (test/packages/deb.sh); runs last
 #
 # Each stage prints "<stage>: N passed, N failed"; a stage that cannot run at
 # all counts as one failure. The last line is the total "N passed, N failed";

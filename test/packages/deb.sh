@@ -5,6 +5,7 @@
 # CREATE EXTENSION, a query over a file DuckDB wrote compared with DuckDB's
 # answer, COPY TO Parquet read back by DuckDB, then dpkg --purge: the
 # package's files must be gone.  As root.  Prints "deb: N passed, N failed".
+# PARQUET_FDW_DEBS=DIR: the packages in DIR instead of building them.
 #
 # dpkg -i overwrites the files `make install` put in the same places (the
 # later stages use those), and the purge deletes them: they are saved before
@@ -18,15 +19,15 @@ source scripts/cluster.sh
 
 D=$(mktemp -d /tmp/parquet_fdw_deb_test.XXXXXX)
 chmod 755 "$D"
-SAVED=$D/saved
+SAVED=$D/saved.tar
 INSTALLED=
 cleanup() {
 	pgfdw_cluster_stop >/dev/null 2>&1 || true
 	if [ -n "$INSTALLED" ]; then
 		dpkg --purge "$INSTALLED" >/dev/null 2>&1 || true
 	fi
-	if [ -d "$SAVED" ]; then
-		cp -a "$SAVED/." / # the make install files, whatever happened
+	if [ -f "$SAVED" ]; then
+		tar -C / -xpf "$SAVED" # the make install files, whatever happened
 	fi
 	rm -rf "$D"
 }
@@ -45,7 +46,10 @@ check() { # NAME DESCRIPTION GOT WANT
 	fi
 }
 
-if ! bash scripts/build-deb.sh "$D/debs"; then
+# PARQUET_FDW_DEBS=DIR tests packages built before instead.
+if [ -n "${PARQUET_FDW_DEBS:-}" ]; then
+	mkdir "$D/debs" && cp "$PARQUET_FDW_DEBS"/postgresql-*-parquet-fdw_*.deb "$D/debs/"
+elif ! bash scripts/build-deb.sh "$D/debs"; then
 	check build "scripts/build-deb.sh" failed ok
 	echo "deb: $passed passed, $failed failed"
 	exit 1
@@ -61,15 +65,18 @@ for deb in "$D"/debs/postgresql-*-parquet-fdw_*.deb; do
 	major=$(sed -E 's/^postgresql-([0-9]+)-.*/\1/' <<<"$pkg")
 	# Save what the package will overwrite (the make install files).
 	mapfile -t files < <(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print substr($6, 2)}')
-	rm -rf "$SAVED" && mkdir -p "$SAVED"
+	existing=()
 	for f in "${files[@]}"; do
-		[ -e "$f" ] && cp -a --parents "$f" "$SAVED/"
+		[ -e "$f" ] && existing+=("${f#/}")
 	done
+	rm -f "$SAVED"
+	tar -C / -cpf "$SAVED" --files-from=/dev/null
+	[ ${#existing[@]} = 0 ] || tar -C / -cpf "$SAVED" "${existing[@]}"
 	check "$pkg" "the package holds the library, control file and every install/update script" \
 		"$(printf '%s\n' "${files[@]}" | grep -cE "/lib/parquet_fdw\.so$|/extension/parquet_fdw(\.control|--0\.1\.sql|--0\.2\.sql|--0\.1--0\.2\.sql)$")" 5
 
 	INSTALLED=$pkg
-	dpkg -i "$deb" >/dev/null
+	dpkg -i "$deb" >"$D/dpkg.log" 2>&1 || cat "$D/dpkg.log"
 	check "$pkg" "dpkg -i: installed, files as packaged (dpkg --verify)" \
 		"$(dpkg-query -W -f='${Status}' "$pkg") $(dpkg --verify "$pkg" | wc -l)" "install ok installed 0"
 
@@ -81,9 +88,10 @@ for deb in "$D"/debs/postgresql-*-parquet-fdw_*.deb; do
 		-c "CREATE FOREIGN TABLE trips (trip_id bigint, pickup_at timestamp, city_id int,
 		      distance_km numeric(6,1), fare numeric(8,2), payment text)
 		    SERVER parquet_srv OPTIONS (filename '$D/trips.parquet')"
-	check "$pkg" "CREATE EXTENSION on a fresh cluster: version 0.2, library from the package" \
+	check "$pkg" "CREATE EXTENSION on a fresh cluster: version 0.2, its 9 C functions in the package's library" \
 		"$("${PSQL[@]}" -c "SELECT extversion FROM pg_extension WHERE extname = 'parquet_fdw'" \
-			-c "SELECT count(*) FROM pg_proc WHERE probin = '\$libdir/parquet_fdw'")" "$(printf '0.2\n12')"
+			-c "SELECT count(*) FROM pg_proc WHERE probin = '\$libdir/parquet_fdw'") $(dpkg -S "$("$PG_CONFIG" --pkglibdir)/parquet_fdw.so" | cut -d: -f1)" \
+		"$(printf '0.2\n9 %s' "$pkg")"
 	# shellcheck disable=SC2059
 	check "$pkg" "a query over DuckDB's file gives DuckDB's answer" \
 		"$("${PSQL[@]}" -c "$(printf "$Q" trips)")" "$duck_answer"
@@ -94,7 +102,7 @@ for deb in "$D"/debs/postgresql-*-parquet-fdw_*.deb; do
 	"${PSQL[@]}" -c "SELECT version()" | sed "s/^/deb: $pkg on /"
 	pgfdw_cluster_stop >/dev/null
 
-	dpkg --purge "$pkg" >/dev/null
+	dpkg --purge "$pkg" >"$D/dpkg.log" 2>&1 || cat "$D/dpkg.log"
 	INSTALLED=
 	left=0
 	for f in "${files[@]}"; do
@@ -103,13 +111,11 @@ for deb in "$D"/debs/postgresql-*-parquet-fdw_*.deb; do
 	check "$pkg" "dpkg --purge: unregistered, none of its ${#files[@]} files left" \
 		"$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || echo gone) $left" "gone 0"
 
-	# Put back what make install had there, and check it is back.
-	cp -a "$SAVED/." /
-	differ=0
-	while IFS= read -r f; do
-		cmp -s "$SAVED/$f" "/$f" || differ=$((differ + 1))
-	done < <(cd "$SAVED" && find . -type f | sed 's|^\./||')
-	check "$pkg" "the make install files are back ($(cd "$SAVED" && find . -type f | wc -l) files)" "$differ" 0
+	# Put back what make install had there, and check it is back
+	# (tar --compare: contents, modes, owners, times).
+	tar -C / -xpf "$SAVED"
+	check "$pkg" "the make install files are back (${#existing[@]} files)" \
+		"$(tar -C / --compare -f "$SAVED" 2>&1 | head -n 5)" ""
 done
 
 echo "deb: $passed passed, $failed failed"
