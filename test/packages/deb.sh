@@ -12,7 +12,6 @@
 # and put back after, byte for byte, and checked.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-REPO=$(pwd)
 export PGFDW_NO_TRAP=1
 # shellcheck source=scripts/cluster.sh
 source scripts/cluster.sh

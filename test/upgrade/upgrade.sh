@@ -52,6 +52,7 @@ chown -R postgres:postgres "$D/keys"
 node test/js/demo_data.mjs "$D/trips.parquet" >/dev/null
 mkdir -m 777 "$D/out"
 
+# shellcheck disable=SC2034 # read by scripts/cluster.sh
 PGFDW_CLUSTER_SETTINGS="parquet_fdw.key_directory = '$D/keys'"
 pgfdw_cluster_start >/dev/null
 PSQL=("$PGFDW_BINDIR/psql" -X -q -v ON_ERROR_STOP=1 -At)
