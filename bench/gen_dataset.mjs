@@ -32,7 +32,7 @@ const db = await DuckDBInstance.create(':memory:', {
 });
 const c = await db.connect();
 const rowsOf = (p, f) => `SELECT ((${p} * ${F} + ${f}) * ${R} + i)::BIGINT AS id,
-  ((i * 7919 + ${f}) % 10000) / 100.0 AS v, 'k' || ((i + ${p}) % 50) AS s FROM range(${R}) t(i)`;
+  (((i * 7919 + ${f}) % 10000) / 100.0)::DOUBLE AS v, 'k' || ((i + ${p}) % 50) AS s FROM range(${R}) t(i)`;
 for (let p = 0; p < P; p++) {
   const dir = path.join(tree, `part=${p}`);
   fs.mkdirSync(dir, { recursive: true });
@@ -40,7 +40,7 @@ for (let p = 0; p < P; p++) {
     await c.run(`COPY (${rowsOf(p, f)}) TO ${lit(path.join(dir, `data_${f}.parquet`))} (FORMAT parquet)`);
 }
 await c.run(`COPY (SELECT id, v, s, (id // ${F * R})::INT AS part FROM range(${P * F * R}) t(n),
-  LATERAL (SELECT n AS id) x, LATERAL (SELECT ((n % ${R}) * 7919 + (n // ${R}) % ${F}) % 10000 / 100.0 AS v,
+  LATERAL (SELECT n AS id) x, LATERAL (SELECT (((n % ${R}) * 7919 + (n // ${R}) % ${F}) % 10000 / 100.0)::DOUBLE AS v,
   'k' || ((n % ${R}) + n // ${F * R}) % 50 AS s) y ORDER BY id)
   TO ${lit(path.join(out, 'one.parquet'))} (FORMAT parquet)`);
 console.log(`${P * F} files in ${P} partitions, ${P * F * R} rows`);

@@ -76,9 +76,14 @@ struct PqScanState
 	bool		prune_values_ready;
 	MemoryContext param_cxt;	/* evaluated values, reset on rescan */
 	PqBloomProbe *bloom_probes; /* hashes of the values, in param_cxt */
+	int			bloom_file;		/* union_by_name: the file they hash for */
 
 	/* EXPLAIN ANALYZE */
 	int64		row_groups_pruned_stats;
+	int64		files_pruned_stats; /* every row group excluded by statistics
+									 * (scans without workers) */
+	int			stats_file;		/* the file being counted, -1: none */
+	bool		stats_file_kept;	/* some row group of it was not excluded */
 	int64		row_groups_pruned_bloom;
 	int64		row_groups_pruned_dict;
 	int64		row_groups_pruned_pages;
@@ -199,6 +204,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	}
 	if (st->npreds > 0)
 	{
+		st->stats_file = -1;
 		st->reader->rg_check = row_group_check;
 		st->reader->rg_check_arg = st;
 	}
@@ -333,8 +339,23 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 		st->row_groups_pruned_stats += count;
 		match = false;
 	}
+	if (tr->claim == NULL)
+	{
+		if (st->stats_file != tr->file_index)
+		{
+			st->stats_file = tr->file_index;
+			st->stats_file_kept = false;
+		}
+		st->stats_file_kept |= match;
+		if (row_group == tr->file->md.n_row_groups - 1 && !st->stats_file_kept)
+			st->files_pruned_stats++;
+	}
 	if (match && pqfdw_enable_bloom_pruning)
 	{
+		/* under union_by_name a column's physical type may change per file */
+		if (tr->ds->union_by_name && st->bloom_file != tr->file_index)
+			st->bloom_probes = NULL;
+		st->bloom_file = tr->file_index;
 		if (st->bloom_probes == NULL)
 			st->bloom_probes = pqfdw_bloom_probes_create(st->preds, st->npreds,
 														 tr->att_cv,
@@ -486,6 +507,7 @@ pqfdw_scan_rescan(PqScanState *st)
 	st->batch_n = st->batch_pos = 0;
 	st->formed_first = st->formed_end = 0;
 	st->prune_values_ready = false;
+	st->stats_file = -1;
 	if (st->file_pruner)
 		pqfdw_file_pruner_reset(st->file_pruner);
 }
@@ -621,6 +643,10 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 		}
 		if (st->prune_exprs != NIL)
 		{
+			/* a file all of whose row groups statistics exclude */
+			if (st->files_total > 1 && st->shared == NULL)
+				ExplainPropertyInteger("Files Pruned by Statistics", NULL,
+									   st->files_pruned_stats, es);
 			ExplainPropertyInteger("Row Groups Pruned by Statistics", NULL,
 								   c[PQFDW_COUNT_PRUNED_STATS], es);
 			ExplainPropertyInteger("Row Groups Pruned by Bloom Filter", NULL,
