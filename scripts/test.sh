@@ -26,6 +26,11 @@
 #   upgrade      CREATE EXTENSION parquet_fdw VERSION '0.1' (the first
 #                release), foreign tables and keys, ALTER EXTENSION UPDATE:
 #                tables read, keys decrypt, objects equal a fresh install's
+#   scale_out    3 parquet_fdw data nodes under a postgres_fdw coordinator
+#                (partitioned table, async foreign scans, partitionwise
+#                aggregates): aggregates, GROUP BY, filters, joins, COPY TO
+#                equal one parquet_fdw table's and a heap table's; the plans
+#                push the aggregates to every node
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
@@ -375,6 +380,10 @@ run_script_stage soak bash test/soak/soak.sh "${SOAK_MINUTES:-1}" 20261124
 # tables and keys; the updated catalog equals a fresh install's
 # (test/upgrade/upgrade.sh, test/upgrade/catalog.sql).
 run_script_stage upgrade bash test/upgrade/upgrade.sh
+# ------------------------------------------------------------ scale_out
+# Data nodes and a coordinator as scripts/scale-out-demo.sh builds them
+# (scripts/scale_out_cluster.sh), checked by test/js/check_scale_out.mjs.
+run_script_stage scale_out bash test/scale_out/scale_out.sh 3
 
 # --------------------------------- formulas, conformance, interop (one cluster)
 # The server reads the corpus in place. If a private parent directory keeps
