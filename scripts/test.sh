@@ -380,6 +380,7 @@ run_script_stage soak bash test/soak/soak.sh "${SOAK_MINUTES:-1}" 20261124
 # tables and keys; the updated catalog equals a fresh install's
 # (test/upgrade/upgrade.sh, test/upgrade/catalog.sql).
 run_script_stage upgrade bash test/upgrade/upgrade.sh
+
 # ------------------------------------------------------------ scale_out
 # Data nodes and a coordinator as scripts/scale-out-demo.sh builds them
 # (scripts/scale_out_cluster.sh), checked by test/js/check_scale_out.mjs.

@@ -139,6 +139,17 @@ for (const [what, sql, want] of QUERIES) {
     m && /Parquet Aggregate: count\(\*\), sum\(/.test(nodePlan) ? [] : [`node plan: ${nodePlan || plan}`]);
 }
 
+// enable_partitionwise_aggregate (on at the coordinator) leaves a plain
+// parquet_fdw table's grouped scans and footer answers alone.
+{
+  const grouped = await planOf(coord, 'SELECT region, count(*), sum(price) FROM events_all GROUP BY region');
+  const footer = await planOf(coord, 'SELECT count(*), max(day) FROM events_all');
+  const p = [];
+  if (!/Parquet Aggregate: count\(\*\), sum\(.*GROUP BY/.test(grouped)) p.push(`GROUP BY plan: ${grouped}`);
+  if (!/Parquet Aggregate: count\(\*\), max\(.*from the footers/.test(footer)) p.push(`footer plan: ${footer}`);
+  t.check('with enable_partitionwise_aggregate on, a parquet_fdw table aggregates in its scan and from its footers', p);
+}
+
 // COPY (SELECT ...) TO a file from the coordinator.
 const out = path.join(work, 'out');
 fs.mkdirSync(out, { recursive: true });

@@ -323,10 +323,10 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	Cost		total;
 	QualCost	qcost;
 
+	/* a base relation: extra->patype then only says the setting is on */
 	if (!pqfdw_enable_grouped_scan || st == NULL ||
 		input_rel->reloptkind != RELOPT_BASEREL ||
 		!pqfdw_upper_pushdown_ok(st) ||
-		extra->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		parse->groupingSets != NIL || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || root->hasPseudoConstantQuals)
 		return;

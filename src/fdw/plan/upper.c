@@ -212,8 +212,7 @@ footer_scan_tlist(List *aggrefs, List **kinds, List **attnums)
 }
 
 static void
-footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
-			 GroupPathExtraData *extra)
+footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 {
 	Query	   *parse = root->parse;
 	PqfdwPlanState *st;
@@ -225,8 +224,11 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 	List	   *paths = NIL;
 	Cost		cost;
 
+	/*
+	 * Only a base relation, not a partition's child relation (for a base
+	 * relation, partitionwise aggregation only means the setting is on).
+	 */
 	if (input_rel->reloptkind != RELOPT_BASEREL ||
-		extra->patype != PARTITIONWISE_AGGREGATE_NONE ||
 		parse->groupClause != NIL || parse->groupingSets != NIL ||
 		root->hasHavingQual || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || input_rel->fdw_private == NULL)
@@ -271,7 +273,7 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 						   void *extra)
 {
 	if (stage == UPPERREL_GROUP_AGG)
-		footer_paths(root, input_rel, output_rel, extra);
+		footer_paths(root, input_rel, output_rel);
 	if (stage == UPPERREL_GROUP_AGG || stage == UPPERREL_PARTIAL_GROUP_AGG)
 		pqfdw_grouping_paths(root, stage, input_rel, output_rel, extra);
 	if (stage == UPPERREL_FINAL)
