@@ -130,6 +130,15 @@ for (const [what, sql, want] of QUERIES) {
     t.check(`${what}: plan`, planProblems(await planOf(coord, on('events')), want));
 }
 
+// The merge docs/SCALE_OUT.md gives for avg (sums over counts of the
+// nodes' groups) is PostgreSQL's avg, to the last digit.
+{
+  const merged = await rowsOf(coord, `SELECT sum(s) / sum(n), sum(q) / sum(n) FROM (SELECT region, count(*) n,
+    sum(price) s, sum(qty) q FROM events GROUP BY region) p`);
+  const avg = await rowsOf(coord, 'SELECT avg(price), avg(qty) FROM events_heap');
+  t.check('avg merged as sum/count from the nodes = avg over the heap', diffRows('merged avg', merged, avg));
+}
+
 // A node runs the aggregate the coordinator sends it inside its parquet scan.
 {
   const plan = await planOf(coord, 'SELECT region, count(*), sum(price) FROM events GROUP BY region');
