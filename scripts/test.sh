@@ -36,6 +36,9 @@
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
 #   pruning      corpus files with statistics/page index/bloom filters: every
 #                pruning kind on gives the same rows as all of them off
+#   nested_pruning  struct fields and list elements of a DuckDB file prune
+#                row groups (statistics, Bloom filters; EXPLAIN counters),
+#                same rows as DuckDB with pruning on and off
 #   sorted_corpus  option sorted against the corpus file with sorting_columns:
 #                contradicting declarations fail naming them
 #   variant_shredded  every shredded_variant/ case read through parquet_fdw
@@ -437,6 +440,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	# the same files through parallel plans (forced): same rows as DuckDB's
 	run_js_stage conformance_parallel compare.mjs conformance --parallel
 	run_js_stage pruning check_pruning.mjs
+	run_js_stage nested_pruning check_nested_pruning.mjs
 	run_js_stage sorted_corpus check_sorted.mjs
 	run_js_stage variant_shredded check_variant.mjs --shredded
 	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"

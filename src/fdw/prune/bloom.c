@@ -46,7 +46,8 @@ probe_hashes(PqBloomProbe *probe, PqPrunePred *p, PqConverter *cv,
 
 	/* writers do not agree on hashing booleans, nor would it pay */
 	if (p->kind != PQ_PRUNE_COMPARE || p->strategy != BTEqualStrategyNumber ||
-		cv == NULL || cv->node->max_rep > 0 || cv->physical_type == PQ_BOOLEAN ||
+		cv == NULL || cv->node->max_rep > (p->element ? 1 : 0) ||
+		cv->physical_type == PQ_BOOLEAN ||
 		p->has_cast)
 		return;
 
@@ -93,7 +94,8 @@ probe_init(PqBloomProbe *probe, PqPrunePred *p, PqConverter **cvs,
 	memset(probe, 0, sizeof(*probe));
 	if (p->kind != PQ_PRUNE_OR)
 	{
-		probe_hashes(probe, p, cvs[p->attnum - 1], cxt);
+		probe_hashes(probe, p, PQ_PRED_IS_NESTED(p) ? p->nested_cv :
+					 cvs[p->attnum - 1], cxt);
 		return;
 	}
 	probe->args = MemoryContextAllocZero(cxt, sizeof(PqBloomProbe) *
@@ -311,8 +313,12 @@ pred_may_match(PqPrunePred *p, const PqBloomProbe *probe, PqFile *file,
 	if (!probe->usable)
 		return true;
 	if (p->kind != PQ_PRUNE_OR)
-		return leaf[p->attnum - 1] < 0 ||
-			chunk_may_match(probe, file, row_group, leaf[p->attnum - 1]);
+	{
+		int			c = PQ_PRED_IS_NESTED(p) ? p->nested_leaf :
+			leaf[p->attnum - 1];
+
+		return c < 0 || chunk_may_match(probe, file, row_group, c);
+	}
 	for (i = 0; i < p->nargs; i++)
 		if (pred_may_match(&p->args[i], &probe->args[i], file, row_group, leaf))
 			return true;

@@ -245,9 +245,7 @@ pred_ranges(PagePruneState *st, PqPrunePred *p, PqRowRange **ranges, int *n)
 		return true;
 	}
 
-	cv = st->cvs[p->attnum - 1];
-	c = st->leaf[p->attnum - 1];
-	if (cv == NULL || c < 0)
+	if (!pqfdw_pred_column(p, st->cvs, st->leaf, &cv, &c))
 		return false;
 	e = page_index_entry(st, c);
 	if (!e->usable)

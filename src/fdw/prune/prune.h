@@ -9,9 +9,13 @@
 #define PQFDW_PRUNE_H
 
 #include "fdw/convert/convert.h"
+#include "fdw/convert/nested.h"
 #include "fmgr.h"
 #include "nodes/pg_list.h"
 #include "nodes/primnodes.h"
+
+/* struct fields a nested predicate may select */
+#define PQ_PRUNE_MAX_STEPS 8
 
 typedef enum PqPruneKind
 {
@@ -43,7 +47,44 @@ typedef struct PqPrunePred
 	bool		has_prefix_end;
 	struct PqPrunePred *args;	/* PQ_PRUNE_OR */
 	int			nargs;
+
+	/*
+	 * A leaf inside a nested column (nested_path.c): the struct fields
+	 * selected from the attribute, outermost first, then, when element,
+	 * the elements of a list ("value op ANY (list)").  Bound per scan to
+	 * the leaf's converter and column; unbound (NULL) decides nothing.
+	 */
+	int16		fields[PQ_PRUNE_MAX_STEPS];
+	int			nfields;
+	bool		element;
+	Oid			leaf_type;		/* the field's or element's declared type */
+	PqConverter *nested_cv;
+	int			nested_leaf;
 } PqPrunePred;
+
+#define PQ_PRED_IS_NESTED(p) ((p)->nfields > 0 || (p)->element)
+
+/*
+ * The converter and leaf column predicate p reads: its attribute's
+ * (cvs/leaf per attribute), or for a nested leaf the bound one.  False
+ * when there is none.
+ */
+static inline bool
+pqfdw_pred_column(const PqPrunePred *p, PqConverter **cvs, const int *leaf,
+				  PqConverter **cv, int *c)
+{
+	if (PQ_PRED_IS_NESTED(p))
+	{
+		*cv = p->nested_cv;
+		*c = p->nested_leaf;
+	}
+	else
+	{
+		*cv = cvs[p->attnum - 1];
+		*c = leaf[p->attnum - 1];
+	}
+	return *cv != NULL && *c >= 0;
+}
 
 /*
  * Quals (bare Exprs) of a RestrictInfo list that statistics can decide,
@@ -125,6 +166,20 @@ extern double pqfdw_row_group_fraction(PqPrunePred *preds, int npreds,
 
 /* Can this one declared-type value satisfy the comparison predicate p? */
 extern bool pqfdw_pred_value_may_match(PqPrunePred *p, Datum value);
+
+/*
+ * nested_path.c: the Var under a chain of FieldSelects (fields[0 ..
+ * *nfields), outermost first), or the Var itself; NULL otherwise.
+ */
+extern Var *pqfdw_prune_field_var(Node *node, Index relid, int16 *fields,
+								  int *nfields);
+
+/*
+ * Bind the nested predicates on attribute attnum to the leaves of plan, the
+ * column's nested plan (once it exists, before pruning a row group).
+ */
+extern void pqfdw_prune_bind_nested(PqPrunePred *preds, int npreds,
+									AttrNumber attnum, PqNestedPlan *plan);
 
 /* GUC parquet_fdw.enable_statistics_pruning */
 extern bool pqfdw_enable_statistics_pruning;

@@ -96,26 +96,50 @@ monotonic_cast(Oid from, Oid to)
 static Var *
 column_operand(Node *node, Index relid, Oid *castfn)
 {
+	int16		fields[PQ_PRUNE_MAX_STEPS];
+	int			nfields;
+
 	*castfn = InvalidOid;
 	if (node && IsA(node, FuncExpr))
 	{
 		FuncExpr   *fe = (FuncExpr *) node;
 		Var		   *var;
+		Oid			argtype;
 		Oid			pathfn;
 
 		if ((fe->funcformat != COERCE_IMPLICIT_CAST &&
 			 fe->funcformat != COERCE_EXPLICIT_CAST) ||
 			list_length(fe->args) != 1 ||
-			(var = plain_var(linitial(fe->args), relid)) == NULL ||
-			!monotonic_cast(var->vartype, fe->funcresulttype) ||
-			find_coercion_pathway(fe->funcresulttype, var->vartype,
+			(var = pqfdw_prune_field_var(linitial(fe->args), relid, fields,
+										 &nfields)) == NULL)
+			return NULL;
+		argtype = exprType(linitial(fe->args));
+		if (!monotonic_cast(argtype, fe->funcresulttype) ||
+			find_coercion_pathway(fe->funcresulttype, argtype,
 								  COERCION_EXPLICIT, &pathfn) != COERCION_PATH_FUNC ||
 			pathfn != fe->funcid)
 			return NULL;
 		*castfn = fe->funcid;
 		return var;
 	}
-	return plain_var(node, relid);
+	return pqfdw_prune_field_var(node, relid, fields, &nfields);
+}
+
+/*
+ * The struct fields the column operand of a clause selects (a cast of
+ * them included), into p.
+ */
+static void
+set_fields(PqPrunePred *p, Node *operand, Index relid)
+{
+	if (operand && IsA(operand, FuncExpr))
+		operand = linitial(((FuncExpr *) operand)->args);
+	if (pqfdw_prune_field_var(operand, relid, p->fields, &p->nfields) == NULL)
+		elog(ERROR, "unrecognized parquet_fdw pruning clause");
+	while (IsA(operand, RelabelType))
+		operand = (Node *) ((RelabelType *) operand)->arg;
+	/* the type the leaf's converter must give */
+	p->leaf_type = exprType(operand);
 }
 
 /* The btree interpretation of opno, if any. */
@@ -221,11 +245,23 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 		PqBtreeInterp *bi;
 
 		if (!sa->useOr ||
-			!split_operands(sa->args, relid, &var, &value, &var_left, &castfn) ||
-			!var_left)
+			!split_operands(sa->args, relid, &var, &value, &var_left, &castfn))
 			return false;
 		bi = btree_interpretation(sa->opno);
-		if (!bi || PQFDW_INTERP_STRATEGY(bi) != BTEqualStrategyNumber)
+		if (!bi)
+			return false;
+
+		/*
+		 * "value op ANY (list column)": any comparison, on the list's
+		 * elements (nested_path.c); "column = ANY (values)": equality.
+		 */
+		if (!var_left)
+		{
+			if (OidIsValid(castfn) ||
+				!OidIsValid(get_element_type(exprType(lsecond(sa->args)))))
+				return false;
+		}
+		else if (PQFDW_INTERP_STRATEGY(bi) != BTEqualStrategyNumber)
 			return false;
 		*values = lappend(*values, value);
 		return true;
@@ -437,6 +473,7 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 		p->value_index = (*next_value)++;
 		p->strategy = var_left ? PQFDW_INTERP_STRATEGY(bi) : commute_strategy(PQFDW_INTERP_STRATEGY(bi));
 		set_cast(p, castfn);
+		set_fields(p, var_left ? linitial(op->args) : lsecond(op->args), relid);
 		return setup_compare(p, bi->opfamily_id,
 							 var_left ? bi->oplefttype : bi->oprighttype,
 							 var_left ? bi->oprighttype : bi->oplefttype,
@@ -451,6 +488,17 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 			elog(ERROR, "unrecognized parquet_fdw pruning clause");
 		p->attnum = var->varattno;
 		p->value_index = (*next_value)++;
+		if (!var_left)
+		{
+			/* "value op ANY (list)": "element op' value" on the elements */
+			set_fields(p, lsecond(sa->args), relid);
+			p->element = true;
+			p->leaf_type = get_element_type(p->leaf_type);
+			p->strategy = commute_strategy(PQFDW_INTERP_STRATEGY(bi));
+			return setup_compare(p, bi->opfamily_id, bi->oprighttype,
+								 bi->oplefttype, sa->inputcollid);
+		}
+		set_fields(p, linitial(sa->args), relid);
 		p->strategy = BTEqualStrategyNumber;
 		set_cast(p, castfn);
 		p->value_is_array = true;
@@ -788,9 +836,8 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 	if (p->kind == PQ_PRUNE_COMPARE && p->nvalues == 0)
 		return false;
 
-	cv = cvs[p->attnum - 1];
-	c = leaf[p->attnum - 1];
-	if (cv == NULL || c < 0 || cv->node->max_rep > 0)
+	if (!pqfdw_pred_column(p, cvs, leaf, &cv, &c) ||
+		cv->node->max_rep > (p->element ? 1 : 0))
 		return true;
 	cc = &rg->columns[c];
 

@@ -325,7 +325,13 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 	int64		count = tr->unit_piece == 0 ? 1 : 0;
 	int64		pages_total = 0;
 	int64		pages_pruned = 0;
+	int			i;
 
+	/* predicates on struct fields and list elements read their leaves */
+	for (i = 0; i < tr->ncols; i++)
+		if (tr->cols[i].nested != NULL)
+			pqfdw_prune_bind_nested(st->preds, st->npreds, tr->cols[i].attnum,
+									tr->cols[i].nested->plan);
 	if (!st->prune_values_ready)
 	{
 		evaluate_prune_values(st, st->econtext);
