@@ -181,6 +181,13 @@ extern Var *pqfdw_prune_field_var(Node *node, Index relid, int16 *fields,
 extern void pqfdw_prune_bind_nested(PqPrunePred *preds, int npreds,
 									AttrNumber attnum, PqNestedPlan *plan);
 
+/*
+ * nested_count.c: whether a top-level predicate reads only leaves inside
+ * nested columns (a struct field or list element comparison, or an OR of
+ * them).
+ */
+extern bool pqfdw_prune_has_nested(const PqPrunePred *preds, int npreds);
+
 /* GUC parquet_fdw.enable_statistics_pruning */
 extern bool pqfdw_enable_statistics_pruning;
 

@@ -87,6 +87,7 @@ struct PqScanState
 	int64		row_groups_pruned_bloom;
 	int64		row_groups_pruned_dict;
 	int64		row_groups_pruned_pages;
+	int64		row_groups_pruned_nested;	/* of those: by a nested leaf */
 	int64		pages_total;
 	int64		pages_pruned;
 	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
@@ -343,6 +344,9 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 								   row_group, tr->att_cv, tr->att_leaf))
 	{
 		st->row_groups_pruned_stats += count;
+		if (pqfdw_nested_preds_exclude(st->preds, st->npreds, NULL, tr->file,
+									   row_group))
+			st->row_groups_pruned_nested += count;
 		match = false;
 	}
 	if (tr->claim == NULL)
@@ -371,6 +375,10 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 											 tr->att_leaf))
 		{
 			st->row_groups_pruned_bloom += count;
+			if (pqfdw_nested_preds_exclude(st->preds, st->npreds,
+										   st->bloom_probes, tr->file,
+										   row_group))
+				st->row_groups_pruned_nested += count;
 			match = false;
 		}
 	}
@@ -555,6 +563,7 @@ local_counters(PqScanState *st, int64 *c)
 	c[PQFDW_COUNT_PRUNED_BLOOM] = st->row_groups_pruned_bloom;
 	c[PQFDW_COUNT_PRUNED_DICT] = st->row_groups_pruned_dict;
 	c[PQFDW_COUNT_PRUNED_PAGES] = st->row_groups_pruned_pages;
+	c[PQFDW_COUNT_PRUNED_NESTED] = st->row_groups_pruned_nested;
 	c[PQFDW_COUNT_PAGES_TOTAL] = st->pages_total;
 	c[PQFDW_COUNT_PAGES_PRUNED] = st->pages_pruned;
 	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
@@ -659,6 +668,10 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 								   c[PQFDW_COUNT_PRUNED_BLOOM], es);
 			ExplainPropertyInteger("Row Groups Pruned by Dictionary", NULL,
 								   c[PQFDW_COUNT_PRUNED_DICT], es);
+			/* of the above, by struct field or list element quals */
+			if (pqfdw_prune_has_nested(st->preds, st->npreds))
+				ExplainPropertyInteger("Row Groups Pruned by Nested Fields",
+									   NULL, c[PQFDW_COUNT_PRUNED_NESTED], es);
 			/* only files with a page index that a qual could use */
 			if (c[PQFDW_COUNT_PAGES_TOTAL] > 0)
 			{
