@@ -38,7 +38,8 @@
 #                pruning kind on gives the same rows as all of them off
 #   nested_pruning  struct fields and list elements of a DuckDB file prune
 #                row groups (statistics, Bloom filters; EXPLAIN counters),
-#                same rows as DuckDB with pruning on and off
+#                same rows as DuckDB with pruning on and off; written by
+#                our COPY TO, a heap table's rows and page index pruning
 #   sorted_corpus  option sorted against the corpus file with sorting_columns:
 #                contradicting declarations fail naming them
 #   variant_shredded  every shredded_variant/ case read through parquet_fdw

@@ -8,7 +8,9 @@
 // file, and the quals that exclude row groups must show them pruned in
 // EXPLAIN ANALYZE (a qual that cannot prune must show none), with "Row
 // Groups Pruned by Nested Fields" counting those a field or element qual
-// excludes by itself.
+// excludes by itself.  The same rows written by our COPY TO (with a page
+// index) must give a heap table's rows with pruning on and off, and a
+// field's page index must prune pages.
 //
 //   node check_nested_pruning.mjs [--dir DIR]
 //
@@ -26,7 +28,7 @@ const argDir = process.argv.indexOf('--dir');
 const dir = argDir > 0 ? process.argv[argDir + 1] :
   fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw-nested-prune-'));
 fs.mkdirSync(dir, { recursive: true });
-fs.chmodSync(dir, 0o755);
+fs.chmodSync(dir, 0o777);	// the server writes the COPY TO file here
 const file = path.join(dir, 'nested_prune.parquet');
 
 const GUCS = ['statistics', 'bloom', 'dictionary', 'page_index']
@@ -115,6 +117,44 @@ async function pruned(client, qual) {
   };
 }
 
+// Decided by Bloom filters alone, which our COPY TO writes only on request.
+const BLOOM_ONLY = new Set(['(s).g = 51', '51 = ANY (ev)']);
+
+// The same table written by our COPY TO (pages of 256 rows with a page
+// index): every qual's rows with pruning on and off equal a heap table's,
+// and a struct field's page index prunes pages inside a row group.
+async function checkOurs(client, check) {
+  const ours = path.join(dir, 'nested_prune_ours.parquet');
+  await client.query('DROP TABLE IF EXISTS np_heap');
+  await client.query('CREATE TABLE np_heap AS SELECT * FROM nested_prune');
+  await client.query(`COPY np_heap TO ${sqlString(ours)}
+    WITH (FORMAT parquet, row_group_size ${ROW_GROUP}, data_page_rows 256)`);
+  await client.query('DROP FOREIGN TABLE IF EXISTS np_ours');
+  await client.query(`CREATE FOREIGN TABLE np_ours (id bigint, s np_s, arr int[], tags text[], ev int[])
+    SERVER parquet_srv OPTIONS (filename ${sqlString(ours)})`);
+  for (const [pgQual, , mayMatch] of CASES) {
+    const problems = [];
+    const q = (t) => `SELECT id FROM ${t} WHERE ${pgQual} ORDER BY id`;
+    const want = (await client.query(q('np_heap'))).rows.map((x) => Number(x.id)).join(',');
+    for (const g of GUCS) await client.query(`SET ${g} = on`);
+    const on = (await client.query(q('np_ours'))).rows.map((x) => Number(x.id)).join(',');
+    const r = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ${q('np_ours')}`);
+    let node = r.rows[0]['QUERY PLAN'][0].Plan;
+    while (node['Node Type'] !== 'Foreign Scan') node = node.Plans[0];
+    for (const g of GUCS) await client.query(`SET ${g} = off`);
+    const off = (await client.query(q('np_ours'))).rows.map((x) => Number(x.id)).join(',');
+    if (on !== want) problems.push(`pruning on: rows ${on.slice(0, 80)} but heap ${want.slice(0, 80)}`);
+    if (off !== want) problems.push(`pruning off: rows ${off.slice(0, 80)} but heap ${want.slice(0, 80)}`);
+    // statistics alone decide these the same way in both files
+    if (mayMatch !== null && !BLOOM_ONLY.has(pgQual) && node['Row Groups Read'] > mayMatch)
+      problems.push(`read ${node['Row Groups Read']} row groups, expected at most ${mayMatch}`);
+    const pages = node['Pages Pruned by Page Index'] ?? 0;
+    if (pgQual === '(s).a = 4321' && !(pages > 0))
+      problems.push(`no page pruned by the field's page index (${pages})`);
+    check(`COPY TO file: ${pgQual} (read ${node['Row Groups Read']}, pages pruned ${pages})`, problems);
+  }
+}
+
 async function main() {
   const { check, summary } = counter();
   await writeFile();
@@ -158,6 +198,7 @@ async function main() {
     check(`${pgQual} (read ${counts.read}, statistics pruned ${counts.stats}, bloom ${counts.bloom}, ` +
       `nested ${counts.nested})`, problems);
   }
+  await checkOurs(client, check);
   await client.end();
   if (argDir < 0) fs.rmSync(dir, { recursive: true, force: true });
   process.exit(summary('nested_pruning'));
