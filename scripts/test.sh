@@ -59,6 +59,10 @@
 #   datasets     hive trees DuckDB wrote (partition columns, pruning at plan
 #                and run time, parallel), filename/row-number columns,
 #                union_by_name, IMPORT of datasets: rows equal DuckDB's
+#   copy_datasets  COPY TO a directory (partition_by, file_size_bytes,
+#                row_groups_per_file, max_open_files, existing targets,
+#                failures) read back by DuckDB against the heap table; folder
+#                names against Hive's escaping and DuckDB's own PARTITION_BY
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
@@ -448,6 +452,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage key-tools check_key_tools.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage kms check_kms.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage datasets check_datasets.mjs
+	run_js_stage copy_datasets check_copy_datasets.mjs
 	# random aggregate queries, heap table against foreign tables (grouped
 	# scans); the full run (--queries 10000) is reported with issue 16
 	run_js_stage differential differential.mjs --queries "${DIFFERENTIAL_QUERIES:-300}"
@@ -476,6 +481,7 @@ else
 	could_not_run key-tools "$reason"
 	could_not_run kms "$reason"
 	could_not_run datasets "$reason"
+	could_not_run copy_datasets "$reason"
 	could_not_run differential "$reason"
 	could_not_run interop "$reason"
 	could_not_run interop_parallel "$reason"

@@ -8,6 +8,9 @@
  *		options.c			WITH (...) options -> writer options
  *		encryption.c		encryption options -> keys for the writer
  *		sink.c				temporary file + rename, or COPY protocol
+ *		dataset.c			a target directory: temporary tree + rename
+ *		partition.c			rows -> partition folders' numbered files
+ *		naming.c			hive folder names, data_<n>.parquet
  *		write_column.c		a column: nested (write_nested.c) or a leaf
  *		write_leaf.c		a leaf's type and its family's loop
  *		write_numeric.c, write_datetime.c, write_binary.c
@@ -21,6 +24,7 @@
 
 #include "fdw/keys/keys.h"
 #include "format/write/file_writer.h"
+#include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
 #include "fdw/copy/write_convert.h"
 
@@ -55,6 +59,23 @@ typedef struct PqCopyEncryption
 	char	   *kms_url;		/* NULL: "DEFAULT" */
 } PqCopyEncryption;
 
+/*
+ * Dataset options: the target is a directory of data_<n>.parquet files,
+ * in hive folders with partition_by.
+ */
+typedef struct PqCopyDatasetOptions
+{
+	bool		enabled;		/* partition_by, file_size_bytes or
+								 * row_groups_per_file given */
+	List	   *partition_by;	/* column names */
+	bool		write_partition_columns;
+	bool		overwrite;
+	bool		overwrite_or_ignore;
+	int64		file_size_bytes;	/* 0: no limit */
+	int64		row_groups_per_file;	/* 0: no limit */
+	int			max_open_files;
+} PqCopyDatasetOptions;
+
 typedef struct PqCopyOptions
 {
 	PqWriterOptions writer;
@@ -63,6 +84,7 @@ typedef struct PqCopyOptions
 	int64		bloom_ndv;		/* <= 0: distinct values of each chunk */
 	PqWriteTypeOptions types;
 	PqCopyEncryption encryption;
+	PqCopyDatasetOptions dataset;
 } PqCopyOptions;
 
 /* True when the COPY options say FORMAT parquet (any case). */
@@ -115,6 +137,82 @@ extern void pqfdw_copy_sink_finish(PqCopySink *s);
 
 /* After an error: close and remove the temporary file. */
 extern void pqfdw_copy_sink_abort(PqCopySink *s);
+
+/* A dataset's target directory (dataset.c). */
+typedef struct PqCopyDataset
+{
+	char	   *target;
+	char	   *parent;
+	char	   *tmp_dir;		/* the files are written here */
+	bool		overwrite;
+	bool		overwrite_or_ignore;
+} PqCopyDataset;
+
+/*
+ * Check the target (an ERROR if it exists, unless an option allows it)
+ * and create the temporary tree next to it.
+ */
+extern void pqfdw_dataset_open(PqCopyDataset *d, const char *target,
+							   const PqCopyDatasetOptions *opts);
+
+/* Put the temporary tree in place (as the options say). */
+extern void pqfdw_dataset_finish(PqCopyDataset *d);
+
+/* Remove the temporary tree. */
+extern void pqfdw_dataset_abort(PqCopyDataset *d);
+
+/* mkdir, readable by everyone as COPY's files; an existing one is fine. */
+extern void pqfdw_dataset_mkdir(const char *path);
+
+/* The files of a dataset (partition.c). */
+typedef struct PqPartitionWriter PqPartitionWriter;
+
+/*
+ * Files under root for the batches of cols: columns with first_leaf -1
+ * are not written (partition columns); part_cols name the partition_by
+ * columns, in order.  fields and writer_opts must outlive the writer.
+ */
+extern PqPartitionWriter *pqfdw_partition_writer_create(const char *root,
+														const PqCopyDatasetOptions *opts,
+														PqWriteColumn *cols,
+														int ncols,
+														const int *first_leaf,
+														const int *part_cols,
+														int npart,
+														const PqWriterField *fields,
+														int nfields,
+														const PqWriterOptions *writer_opts);
+
+/* Write the first nrows rows of the columns' batch arrays. */
+extern void pqfdw_partition_write(PqPartitionWriter *pw, int nrows,
+								  int64 row_base);
+
+/* Finish every open file; returns the number of files written. */
+extern int64 pqfdw_partition_finish(PqPartitionWriter *pw);
+
+/* After an error: close and remove the open files' temporary files. */
+extern void pqfdw_partition_abort(PqPartitionWriter *pw);
+
+/* Hive names (naming.c): a segment of a path, escaped as Hive does. */
+extern void pqfdw_hive_escape(StringInfo buf, const char *s);
+
+/*
+ * Around pqfdw_partition_segment() calls: DateStyle ISO and IntervalStyle
+ * postgres while partition values are printed.
+ */
+extern int	pqfdw_partition_text_begin(void);
+extern void pqfdw_partition_text_end(int level);
+
+/* Append column=value (escaped; NULL: __HIVE_DEFAULT_PARTITION__). */
+extern void pqfdw_partition_segment(StringInfo buf, const char *column,
+									Oid typid, FmgrInfo *out, Datum value,
+									bool isnull);
+
+/* dir/data_<n>.parquet */
+extern char *pqfdw_data_file_path(const char *dir, int n);
+
+/* One past the largest n of the data_<n>.parquet files in dir (0: none). */
+extern int	pqfdw_next_data_file(const char *dir);
 
 /* Install the ProcessUtility hook (from _PG_init). */
 extern void pqfdw_copy_hook_init(void);

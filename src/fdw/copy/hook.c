@@ -67,8 +67,11 @@ typedef struct CopyState
 	int			ncols;
 	PqWriteColumn *cols;
 	int		   *first_leaf;		/* per output column: its first leaf */
-	PqFileWriter *writer;
+	PqFileWriter *writer;		/* one file; NULL for a dataset */
 	PqCopySink	sink;
+	PqPartitionWriter *partitions;	/* a dataset's files, or NULL */
+	PqCopyDataset dataset;
+	PqWriterFieldList fields;
 	PqKeyMaterialWriter *key_material;	/* kms_footer_key's, or NULL */
 	MemoryContext batch_cxt;
 	int			nrows;			/* rows in the batch */
@@ -89,6 +92,18 @@ flush_batch(CopyState *st)
 		return;
 	CHECK_FOR_INTERRUPTS();
 	old = MemoryContextSwitchTo(st->batch_cxt);
+	if (st->partitions != NULL)
+	{
+		pqfdw_partition_write(st->partitions, st->nrows, (int64) st->processed);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(st->batch_cxt);
+		st->processed += st->nrows;
+		pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED,
+									 (int64) st->processed);
+		st->nrows = 0;
+		st->batch_bytes = 0;
+		return;
+	}
 	for (c = 0; c < st->ncols; c++)
 	{
 		PqWriteColumn *col = &st->cols[c];
@@ -169,6 +184,51 @@ copy_destroy(DestReceiver *self)
 {
 }
 
+/*
+ * partition_by: the output columns it names, in its order, marked in
+ * in_folder[] when they are left out of the files.
+ */
+static int *
+partition_columns(CopyState *st, TupleDesc tupdesc, bool *in_folder)
+{
+	const PqCopyDatasetOptions *o = &st->opts.dataset;
+	int		   *part = palloc(sizeof(int) * Max(list_length(o->partition_by), 1));
+	ListCell   *lc;
+	int			c;
+
+	foreach(lc, o->partition_by)
+	{
+		const char *name = lfirst(lc);
+		Oid			base;
+		int			k;
+
+		for (c = 0; c < tupdesc->natts; c++)
+			if (strcmp(NameStr(TupleDescAttr(tupdesc, c)->attname), name) == 0)
+				break;
+		if (c == tupdesc->natts)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("partition_by column \"%s\" is not a column of the COPY output",
+							name)));
+		for (k = 0; k < foreach_current_index(lc); k++)
+			if (part[k] == c)
+				ereport(ERROR,
+						(errcode(ERRCODE_DUPLICATE_COLUMN),
+						 errmsg("partition_by column \"%s\" specified more than once",
+								name)));
+		base = getBaseType(TupleDescAttr(tupdesc, c)->atttypid);
+		if (type_is_array(base) || type_is_rowtype(base))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("partition_by column \"%s\" is of type %s",
+							name, format_type_be(base)),
+					 errhint("Partition columns must be of scalar types.")));
+		part[foreach_current_index(lc)] = c;
+		in_folder[c] = !o->write_partition_columns;
+	}
+	return part;
+}
+
 /* The Parquet schema of the query's result and the writer for it. */
 static void
 start_writer(CopyState *st, TupleDesc tupdesc)
@@ -176,6 +236,9 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 	PqWriterFieldList fields = {0};
 	int		   *field_of;		/* per output column: its schema node */
 	const char **names;
+	bool	   *in_folder;		/* per output column: only in folder names */
+	int		   *part_cols = NULL;
+	int			nnames = 0;
 	ListCell   *lc;
 	int			leaves = 0;
 	int			c;
@@ -184,10 +247,27 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 	st->cols = palloc0(sizeof(PqWriteColumn) * Max(st->ncols, 1));
 	st->first_leaf = palloc0(sizeof(int) * Max(st->ncols, 1));
 	field_of = palloc0(sizeof(int) * Max(st->ncols, 1));
+	in_folder = palloc0(sizeof(bool) * Max(st->ncols, 1));
+	if (st->opts.dataset.enabled)
+		part_cols = partition_columns(st, tupdesc, in_folder);
 	for (c = 0; c < st->ncols; c++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(tupdesc, c);
 
+		if (in_folder[c])
+		{
+			/* only its values, for the folder names */
+			PqWriteColumn *col = &st->cols[c];
+
+			col->name = pstrdup(NameStr(attr->attname));
+			col->typid = getBaseType(attr->atttypid);
+			get_typlenbyval(attr->atttypid, &col->typlen, &col->typbyval);
+			col->values = palloc(sizeof(Datum) * BATCH_ROWS);
+			col->nulls = palloc(sizeof(bool) * BATCH_ROWS);
+			st->first_leaf[c] = -1;
+			field_of[c] = -1;
+			continue;
+		}
 		field_of[c] = fields.n;
 		st->first_leaf[c] = leaves;
 		pqfdw_write_column_init(&st->cols[c], &fields,
@@ -217,6 +297,12 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 					 errmsg("bloom_filter column \"%s\" is written as a Parquet group",
 							bc->name),
 					 errhint("Bloom filters can be written for columns of scalar types.")));
+		if (field_of[c] < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bloom_filter column \"%s\" is a partition column, which the files leave out",
+							bc->name),
+					 errhint("Use write_partition_columns true to keep it in the files.")));
 		f = &fields.items[field_of[c]];
 		f->bloom_filter = true;
 		f->bloom_fpp = bc->fpp > 0 ? bc->fpp : st->opts.bloom_fpp;
@@ -225,9 +311,15 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 
 	names = palloc(sizeof(char *) * Max(st->ncols, 1));
 	for (c = 0; c < st->ncols; c++)
-		names[c] = st->cols[c].name;
+		if (!in_folder[c])
+			names[nnames++] = st->cols[c].name;
+	if (nnames == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("every column of the COPY output is a partition column"),
+				 errhint("Use write_partition_columns true to keep them in the files.")));
 	st->opts.writer.encryption = pqfdw_copy_encryption(&st->opts.encryption,
-													   names, st->ncols,
+													   names, nnames,
 													   &st->key_material);
 	if (st->key_material && !st->key_material->internal &&
 		st->sink.target == NULL)
@@ -236,6 +328,19 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 				 errmsg("COPY TO STDOUT cannot keep key material in an external file"),
 				 errhint("Use key_material 'internal', or COPY to a file.")));
 
+	if (st->opts.dataset.enabled)
+	{
+		st->fields = fields;
+		st->partitions =
+			pqfdw_partition_writer_create(st->dataset.tmp_dir,
+										  &st->opts.dataset, st->cols,
+										  st->ncols, st->first_leaf, part_cols,
+										  list_length(st->opts.dataset.partition_by),
+										  st->fields.items, st->fields.n,
+										  &st->opts.writer);
+		st->batch_limit = BATCH_ROWS;
+		return;
+	}
 	st->writer = pq_file_writer_create(&st->sink.sink, fields.items, fields.n,
 									   &st->opts.writer);
 	/* the shredder's levels are the writer's */
@@ -417,6 +522,11 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 	st = palloc0(sizeof(CopyState));
 	pqfdw_copy_parse_options(stmt->options, &st->opts);
 
+	if (st->opts.dataset.enabled && stmt->filename == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("COPY TO STDOUT cannot write a directory of files"),
+				 errhint("partition_by, file_size_bytes and row_groups_per_file need a target directory.")));
 	if (stmt->filename != NULL)
 	{
 		if (!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
@@ -469,22 +579,40 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 						 InvalidSnapshot, (DestReceiver *) st, NULL, NULL, 0);
 	ExecutorStart(qd, 0);
 
-	pqfdw_copy_sink_open(&st->sink, stmt->filename);
+	if (st->opts.dataset.enabled)
+		pqfdw_dataset_open(&st->dataset, stmt->filename, &st->opts.dataset);
+	else
+		pqfdw_copy_sink_open(&st->sink, stmt->filename);
 	PG_TRY();
 	{
 		start_writer(st, qd->tupDesc);
 		pqfdw_ExecutorRun(qd, ForwardScanDirection, 0);
 		ExecutorFinish(qd);
 		flush_batch(st);
-		pq_file_writer_finish(st->writer);
-		/* the material first: the file never appears without it */
-		if (st->key_material)
-			pqfdw_write_key_material_file(st->key_material, st->sink.target);
-		pqfdw_copy_sink_finish(&st->sink);
+		if (st->partitions != NULL)
+		{
+			pqfdw_partition_finish(st->partitions);
+			pqfdw_dataset_finish(&st->dataset);
+		}
+		else
+		{
+			pq_file_writer_finish(st->writer);
+			/* the material first: the file never appears without it */
+			if (st->key_material)
+				pqfdw_write_key_material_file(st->key_material, st->sink.target);
+			pqfdw_copy_sink_finish(&st->sink);
+		}
 	}
 	PG_CATCH();
 	{
-		pqfdw_copy_sink_abort(&st->sink);
+		if (st->opts.dataset.enabled)
+		{
+			if (st->partitions != NULL)
+				pqfdw_partition_abort(st->partitions);
+			pqfdw_dataset_abort(&st->dataset);
+		}
+		else
+			pqfdw_copy_sink_abort(&st->sink);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();

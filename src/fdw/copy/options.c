@@ -16,6 +16,13 @@
  * bloom_filter_ndv take one number for every Bloom filter column, or a
  * list of column=number entries.
  *
+ * Dataset options (partition_by, file_size_bytes, row_groups_per_file) make
+ * the target a directory tree (dataset.c, partition.c); partition_by is a
+ * list as above, so DuckDB's spelling partition_by (a, b) works too, and
+ * file_size_bytes takes DuckDB's sizes: a number of bytes, or one with a
+ * unit: KB, MB, GB, TB (powers of 1000; K, M, G, T alike) or KiB, MiB,
+ * GiB, TiB (powers of 1024), in any case, spaces allowed before the unit.
+ *
  * Encryption options name keys by id (footer_key, column_keys), never by
  * value: statement text reaches the server log (log_statement, and the
  * statement of any failing command at the default log_min_error_statement),
@@ -41,7 +48,9 @@
 	"dictionary_page_size, statistics_truncate_length, interval_truncate, " \
 	"numeric_as, jsonb_as, footer_key, column_keys, encryption_algorithm, " \
 	"plaintext_footer, aad_prefix, store_aad_prefix, kms_footer_key, " \
-	"kms_column_keys, double_wrapping, key_material, kms_instance_url"
+	"kms_column_keys, double_wrapping, key_material, kms_instance_url, " \
+	"partition_by, write_partition_columns, overwrite, overwrite_or_ignore, " \
+	"file_size_bytes, row_groups_per_file, max_open_files"
 
 typedef struct CodecName
 {
@@ -131,6 +140,45 @@ get_key_values(DefElem *def)
 		 tok = strtok_r(NULL, ",", &save))
 		out = lappend(out, tok);
 	return out;
+}
+
+/* file_size_bytes: '10MB', '1.5 GiB', '1000'. */
+static int64
+get_size(DefElem *def)
+{
+	static const struct
+	{
+		const char *unit;
+		double		factor;
+	}			units[] = {
+		{"", 1}, {"b", 1}, {"k", 1e3}, {"kb", 1e3}, {"m", 1e6}, {"mb", 1e6},
+		{"g", 1e9}, {"gb", 1e9}, {"t", 1e12}, {"tb", 1e12},
+		{"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0},
+		{"tib", 1099511627776.0}
+	};
+	char	   *s = defGetString(def);
+	char	   *end;
+	double		v;
+	int			i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !(v >= 1.0))
+		bad_value(def, s, "sizes such as 1000, '10MB' or '1GiB' (at least one byte)");
+	while (*end == ' ')
+		end++;
+	for (i = 0; i < lengthof(units); i++)
+	{
+		if (pg_strcasecmp(end, units[i].unit) == 0)
+		{
+			v *= units[i].factor;
+			if (v >= (double) PG_INT64_MAX)
+				bad_value(def, s, "sizes below 2^63 bytes");
+			return (int64) v;
+		}
+	}
+	bad_value(def, s, "sizes such as 1000, '10MB' or '1GiB' (units B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
+	return 0;					/* not reached */
 }
 
 static double
@@ -258,6 +306,7 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	ce->algorithm = PQ_AES_GCM_V1;
 	ce->store_aad_prefix = true;
 	ce->double_wrapping = true;
+	opts->dataset.max_open_files = 100;
 
 	foreach(lc, options)
 	{
@@ -427,6 +476,29 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 			ce->kms_url = defGetString(def);
 			kms_def = def;
 		}
+		else if (strcmp(name, "partition_by") == 0)
+		{
+			opts->dataset.partition_by = get_list(def);
+			opts->dataset.enabled = true;
+		}
+		else if (strcmp(name, "write_partition_columns") == 0)
+			opts->dataset.write_partition_columns = defGetBoolean(def);
+		else if (strcmp(name, "overwrite") == 0)
+			opts->dataset.overwrite = defGetBoolean(def);
+		else if (strcmp(name, "overwrite_or_ignore") == 0)
+			opts->dataset.overwrite_or_ignore = defGetBoolean(def);
+		else if (strcmp(name, "file_size_bytes") == 0)
+		{
+			opts->dataset.file_size_bytes = get_size(def);
+			opts->dataset.enabled = true;
+		}
+		else if (strcmp(name, "row_groups_per_file") == 0)
+		{
+			opts->dataset.row_groups_per_file = get_int64(def, 1, PG_INT32_MAX);
+			opts->dataset.enabled = true;
+		}
+		else if (strcmp(name, "max_open_files") == 0)
+			opts->dataset.max_open_files = (int) get_int64(def, 1, 100000);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
@@ -462,6 +534,35 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("COPY option \"%s\" needs option \"kms_footer_key\"",
 						kms_def->defname)));
+
+	if (opts->dataset.overwrite && opts->dataset.overwrite_or_ignore)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY options \"overwrite\" and \"overwrite_or_ignore\" cannot be used together")));
+	if (!opts->dataset.enabled)
+	{
+		const char *needs = opts->dataset.write_partition_columns ?
+			"write_partition_columns" : opts->dataset.overwrite ? "overwrite" :
+			opts->dataset.overwrite_or_ignore ? "overwrite_or_ignore" : NULL;
+
+		if (needs == NULL)
+		{
+			foreach(lc, seen)
+				if (strcmp((char *) lfirst(lc), "max_open_files") == 0)
+					needs = "max_open_files";
+		}
+		if (needs != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("COPY option \"%s\" needs option \"partition_by\", \"file_size_bytes\" or \"row_groups_per_file\"",
+							needs),
+					 errhint("These options write a directory of files.")));
+	}
+	if (opts->dataset.enabled && ce->kms_footer_key != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("COPY option \"kms_footer_key\" cannot be used with a directory of files"),
+				 errhint("Use footer_key and column_keys, which apply to every file.")));
 
 	if (level_def != NULL)
 	{

@@ -654,6 +654,12 @@ pq_file_writer_row_group_room(const PqFileWriter *w)
 	return Max(w->opts.row_group_rows - w->rg_rows, 0);
 }
 
+int
+pq_file_writer_num_row_groups(const PqFileWriter *w)
+{
+	return w->n_row_groups;
+}
+
 void
 pq_file_writer_flush_row_group(PqFileWriter *w)
 {

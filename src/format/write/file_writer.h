@@ -136,6 +136,9 @@ extern void pq_file_writer_end_rows(PqFileWriter *w, int nrows);
  */
 extern int64 pq_file_writer_row_group_room(const PqFileWriter *w);
 
+/* Row groups written to the sink so far. */
+extern int	pq_file_writer_num_row_groups(const PqFileWriter *w);
+
 /* End the current row group now (nothing if it has no rows). */
 extern void pq_file_writer_flush_row_group(PqFileWriter *w);
 
