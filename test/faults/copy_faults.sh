@@ -13,6 +13,9 @@
 #               the tmpfs empty again
 #   concurrent  two sessions COPY different rows to one target at once:
 #               both succeed, the file is all of one of them (DuckDB reads it)
+#   dataset     COPY TO a directory (partition_by) cancelled once its
+#               temporary tree holds files, and failing mid-way: neither the
+#               target nor the temporary tree remains
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 REPO=$(pwd)
@@ -137,6 +140,33 @@ const r = await duckQuery(\"SELECT count(*)::INTEGER AS n, count(DISTINCT who)::
 console.log(r.rows[0].map(String).join(' '));" 2>&1 || true)
 [[ "$verdict" =~ ^200000\ 1\ [ab]\ 200000$ ]]
 check concurrent "DuckDB reads one COPY's rows whole: $verdict (rows, writers, writer, distinct ids)" $?
+
+# ----------------------------------------------------------------- dataset
+q="SELECT i % 300 AS p, i, repeat(md5(i::text), 3) AS pad FROM generate_series(1, 2000000) i"
+( "${PSQL[@]}" -v VERBOSITY=verbose -c "SET application_name = 'fault_dataset'" \
+	-c "COPY (SELECT *, CASE WHEN i % 1000 = 0 THEN pg_sleep(0.002) END FROM ($q) s) TO '$D/tree' WITH (FORMAT parquet, partition_by (p), row_group_size 100, row_groups_per_file 1)" \
+	>"$D/tree.log" 2>&1 || true ) &
+copy_pid=$!
+grown=1
+for _ in $(seq 1 300); do
+	if [ "$(find "$D" -path "$D/.tree.*.tmp/*" -name 'data_*.parquet' 2>/dev/null | head -n 400 | wc -l)" -ge 300 ]; then
+		grown=0
+		break
+	fi
+	sleep 0.1
+done
+check dataset "the temporary tree held 300 finished files before the cancel" $grown
+"${PSQL[@]}" -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'fault_dataset'" >/dev/null
+wait $copy_pid
+[ "$(sqlstate_of "$D/tree.log")" = 57014 ]
+check dataset "the COPY ended in 57014 (query_canceled): $(grep -m1 ERROR "$D/tree.log" || echo none)" $?
+[ ! -e "$D/tree" ] && [ -z "$(find "$D" -maxdepth 1 -name '.tree.*' -print -quit)" ]
+check dataset "no target and no temporary tree after the cancel" $?
+"${PSQL[@]}" -v VERBOSITY=verbose -c "COPY (SELECT *, CASE WHEN i = 250000 THEN 1 / 0 END AS boom FROM ($q) s) TO '$D/tree' WITH (FORMAT parquet, partition_by (p), row_group_size 100)" \
+	>"$D/tree_err.log" 2>&1 || true
+[ "$(sqlstate_of "$D/tree_err.log")" = 22012 ] && [ ! -e "$D/tree" ] &&
+	[ -z "$(find "$D" -maxdepth 1 -name '.tree.*' -print -quit)" ]
+check dataset "an ERROR mid-way (22012) leaves no target and no temporary tree" $?
 
 echo "copy_faults: $passed passed, $failed failed"
 [ $failed = 0 ]
