@@ -117,3 +117,29 @@ COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_opt.parquet' WITH (FORMAT p
 COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_opt.parquet' WITH (FORMAT parquet, interval_truncate 'maybe');
 COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_opt.parquet' WITH (FORMAT parquet, numeric_as 'float');
 SELECT pg_stat_file(:'out' || '/e_opt.parquet', true) IS NULL AS no_file;
+
+-- ------------------------------------------------- datasets (a directory)
+-- (trees themselves are checked by the datasets stage, check_datasets.mjs,
+-- with DuckDB as the reader)
+COPY (SELECT 1 AS a, 2 AS b) TO STDOUT WITH (FORMAT parquet, partition_by 'a');
+COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, overwrite true);
+COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, max_open_files 10);
+COPY (SELECT 1 AS a, 2 AS b) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, partition_by 'a', overwrite true, overwrite_or_ignore true);
+COPY (SELECT 1 AS a, 2 AS b) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, partition_by (c));
+COPY (SELECT 1 AS a, 2 AS b) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, partition_by (a, a));
+COPY (SELECT ARRAY[1] AS a, 2 AS b) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, partition_by (a));
+COPY (SELECT 1 AS a, 2 AS b) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, partition_by (a, b));
+COPY (SELECT 1 AS a, 2 AS b) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, partition_by (a), bloom_filter 'a');
+COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, file_size_bytes '10 parsecs');
+COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, file_size_bytes 0);
+COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, row_groups_per_file 0);
+SELECT pg_stat_file(:'out' || '/e_ds', true) IS NULL AS no_tree,
+       (SELECT count(*) FROM pg_ls_dir(:'out') AS f WHERE f LIKE '.e_ds.%') AS no_temporary;
+-- sizes as DuckDB spells them ('2 KiB' = 2048 bytes): every file but the
+-- last ends past the size
+COPY (SELECT i, md5(i::text) AS pad FROM generate_series(1, 400) i)
+  TO '/tmp/parquet_fdw_test/out/copy_ds_kib' WITH (FORMAT parquet, row_group_size 10, file_size_bytes '2 KiB', overwrite true);
+SELECT count(*) AS files, min(size) >= 2048 AS each_past_2048
+  FROM pg_ls_dir(:'out' || '/copy_ds_kib') AS f,
+       LATERAL pg_stat_file(:'out' || '/copy_ds_kib/' || f) AS s
+ WHERE f LIKE 'data\_%.parquet' AND f <> 'data_' || (SELECT count(*) - 1 FROM pg_ls_dir(:'out' || '/copy_ds_kib')) || '.parquet';

@@ -313,7 +313,7 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 	for (c = 0; c < st->ncols; c++)
 		if (!in_folder[c])
 			names[nnames++] = st->cols[c].name;
-	if (nnames == 0)
+	if (nnames == 0 && st->opts.dataset.partition_by != NIL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("every column of the COPY output is a partition column"),
