@@ -133,6 +133,10 @@ COPY (SELECT 1 AS a, 2 AS b) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT pa
 COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, file_size_bytes '10 parsecs');
 COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, file_size_bytes 0);
 COPY (SELECT 1 AS a) TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, row_groups_per_file 0);
+-- the row an ERROR names is the output row, though rows are grouped by
+-- partition (row 5000 is the 1667th of partition p=2)
+COPY (SELECT i % 3 AS p, CASE WHEN i = 5000 THEN 'NaN'::numeric ELSE i END AS n FROM generate_series(1, 6000) i)
+  TO '/tmp/parquet_fdw_test/out/e_ds' WITH (FORMAT parquet, partition_by (p));
 SELECT pg_stat_file(:'out' || '/e_ds', true) IS NULL AS no_tree,
        (SELECT count(*) FROM pg_ls_dir(:'out') AS f WHERE f LIKE '.e_ds.%') AS no_temporary;
 -- sizes as DuckDB spells them ('2 KiB' = 2048 bytes): every file but the

@@ -208,10 +208,12 @@ file_full(PqPartitionWriter *pw, Partition *p)
 
 /*
  * Write the first n rows of the columns' batch arrays into p's files,
- * in pieces that end where row groups end.
+ * in pieces that end where row groups end.  rows: the batch row of each
+ * (for the row an ERROR names; NULL: they are the batch's rows).
  */
 static void
-write_rows(PqPartitionWriter *pw, Partition *p, int n, int64 row_base)
+write_rows(PqPartitionWriter *pw, Partition *p, int n, int64 row_base,
+		   const int *rows)
 {
 	int			done = 0;
 	int			c;
@@ -243,11 +245,15 @@ write_rows(PqPartitionWriter *pw, Partition *p, int n, int64 row_base)
 			col->nulls = pw->saved_nulls[c] + done;
 			if (col->nested != NULL)
 			{
+				/* its ERRORs count rows from row_base in this piece */
 				pqfdw_nested_write(col, chunk, row_base + done, p->writer,
 								   pw->first_leaf[c]);
 				continue;
 			}
-			nvalues = pqfdw_write_convert(col, chunk, row_base + done);
+			col->value_rows = rows != NULL ? rows + done : NULL;
+			nvalues = pqfdw_write_convert(col, chunk,
+										  rows != NULL ? row_base : row_base + done);
+			col->value_rows = NULL;
 			pq_file_writer_write_column(p->writer, pw->first_leaf[c], chunk,
 										col->required ? NULL : col->def, NULL,
 										nvalues, col->fixed, col->ba);
@@ -319,7 +325,7 @@ pqfdw_partition_write(PqPartitionWriter *pw, int nrows, int64 row_base)
 
 	if (pw->npart == 0)
 	{
-		write_rows(pw, pw->only, nrows, row_base);
+		write_rows(pw, pw->only, nrows, row_base, NULL);
 		return;
 	}
 
@@ -379,7 +385,7 @@ pqfdw_partition_write(PqPartitionWriter *pw, int nrows, int64 row_base)
 			pw->cols[c].values += start;
 			pw->cols[c].nulls += start;
 		}
-		write_rows(pw, p, n, row_base);
+		write_rows(pw, p, n, row_base, order + start);
 		for (c = 0; c < pw->ncols; c++)
 		{
 			if (pw->first_leaf[c] < 0)
