@@ -223,6 +223,10 @@ await section('section 5: An existing target: error, overwrite_or_ignore, overwr
   sameRows('overwrite: the old tree is replaced', await heap(ALL, 'WHERE id <= 10'), await duckRead(dir, ALL, ['b']));
   c.check('overwrite: no temporary tree left', leftovers().length === 0 ? [] : leftovers());
 
+  const fresh = path.join(root, 'fresh');
+  await q(`COPY ds_src TO '${fresh}' (FORMAT parquet, partition_by (b), overwrite_or_ignore true)`);
+  sameRows('overwrite_or_ignore without a target: the tree is written', await heap(ALL), await duckRead(fresh, ALL, ['b']));
+
   const empty = path.join(root, 'empty');
   fs.mkdirSync(empty);
   fs.chmodSync(empty, 0o777);
@@ -282,13 +286,8 @@ await section("section 7: 10,000 partitions through 100 open files; the backend'
   const r = await duckQuery(`SELECT count(*)::INTEGER, count(DISTINCT p)::INTEGER, sum(g)::BIGINT, count(*) FILTER (WHERE p <> g % 10000)::INTEGER FROM read_parquet(${sqlString(dir + '/**/*.parquet')}, hive_partitioning = true, hive_types = {'p': 'INTEGER'})`);
   const got = r.rows[0].map(String).join(' ');
   c.check(`10,000 partitions: DuckDB reads every row in its partition (${got})`, got === `30000 10000 ${(30000 * 30001) / 2} 0` ? [] : [got]);
-<<<<<<< ours
   console.log(`memory (copy_datasets): VmHWM ${before} kB -> ${after} kB (10,000 partitions, 100 open files)`);
-}
-=======
-  console.log(`datasets: memory: VmHWM ${before} kB -> ${after} kB (10,000 partitions, 100 open files)`);
 });
->>>>>>> theirs
 
 await client.end();
 fs.rmSync(root, { recursive: true, force: true });

@@ -12,10 +12,11 @@
  *	  rename() replaces); else ERROR 58P02 (duplicate_file) naming it;
  *	- overwrite: an existing target (a tree or a file) is exchanged with
  *	  the new tree in one renameat2(RENAME_EXCHANGE), then removed;
- *	- overwrite_or_ignore: the target must be a directory; the new files
- *	  are moved into it one by one at the end, each under the next free
- *	  data_<n>.parquet name of its folder, so nothing in it is replaced.
- *	  Each file appears whole, but not all of them at one instant.
+ *	- overwrite_or_ignore: an existing target must be a directory; the new
+ *	  files are moved into it one by one at the end, each under the next
+ *	  free data_<n>.parquet name of its folder, so nothing in it is
+ *	  replaced.  Each file appears whole, but not all of them at one
+ *	  instant.  Without a target the tree is renamed into place.
  *
  * On ERROR the caller removes the temporary tree (pqfdw_dataset_abort());
  * a FATAL exits without unwinding, so the temporary directories are also
@@ -241,7 +242,7 @@ pqfdw_dataset_finish(PqCopyDataset *d)
 	struct stat st;
 
 	fsync_tree(d->tmp_dir);
-	if (d->overwrite_or_ignore)
+	if (d->overwrite_or_ignore && lstat(d->target, &st) == 0)
 	{
 		merge_tree(d->tmp_dir, d->target);
 		pqfdw_dataset_abort(d);
