@@ -82,6 +82,18 @@ typedef struct CopyState
 
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
+/* The batch's rows are written: count them, start the next batch. */
+static void
+batch_written(CopyState *st)
+{
+	MemoryContextReset(st->batch_cxt);
+	st->processed += st->nrows;
+	pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED,
+								 (int64) st->processed);
+	st->nrows = 0;
+	st->batch_bytes = 0;
+}
+
 static void
 flush_batch(CopyState *st)
 {
@@ -96,12 +108,7 @@ flush_batch(CopyState *st)
 	{
 		pqfdw_partition_write(st->partitions, st->nrows, (int64) st->processed);
 		MemoryContextSwitchTo(old);
-		MemoryContextReset(st->batch_cxt);
-		st->processed += st->nrows;
-		pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED,
-									 (int64) st->processed);
-		st->nrows = 0;
-		st->batch_bytes = 0;
+		batch_written(st);
 		return;
 	}
 	for (c = 0; c < st->ncols; c++)
@@ -122,13 +129,7 @@ flush_batch(CopyState *st)
 	}
 	pq_file_writer_end_rows(st->writer, st->nrows);
 	MemoryContextSwitchTo(old);
-	MemoryContextReset(st->batch_cxt);
-
-	st->processed += st->nrows;
-	pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED,
-								 (int64) st->processed);
-	st->nrows = 0;
-	st->batch_bytes = 0;
+	batch_written(st);
 	st->batch_limit = (int) Min((int64) BATCH_ROWS,
 								pq_file_writer_row_group_room(st->writer));
 	if (st->batch_limit <= 0)

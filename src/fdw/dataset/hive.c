@@ -17,18 +17,6 @@
 
 #define HIVE_DEFAULT_PARTITION "__HIVE_DEFAULT_PARTITION__"
 
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* s[0, len) with %XX decoded; a '%' not followed by two hex digits stays. */
 static char *
 percent_decode(const char *s, int len)
@@ -40,9 +28,9 @@ percent_decode(const char *s, int len)
 	for (i = 0; i < len; i++)
 	{
 		if (s[i] == '%' && i + 2 < len &&
-			hex_digit(s[i + 1]) >= 0 && hex_digit(s[i + 2]) >= 0)
+			pq_hex_digit(s[i + 1]) >= 0 && pq_hex_digit(s[i + 2]) >= 0)
 		{
-			out[n++] = (char) (hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+			out[n++] = (char) (pq_hex_digit(s[i + 1]) * 16 + pq_hex_digit(s[i + 2]));
 			i += 2;
 		}
 		else
