@@ -31,8 +31,17 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# One checkout builds against several majors (scripts/pg-build.sh): the stamp
+# names the PostgreSQL of the last build and changes with it, so that nothing
+# compiled against another major's headers is linked.
+PG_BUILD_STAMP = .pg_build_stamp
+PG_BUILD_ID := $(PG_CONFIG) $(shell $(PG_CONFIG) --version)
+ifneq ($(PG_BUILD_ID),$(shell cat $(PG_BUILD_STAMP) 2>/dev/null))
+$(shell echo '$(PG_BUILD_ID)' >$(PG_BUILD_STAMP))
+endif
+
 # PGXS tracks no header dependencies: rebuild everything when a header changes.
-$(OBJS): $(FORMAT_HDRS) $(FDW_HDRS)
+$(OBJS): $(FORMAT_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
 
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
@@ -48,7 +57,7 @@ PG_STATIC_LIBDIR := $(firstword $(foreach d,$(shell $(PG_CONFIG) --pkglibdir) \
 UNIT_LIBS = $(PG_STATIC_LIBDIR)/libpgcommon.a \
 	$(PG_STATIC_LIBDIR)/libpgport.a $(SHLIB_LINK) -lm
 
-$(UNIT_BIN): $(UNIT_SRCS) $(FORMAT_HDRS) test/unit/unit_test.h
+$(UNIT_BIN): $(UNIT_SRCS) $(FORMAT_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LIBS)
 
 unittest: $(UNIT_BIN)
@@ -58,7 +67,7 @@ unittest: $(UNIT_BIN)
 WRITER_CLI = test/unit/writer_cli
 
 $(WRITER_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/writer_cli.c \
-		$(FORMAT_HDRS) test/unit/unit_test.h
+		$(FORMAT_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
 	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
 		-c -o test/unit/writer_cli_shim.o test/unit/shim.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_FORMAT_SRCS) test/unit/writer_cli.c \
@@ -70,7 +79,7 @@ writer_cli: $(WRITER_CLI)
 VARIANT_CLI = test/unit/variant_cli
 
 $(VARIANT_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/variant_cli.c \
-		$(FORMAT_HDRS) test/unit/unit_test.h
+		$(FORMAT_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
 	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
 		-c -o test/unit/variant_cli_shim.o test/unit/shim.c
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_FORMAT_SRCS) test/unit/variant_cli.c \
@@ -80,7 +89,7 @@ variant_cli: $(VARIANT_CLI)
 
 .PHONY: unittest writer_cli variant_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
-	$(VARIANT_CLI) test/unit/variant_cli_shim.o
+	$(VARIANT_CLI) test/unit/variant_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
 FUZZ_TARGETS = thrift file page assemble variant decrypt
@@ -95,15 +104,15 @@ FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
 	$(FUZZ_BUILD)/shim.o $(FUZZ_BUILD)/fuzz_run.o
 FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 
-$(FUZZ_BUILD)/%.o: src/format/%.c $(FORMAT_HDRS)
+$(FUZZ_BUILD)/%.o: src/format/%.c $(FORMAT_HDRS) $(PG_BUILD_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-$(FUZZ_BUILD)/shim.o: test/unit/shim.c test/unit/unit_test.h
+$(FUZZ_BUILD)/shim.o: test/unit/shim.c test/unit/unit_test.h $(PG_BUILD_STAMP)
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' -c -o $@ $<
 
-$(FUZZ_BUILD)/fuzz_run.o: test/fuzz/fuzz_run.c test/fuzz/fuzz.h
+$(FUZZ_BUILD)/fuzz_run.o: test/fuzz/fuzz_run.c test/fuzz/fuzz.h $(PG_BUILD_STAMP)
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
