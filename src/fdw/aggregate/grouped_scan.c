@@ -22,11 +22,7 @@
  */
 #include "postgres.h"
 
-#include "commands/explain.h"
-#if PG_VERSION_NUM >= 180000
-#include "commands/explain_format.h"	/* ExplainProperty*() */
-#include "commands/explain_state.h"	/* ExplainState */
-#endif
+#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "executor/executor.h"
 #include "fdw/aggregate/accumulate.h"
 #include "fdw/aggregate/group_table.h"

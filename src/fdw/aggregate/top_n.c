@@ -25,11 +25,6 @@
 #include "fdw/common/pg_compat.h"
 
 #include "access/nbtree.h"
-#include "commands/explain.h"
-#if PG_VERSION_NUM >= 180000
-#include "commands/explain_format.h"	/* ExplainProperty*() */
-#include "commands/explain_state.h"	/* ExplainState */
-#endif
 #include "executor/executor.h"
 #include "fdw/aggregate/top_n.h"
 #include "fdw/common/parquet_fdw.h"

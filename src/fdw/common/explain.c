@@ -7,11 +7,7 @@
  */
 #include "postgres.h"
 
-#include "commands/explain.h"
-#if PG_VERSION_NUM >= 180000
-#include "commands/explain_format.h"	/* ExplainProperty*() */
-#include "commands/explain_state.h"	/* ExplainState */
-#endif
+#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/common/parquet_fdw.h"
 
 /* Beyond this many files, EXPLAIN names the first few and counts the rest. */

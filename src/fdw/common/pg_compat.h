@@ -12,9 +12,33 @@
 
 #include "postgres.h"
 
+#include "commands/explain.h"
 #include "common/jsonapi.h"
+#include "nodes/parsenodes.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
+
+/* 18 moved ExplainState and ExplainProperty*() out of commands/explain.h */
+#if PG_VERSION_NUM >= 180000
+#include "commands/explain_format.h"
+#include "commands/explain_state.h"
+#endif
+
+/*
+ * 16 moved the permissions a range table entry asks for into its own
+ * RTEPermissionInfo, checked by ExecCheckPermissions(); before, the RTE held
+ * them and ExecCheckRTPerms() checked the range table.
+ */
+#if PG_VERSION_NUM >= 160000
+typedef RTEPermissionInfo PqPermInfo;
+#define PQFDW_NSITEM_PERMINFO(nsitem) ((nsitem)->p_perminfo)
+#define pqfdw_check_permissions(rtable, perminfo) \
+	ExecCheckPermissions(rtable, list_make1(perminfo), true)
+#else
+typedef RangeTblEntry PqPermInfo;
+#define PQFDW_NSITEM_PERMINFO(nsitem) ((nsitem)->p_rte)
+#define pqfdw_check_permissions(rtable, perminfo) ExecCheckRTPerms(rtable, true)
+#endif
 
 /*
  * 17 added fdw_restrictinfo (before fdw_private), 18 disabled_nodes (after

@@ -42,6 +42,7 @@
 #include "commands/progress.h"
 #include "fdw/copy/copy_from.h"
 #include "fdw/copy/copy_to.h"
+#include "fdw/common/pg_compat.h"
 #include "executor/executor.h"
 #include "fdw/keys/keys.h"
 #include "miscadmin.h"
@@ -393,11 +394,7 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	ParseState *pstate;
 	ParseNamespaceItem *nsitem;
 	RangeTblEntry *rte;
-#if PG_VERSION_NUM >= 160000
-	RTEPermissionInfo *perminfo;
-#else
-	RangeTblEntry *perminfo;	/* the RTE held the permissions before 16 */
-#endif
+	PqPermInfo *perminfo;
 	Relation	rel;
 	Node	   *where = NULL;
 	List	   *attnums;
@@ -433,11 +430,7 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	nsitem = addRangeTableEntryForRelation(pstate, rel, RowExclusiveLock,
 										   NULL, false, false);
 	rte = nsitem->p_rte;
-#if PG_VERSION_NUM >= 160000
-	perminfo = nsitem->p_perminfo;
-#else
-	perminfo = rte;
-#endif
+	perminfo = PQFDW_NSITEM_PERMINFO(nsitem);
 	perminfo->requiredPerms = ACL_INSERT;
 	if (stmt->whereClause != NULL)
 		where = transform_where(pstate, nsitem, rel, stmt->whereClause);
@@ -445,11 +438,7 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	foreach(lc, attnums)
 		perminfo->insertedCols = bms_add_member(perminfo->insertedCols,
 										   lfirst_int(lc) - FirstLowInvalidHeapAttributeNumber);
-#if PG_VERSION_NUM >= 160000
-	ExecCheckPermissions(pstate->p_rtable, list_make1(perminfo), true);
-#else
-	ExecCheckRTPerms(pstate->p_rtable, true);
-#endif
+	pqfdw_check_permissions(pstate->p_rtable, perminfo);
 	if (check_enable_rls(rte->relid, InvalidOid, false) == RLS_ENABLED)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),

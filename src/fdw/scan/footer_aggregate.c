@@ -26,11 +26,6 @@
 #include "fdw/common/pg_compat.h"
 
 #include "access/table.h"
-#include "commands/explain.h"
-#if PG_VERSION_NUM >= 180000
-#include "commands/explain_format.h"	/* ExplainProperty*() */
-#include "commands/explain_state.h"	/* ExplainState */
-#endif
 #include "executor/executor.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/prune/prune.h"

@@ -9,11 +9,7 @@
 #include "postgres.h"
 
 #include "fdw/prune/bloom.h"
-#include "commands/explain.h"
-#if PG_VERSION_NUM >= 180000
-#include "commands/explain_format.h"	/* ExplainProperty*() */
-#include "commands/explain_state.h"	/* ExplainState */
-#endif
+#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/prune/dictionary.h"
 #include "access/parallel.h"
 #include "executor/executor.h"
