@@ -519,7 +519,7 @@ pqfdw_grouped_explain(ForeignScanState *node, ExplainState *es)
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	List	   *context = set_deparse_context_plan(es->deparse_cxt,
 												   node->ss.ps.plan, NIL);
-	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
+	bool		useprefix = PQFDW_EXPLAIN_RTABLE_SIZE(es) > 1 || es->verbose;
 	StringInfoData aggs;
 	StringInfoData keys;
 	ListCell   *lc;

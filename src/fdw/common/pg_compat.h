@@ -25,6 +25,17 @@
 #endif
 
 /*
+ * 18 added an RTE_GROUP entry to the range table of a grouped query; EXPLAIN
+ * counts the relations without it (rtable_size) to decide whether to
+ * qualify column names.
+ */
+#if PG_VERSION_NUM >= 180000
+#define PQFDW_EXPLAIN_RTABLE_SIZE(es) ((es)->rtable_size)
+#else
+#define PQFDW_EXPLAIN_RTABLE_SIZE(es) list_length((es)->rtable)
+#endif
+
+/*
  * 16 moved the permissions a range table entry asks for into its own
  * RTEPermissionInfo, checked by ExecCheckPermissions(); before, the RTE held
  * them and ExecCheckRTPerms() checked the range table.

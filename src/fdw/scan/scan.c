@@ -582,7 +582,7 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	StringInfoData buf;
 	ListCell   *lc;
-	bool		useprefix = list_length(es->rtable) > 1 || es->verbose;
+	bool		useprefix = PQFDW_EXPLAIN_RTABLE_SIZE(es) > 1 || es->verbose;
 
 	pqfdw_explain_files(st->paths, es);
 	pqfdw_explain_file_counts(list_length(st->paths), st->files_total,
