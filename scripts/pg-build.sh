@@ -10,13 +10,14 @@
 # private apt configuration in a temporary directory (its own sources.list,
 # state, cache and lists): the system's /etc/apt and /var/lib/apt are never
 # changed. Only the upstream tarball (.orig) is built, without Debian's
-# patches: ./configure with ICU, OpenSSL, readline, zlib, lz4 and zstd, no
-# docs; src, config (PGXS helpers) and contrib are installed. Build
+# patches: ./configure with ICU, OpenSSL, readline, zlib, lz4, zstd and
+# libxml, no docs; src, config (PGXS helpers) and contrib are installed. Build
 # dependencies come from Debian 12 (system apt), installed only when missing.
 #
 # The prefix is $PG_BUILD_PREFIX_ROOT/pg<major> (default
 # /var/cache/parquet_fdw/pg<major>). When its pg_config already reports the
-# major, the script prints it and exits (PG_BUILD_FORCE=1 rebuilds). The build
+# major and these configure flags, the script prints it and exits
+# (PG_BUILD_FORCE=1 rebuilds). The build
 # runs in a temporary directory, removed afterwards; the log is kept in
 # $PG_BUILD_PREFIX_ROOT/pg<major>-build.log and its tail is shown on failure.
 # Progress goes to stderr, the pg_config path to stdout.
@@ -65,10 +66,17 @@ mkdir -p "$PREFIX_ROOT"
 PREFIX=$PREFIX_ROOT/pg$MAJOR
 LOG=$PREFIX_ROOT/pg$MAJOR-build.log
 
-# prefix_ok: the prefix holds a complete install of this major
+# Debian's own builds have these too (libxml: xpath() and XMLTABLE, which
+# tests use); a cache built with other flags is rebuilt.
+CONFIGURE_FLAGS=(--prefix="$PREFIX" --with-icu --with-openssl --with-readline
+	--with-zlib --with-lz4 --with-zstd --with-libxml)
+
+# prefix_ok: the prefix holds a complete install of this major, configured
+# with CONFIGURE_FLAGS
 prefix_ok() {
 	[ -x "$PREFIX/bin/pg_config" ] &&
-		"$PREFIX/bin/pg_config" --version 2>/dev/null | grep -Eq "^PostgreSQL $MAJOR([.]|beta|rc)"
+		"$PREFIX/bin/pg_config" --version 2>/dev/null | grep -Eq "^PostgreSQL $MAJOR([.]|beta|rc)" &&
+		[ "$("$PREFIX/bin/pg_config" --configure 2>/dev/null | sed "s/^ *//")" = "$(printf "'%s' " "${CONFIGURE_FLAGS[@]}" | sed 's/ $//')" ]
 }
 
 if [ "${PG_BUILD_FORCE:-0}" != 1 ] && prefix_ok; then
@@ -89,7 +97,7 @@ fi
 # ---- build dependencies: Debian 12 packages through the system's apt ----
 export DEBIAN_FRONTEND=noninteractive
 deps=(build-essential bison flex perl pkg-config libicu-dev libssl-dev
-	libreadline-dev zlib1g-dev liblz4-dev libzstd-dev)
+	libreadline-dev zlib1g-dev liblz4-dev libzstd-dev libxml2-dev)
 missing=()
 for p in "${deps[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -252,8 +260,7 @@ tar -xf "${orig[0]}" -C "$WORK/build" --strip-components=1 >>"$LOG" 2>&1 ||
 # ---- configure, build, install (staged, then moved into place) ----
 cd "$WORK/build"
 say "configure --prefix=$PREFIX"
-./configure --prefix="$PREFIX" --with-icu --with-openssl --with-readline \
-	--with-zlib --with-lz4 --with-zstd >>"$LOG" 2>&1 || fail "configure failed"
+./configure "${CONFIGURE_FLAGS[@]}" >>"$LOG" 2>&1 || fail "configure failed"
 say "make -j2 (log: $LOG)"
 make -j2 -C src >>"$LOG" 2>&1 || fail "make (src) failed"
 make -j2 -C contrib >>"$LOG" 2>&1 || fail "make (contrib) failed"
@@ -265,7 +272,7 @@ done
 [ -x "$STAGE$PREFIX/bin/pg_config" ] || fail "staged install has no bin/pg_config"
 cat >"$STAGE$PREFIX/BUILD-INFO" <<EOF
 source: ${dsc[0]##*/} from $MIRROR $SUITE (upstream ${orig[0]##*/}, no Debian patches)
-configure: --prefix=$PREFIX --with-icu --with-openssl --with-readline --with-zlib --with-lz4 --with-zstd
+configure: ${CONFIGURE_FLAGS[*]}
 built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $PRETTY_NAME
 EOF
 rm -rf "$PREFIX"
