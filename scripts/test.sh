@@ -151,6 +151,14 @@ parse_counts() {
 	PARSED_FAILED=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
 }
 
+# regress_counts LOGFILE: pg_regress's tests passed (ok) and failed (bad), in
+# 15's "test x ... ok" lines or the TAP lines ("ok 3 - x", "not ok 4 - y")
+# pg_regress prints from 16 on
+regress_counts() {
+	ok=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+(ok|failed \(ignored\))|^ok [0-9]+\s' "$1" || true)
+	bad=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+FAILED|^not ok [0-9]+\s' "$1" || true)
+}
+
 # run_script_stage STAGE COMMAND...: a stage whose command prints its own
 # "STAGE: N passed, N failed" line.
 run_script_stage() {
@@ -330,8 +338,7 @@ if want regress; then
 			--encoding=UTF8 --no-locale 2>&1 | tee "$LOGDIR/regress.log"
 		rc=${PIPESTATUS[0]}
 		set -e
-		ok=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+(ok|failed \(ignored\))' "$LOGDIR/regress.log" || true)
-		bad=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+FAILED' "$LOGDIR/regress.log" || true)
+		regress_counts "$LOGDIR/regress.log"
 		if [ "$rc" = 2 ] || [ $((ok + bad)) = 0 ]; then
 			could_not_run regress "pg_regress exited $rc, ran no test"
 		else
@@ -381,8 +388,7 @@ if want postgis; then
 			--encoding=UTF8 --no-locale 2>&1 | tee "$LOGDIR/postgis.log"
 		rc=${PIPESTATUS[0]}
 		set -e
-		ok=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+ok' "$LOGDIR/postgis.log" || true)
-		bad=$(grep -cE '^\s*(test\s+)?\S+\s+\.\.\.\s+FAILED' "$LOGDIR/postgis.log" || true)
+		regress_counts "$LOGDIR/postgis.log"
 		if [ "$rc" = 2 ] || [ $((ok + bad)) = 0 ]; then
 			could_not_run postgis "pg_regress exited $rc, ran no test"
 		else

@@ -105,7 +105,7 @@ BEGIN
             RETURN format('DIFFERENT with setting %s: got %s, expected %s', setting, got, want);
         END IF;
         CONTINUE WHEN setting NOT IN (1, 2, 4, 7);
-        EXECUTE format('EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) SELECT id FROM %s WHERE %s', tab, cond) INTO plan;
+        EXECUTE format('EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON, COSTS OFF, TIMING OFF) SELECT id FROM %s WHERE %s', tab, cond) INTO plan;
         FOR k IN 1..3 LOOP
             counter := coalesce(jsonb_path_query_first(plan, ('strict $.**."Row Groups Pruned by ' || kinds[k] || '"')::jsonpath)::text, '-');
             IF setting = 7 THEN
@@ -209,12 +209,12 @@ SET plan_cache_mode = force_generic_plan;
 EXECUTE bloom_by_h(1000);
 SELECT count(*), sum(id) FROM expected_bloom WHERE h_int8 = 1000;
 EXECUTE bloom_by_h(1001);
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE bloom_by_h(1001);
+EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE bloom_by_h(1001);
 RESET plan_cache_mode;
 SELECT v.x, (SELECT count(*) FROM ft_bloom f WHERE f.h_int8 = v.x) AS got,
        (SELECT count(*) FROM expected_bloom e WHERE e.h_int8 = v.x) AS want
 FROM (VALUES (1000::int8), (1001), (2000), (NULL)) AS v(x);
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT v.x, (SELECT count(*) FROM ft_bloom f WHERE f.h_int8 = v.x)
 FROM (VALUES (1000::int8), (1001), (2000), (NULL)) AS v(x);
 

@@ -13,7 +13,7 @@ CREATE FUNCTION explain_bytes(q text) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     plan jsonb;
 BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF, COSTS OFF) ' || q INTO plan;
+    EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON, TIMING OFF, COSTS OFF) ' || q INTO plan;
     RETURN jsonb_path_query_first(plan, 'strict $.**."Bytes Read"')::bigint;
 END
 $$;
@@ -22,7 +22,7 @@ SELECT explain_bytes('SELECT id, c_varchar FROM ft_explain') =
           FROM parquet_fdw.metadata(:'file')
          WHERE path_in_schema IN ('id', 'c_varchar')) AS bytes_match;
 SELECT explain_bytes('SELECT count(*) FROM ft_explain') AS bytes_for_count;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
     SELECT id FROM ft_explain WHERE id < 10;
 
 -- Row estimates come from the footers.

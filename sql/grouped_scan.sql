@@ -226,7 +226,7 @@ CREATE FUNCTION gs_explain_value(q text, prop text) RETURNS bigint LANGUAGE plpg
 DECLARE
     line text;
 BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
         IF line ~ (prop || ': ') THEN
             RETURN substring(line from ': (\d+)')::bigint;
         END IF;

@@ -127,7 +127,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     plan json;
 BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || query INTO plan;
+    EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON) ' || query INTO plan;
     RETURN (plan -> 0 -> 'Plan' ->> counter)::bigint;
 END
 $$;
@@ -238,7 +238,7 @@ CREATE FUNCTION variant_pages(q text) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     plan jsonb;
 BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+    EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
     RETURN jsonb_path_query_first(plan, 'strict $.**."Data Pages Read"')::bigint;
 END
 $$;

@@ -41,7 +41,7 @@ DECLARE
 BEGIN
     SET LOCAL parquet_fdw.enable_page_index_pruning = on;
     EXECUTE q INTO got_on;
-    EXECUTE format('EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) '
+    EXECUTE format('EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) '
                    'SELECT * FROM %s t WHERE %s', tbl, cond) INTO plan;
     SET LOCAL parquet_fdw.enable_page_index_pruning = off;
     EXECUTE q INTO got_off;
@@ -159,7 +159,7 @@ CREATE FUNCTION page_bytes_read(q text) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     plan jsonb;
 BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+    EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
     RETURN jsonb_path_query_first(plan, 'strict $.**."Bytes Read"')::bigint;
 END
 $$;
@@ -182,7 +182,7 @@ CREATE FUNCTION data_pages_read(q text) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     plan jsonb;
 BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+    EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
     RETURN jsonb_path_query_first(plan, 'strict $.**."Data Pages Read"')::bigint;
 END
 $$;

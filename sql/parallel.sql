@@ -66,7 +66,7 @@ CREATE FUNCTION par_explain(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q
     LOOP
         IF line ~ '(Parallel|Gather|Workers|Row Groups|Pages|Rows Removed by Parquet|Columns Read)' THEN
             RETURN NEXT regexp_replace(line, '\(actual rows=.*\)', '');
@@ -174,7 +174,9 @@ SET parallel_leader_participation = on;
 
 -- force_parallel_mode (debug_parallel_query from PostgreSQL 16): the whole
 -- plan runs in one worker under a Gather, over every kind of file above
-SET force_parallel_mode = on;
+SELECT CASE WHEN current_setting('server_version_num')::int >= 160000
+       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END AS force_parallel \gset
+SET :force_parallel = on;
 SET parallel_setup_cost = 1e9;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(amount) FROM par_split WHERE grp = 1;
 SELECT (SELECT row(count(*), sum(amount), sum(id)) FROM par_one WHERE grp = 1)
@@ -187,7 +189,7 @@ SELECT (SELECT row(count(*), sum(amount), sum(id)) FROM par_one WHERE grp = 1)
      = (SELECT row(count(*), sum(amount), sum(id)) FROM par_src WHERE id % 7 = 3) AS split;
 SELECT count(*) FROM (SELECT * FROM par_one WHERE grp = 5 EXCEPT ALL
                       SELECT * FROM par_src WHERE grp = 5) d;
-RESET force_parallel_mode;
+RESET :force_parallel;
 SET parallel_setup_cost = 0;
 
 -- the option: parallel_workers 0 keeps the scan serial

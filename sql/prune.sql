@@ -15,7 +15,7 @@ DECLARE
 BEGIN
     SET LOCAL parquet_fdw.enable_statistics_pruning = on;
     EXECUTE 'SELECT count(*) || '':'' || coalesce(sum(id), 0) FROM ft_prune WHERE ' || cond INTO got_on;
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) SELECT id FROM ft_prune WHERE ' || cond INTO plan;
+    EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, FORMAT JSON, COSTS OFF, TIMING OFF) SELECT id FROM ft_prune WHERE ' || cond INTO plan;
     SET LOCAL parquet_fdw.enable_statistics_pruning = off;
     EXECUTE 'SELECT count(*) || '':'' || coalesce(sum(id), 0) FROM ft_prune WHERE ' || cond INTO got_off;
     EXECUTE 'SELECT count(*) || '':'' || coalesce(sum(id), 0) FROM expected_types WHERE ' || cond INTO want;
@@ -84,7 +84,7 @@ COPY (SELECT id, c_int4_nn FROM expected_types)
     WITH (FORMAT parquet, statistics off, page_index off, row_group_size 1000);
 CREATE FOREIGN TABLE ft_nostats (id bigint, c_int4_nn integer)
     SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_prune_nostats.parquet');
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*) FROM ft_nostats WHERE id < 100;
 SELECT count(*), sum(c_int4_nn) FROM ft_nostats WHERE id < 100 OR c_int4_nn = -7000;
 SELECT count(*), sum(c_int4_nn) FROM expected_types WHERE id < 100 OR c_int4_nn = -7000;
@@ -105,7 +105,7 @@ PREPARE by_id(bigint, bigint) AS SELECT count(*), sum(id) FROM ft_prune WHERE id
 EXECUTE by_id(10, 20);
 EXECUTE by_id(4000, 4100);
 SELECT count(*), sum(id) FROM expected_types WHERE id BETWEEN 4000 AND 4100;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_id(4000, 4100);
+EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_id(4000, 4100);
 EXECUTE by_id(NULL, 4100);
 PREPARE by_list(bigint[]) AS SELECT count(*) FROM ft_prune WHERE id = ANY ($1);
 EXECUTE by_list(ARRAY[1, 4999]);
@@ -121,7 +121,7 @@ CREATE TABLE outer_ids AS SELECT * FROM (VALUES (5), (100), (4500), (7000)) v(id
 ANALYZE outer_ids;
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
-EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, BUFFERS OFF, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF)
     SELECT o.id, f.c_varchar FROM outer_ids o JOIN ft_prune f ON f.id = o.id;
 SELECT o.id, f.c_varchar FROM outer_ids o JOIN ft_prune f ON f.id = o.id ORDER BY 1;
 SELECT o.id, e.c_varchar FROM outer_ids o JOIN expected_types e ON e.id = o.id ORDER BY 1;

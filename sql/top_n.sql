@@ -63,7 +63,7 @@ CREATE FUNCTION tn_skipped(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
         IF line ~ '(Row Groups|Top-N|Data Pages)' THEN
             RETURN NEXT regexp_replace(line, '\(actual rows=.*\)', '');
         END IF;
