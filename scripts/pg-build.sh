@@ -245,7 +245,7 @@ done
 [ "$(etc_apt_sum)" = "$etc_before" ] || die "/etc/apt changed during the private apt run"
 if [ -z "$SUITE" ]; then
 	msg=$(printf '%s; ' "${tried[@]}")
-	fail "no usable source package postgresql-$MAJOR on $MIRROR (${msg%; })"
+	fail "no usable source package postgresql-$MAJOR on $MIRROR${SEC_LINE:+ or its security mirror} (${msg%; })"
 fi
 shopt -s nullglob
 orig=("$WORK"/src/postgresql-"$MAJOR"_*.orig.tar.*)
