@@ -172,10 +172,6 @@ extern PqFile *pqfdw_file_open(const char *path,
  */
 extern List *pqfdw_open_footers(List *paths,
 								const PqDecryptionConfig *decrypt);
-/* ... whatever their schemas (union_by_name) */
-extern List *pqfdw_open_footers_any(List *paths,
-									const PqDecryptionConfig *decrypt);
-
 /*
  * The footers the planner estimates with: from the cache without checking
  * the files (read and cached when not there); same_schema as in

@@ -203,17 +203,6 @@ pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
 }
 
 List *
-pqfdw_open_footers_any(List *paths, const PqDecryptionConfig *decrypt)
-{
-	List	   *files = NIL;
-	ListCell   *lc;
-
-	foreach(lc, paths)
-		files = lappend(files, footer_only((const char *) lfirst(lc), decrypt));
-	return files;
-}
-
-List *
 pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 {
 	List	   *files = NIL;

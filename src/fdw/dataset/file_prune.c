@@ -191,7 +191,6 @@ pqfdw_file_pruner_create(PqfdwDataset *ds, List *clauses, TupleDesc tupdesc,
 {
 	PqfdwFilePruner *fp = palloc0(sizeof(PqfdwFilePruner));
 	ListCell   *lc;
-	int			k = -1;
 
 	fp->ds = ds;
 	fp->qual = ExecInitQual(clauses, parent);
@@ -207,8 +206,6 @@ pqfdw_file_pruner_create(PqfdwDataset *ds, List *clauses, TupleDesc tupdesc,
 		fp->attrs = bms_add_member(fp->attrs,
 								   v->varattno - FirstLowInvalidHeapAttributeNumber);
 	}
-	while ((k = bms_next_member(fp->attrs, k)) >= 0)
-		Assert(pqfdw_dataset_file_constant(ds, k + FirstLowInvalidHeapAttributeNumber));
 	fp->decided = palloc(sizeof(int8) * Max(ds->nfiles, 1));
 	pqfdw_file_pruner_reset(fp);
 	return fp;
