@@ -288,6 +288,37 @@ note_virtual_uses(PqfdwPlanState *st, RelOptInfo *baserel)
 		file_quals == list_length(baserel->baserestrictinfo);
 }
 
+/* The leaves a needed column reads (none for a virtual column). */
+typedef struct LeafSpan
+{
+	int			first;
+	int			n;
+} LeafSpan;
+
+static LeafSpan *
+column_leaves(PqFile *f, Oid relid, PqfdwPlanState *st)
+{
+	LeafSpan   *spans = palloc0(sizeof(LeafSpan) * Max(st->ncolumns, 1));
+	ListCell   *lc;
+	int			a = 0;
+
+	foreach(lc, st->attnums)
+	{
+		AttrNumber	attnum = lfirst_int(lc);
+
+		if (!pqfdw_dataset_is_virtual(st->ds, attnum))
+		{
+			PqSchemaNode *node = pqfdw_find_column(f, relid, attnum,
+												   f->src->name);
+
+			spans[a].first = node->first_leaf;
+			spans[a].n = node->n_leaves;
+		}
+		a++;
+	}
+	return spans;
+}
+
 void
 pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 						Oid foreigntableid)
@@ -303,6 +334,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	bool	   *files_pruned;
 	double		minmax_rows;
 	bool		never_analyzed;
+	LeafSpan   *shared = NULL;
 	int			k = 0;
 
 	rel = table_open(foreigntableid, NoLock);
@@ -332,11 +364,19 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	pruned = plan_time_pruning(root, baserel, rel, st, st->row_groups,
 							   &minmax_rows);
 
+	/*
+	 * Without union_by_name every file has the first one's schema, so a
+	 * column's leaves are found once, not once per file (10,000 lookups by
+	 * name were a third of planning a 10,000-file table).
+	 */
+	if (!st->ds->union_by_name && files != NIL)
+		shared = column_leaves(linitial(files), foreigntableid, st);
 	foreach(lc, files)
 	{
 		PqFile	   *f = lfirst(lc);
 		ListCell   *ac;
 		int			rg;
+		int			a = 0;
 
 		tuples += f->md.num_rows;
 		for (rg = 0; rg < f->md.n_row_groups; rg++)
@@ -345,14 +385,23 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 		foreach(ac, st->attnums)
 		{
 			AttrNumber	attnum = lfirst_int(ac);
-			PqSchemaNode *node;
+			PqSchemaNode *node = NULL;
+			int			first;
+			int			nleaves;
 
-			if (pqfdw_dataset_is_virtual(st->ds, attnum))
-				continue;
-			node = st->ds->union_by_name ?
-				pqfdw_find_column_opt(f, foreigntableid, attnum) :
-				pqfdw_find_column(f, foreigntableid, attnum, f->src->name);
-			if (node == NULL)
+			if (shared != NULL)
+			{
+				first = shared[a].first;
+				nleaves = shared[a++].n;
+			}
+			else if (!pqfdw_dataset_is_virtual(st->ds, attnum) &&
+					 (node = pqfdw_find_column_opt(f, foreigntableid,
+												   attnum)) != NULL)
+			{
+				first = node->first_leaf;
+				nleaves = node->n_leaves;
+			}
+			else
 				continue;
 			for (rg = 0; rg < f->md.n_row_groups; rg++)
 			{
@@ -360,7 +409,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 
 				if (pruned && pruned[k + rg])
 					continue;
-				for (c = node->first_leaf; c < node->first_leaf + node->n_leaves; c++)
+				for (c = first; c < first + nleaves; c++)
 				{
 					const PqColumnChunk *cc = &f->md.row_groups[rg].columns[c];
 
