@@ -29,8 +29,10 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "build-deb: apt-get install ${missing[*]}"
-	apt-get update -q
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	# one apt at a time: .ci/run builds other majors meanwhile (pg-build.sh)
+	flock /run/lock/parquet_fdw-apt.lock apt-get update -q
+	flock /run/lock/parquet_fdw-apt.lock \
+		apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
 # The majors to build for: Debian's PostgreSQL with its server headers.

@@ -107,8 +107,10 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	[ "$(id -u)" = 0 ] || die "run as root to install ${missing[*]}"
 	say "apt-get install ${missing[*]}"
-	apt-get update -q >&2
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+	# .ci/run builds while the 15 suite's setup may be installing too
+	flock /run/lock/parquet_fdw-apt.lock apt-get update -q >&2
+	flock /run/lock/parquet_fdw-apt.lock \
+		apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/pg-build-$MAJOR.XXXXXX")

@@ -32,8 +32,10 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: apt-get install ${missing[*]}"
-	apt-get update -q
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	# one apt at a time: .ci/run builds other majors meanwhile (pg-build.sh)
+	flock /run/lock/parquet_fdw-apt.lock apt-get update -q
+	flock /run/lock/parquet_fdw-apt.lock \
+		apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
 	echo "setup: apt packages already installed"
 fi
