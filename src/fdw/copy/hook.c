@@ -118,7 +118,7 @@ flush_batch(CopyState *st)
 
 		if (col->nested != NULL)
 		{
-			pqfdw_nested_write(col, st->nrows, (int64) st->processed,
+			pqfdw_nested_write(col, st->nrows, (int64) st->processed, NULL,
 							   st->writer, st->first_leaf[c]);
 			continue;
 		}

@@ -245,9 +245,10 @@ write_rows(PqPartitionWriter *pw, Partition *p, int n, int64 row_base,
 			col->nulls = pw->saved_nulls[c] + done;
 			if (col->nested != NULL)
 			{
-				/* its ERRORs count rows from row_base in this piece */
-				pqfdw_nested_write(col, chunk, row_base + done, p->writer,
-								   pw->first_leaf[c]);
+				pqfdw_nested_write(col, chunk,
+								   rows != NULL ? row_base : row_base + done,
+								   rows != NULL ? rows + done : NULL,
+								   p->writer, pw->first_leaf[c]);
 				continue;
 			}
 			col->value_rows = rows != NULL ? rows + done : NULL;

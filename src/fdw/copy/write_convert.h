@@ -172,10 +172,12 @@ extern int	pqfdw_nested_num_leaves(const PqNestedColumn *nc);
 
 /*
  * Shred the first n rows of col's batch into the levels and values of its
- * leaves, then hand each leaf to w as column first_leaf + k.
+ * leaves, then hand each leaf to w as column first_leaf + k.  An ERROR
+ * names row row_base + 1 + (rows ? rows[i] : i) for row i.
  */
 extern void pqfdw_nested_write(PqWriteColumn *col, int n, int64 row_base,
-							   PqFileWriter *w, int first_leaf);
+							   const int *rows, PqFileWriter *w,
+							   int first_leaf);
 
 /* The maximum levels the shredder produces, to check against the writer. */
 extern void pqfdw_nested_leaf_levels(const PqNestedColumn *nc, int leaf,

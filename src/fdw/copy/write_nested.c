@@ -95,10 +95,18 @@ struct PqNestedColumn
 	int			nleaves;
 	PqNestedLeaf *leaves;
 	bool		to_utf8;		/* VARIANT strings from another encoding */
-	int			row;			/* batch row being shredded */
+	int			row;			/* row being shredded */
+	const int  *rows;			/* the batch row of each row, or NULL */
 	int64		row_base;
 	ErrorContextCallback errcb; /* names column and row while shredding */
 };
+
+/* The row an ERROR names, counted from row_base. */
+static inline int
+batch_row(const PqNestedColumn *nc)
+{
+	return nc->rows != NULL ? nc->rows[nc->row] : nc->row;
+}
 
 typedef struct BuildState
 {
@@ -342,7 +350,7 @@ add_value(PqNestedColumn *nc, PqNestedLeaf *leaf, Datum v, int def, int rep)
 										 sizeof(int) * leaf->col.capacity);
 	}
 	leaf->col.values[leaf->nvalues] = v;
-	leaf->value_rows[leaf->nvalues] = nc->row;
+	leaf->value_rows[leaf->nvalues] = batch_row(nc);
 	leaf->nvalues++;
 	add_level(leaf, def, rep);
 }
@@ -366,7 +374,7 @@ value_error(PqNestedColumn *nc, int sqlstate, const char *reason,
 	ereport(ERROR,
 			(errcode(sqlstate),
 			 errmsg("cannot write row %lld of column \"%s\" to Parquet",
-					(long long) (nc->row_base + nc->row + 1), nc->name),
+					(long long) (nc->row_base + batch_row(nc) + 1), nc->name),
 			 errdetail_internal("%s", reason),
 			 hint ? errhint("%s", hint) : 0));
 }
@@ -480,12 +488,12 @@ shred_error_context(void *arg)
 	PqNestedColumn *nc = arg;
 
 	errcontext("writing row %lld of column \"%s\" to Parquet",
-			   (long long) (nc->row_base + nc->row + 1), nc->name);
+			   (long long) (nc->row_base + batch_row(nc) + 1), nc->name);
 }
 
 void
 pqfdw_nested_write(PqWriteColumn *col, int n, int64 row_base,
-				   PqFileWriter *w, int first_leaf)
+				   const int *rows, PqFileWriter *w, int first_leaf)
 {
 	PqNestedColumn *nc = col->nested;
 	int			k;
@@ -496,6 +504,7 @@ pqfdw_nested_write(PqWriteColumn *col, int n, int64 row_base,
 		nc->leaves[k].nvalues = 0;
 	}
 	nc->row_base = row_base;
+	nc->rows = rows;
 	nc->errcb.callback = shred_error_context;
 	nc->errcb.arg = nc;
 	nc->errcb.previous = error_context_stack;
