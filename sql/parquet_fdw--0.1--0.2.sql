@@ -167,3 +167,12 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT EXISTS (SELECT 1 FROM parquet_fdw.key_grants g
                      WHERE g.key_id = $1 AND pg_has_role($2, g.grantee::oid, 'MEMBER')) $$;
 REVOKE ALL ON FUNCTION key_usable(text, oid) FROM PUBLIC;
+
+-- Whether the bounding box of a WKB value (GEOMETRY read as bytea) meets
+-- the box [xmin, xmax] x [ymin, ymax]; a qual with it prunes row groups by
+-- their GeospatialStatistics (docs/GEOSPATIAL.md).
+CREATE FUNCTION bbox_intersects(wkb bytea, xmin float8, ymin float8,
+                                xmax float8, ymax float8)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'parquet_fdw_bbox_intersects'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

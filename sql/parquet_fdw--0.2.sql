@@ -120,6 +120,15 @@ RETURNS text
 AS 'MODULE_PATHNAME', 'parquet_fdw_create_table_sql'
 LANGUAGE C VOLATILE;
 
+-- Whether the bounding box of a WKB value (GEOMETRY read as bytea) meets
+-- the box [xmin, xmax] x [ymin, ymax]; a qual with it prunes row groups by
+-- their GeospatialStatistics (docs/GEOSPATIAL.md).
+CREATE FUNCTION bbox_intersects(wkb bytea, xmin float8, ymin float8,
+                                xmax float8, ymax float8)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'parquet_fdw_bbox_intersects'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 -- COPY ... WITH (FORMAT parquet) is a ProcessUtility hook: it exists only
 -- in sessions that have loaded the library.  (Extension scripts run with
 -- client_min_messages at least WARNING, so a NOTICE would not be seen.)

@@ -22,8 +22,11 @@ typedef enum PqPruneKind
 	PQ_PRUNE_COMPARE,			/* column op constant(s) */
 	PQ_PRUNE_IS_NULL,
 	PQ_PRUNE_IS_NOT_NULL,
-	PQ_PRUNE_OR					/* any of args */
+	PQ_PRUNE_OR,				/* any of args */
+	PQ_PRUNE_BBOX				/* a geometry's bounding box (geo_bbox.c) */
 } PqPruneKind;
+
+typedef struct PqGeoPred PqGeoPred;
 
 typedef struct PqPrunePred
 {
@@ -60,6 +63,7 @@ typedef struct PqPrunePred
 	Oid			leaf_type;		/* the field's or element's declared type */
 	PqConverter *nested_cv;
 	int			nested_leaf;
+	PqGeoPred  *geo;			/* PQ_PRUNE_BBOX: its shape and box */
 } PqPrunePred;
 
 #define PQ_PRED_IS_NESTED(p) ((p)->nfields > 0 || (p)->element)

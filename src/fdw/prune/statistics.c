@@ -35,6 +35,7 @@
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
+#include "fdw/prune/geo_bbox.h"
 #include "fdw/prune/prune.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -220,6 +221,8 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 	bool		var_left;
 	Oid			castfn;
 
+	if (pqfdw_geo_prune_clause(clause, relid, values))
+		return true;
 	if (IsA(clause, OpExpr))
 	{
 		OpExpr	   *op = (OpExpr *) clause;
@@ -312,6 +315,8 @@ substitute_values(Expr *clause, Index relid, ListCell **next, List *values)
 	bool		var_left;
 	Oid			castfn;
 
+	if (pqfdw_geo_prune_clause(clause, relid, NULL))
+		return pqfdw_geo_substitute_values(clause, relid, next, values);
 	if (IsA(clause, OpExpr) || IsA(clause, ScalarArrayOpExpr))
 	{
 		List	  **args;
@@ -450,6 +455,11 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 	memset(p, 0, sizeof(*p));
 	p->kind = PQ_PRUNE_COMPARE;
 	p->value_index = -1;
+	if (pqfdw_geo_prune_clause(clause, relid, NULL))
+	{
+		pqfdw_geo_init_pred(p, clause, relid, next_value);
+		return true;
+	}
 	if (IsA(clause, OpExpr) && ((OpExpr *) clause)->opno == OID_TEXT_LIKE_OP)
 	{
 		OpExpr	   *op = (OpExpr *) clause;
@@ -621,6 +631,11 @@ pqfdw_prune_set_values(PqPrunePred *preds, int npreds, const Datum *values,
 		if (p->kind == PQ_PRUNE_OR)
 		{
 			pqfdw_prune_set_values(p->args, p->nargs, values, isnull);
+			continue;
+		}
+		if (p->kind == PQ_PRUNE_BBOX)
+		{
+			pqfdw_geo_set_values(p, values, isnull);
 			continue;
 		}
 		if (v < 0)
@@ -839,6 +854,8 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 	if (!pqfdw_pred_column(p, cvs, leaf, &cv, &c) ||
 		cv->node->max_rep > (p->element ? 1 : 0))
 		return true;
+	if (p->kind == PQ_PRUNE_BBOX)
+		return pqfdw_geo_may_match(p, file, rg, cv, c);
 	cc = &rg->columns[c];
 
 	/*

@@ -11,6 +11,7 @@
 #include "fdw/prune/bloom.h"
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/prune/dictionary.h"
+#include "fdw/prune/geo_bbox.h"
 #include "access/parallel.h"
 #include "executor/executor.h"
 #include "fdw/scan/parallel.h"
@@ -84,6 +85,7 @@ struct PqScanState
 	int64		row_groups_pruned_dict;
 	int64		row_groups_pruned_pages;
 	int64		row_groups_pruned_nested;	/* of those: by a nested leaf */
+	int64		row_groups_pruned_bbox; /* by a geometry's bounding box */
 	int64		pages_total;
 	int64		pages_pruned;
 	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
@@ -343,6 +345,9 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 		if (pqfdw_nested_preds_exclude(st->preds, st->npreds, NULL, tr->file,
 									   row_group))
 			st->row_groups_pruned_nested += count;
+		if (pqfdw_bbox_preds_exclude(st->preds, st->npreds, tr->file,
+									 row_group, tr->att_cv, tr->att_leaf))
+			st->row_groups_pruned_bbox += count;
 		match = false;
 	}
 	if (tr->claim == NULL)
@@ -560,6 +565,7 @@ local_counters(PqScanState *st, int64 *c)
 	c[PQFDW_COUNT_PRUNED_DICT] = st->row_groups_pruned_dict;
 	c[PQFDW_COUNT_PRUNED_PAGES] = st->row_groups_pruned_pages;
 	c[PQFDW_COUNT_PRUNED_NESTED] = st->row_groups_pruned_nested;
+	c[PQFDW_COUNT_PRUNED_BBOX] = st->row_groups_pruned_bbox;
 	c[PQFDW_COUNT_PAGES_TOTAL] = st->pages_total;
 	c[PQFDW_COUNT_PAGES_PRUNED] = st->pages_pruned;
 	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
@@ -668,6 +674,10 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 			if (pqfdw_prune_has_nested(st->preds, st->npreds))
 				ExplainPropertyInteger("Row Groups Pruned by Nested Fields",
 									   NULL, c[PQFDW_COUNT_PRUNED_NESTED], es);
+			/* of the above, by a geometry's bounding box */
+			if (pqfdw_prune_has_bbox(st->preds, st->npreds))
+				ExplainPropertyInteger("Row Groups Pruned by Bounding Box",
+									   NULL, c[PQFDW_COUNT_PRUNED_BBOX], es);
 			/* only files with a page index that a qual could use */
 			if (c[PQFDW_COUNT_PAGES_TOTAL] > 0)
 			{
