@@ -211,6 +211,17 @@ async function checkFunction(client, check, t, rows, perGroup) {
       ...(c.bbox !== expectPruned(gboxes, [q]) ? [`bbox pruned ${c.bbox}, expected ${expectPruned(gboxes, [q])}`] : [])]);
   await client.query('RESET plan_cache_mode');
   await client.query('DEALLOCATE bq');
+  // a parallel scan: the workers' counts are summed
+  await client.query(`SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+    SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2`);
+  await checkQual(client, check, t, 'parquet_fdw.bbox_intersects(g, 110, 10, 130, 20) /* parallel */',
+    rows.filter((r) => r.box && meets(r.box, [110, 10, 130, 20])).map((r) => r.id).join(','),
+    expectPruned(gboxes, [[110, 10, 130, 20]]), groups);
+  const plan = (await client.query(`EXPLAIN (COSTS OFF) SELECT id FROM ${t}
+    WHERE parquet_fdw.bbox_intersects(g, 110, 10, 130, 20)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  check(`${t}: that plan is parallel`, plan.includes('Parallel Foreign Scan') ? [] : [plan]);
+  await client.query(`RESET parallel_setup_cost; RESET parallel_tuple_cost;
+    RESET min_parallel_table_scan_size; SET max_parallel_workers_per_gather = 0`);
 }
 
 // WKB the function reads, encoded by hand: [hex, box, expected result]
