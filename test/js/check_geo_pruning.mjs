@@ -35,15 +35,22 @@ const argDir = process.argv.indexOf('--dir');
 const dir = argDir > 0 ? process.argv[argDir + 1] :
   fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw-geo-prune-'));
 fs.mkdirSync(dir, { recursive: true });
-fs.chmodSync(dir, 0o755);
+fs.chmodSync(dir, 0o777);	// the server writes the COPY TO file here
 const duckFile = path.join(dir, 'geo_duck.parquet');
 const duckV1File = path.join(dir, 'geo_duck_v1.parquet');
+const oursFile = path.join(dir, 'geo_ours.parquet');
 const hypFile = path.join(dir, 'geo_hyp.parquet');
 const geogFile = path.join(dir, 'geog_hyp.parquet');
 
 const ROWS = 8192;
 const ROW_GROUP = 2048;		// DuckDB's unit
 const GUC = 'parquet_fdw.enable_statistics_pruning';
+// "pruning off": every kind
+const GUCS = ['statistics', 'bloom', 'dictionary', 'page_index']
+  .map((k) => `parquet_fdw.enable_${k}_pruning`);
+const setPruning = async (client, on) => {
+  for (const g of GUCS) await client.query(`SET ${g} = ${on ? 'on' : 'off'}`);
+};
 
 // Row i lies in cell floor(i / ROW_GROUP): x from 100 * cell to 100 * cell
 // + 42, y from 0 to 52, so the row groups' boxes are disjoint.  Points,
@@ -159,13 +166,13 @@ const ids = async (client, sql, params = []) =>
 async function checkQual(client, check, t, qual, want, bbox, groups) {
   const problems = [];
   const sql = `SELECT id FROM ${t} WHERE ${qual} ORDER BY id`;
-  await client.query(`SET ${GUC} = on`);
+  await setPruning(client, true);
   const on = await ids(client, sql);
   const c = await explain(client, sql);
-  await client.query(`SET ${GUC} = off`);
+  await setPruning(client, false);
   const off = await ids(client, sql);
   const cOff = await explain(client, sql);
-  await client.query(`SET ${GUC} = on`);
+  await setPruning(client, true);
   if (on !== want) problems.push(`pruning on: rows ${on.slice(0, 80)} but expected ${want.slice(0, 80)}`);
   if (off !== want) problems.push(`pruning off: rows ${off.slice(0, 80)} but expected ${want.slice(0, 80)}`);
   if (c.bbox !== bbox) problems.push(`Row Groups Pruned by Bounding Box ${c.bbox}, expected ${bbox}`);
@@ -355,6 +362,18 @@ async function main() {
       .filter((r) => meets(r.box, q)).map((r) => r.id).join(',');
     await checkQual(client, check, 'geog_hyp_b', `parquet_fdw.bbox_intersects(g, ${q.join(', ')})`,
       want, 0, GEOG.length / 2);
+  }
+
+  // WKB in a plain BYTE_ARRAY column with a page index (our COPY TO): no
+  // box to prune with, and the page index must not decide the function
+  await client.query('DROP TABLE IF EXISTS geo_wkb_heap');
+  await client.query('CREATE TABLE geo_wkb_heap AS SELECT id, g FROM geo_duck_b');
+  await client.query(`COPY geo_wkb_heap TO ${sqlString(oursFile)}
+    WITH (FORMAT parquet, row_group_size ${ROW_GROUP}, data_page_rows 256)`);
+  await table('geo_ours_b', oursFile, 'bytea');
+  for (const q of [[110, 10, 130, 20], [0, 0, 1e300, 1e300]]) {
+    await checkQual(client, check, 'geo_ours_b', `parquet_fdw.bbox_intersects(g, ${q.join(', ')})`,
+      rows.filter((r) => r.box && meets(r.box, q)).map((r) => r.id).join(','), 0, ROWS / ROW_GROUP);
   }
 
   const postgis = (await client.query(

@@ -245,7 +245,9 @@ pred_ranges(PagePruneState *st, PqPrunePred *p, PqRowRange **ranges, int *n)
 		return true;
 	}
 
-	if (!pqfdw_pred_column(p, st->cvs, st->leaf, &cv, &c))
+	/* a bounding box is no byte range (geo_bbox.c) */
+	if (p->kind == PQ_PRUNE_BBOX ||
+		!pqfdw_pred_column(p, st->cvs, st->leaf, &cv, &c))
 		return false;
 	e = page_index_entry(st, c);
 	if (!e->usable)
