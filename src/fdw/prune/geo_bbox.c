@@ -37,6 +37,7 @@
 #include "parser/parse_func.h"
 #include "parser/parse_oper.h"
 #include "utils/builtins.h"
+#include "utils/float.h"
 #include "utils/lsyscache.h"
 
 typedef enum PqGeoShape
@@ -287,10 +288,16 @@ pqfdw_geo_init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 static double
 float_outward(double d, bool up)
 {
-	float		f = (float) d;
+	float		f;
 
 	if (isnan(d) || isinf(d))
 		return d;
+	/* beyond float4's range PostGIS's box is infinite on that side */
+	if (d > FLT_MAX)
+		return up ? get_float8_infinity() : FLT_MAX;
+	if (d < -FLT_MAX)
+		return up ? -FLT_MAX : -get_float8_infinity();
+	f = (float) d;
 	if (up ? (double) f >= d : (double) f <= d)
 		return f;
 	return nextafterf(f, up ? FLT_MAX : -FLT_MAX);
