@@ -252,7 +252,7 @@ pqfdw_geo_substitute_values(Expr *clause, Index relid, ListCell **next,
 	{
 		if (i == gc.var_arg)
 			continue;
-		list_nth_cell(*args, i)->ptr_value = lfirst(*next);
+		lfirst(list_nth_cell(*args, i)) = lfirst(*next);
 		*next = lnext(values, *next);
 	}
 	return clause;
