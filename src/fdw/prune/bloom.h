@@ -52,11 +52,13 @@ extern bool pqfdw_enable_bloom_pruning;
 
 /*
  * nested_count.c: whether a top-level predicate on struct fields or list
- * elements only (pqfdw_prune_has_nested) alone excludes row_group, by the chunk statistics (probes NULL) or by the
- * Bloom filters (probes: those of preds); for EXPLAIN's counter.
+ * elements only (pqfdw_prune_has_nested; variant: inside a VARIANT) alone
+ * excludes row_group, by the chunk statistics (probes NULL) or by the
+ * Bloom filters (probes: those of preds); for EXPLAIN's counters.
  */
 extern bool pqfdw_nested_preds_exclude(PqPrunePred *preds, int npreds,
 									   const PqBloomProbe *probes,
-									   PqFile *file, int row_group);
+									   PqFile *file, int row_group,
+									   bool variant);
 
 #endif							/* PQFDW_BLOOM_PRUNE_H */

@@ -107,7 +107,8 @@ pqfdw_prune_bind_nested(PqPrunePred *preds, int npreds, AttrNumber attnum,
 			pqfdw_prune_bind_nested(p->args, p->nargs, attnum, plan);
 			continue;
 		}
-		if (p->attnum != attnum || !PQ_PRED_IS_NESTED(p))
+		/* key paths of jsonb columns are bound by json_path.c */
+		if (p->attnum != attnum || !PQ_PRED_IS_NESTED(p) || p->njson_keys > 0)
 			continue;
 		leaf = resolve(p, plan);
 		p->nested_cv = leaf ? &leaf->cv : NULL;

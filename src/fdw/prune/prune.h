@@ -64,9 +64,19 @@ typedef struct PqPrunePred
 	PqConverter *nested_cv;
 	int			nested_leaf;
 	PqGeoPred  *geo;			/* PQ_PRUNE_BBOX: its shape and box */
+
+	/*
+	 * Or a key path into a column read as jsonb (json_path.c), outermost
+	 * key first; bound like a nested leaf.  json_variant: the path goes
+	 * into a VARIANT.
+	 */
+	char	  **json_keys;
+	int			njson_keys;
+	bool		json_variant;
 } PqPrunePred;
 
-#define PQ_PRED_IS_NESTED(p) ((p)->nfields > 0 || (p)->element)
+#define PQ_PRED_IS_NESTED(p) \
+	((p)->nfields > 0 || (p)->element || (p)->njson_keys > 0)
 
 /*
  * The converter and leaf column predicate p reads: its attribute's
@@ -186,11 +196,26 @@ extern void pqfdw_prune_bind_nested(PqPrunePred *preds, int npreds,
 									AttrNumber attnum, PqNestedPlan *plan);
 
 /*
+ * json_path.c: the Var under a key path "var->'a'->>'f'" (possibly cast
+ * as a number), or NULL; with p, the keys and operand type go into p.
+ */
+extern Var *pqfdw_prune_json_var(Node *node, Index relid, PqPrunePred *p);
+
+/*
+ * Bind the key path predicates on attribute attnum to the leaves of nc's
+ * open file for row_group (converters allocated in cxt).
+ */
+extern void pqfdw_prune_bind_json(PqPrunePred *preds, int npreds,
+								  AttrNumber attnum, const PqNestedColumn *nc,
+								  int row_group, MemoryContext cxt);
+
+/*
  * nested_count.c: whether a top-level predicate reads only leaves inside
  * nested columns (a struct field or list element comparison, or an OR of
- * them).
+ * them); variant: those inside a VARIANT, else the others.
  */
-extern bool pqfdw_prune_has_nested(const PqPrunePred *preds, int npreds);
+extern bool pqfdw_prune_has_nested(const PqPrunePred *preds, int npreds,
+								   bool variant);
 
 /* GUC parquet_fdw.enable_statistics_pruning */
 extern bool pqfdw_enable_statistics_pruning;

@@ -91,20 +91,23 @@ monotonic_cast(Oid from, Oid to)
 }
 
 /*
- * The column of a comparison operand: a plain Var, or a monotonic cast of
- * one (whose cast function goes to *castfn; InvalidOid otherwise).
+ * The column of a comparison operand: a plain Var (a struct field, a jsonb
+ * key path), or a monotonic cast of one (whose cast function goes to
+ * *castfn; InvalidOid otherwise).
  */
 static Var *
 column_operand(Node *node, Index relid, Oid *castfn)
 {
 	int16		fields[PQ_PRUNE_MAX_STEPS];
 	int			nfields;
+	Var		   *var;
 
 	*castfn = InvalidOid;
+	if ((var = pqfdw_prune_json_var(node, relid, NULL)) != NULL)
+		return var;
 	if (node && IsA(node, FuncExpr))
 	{
 		FuncExpr   *fe = (FuncExpr *) node;
-		Var		   *var;
 		Oid			argtype;
 		Oid			pathfn;
 
@@ -133,6 +136,9 @@ column_operand(Node *node, Index relid, Oid *castfn)
 static void
 set_fields(PqPrunePred *p, Node *operand, Index relid)
 {
+	/* a key path of a jsonb column (json_path.c) */
+	if (pqfdw_prune_json_var(operand, relid, p) != NULL)
+		return;
 	if (operand && IsA(operand, FuncExpr))
 		operand = linitial(((FuncExpr *) operand)->args);
 	if (pqfdw_prune_field_var(operand, relid, p->fields, &p->nfields) == NULL)

@@ -86,6 +86,7 @@ struct PqScanState
 	int64		row_groups_pruned_pages;
 	int64		row_groups_pruned_nested;	/* of those: by a nested leaf */
 	int64		row_groups_pruned_bbox; /* by a geometry's bounding box */
+	int64		row_groups_pruned_variant;	/* of those: by a VARIANT field */
 	int64		pages_total;
 	int64		pages_pruned;
 	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
@@ -326,11 +327,19 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 	int64		pages_pruned = 0;
 	int			i;
 
-	/* predicates on struct fields and list elements read their leaves */
+	/*
+	 * predicates on struct fields, list elements and jsonb key paths read
+	 * their leaves
+	 */
 	for (i = 0; i < tr->ncols; i++)
 		if (tr->cols[i].nested != NULL)
+		{
 			pqfdw_prune_bind_nested(st->preds, st->npreds, tr->cols[i].attnum,
 									tr->cols[i].nested->plan);
+			pqfdw_prune_bind_json(st->preds, st->npreds, tr->cols[i].attnum,
+								  tr->cols[i].missing ? NULL : tr->cols[i].nested,
+								  row_group, tr->rg_cxt);
+		}
 	if (!st->prune_values_ready)
 	{
 		evaluate_prune_values(st, st->econtext);
@@ -343,11 +352,14 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 	{
 		st->row_groups_pruned_stats += count;
 		if (pqfdw_nested_preds_exclude(st->preds, st->npreds, NULL, tr->file,
-									   row_group))
+									   row_group, false))
 			st->row_groups_pruned_nested += count;
 		if (pqfdw_bbox_preds_exclude(st->preds, st->npreds, tr->file,
 									 row_group, tr->att_cv, tr->att_leaf))
 			st->row_groups_pruned_bbox += count;
+		if (pqfdw_nested_preds_exclude(st->preds, st->npreds, NULL, tr->file,
+									   row_group, true))
+			st->row_groups_pruned_variant += count;
 		match = false;
 	}
 	if (tr->claim == NULL)
@@ -378,8 +390,12 @@ row_group_check(void *arg, PqTableReader *tr, int row_group)
 			st->row_groups_pruned_bloom += count;
 			if (pqfdw_nested_preds_exclude(st->preds, st->npreds,
 										   st->bloom_probes, tr->file,
-										   row_group))
+										   row_group, false))
 				st->row_groups_pruned_nested += count;
+			if (pqfdw_nested_preds_exclude(st->preds, st->npreds,
+										   st->bloom_probes, tr->file,
+										   row_group, true))
+				st->row_groups_pruned_variant += count;
 			match = false;
 		}
 	}
@@ -566,6 +582,7 @@ local_counters(PqScanState *st, int64 *c)
 	c[PQFDW_COUNT_PRUNED_PAGES] = st->row_groups_pruned_pages;
 	c[PQFDW_COUNT_PRUNED_NESTED] = st->row_groups_pruned_nested;
 	c[PQFDW_COUNT_PRUNED_BBOX] = st->row_groups_pruned_bbox;
+	c[PQFDW_COUNT_PRUNED_VARIANT] = st->row_groups_pruned_variant;
 	c[PQFDW_COUNT_PAGES_TOTAL] = st->pages_total;
 	c[PQFDW_COUNT_PAGES_PRUNED] = st->pages_pruned;
 	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
@@ -671,13 +688,17 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 			ExplainPropertyInteger("Row Groups Pruned by Dictionary", NULL,
 								   c[PQFDW_COUNT_PRUNED_DICT], es);
 			/* of the above, by struct field or list element quals */
-			if (pqfdw_prune_has_nested(st->preds, st->npreds))
+			if (pqfdw_prune_has_nested(st->preds, st->npreds, false))
 				ExplainPropertyInteger("Row Groups Pruned by Nested Fields",
 									   NULL, c[PQFDW_COUNT_PRUNED_NESTED], es);
 			/* of the above, by a geometry's bounding box */
 			if (pqfdw_prune_has_bbox(st->preds, st->npreds))
 				ExplainPropertyInteger("Row Groups Pruned by Bounding Box",
 									   NULL, c[PQFDW_COUNT_PRUNED_BBOX], es);
+			/* ... and by quals on shredded VARIANT fields */
+			if (pqfdw_prune_has_nested(st->preds, st->npreds, true))
+				ExplainPropertyInteger("Row Groups Pruned by Variant Fields",
+									   NULL, c[PQFDW_COUNT_PRUNED_VARIANT], es);
 			/* only files with a page index that a qual could use */
 			if (c[PQFDW_COUNT_PAGES_TOTAL] > 0)
 			{
