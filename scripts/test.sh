@@ -46,6 +46,10 @@
 #                PostGIS (else NOT RUN, a failure under CI=true) &&,
 #                ST_Intersects/Contains/Within/DWithin vs a heap table;
 #                same rows with pruning on and off; GEOGRAPHY never prunes
+#   variant_pruning  jsonb key paths of a DuckDB and a hyparquet-writer file
+#                (shredded VARIANT fields, structs read as jsonb) prune row
+#                groups and pages (EXPLAIN counters), never a row group whose
+#                residual holds the key; same rows as DuckDB/JS, pruning on/off
 #   sorted_corpus  option sorted against the corpus file with sorting_columns:
 #                contradicting declarations fail naming them
 #   variant_shredded  every shredded_variant/ case read through parquet_fdw
@@ -462,8 +466,8 @@ if [ -d "$CORPUS/data" ] && ! pgfdw_as_postgres test -r "$CORPUS/data/alltypes_p
 fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel pruning nested_pruning
-	geo_pruning sorted_corpus variant_shredded encryption key-tools kms datasets copy_datasets
-	differential interop interop_parallel)
+	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
+	kms datasets copy_datasets differential interop interop_parallel)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
 # starts even when TEST_ONLY names none of its stages, to ask it.
@@ -507,6 +511,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage pruning check_pruning.mjs
 	run_js_stage nested_pruning check_nested_pruning.mjs
 	run_js_stage geo_pruning check_geo_pruning.mjs
+	run_js_stage variant_pruning check_variant_pruning.mjs
 	run_js_stage sorted_corpus check_sorted.mjs
 	run_js_stage variant_shredded check_variant.mjs --shredded
 	run_js_stage encryption check_encryption.mjs --log "$PGFDW_CLUSTER_DIR/server.log"

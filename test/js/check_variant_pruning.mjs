@@ -178,9 +178,10 @@ async function checkHyparquet(client, check) {
   fs.writeFileSync(hypFile, Buffer.from(parquetWriteBuffer({
     columnData: [
       { name: 'id', data: data.map((_, i) => BigInt(i)), type: 'INT64' },
-      { name: 'v', data, type: 'VARIANT', shredding: { price: 'INT64', name: 'STRING' } },
+      { name: 'v', data, type: 'VARIANT', shredding: { price: 'INT64', name: 'STRING' }, columnIndex: true },
     ],
     rowGroupSize: 1000,
+    pageSize: 2048,
   })));
   fs.chmodSync(hypFile, 0o644);
   await client.query('DROP FOREIGN TABLE IF EXISTS ht');
@@ -191,7 +192,10 @@ async function checkHyparquet(client, check) {
     const want = data.map((o, i) => (o !== null && pred(o) ? i : -1)).filter((i) => i >= 0).join(',');
     const got = await run(client, 'ht', qual);
     compare(problems, got, want, expectRead, 4, V, 4 - expectRead);
-    check(`hyparquet-writer: ${qual} (read ${got.node['Row Groups Read']})`, problems);
+    const pages = got.node['Pages Pruned by Page Index'] ?? 0;
+    if (qual === "v->>'name' = 'm00777'" && !(pages > 0))
+      problems.push(`no page pruned by the typed leaf's page index (${pages})`);
+    check(`hyparquet-writer: ${qual} (read ${got.node['Row Groups Read']}, pages pruned ${pages})`, problems);
   }
 }
 

@@ -215,19 +215,15 @@ resolve(PqPrunePred *p, const PqSchemaNode *field,
 	return node;
 }
 
-/* Is leaf column c null in every row of the row group, by its statistics? */
+/*
+ * Is leaf column c null in every row of the row group, by its statistics?
+ * (The scan reads the column anyway, so its metadata is needed regardless.)
+ */
 static bool
 chunk_all_null(const PqFile *file, int row_group, int c)
 {
-	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[c];
-	const PqColumnMetaData *cm;
+	const PqColumnMetaData *cm = pq_file_chunk_meta(file, row_group, c);
 
-	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
-		cm = pq_file_chunk_meta(file, row_group, c);
-	else if (cc->has_meta_data)
-		cm = &cc->meta_data;
-	else
-		return false;
 	return cm->has_statistics && cm->statistics.has_null_count &&
 		cm->statistics.null_count == cm->num_values;
 }
