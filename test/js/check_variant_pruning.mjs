@@ -104,7 +104,8 @@ const CASES = [
   // binary value), a number compared as text, a key that is not shredded
   ['vt', "(v->>'x')::numeric < 100", `TRY_CAST(${J('x')} AS DOUBLE) < 100`, 4, V, 0],
   ['vt', "v->>'price' = '1001'", `${J('price')} = '1001'`, 4, V, 0],
-  ['vt', "v->>'extra' = '7' AND v->>'name' IS NOT NULL", `${J('extra')} = '7' AND ${J('name')} IS NOT NULL`, 4, V, 0],
+  ['vt', "v->>'extra' = '1'", `${J('extra')} = '1'`, 4, V, 0],	// reads no shredded field but one
+  ['vt', "(v->>'extra')::int = 2 AND v->>'name' IS NOT NULL", `${J('extra')} = '2' AND ${J('name')} IS NOT NULL`, 4, V, 0],
   // a struct declared jsonb
   ['st', "(s->>'a')::int = 4321", 's.a = 4321', 1, N, 3],
   ['st', "(s->>'a')::numeric < 1500", 's.a < 1500', 1, N, 3],
@@ -190,7 +191,13 @@ async function checkHyparquet(client, check) {
   for (const [qual, pred, expectRead] of HYP_CASES) {
     const problems = [];
     const want = data.map((o, i) => (o !== null && pred(o) ? i : -1)).filter((i) => i >= 0).join(',');
-    const got = await run(client, 'ht', qual);
+    let got;
+    try {
+      got = await run(client, 'ht', qual);
+    } catch (e) {
+      check(`hyparquet-writer: ${qual}`, [`error: ${e.message}`]);
+      continue;
+    }
     compare(problems, got, want, expectRead, 4, V, 4 - expectRead);
     const pages = got.node['Pages Pruned by Page Index'] ?? 0;
     if (qual === "v->>'name' = 'm00777'" && !(pages > 0))
@@ -219,7 +226,13 @@ async function main() {
     const problems = [];
     const want = ids((await duckQuery(`SELECT id FROM read_parquet(${sqlString(file)})
       WHERE ${duckQual} ORDER BY id`)).rows.map((r) => ({ id: r[0] })));
-    const got = await run(client, table, pgQual);
+    let got;
+    try {
+      got = await run(client, table, pgQual);
+    } catch (e) {
+      check(pgQual, [`error: ${e.message}`]);
+      continue;
+    }
     compare(problems, got, want, expectRead, GROUPS, ctr, ctrValue);
     check(`${pgQual} (read ${got.node['Row Groups Read']}, ${ctr.replace('Row Groups Pruned by ', '')} ` +
       `${got.node[ctr] ?? null})`, problems);

@@ -107,6 +107,7 @@ add_variant_leaves(NestedPlanState *ps, const PqSchemaNode *node, List *keys)
 		const PqSchemaNode *c = node->children[i];
 		PqShape		sh;
 		int			k;
+		bool		added;
 
 		if (strcmp(c->name, "typed_value") != 0)
 		{
@@ -119,9 +120,21 @@ add_variant_leaves(NestedPlanState *ps, const PqSchemaNode *node, List *keys)
 			add_leaves(ps, c);
 			continue;
 		}
+		added = false;
 		for (k = 0; k < c->n_children; k++)
 			if (key_wanted(keys, c->children[k]->name))
+			{
 				add_leaves(ps, c->children[k]);
+				added = true;
+			}
+
+		/*
+		 * Without a field group the object typed_value would read as null,
+		 * and a partially shredded object in value as invalid: one group
+		 * tells whether it is there.
+		 */
+		if (!added && c->n_children > 0)
+			add_leaves(ps, c->children[0]);
 	}
 }
 
