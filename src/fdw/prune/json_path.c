@@ -150,15 +150,24 @@ renders_as(const PqSchemaNode *leaf, Oid type)
 	return false;
 }
 
+/*
+ * The child called name; NULL when there is none, or two (a JSON object
+ * keeps the later one, whose statistics are not the first's).
+ */
 static const PqSchemaNode *
 child_named(const PqSchemaNode *node, const char *name)
 {
+	const PqSchemaNode *found = NULL;
 	int			i;
 
 	for (i = 0; i < node->n_children; i++)
 		if (strcmp(node->children[i]->name, name) == 0)
-			return node->children[i];
-	return NULL;
+		{
+			if (found != NULL)
+				return NULL;
+			found = node->children[i];
+		}
+	return found;
 }
 
 /* An object level: a group that is neither a list, a map nor repeated. */
