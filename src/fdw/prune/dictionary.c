@@ -114,7 +114,9 @@ pred_may_match(DictState *ds, PqPrunePred *p)
 	switch (p->kind)
 	{
 		case PQ_PRUNE_COMPARE:
-			return some_entry_satisfies(get_values(ds, p->attnum), &p, 1);
+			/* a nested leaf's qual does not compare the attribute's values */
+			return PQ_PRED_IS_NESTED(p) ||
+				some_entry_satisfies(get_values(ds, p->attnum), &p, 1);
 		case PQ_PRUNE_OR:
 			for (i = 0; i < p->nargs; i++)
 				if (pred_may_match(ds, &p->args[i]))
@@ -160,7 +162,7 @@ pqfdw_row_group_dictionary_may_match(PqPrunePred *preds, int npreds,
 			match = pred_may_match(&ds, &preds[i]);
 			continue;
 		}
-		if (done[i])
+		if (done[i] || PQ_PRED_IS_NESTED(&preds[i]))
 			continue;
 
 		/*
@@ -170,6 +172,7 @@ pqfdw_row_group_dictionary_may_match(PqPrunePred *preds, int npreds,
 		 */
 		for (j = i; j < npreds; j++)
 			if (preds[j].kind == PQ_PRUNE_COMPARE &&
+				!PQ_PRED_IS_NESTED(&preds[j]) &&
 				preds[j].attnum == preds[i].attnum)
 			{
 				group[n++] = &preds[j];
