@@ -18,21 +18,13 @@
 // PASS/FAIL per qual, then "nested_pruning: N passed, N failed".
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { duckQuery, sqlString } from './lib/duck.mjs';
+import { connectParquet, foreignScan, PRUNING_GUCS as GUCS, stageDir } from './lib/pruning.mjs';
 import { counter } from './lib/stage.mjs';
 
-const argDir = process.argv.indexOf('--dir');
-const dir = argDir > 0 ? process.argv[argDir + 1] :
-  fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw-nested-prune-'));
-fs.mkdirSync(dir, { recursive: true });
-fs.chmodSync(dir, 0o777);	// the server writes the COPY TO file here
+const { dir, done } = stageDir('pqfdw-nested-prune-');
 const file = path.join(dir, 'nested_prune.parquet');
-
-const GUCS = ['statistics', 'bloom', 'dictionary', 'page_index']
-  .map((k) => `parquet_fdw.enable_${k}_pruning`);
 
 // 4 row groups of 2048 rows (DuckDB's unit); field a and the lists' elements
 // grow with the row, so each row group's leaf bounds are disjoint from the
@@ -105,10 +97,7 @@ async function rows(client, qual) {
 }
 
 async function pruned(client, qual) {
-  const r = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF)
-    SELECT id FROM nested_prune WHERE ${qual}`);
-  let node = r.rows[0]['QUERY PLAN'][0].Plan;
-  while (node['Node Type'] !== 'Foreign Scan') node = node.Plans[0];
+  const node = await foreignScan(client, `SELECT id FROM nested_prune WHERE ${qual}`);
   return {
     read: node['Row Groups Read'],
     stats: node['Row Groups Pruned by Statistics'] ?? 0,
@@ -138,9 +127,7 @@ async function checkOurs(client, check) {
     const want = (await client.query(q('np_heap'))).rows.map((x) => Number(x.id)).join(',');
     for (const g of GUCS) await client.query(`SET ${g} = on`);
     const on = (await client.query(q('np_ours'))).rows.map((x) => Number(x.id)).join(',');
-    const r = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF) ${q('np_ours')}`);
-    let node = r.rows[0]['QUERY PLAN'][0].Plan;
-    while (node['Node Type'] !== 'Foreign Scan') node = node.Plans[0];
+    const node = await foreignScan(client, q('np_ours'));
     for (const g of GUCS) await client.query(`SET ${g} = off`);
     const off = (await client.query(q('np_ours'))).rows.map((x) => Number(x.id)).join(',');
     if (on !== want) problems.push(`pruning on: rows ${on.slice(0, 80)} but heap ${want.slice(0, 80)}`);
@@ -158,18 +145,13 @@ async function checkOurs(client, check) {
 async function main() {
   const { check, summary } = counter();
   await writeFile();
-  const client = new pg.Client({ options: '-c client_min_messages=warning' });
-  await client.connect();
-  await client.query('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
-  await client.query(`DO $$ BEGIN
-    CREATE SERVER IF NOT EXISTS parquet_srv FOREIGN DATA WRAPPER parquet_fdw; END $$`);
+  const client = await connectParquet();
   await client.query('DROP FOREIGN TABLE IF EXISTS nested_prune');
   await client.query('DROP TYPE IF EXISTS np_c, np_s CASCADE');
   await client.query('CREATE TYPE np_c AS (d bigint)');
   await client.query('CREATE TYPE np_s AS (a int, b text, c np_c, g int)');
   await client.query(`CREATE FOREIGN TABLE nested_prune (id bigint, s np_s, arr int[], tags text[], ev int[])
     SERVER parquet_srv OPTIONS (filename ${sqlString(file)})`);
-  await client.query('SET max_parallel_workers_per_gather = 0');
 
   for (const [pgQual, duckQual, mayMatch, nestedArg] of CASES) {
     const problems = [];
@@ -200,7 +182,7 @@ async function main() {
   }
   await checkOurs(client, check);
   await client.end();
-  if (argDir < 0) fs.rmSync(dir, { recursive: true, force: true });
+  done();
   process.exit(summary('nested_pruning'));
 }
 

@@ -21,23 +21,15 @@
 // PASS/FAIL per qual, then "variant_pruning: N passed, N failed".
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { duckQuery, sqlString } from './lib/duck.mjs';
+import { connectParquet, foreignScan, PRUNING_GUCS as GUCS, stageDir } from './lib/pruning.mjs';
 import { counter } from './lib/stage.mjs';
 
-const argDir = process.argv.indexOf('--dir');
-const dir = argDir > 0 ? process.argv[argDir + 1] :
-  fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw-variant-prune-'));
-fs.mkdirSync(dir, { recursive: true });
-fs.chmodSync(dir, 0o777);	// the server writes the COPY TO file here
+const { dir, done } = stageDir('pqfdw-variant-prune-');
 const file = path.join(dir, 'variant_prune.parquet');
 const hypFile = path.join(dir, 'variant_prune_hyp.parquet');
-
-const GUCS = ['statistics', 'bloom', 'dictionary', 'page_index']
-  .map((k) => `parquet_fdw.enable_${k}_pruning`);
 
 const ROWS = 8192;
 const ROW_GROUP = 2048;
@@ -119,25 +111,17 @@ const CASES = [
   ['st', "(s->>'f')::float8 > 2000", 's.f > 2000', 4, N, 0],	// a FLOAT's text as double
 ];
 
-async function explain(client, table, qual) {
-  const r = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF, SUMMARY OFF)
-    SELECT id FROM ${table} WHERE ${qual}`);
-  let node = r.rows[0]['QUERY PLAN'][0].Plan;
-  while (node['Node Type'] !== 'Foreign Scan') node = node.Plans[0];
-  return node;
-}
-
 const ids = (rows) => rows.map((x) => Number(x.id)).join(',');
 
 // The rows of one qual with pruning on and off, and the counters with it on.
 async function run(client, table, qual) {
-  const q = `SELECT id FROM ${table} WHERE ${qual} ORDER BY id`;
+  const sel = `SELECT id FROM ${table} WHERE ${qual}`;
   for (const g of GUCS) await client.query(`SET ${g} = on`);
-  const on = ids((await client.query(q)).rows);
-  const node = await explain(client, table, qual);
+  const on = ids((await client.query(`${sel} ORDER BY id`)).rows);
+  const node = await foreignScan(client, sel);
   for (const g of GUCS) await client.query(`SET ${g} = off`);
-  const off = ids((await client.query(q)).rows);
-  const offNode = await explain(client, table, qual);
+  const off = ids((await client.query(`${sel} ORDER BY id`)).rows);
+  const offNode = await foreignScan(client, sel);
   return { on, off, node, offRead: offNode['Row Groups Read'] };
 }
 
@@ -232,18 +216,13 @@ async function checkFlat(client, check) {
 async function main() {
   const { check, summary } = counter();
   await writeDuckFile();
-  const client = new pg.Client({ options: '-c client_min_messages=warning' });
-  await client.connect();
-  await client.query('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
-  await client.query(`DO $$ BEGIN
-    CREATE SERVER IF NOT EXISTS parquet_srv FOREIGN DATA WRAPPER parquet_fdw; END $$`);
+  const client = await connectParquet();
   for (const t of ['vt', 'st'])
     await client.query(`DROP FOREIGN TABLE IF EXISTS ${t}`);
   await client.query(`CREATE FOREIGN TABLE vt (id bigint, v jsonb) SERVER parquet_srv
     OPTIONS (filename ${sqlString(file)})`);
   await client.query(`CREATE FOREIGN TABLE st (id bigint, s jsonb) SERVER parquet_srv
     OPTIONS (filename ${sqlString(file)})`);
-  await client.query('SET max_parallel_workers_per_gather = 0');
 
   for (const [table, pgQual, duckQual, expectRead, ctr, ctrValue] of CASES) {
     const problems = [];
@@ -263,7 +242,7 @@ async function main() {
   await checkHyparquet(client, check);
   await checkFlat(client, check);
   await client.end();
-  if (argDir < 0) fs.rmSync(dir, { recursive: true, force: true });
+  done();
   process.exit(summary('variant_pruning'));
 }
 
