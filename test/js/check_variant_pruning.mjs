@@ -92,6 +92,13 @@ const CASES = [
   ['vt', "(v->>'g')::bigint = 50", `TRY_CAST(${J('g')} AS BIGINT) = 50`, 4, V, 0],
   ['vt', "((v->>'price')::numeric = 1000 OR v->>'name' = 'n07001')",
     `TRY_CAST(${J('price')} AS DECIMAL(18,3)) = 1000 OR ${J('name')} = 'n07001'`, 3, V, 1],
+  // containment: the first scalar whose key has a typed leaf decides
+  ['vt', `v @> '{"name": "n01001"}'`, `json_contains(v::JSON, '{"name": "n01001"}')`, 1, V, 3],
+  ['vt', `v @> '{"price": 1000}'`, `json_contains(v::JSON, '{"price": 1000}')`, 2, V, 2],
+  // jsonb orders keys shorter first: "x" (a DOUBLE: no numeric leaf), then "name"
+  ['vt', `v @> '{"x": 3500.5, "name": "n07001"}'`, `json_contains(v::JSON, '{"x": 3500.5, "name": "n07001"}')`, 1, V, 3],
+  ['vt', `v @> '{"price": "1000"}'`, `json_contains(v::JSON, '{"price": "1000"}')`, 4, V, 0],	// a string: no leaf
+  ['vt', `v @> '{"c": {"z": 3001}}'`, `json_contains(v::JSON, '{"c": {"z": 3001}}')`, 4, V, null],	// no scalar at a key: not a pruning qual
   // must not prune: a DOUBLE read as numeric (the shortest text is not the
   // binary value), a number compared as text, a key that is not shredded
   ['vt', "(v->>'x')::numeric < 100", `TRY_CAST(${J('x')} AS DOUBLE) < 100`, 4, V, 0],
@@ -107,6 +114,7 @@ const CASES = [
   ['st', "(s->'c'->>'d')::bigint > 16000", 's.c.d > 16000', 1, N, 3],
   ['st', "(s->>'f')::real < 100", 's.f < 100', 1, N, 3],
   ['st', "(s->>'a')::int = 99999", 's.a = 99999', 0, N, 4],
+  ['st', `s @> '{"a": 4321}'`, 's.a = 4321', 1, N, 3],
   ['st', "s->>'a' = '4321'", 's.a = 4321', 4, N, 0],
   ['st', "(s->>'f')::float8 > 2000", 's.f > 2000', 4, N, 0],	// a FLOAT's text as double
 ];

@@ -251,20 +251,47 @@ column_field(const PqNestedColumn *nc)
 	return node;
 }
 
+/* Bind the key path predicate p to nc's file for row_group. */
+static void
+bind_one(PqPrunePred *p, const PqNestedColumn *nc, int row_group,
+		 MemoryContext cxt)
+{
+	const PqSchemaNode *field = column_field(nc);
+	const PqSchemaNode *leaf;
+	const PqSchemaNode *residual;
+	PqConverter *cv;
+
+	p->nested_cv = NULL;
+	p->nested_leaf = -1;
+	if (field == NULL)
+		return;
+	leaf = resolve(p, field, &residual);
+	if (leaf == NULL || !renders_as(leaf, p->leaf_type))
+		return;
+	cv = MemoryContextAlloc(cxt, sizeof(PqConverter));
+	pqfdw_converter_init(cv, leaf, p->leaf_type, -1, nc->attname, cxt);
+	p->nested_cv = cv;
+
+	/*
+	 * The converter stays bound (Bloom probes are made from it once); the
+	 * leaf only where no row holds the key in the residual.
+	 */
+	if (residual == NULL ||
+		chunk_all_null(nc->file, row_group, residual->first_leaf))
+		p->nested_leaf = leaf->first_leaf;
+}
+
 void
 pqfdw_prune_bind_json(PqPrunePred *preds, int npreds, AttrNumber attnum,
 					  const PqNestedColumn *nc, int row_group,
 					  MemoryContext cxt)
 {
 	int			i;
+	int			c;
 
 	for (i = 0; i < npreds; i++)
 	{
 		PqPrunePred *p = &preds[i];
-		const PqSchemaNode *field;
-		const PqSchemaNode *leaf;
-		const PqSchemaNode *residual;
-		PqConverter *cv;
 
 		if (p->kind == PQ_PRUNE_OR)
 		{
@@ -274,24 +301,18 @@ pqfdw_prune_bind_json(PqPrunePred *preds, int npreds, AttrNumber attnum,
 		}
 		if (p->attnum != attnum || p->njson_keys == 0)
 			continue;
-		p->nested_cv = NULL;
-		p->nested_leaf = -1;
-		field = column_field(nc);
-		if (field == NULL)
+		if (p->njson_cands == 0)
+		{
+			bind_one(p, nc, row_group, cxt);
 			continue;
-		leaf = resolve(p, field, &residual);
-		if (leaf == NULL || !renders_as(leaf, p->leaf_type))
-			continue;
-		cv = MemoryContextAlloc(cxt, sizeof(PqConverter));
-		pqfdw_converter_init(cv, leaf, p->leaf_type, -1, nc->attname, cxt);
-		p->nested_cv = cv;
-
-		/*
-		 * The converter stays bound (Bloom probes are made from it once); the
-		 * leaf only where no row holds the key in the residual.
-		 */
-		if (residual == NULL ||
-			chunk_all_null(nc->file, row_group, residual->first_leaf))
-			p->nested_leaf = leaf->first_leaf;
+		}
+		/* containment: the first scalar whose key has a leaf */
+		for (c = 0; c < p->njson_cands; c++)
+		{
+			pqfdw_prune_json_use_candidate(p, c);
+			bind_one(p, nc, row_group, cxt);
+			if (p->nested_cv != NULL)
+				break;
+		}
 	}
 }

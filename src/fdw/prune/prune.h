@@ -73,7 +73,23 @@ typedef struct PqPrunePred
 	char	  **json_keys;
 	int			njson_keys;
 	bool		json_variant;
+
+	/*
+	 * "v @> '{...}'" (json_contains.c): each scalar at a key of the
+	 * constant, as "v->>'key' = value"; the first one whose key has a
+	 * usable leaf is the predicate's.
+	 */
+	struct PqJsonCand *json_cands;
+	int			njson_cands;
 } PqPrunePred;
+
+typedef struct PqJsonCand
+{
+	char	   *key;
+	Oid			type;			/* TEXTOID: a string, NUMERICOID: a number */
+	Datum		value;
+	FmgrInfo	cmp;			/* btree order proc of type */
+} PqJsonCand;
 
 #define PQ_PRED_IS_NESTED(p) \
 	((p)->nfields > 0 || (p)->element || (p)->njson_keys > 0)
@@ -200,6 +216,16 @@ extern void pqfdw_prune_bind_nested(PqPrunePred *preds, int npreds,
  * as a number), or NULL; with p, the keys and operand type go into p.
  */
 extern Var *pqfdw_prune_json_var(Node *node, Index relid, PqPrunePred *p);
+
+/*
+ * json_contains.c: whether clause is "var @> jsonb constant" with a scalar
+ * at a key; with p, the predicate (its candidates) goes into p.
+ */
+extern bool pqfdw_prune_json_contains(Expr *clause, Index relid,
+									  PqPrunePred *p);
+
+/* Make candidate i the predicate of p (json_contains.c). */
+extern void pqfdw_prune_json_use_candidate(PqPrunePred *p, int i);
 
 /*
  * Bind the key path predicates on attribute attnum to the leaves of nc's

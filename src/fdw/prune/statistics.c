@@ -233,6 +233,9 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 	{
 		OpExpr	   *op = (OpExpr *) clause;
 
+		/* "v @> '{...}'": its values are fixed (json_contains.c) */
+		if (pqfdw_prune_json_contains(clause, relid, NULL))
+			return true;
 		if (!split_operands(op->args, relid, &var, &value, &var_left, &castfn))
 			return false;
 		if (op->opno == OID_TEXT_LIKE_OP)
@@ -323,6 +326,8 @@ substitute_values(Expr *clause, Index relid, ListCell **next, List *values)
 
 	if (pqfdw_geo_prune_clause(clause, relid, NULL))
 		return pqfdw_geo_substitute_values(clause, relid, next, values);
+	if (pqfdw_prune_json_contains(clause, relid, NULL))
+		return clause;
 	if (IsA(clause, OpExpr) || IsA(clause, ScalarArrayOpExpr))
 	{
 		List	  **args;
@@ -466,6 +471,8 @@ init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 		pqfdw_geo_init_pred(p, clause, relid, next_value);
 		return true;
 	}
+	if (pqfdw_prune_json_contains(clause, relid, p))
+		return true;
 	if (IsA(clause, OpExpr) && ((OpExpr *) clause)->opno == OID_TEXT_LIKE_OP)
 	{
 		OpExpr	   *op = (OpExpr *) clause;
