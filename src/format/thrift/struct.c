@@ -107,16 +107,13 @@ element_size(const PqThriftField *f)
 }
 
 static const PqThriftField *
-find_field(const PqThriftStructDesc *desc, int16 id, int *index)
+find_field(const PqThriftStructDesc *desc, int16 id)
 {
 	int			i;
 
 	for (i = 0; i < desc->nfields; i++)
 		if (desc->fields[i].id == id)
-		{
-			*index = i;
 			return &desc->fields[i];
-		}
 	return NULL;
 }
 
@@ -349,7 +346,7 @@ pq_thrift_decode_struct(PqThriftReader *r, const PqThriftStructDesc *desc,
 	pq_thrift_read_struct_begin(r);
 	while (pq_thrift_read_field(r, &id, &type))
 	{
-		const PqThriftField *f = find_field(desc, id, &i);
+		const PqThriftField *f = find_field(desc, id);
 		int			want = f ? wire_type(f->kind) : 0;
 
 		if (f == NULL ||
@@ -361,7 +358,7 @@ pq_thrift_decode_struct(PqThriftReader *r, const PqThriftStructDesc *desc,
 		read_value(r, desc->name, f, type, out);
 		if (f->has_offset != PQ_TF_NONE)
 			*(bool *) FIELD_PTR(out, f->has_offset) = true;
-		seen |= (uint64) 1 << i;
+		seen |= (uint64) 1 << (f - desc->fields);
 	}
 	pq_thrift_read_struct_end(r);
 	for (i = 0; i < desc->nfields; i++)
