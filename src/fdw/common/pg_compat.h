@@ -12,7 +12,9 @@
 
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "commands/explain.h"
+#include "fmgr.h"
 #include "common/jsonapi.h"
 #include "nodes/parsenodes.h"
 #include "utils/lsyscache.h"
@@ -171,5 +173,47 @@ typedef void PqJsonCbResult;
 #else
 #define pqfdw_ExecutorRun(qd, dir, count) ExecutorRun(qd, dir, count, true)
 #endif
+
+/*
+ * The minors that mark composite datums (HEAP_IS_DATUM: 15.20 and 17.12
+ * here, not 18.6) form them with heap_tuple_set_datum() and made
+ * DatumGetHeapTupleHeader() a function that marks older ones.  A module built against such headers may
+ * be loaded by an earlier minor of its major, which has neither (the
+ * prebuilt 17 of scripts/pg-prebuilt.sh: headers 17.12, server 17.10), so
+ * both are referenced weakly; without them the datum is formed and read as
+ * that server does it.
+ */
+#ifdef HEAP_IS_DATUM
+#pragma weak heap_tuple_set_datum
+#pragma weak DatumGetHeapTupleHeader
+#endif
+
+/* Length, type and row type version of a composite datum being formed */
+static inline void
+pqfdw_set_datum_fields(HeapTupleHeader td, TupleDesc desc, Size len)
+{
+#ifdef HEAP_IS_DATUM
+	if (heap_tuple_set_datum != NULL)
+	{
+		heap_tuple_set_datum(td, desc, len);
+		return;
+	}
+#endif
+	HeapTupleHeaderSetDatumLength(td, len);
+	HeapTupleHeaderSetTypeId(td, desc->tdtypeid);
+	HeapTupleHeaderSetTypMod(td, desc->tdtypmod);
+	ItemPointerSetInvalid(&td->t_ctid);
+}
+
+/* A composite datum's tuple header, detoasted */
+static inline HeapTupleHeader
+pqfdw_datum_get_heap_tuple_header(Datum d)
+{
+#ifdef HEAP_IS_DATUM
+	if (DatumGetHeapTupleHeader != NULL)
+		return DatumGetHeapTupleHeader(d);
+#endif
+	return (HeapTupleHeader) PG_DETOAST_DATUM(d);
+}
 
 #endif							/* PG_COMPAT_H */

@@ -38,6 +38,7 @@
 #include "utils/lsyscache.h"
 #include "utils/typcache.h"
 #include "format/variant/encode.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/copy/write_convert.h"
 
 typedef enum PqNodeKind
@@ -459,7 +460,7 @@ shred(PqNestedColumn *nc, const PqWriteNode *node, Datum v, bool isnull,
 			break;
 		case PQN_STRUCT:
 			{
-				HeapTupleHeader th = DatumGetHeapTupleHeader(v);
+				HeapTupleHeader th = pqfdw_datum_get_heap_tuple_header(v);
 				HeapTupleData tuple;
 				int			i;
 

@@ -20,6 +20,7 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "format/common/pq_common.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/scan/row_former.h"
 #include "utils/memutils.h"
 
@@ -344,23 +345,6 @@ fill_varlena(PqRowFormer *rf, int a, int n, Size mask, bool packable,
 	}
 }
 
-/*
- * Length, type and row type version of a composite datum.  Minor releases
- * with versioned row types (HEAP_IS_DATUM) have a function for it.
- */
-static inline void
-set_datum_fields(HeapTupleHeader td, TupleDesc desc, Size len)
-{
-#ifdef HEAP_IS_DATUM
-	heap_tuple_set_datum(td, desc, len);
-#else
-	HeapTupleHeaderSetDatumLength(td, len);
-	HeapTupleHeaderSetTypeId(td, desc->tdtypeid);
-	HeapTupleHeaderSetTypMod(td, desc->tdtypmod);
-	ItemPointerSetInvalid(&td->t_ctid);
-#endif
-}
-
 /* Rows with TOAST pointers or cstrings: PostgreSQL's own path. */
 static void
 form_generic(PqRowFormer *rf, int n, Datum *out)
@@ -604,7 +588,7 @@ pqfdw_form_rows(PqRowFormer *rf, const Datum *values, const bool *nulls,
 	 */
 	memset(rf->header, 0, hoff_nulls);
 	rf->header->t_infomask2 = natts;
-	set_datum_fields(rf->header, rf->desc, 0);
+	pqfdw_set_datum_fields(rf->header, rf->desc, 0);
 	for (k = 0; k < n; k++)
 	{
 		HeapTupleHeader td = (HeapTupleHeader) DatumGetPointer(out[k]);
