@@ -14,7 +14,7 @@
 // its Parquet output reads in DuckDB as DuckDB's own query of the files.
 // The plans must show one Async Foreign Scan per node (or, for an ordered
 // result, a Merge Append of the nodes' remotely sorted scans, as PostgreSQL
-// 18 plans it) and the aggregates in each node's Remote SQL, and a node must
+// 17 and 18 plan it) and the aggregates in each node's Remote SQL, and a node must
 // run that SQL inside its parquet scan.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -98,7 +98,7 @@ function planProblems(plan, want) {
   const asyncScans = lines.filter((l) => /Async Foreign Scan/.test(l)).length;
   const remote = lines.filter((l) => /Remote SQL:/.test(l));
   // An ordered result may instead merge the nodes' sorted scans
-  // (PostgreSQL 18 plans Merge Append, which runs no child asynchronously):
+  // (PostgreSQL 17 and 18 plan Merge Append, which runs no child asynchronously):
   // then every node must sort remotely.
   const merged = want.orMergeAppend && lines.some((l) => /^\s*(->\s+)?Merge Append\b/.test(l)) &&
     lines.filter((l) => /Foreign Scan on public\.events_node/.test(l)).length === N &&

@@ -177,11 +177,11 @@ typedef void PqJsonCbResult;
 /*
  * The minors that mark composite datums (HEAP_IS_DATUM: 15.20 and 17.12
  * here, not 18.6) form them with heap_tuple_set_datum() and made
- * DatumGetHeapTupleHeader() a function that marks older ones.  A module built against such headers may
- * be loaded by an earlier minor of its major, which has neither (the
- * prebuilt 17 of scripts/pg-prebuilt.sh: headers 17.12, server 17.10), so
- * both are referenced weakly; without them the datum is formed and read as
- * that server does it.
+ * DatumGetHeapTupleHeader() a function that marks older ones.  A module
+ * built against such headers may be loaded by an earlier minor of its
+ * major, which has neither (the prebuilt 17 of scripts/pg-prebuilt.sh:
+ * headers 17.12, server 17.10), so both are referenced weakly; without
+ * them the datum is formed and read as that server does it.
  */
 #ifdef HEAP_IS_DATUM
 #pragma weak heap_tuple_set_datum
