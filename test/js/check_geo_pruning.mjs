@@ -26,10 +26,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { duckQuery, sqlString } from './lib/duck.mjs';
 import { counter } from './lib/stage.mjs';
+import { connectParquet } from './lib/pruning.mjs';
 
 const argDir = process.argv.indexOf('--dir');
 const dir = argDir > 0 ? process.argv[argDir + 1] :
@@ -332,12 +332,7 @@ async function main() {
   // GeoJSON has no POINT EMPTY: hyparquet-writer's empty rows are NULL
   const hypRows = makeRows(4000, 1000).map((r) => (r.empty ? { ...r, wkt: null } : r));
   await writeFiles(rows, hypRows);
-  const client = new pg.Client({ options: '-c client_min_messages=warning' });
-  await client.connect();
-  await client.query('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
-  await client.query(`DO $$ BEGIN
-    CREATE SERVER IF NOT EXISTS parquet_srv FOREIGN DATA WRAPPER parquet_fdw; END $$`);
-  await client.query('SET max_parallel_workers_per_gather = 0');
+  const client = await connectParquet();
   const table = async (name, file, type) => {
     await client.query(`DROP FOREIGN TABLE IF EXISTS ${name}`);
     await client.query(`CREATE FOREIGN TABLE ${name} (id bigint, g ${type})
