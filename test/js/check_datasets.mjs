@@ -102,6 +102,8 @@ ownAll(DIR);
 const HIVE = `read_parquet(${sqlString(TREE + '/**/*.parquet')}, hive_partitioning = true, hive_types = {'part': INT, 'tag': VARCHAR, 'd': DATE}, filename = true, file_row_number = true)`;
 const nfiles = (await duckQuery(`SELECT count(DISTINCT filename) FROM ${HIVE}`)).rows[0][0];
 
+// also when it runs alone (TEST_ONLY=datasets)
+await q('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
 await q('DROP SERVER IF EXISTS ds_stage CASCADE');
 await q('CREATE SERVER ds_stage FOREIGN DATA WRAPPER parquet_fdw');
 await q(`CREATE FOREIGN TABLE ds_hive (id bigint, part int, tag text, d date, s text, v float8, fname text, rn bigint)
