@@ -175,7 +175,9 @@ extern List *pqfdw_open_footers(List *paths,
 /*
  * The footers the planner estimates with: from the cache without checking
  * the files (read and cached when not there); same_schema as in
- * pqfdw_open_footers.
+ * pqfdw_open_footers.  Cached footers name their file by the string in
+ * paths, not a copy (perf: 7% of planning over 10,000 files), so the paths
+ * must live as long as the footers.
  */
 extern List *pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
 								bool same_schema);

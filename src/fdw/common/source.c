@@ -60,18 +60,25 @@ fd_source_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
 	src->bytes_read += len;
 }
 
+/* A source named name, which must live as long as it: not copied. */
 static FdSource *
-new_source(const char *path, int fd, const PqFileStamp *stamp)
+new_source_named(const char *name, int fd, const PqFileStamp *stamp)
 {
 	FdSource   *fs = palloc0(sizeof(FdSource));
 
 	fs->fd = fd;
 	fs->stamp = *stamp;
-	fs->src.name = pstrdup(path);
+	fs->src.name = name;
 	fs->src.size = stamp->size;
 	fs->src.read = fd_source_read;
 	fs->src.opaque = fs;
 	return fs;
+}
+
+static FdSource *
+new_source(const char *path, int fd, const PqFileStamp *stamp)
+{
+	return new_source_named(pstrdup(path), fd, stamp);
 }
 
 static void
@@ -186,7 +193,7 @@ pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
 	foreach(lc, paths)
 	{
 		const char *path = lfirst(lc);
-		FdSource   *fs = new_source(path, -1, &unknown);
+		FdSource   *fs = new_source_named(path, -1, &unknown);
 		PqFile	   *f;
 
 		fs->src.decrypt = decrypt;

@@ -16,6 +16,8 @@
 typedef struct PqfdwPlanState
 {
 	List	   *paths;
+	List	   *path_nodes;		/* paths as String nodes for fdw_private,
+								 * made once for every path considered */
 	List	   *attnums;		/* attribute numbers the scan must produce */
 	int			row_groups;
 	double		bytes;			/* compressed bytes of the needed chunks */
@@ -72,6 +74,9 @@ extern ForeignScan *pqfdw_GetForeignPlan(PlannerInfo *root,
 extern List *pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 								Oid foreigntableid, List *scan_clauses,
 								List **local_clauses, List **prune_values);
+
+/* st->paths as String nodes for an fdw_private (made once per relation) */
+extern List *pqfdw_path_nodes(PqfdwPlanState *st);
 
 /*
  * grouping.c: GROUP BY and aggregates computed by the scan (grouped scans,

@@ -221,7 +221,6 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 	List	   *kinds;
 	List	   *attnums;
 	ListCell   *lc;
-	List	   *paths = NIL;
 	Cost		cost;
 
 	/*
@@ -249,14 +248,12 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 		return;
 	scan_tlist = footer_scan_tlist(aggrefs, &kinds, &attnums);
 
-	foreach(lc, st->paths)
-		paths = lappend(paths, makeString(pstrdup(lfirst(lc))));
 	/* the footers are read again at execution: as the scan's startup */
 	cost = 10.0 * list_length(st->paths);
 	add_path(output_rel, (Path *)
 			 pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									   1, cost, cost, NIL, NULL,
-									   list_make5(paths, makeInteger(st->relid),
+									   list_make5(pqfdw_path_nodes(st), makeInteger(st->relid),
 												  kinds, attnums, scan_tlist)));
 }
 
