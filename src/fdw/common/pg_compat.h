@@ -16,6 +16,7 @@
 #include "commands/explain.h"
 #include "fmgr.h"
 #include "common/jsonapi.h"
+#include "mb/pg_wchar.h"
 #include "nodes/parsenodes.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
@@ -166,6 +167,21 @@ typedef void PqJsonCbResult;
 #define pqfdw_json_lex_cstring(json, len, encoding, need_escapes) \
 	makeJsonLexContextCstringLen(json, len, encoding, need_escapes)
 #endif
+
+/*
+ * Run sem over the JSON text json; false when it is not valid in the
+ * database encoding (which the lexer assumes) or not JSON.  Never an error.
+ */
+static inline bool
+pqfdw_json_parse_text(const char *json, JsonSemAction *sem)
+{
+	int			len = strlen(json);
+
+	return pg_verifymbstr(json, len, true) &&
+		pg_parse_json(pqfdw_json_lex_cstring(pstrdup(json), len,
+											 GetDatabaseEncoding(), true),
+					  sem) == JSON_SUCCESS;
+}
 
 /* 18 dropped ExecutorRun()'s execute_once */
 #if PG_VERSION_NUM >= 180000

@@ -19,7 +19,6 @@
 
 #include "common/jsonapi.h"
 #include "fdw/convert/geo_crs.h"
-#include "mb/pg_wchar.h"
 
 #define GEO_DEFAULT_CRS "OGC:CRS84"
 #define SRID_WGS84 4326
@@ -178,12 +177,7 @@ projjson_srid(const char *crs)
 {
 	ProjjsonIdState st = {0};
 	JsonSemAction sem = {0};
-	JsonLexContext *lex;
-	int			len = strlen(crs);
 
-	/* the JSON lexer assumes text valid in the database encoding */
-	if (!pg_verifymbstr(crs, len, true))
-		return 0;
 	sem.semstate = &st;
 	sem.object_start = pj_object_start;
 	sem.object_end = pj_object_end;
@@ -192,9 +186,7 @@ projjson_srid(const char *crs)
 	sem.object_field_start = pj_field_start;
 	sem.object_field_end = pj_field_end;
 	sem.scalar = pj_scalar;
-	lex = pqfdw_json_lex_cstring(pstrdup(crs), len,
-								 GetDatabaseEncoding(), true);
-	if (pg_parse_json(lex, &sem) != JSON_SUCCESS ||
+	if (!pqfdw_json_parse_text(crs, &sem) ||
 		st.authority == NULL || st.code == NULL)
 		return 0;
 	return authority_code_srid(st.authority, st.code);

@@ -150,26 +150,6 @@ renders_as(const PqSchemaNode *leaf, Oid type)
 	return false;
 }
 
-/*
- * The child called name; NULL when there is none, or two (a JSON object
- * keeps the later one, whose statistics are not the first's).
- */
-static const PqSchemaNode *
-child_named(const PqSchemaNode *node, const char *name)
-{
-	const PqSchemaNode *found = NULL;
-	int			i;
-
-	for (i = 0; i < node->n_children; i++)
-		if (strcmp(node->children[i]->name, name) == 0)
-		{
-			if (found != NULL)
-				return NULL;
-			found = node->children[i];
-		}
-	return found;
-}
-
 /* An object level: a group that is neither a list, a map nor repeated. */
 static bool
 is_object_group(const PqSchemaNode *node)
@@ -200,13 +180,14 @@ resolve(PqPrunePred *p, const PqSchemaNode *field,
 		if (in_variant)
 		{
 			/* a shredded object: typed_value's fields */
-			node = child_named(node, "typed_value");
+			node = pq_schema_child(node, "typed_value");
 			if (!is_object_group(node) || node->logical.id != PQ_LT_NONE)
 				return NULL;
 		}
 		else if (node->logical.id != PQ_LT_NONE)
 			return NULL;		/* LIST, MAP: not keyed by field names */
-		node = child_named(node, p->json_keys[i]);
+		/* none for two fields of that name: JSON keeps the later one */
+		node = pq_schema_child(node, p->json_keys[i]);
 		if (node == NULL)
 			return NULL;
 	}
@@ -214,10 +195,10 @@ resolve(PqPrunePred *p, const PqSchemaNode *field,
 	{
 		if (!is_object_group(node))
 			return NULL;
-		*residual = child_named(node, "value");
+		*residual = pq_schema_child(node, "value");
 		if (*residual != NULL && !(*residual)->is_leaf)
 			return NULL;
-		node = child_named(node, "typed_value");
+		node = pq_schema_child(node, "typed_value");
 	}
 	if (node == NULL || !node->is_leaf || node->max_rep > 0)
 		return NULL;

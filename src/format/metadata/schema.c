@@ -387,6 +387,22 @@ find_field(const PqSchemaNode *root, const char *name)
 }
 
 PqSchemaNode *
+pq_schema_child(const PqSchemaNode *node, const char *name)
+{
+	PqSchemaNode *found = NULL;
+	int			i;
+
+	for (i = 0; i < node->n_children; i++)
+		if (strcmp(node->children[i]->name, name) == 0)
+		{
+			if (found != NULL)
+				return NULL;
+			found = node->children[i];
+		}
+	return found;
+}
+
+PqSchemaNode *
 pq_schema_find_field(const PqSchema *schema, const char *name)
 {
 	int			i = find_field(schema->root, name);

@@ -66,6 +66,13 @@ typedef struct PqSchema
  */
 extern PqSchema *pq_schema_build(const PqFileMetaData *md);
 
+/*
+ * The child of node called name, exactly; NULL when there is none, or two
+ * (which of them a name means is unknown).
+ */
+extern PqSchemaNode *pq_schema_child(const PqSchemaNode *node,
+									 const char *name);
+
 /* Top-level field by name: exact match, else a unique case-insensitive one. */
 extern PqSchemaNode *pq_schema_find_field(const PqSchema *schema,
 										  const char *name);
