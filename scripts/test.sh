@@ -45,7 +45,11 @@
 #                parquet_fdw.bbox_intersects vs boxes computed in JS; with
 #                PostGIS (else NOT RUN, a failure under CI=true) &&,
 #                ST_Intersects/Contains/Within/DWithin vs a heap table;
-#                same rows with pruning on and off; GEOGRAPHY never prunes
+#                same rows with pruning on and off; GEOGRAPHY never prunes;
+#                GeoParquet 1.1 bbox coverings (DuckDB, hyparquet-writer):
+#                X and Y for a projected CRS, Y only for CRS84/unknown (a
+#                row box wrapping the antimeridian), none for spherical
+#                edges or a malformed covering; counter vs JS
 #   variant_pruning  jsonb key paths of a DuckDB and a hyparquet-writer file
 #                (shredded VARIANT fields, structs read as jsonb) prune row
 #                groups and pages (EXPLAIN counters), never a row group whose

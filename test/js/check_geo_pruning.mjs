@@ -16,7 +16,12 @@
 //     part reports NOT RUN loudly, and counts one failure under CI=true on
 //     PostgreSQL 15 (the version Debian 12 has PostGIS for).
 // GEOGRAPHY columns, empty constants and quals that cannot prune must
-// prune nothing; malformed WKB must fail with its SQLSTATE.
+// prune nothing; malformed WKB must fail with its SQLSTATE.  GeoParquet
+// 1.1 files with a bbox covering (lib/geo_covering.mjs, DuckDB and
+// hyparquet-writer) prune by the rules of docs/GEOSPATIAL.md: X and Y for
+// a projected CRS, Y only for CRS84 or an unknown CRS (a row whose box
+// wraps the antimeridian must still be found), nothing for spherical edges
+// or a malformed covering.
 //
 //   node check_geo_pruning.mjs [--dir DIR]
 //
@@ -30,6 +35,8 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { duckQuery, sqlString } from './lib/duck.mjs';
 import { counter } from './lib/stage.mjs';
 import { connectParquet } from './lib/pruning.mjs';
+import { COVERING_FILES, INWARD_X, N_GROUPS, coveringRows, expectCoveringPruned, floatOutward,
+  meets, rowsMeeting, writeCoveringFiles } from './lib/geo_covering.mjs';
 
 const argDir = process.argv.indexOf('--dir');
 const dir = argDir > 0 ? process.argv[argDir + 1] :
@@ -99,9 +106,6 @@ function makeRows(n, perGroup) {
   }
   return rows;
 }
-
-// Closed boxes [xmin, ymin, xmax, ymax]; false with any NaN.
-const meets = (a, b) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
 
 function groupBoxes(rows, perGroup) {
   const boxes = [];
@@ -326,6 +330,60 @@ async function checkPostgis(client, check, t, heap, rows, perGroup) {
   await client.query(`SET ${GUC} = on`);
 }
 
+// Query boxes for the covering files (lib/geo_covering.mjs)
+const COVER_BOXES = [
+  [12, 42, 14, 44],				// row group 1 only: the others miss in X or Y
+  [102, 12, 104, 14],			// row group 2: row group 0 misses in X only
+  [178, -17, 179, -16.5],		// Fiji's east, beyond its wrapped box's xmin
+  [-179.9, -17, -179.85, -16.5],	// Fiji's west
+  [20.0000005, 10, 30, 20],		// the point at x = 20.0000009
+  // just above the float that point's FLOAT leaf rounds to
+  [floatOutward(Math.fround(INWARD_X) + 1e-9, true), 10, 30, 20],
+  [-1e300, -1e300, 1e300, 1e300],
+];
+
+/*
+ * GeoParquet 1.1 bbox coverings: rows against the planar boxes of the WKB,
+ * the counter against the row groups the documented rules let the
+ * covering prune (X and Y for a projected CRS, Y only for CRS84 or an
+ * unknown CRS, nothing for spherical edges or a bad covering).
+ */
+async function checkCoverings(client, check, dir, postgis) {
+  const rows = coveringRows();
+  const paths = await writeCoveringFiles(dir, rows);
+  const table = async (name, file, type) => {
+    await client.query(`DROP FOREIGN TABLE IF EXISTS ${name}`);
+    await client.query(`CREATE FOREIGN TABLE ${name} (id bigint, geom ${type})
+      SERVER parquet_srv OPTIONS (filename ${sqlString(file)})`);
+  };
+  if (postgis) {
+    await client.query('DROP TABLE IF EXISTS cov_heap');
+    await client.query(`CREATE TABLE cov_heap AS SELECT i AS id, ST_GeomFromWKB(w) AS geom
+      FROM unnest($1::bigint[], $2::bytea[]) u(i, w)`, [rows.map((r) => r.id), rows.map((r) => r.wkb)]);
+  }
+  for (const f of COVERING_FILES) {
+    // the writer stored our "geo" entry, and no "geo" of its own
+    const kv = await duckQuery(`SELECT decode(key) AS k, decode(value) AS v
+      FROM parquet_kv_metadata(${sqlString(paths[f.name])}) WHERE decode(key) = 'geo'`);
+    check(`${f.name}: its one "geo" entry is ours`,
+      kv.rows.length === 1 && String(kv.rows[0][1]) === f.geo ? [] : [JSON.stringify(kv.rows.map(String))]);
+    const t = `${f.name}_b`;
+    await table(t, paths[f.name], 'bytea');
+    for (const q of COVER_BOXES)
+      await checkQual(client, check, t, `parquet_fdw.bbox_intersects(geom, ${q.join(', ')})`,
+        rowsMeeting(rows, q), expectCoveringPruned(rows, f, q), N_GROUPS);
+    if (!postgis || !['cov_projected', 'cov_crs84'].includes(f.name)) continue;
+    await table(`${f.name}_g`, paths[f.name], 'geometry');
+    for (const q of [COVER_BOXES[1], COVER_BOXES[2]]) {
+      for (const qual of [`geom && ST_MakeEnvelope(${q.join(', ')})`,
+        `ST_Intersects(geom, ST_MakeEnvelope(${q.join(', ')}))`]) {
+        const want = await ids(client, `SELECT id FROM cov_heap WHERE ${qual} ORDER BY id`);
+        await checkQual(client, check, `${f.name}_g`, qual, want, expectCoveringPruned(rows, f, q), N_GROUPS);
+      }
+    }
+  }
+}
+
 async function main() {
   const { check, summary } = counter();
   const rows = makeRows(ROWS, ROW_GROUP);
@@ -381,6 +439,8 @@ async function main() {
 
   const postgis = (await client.query(
     "SELECT count(*) AS n FROM pg_available_extensions WHERE name = 'postgis'")).rows[0].n > 0;
+  if (postgis) await client.query('CREATE EXTENSION IF NOT EXISTS postgis');
+  await checkCoverings(client, check, dir, postgis);
   if (!postgis) {
     console.log('!!!!!!!! geo_pruning: PostGIS is not installed: the PostGIS quals did NOT RUN !!!!!!!!');
     // as the postgis stage: Debian 12 ships PostGIS for PostgreSQL 15 only
@@ -388,7 +448,6 @@ async function main() {
     if (process.env.CI === 'true' && major === 15)
       check('PostGIS quals', ['PostGIS not installed under CI=true']);
   } else {
-    await client.query('CREATE EXTENSION IF NOT EXISTS postgis');
     await table('geo_duck_g', duckFile, 'geometry');
     await table('geo_hyp_g', hypFile, 'geometry');
     for (const [heap, rs] of [['geo_duck_heap', rows], ['geo_hyp_heap', hypRows]]) {

@@ -10,8 +10,10 @@
  * (g's box grown by d) on a PostGIS geometry column, and
  * parquet_fdw.bbox_intersects(col, xmin, ymin, xmax, ymax) on a bytea
  * column.  A row group whose box misses the query box is skipped.  Only
- * GEOMETRY columns prune: their edges are straight, so a value lies in
- * the box of its points.  GEOGRAPHY columns never do (docs/GEOSPATIAL.md).
+ * GEOMETRY columns prune with their GeospatialStatistics: their edges are
+ * straight, so a value lies in the box of its points.  GEOGRAPHY columns
+ * never do (docs/GEOSPATIAL.md).  The box of a GeoParquet 1.x bbox
+ * covering (geo_covering.c) may prune too: either box is a sound bound.
  *
  * PostGIS is found at run time (fdw/common/postgis.c): operators and
  * functions by name in the schema of the column's type, the constant's box
@@ -23,13 +25,13 @@
  */
 #include "postgres.h"
 
-#include <float.h>
 #include <math.h>
 
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "fdw/common/postgis.h"
 #include "fdw/prune/geo_bbox.h"
+#include "fdw/prune/geo_covering.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -37,7 +39,6 @@
 #include "parser/parse_func.h"
 #include "parser/parse_oper.h"
 #include "utils/builtins.h"
-#include "utils/float.h"
 #include "utils/lsyscache.h"
 
 typedef enum PqGeoShape
@@ -281,37 +282,6 @@ pqfdw_geo_init_pred(PqPrunePred *p, Expr *clause, Index relid, int *next_value)
 	}
 }
 
-/*
- * The smallest float4 at or below d (at or above when up): PostGIS keeps
- * boxes in float4, rounded outward.
- */
-static double
-float_outward(double d, bool up)
-{
-	float		f;
-
-	if (isnan(d) || isinf(d))
-		return d;
-	/* beyond float4's range PostGIS's box is infinite on that side */
-	if (d > FLT_MAX)
-		return up ? get_float8_infinity() : FLT_MAX;
-	if (d < -FLT_MAX)
-		return up ? -FLT_MAX : -get_float8_infinity();
-	f = (float) d;
-	if (up ? (double) f >= d : (double) f <= d)
-		return f;
-	return nextafterf(f, up ? FLT_MAX : -FLT_MAX);
-}
-
-static void
-box_outward(PqGeoBox *b)
-{
-	b->xmin = float_outward(b->xmin, false);
-	b->ymin = float_outward(b->ymin, false);
-	b->xmax = float_outward(b->xmax, true);
-	b->ymax = float_outward(b->ymax, true);
-}
-
 void
 pqfdw_geo_set_values(PqPrunePred *p, const Datum *values, const bool *isnull)
 {
@@ -355,7 +325,7 @@ pqfdw_geo_set_values(PqPrunePred *p, const Datum *values, const bool *isnull)
 			g->box.ymax += d;
 		}
 	}
-	box_outward(&g->box);
+	pqfdw_geo_box_outward(&g->box);
 	g->usable = true;
 }
 
@@ -378,19 +348,18 @@ linear_types(const PqGeospatialStatistics *gs)
 	return true;
 }
 
-bool
-pqfdw_geo_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
-					PqConverter *cv, int c)
+/* Can the GeospatialStatistics box of GEOMETRY leaf c meet the query box? */
+static bool
+statistics_may_match(PqPrunePred *p, const PqFile *file, int row_group, int c)
 {
 	const PqColumnMetaData *cm;
 	const PqGeospatialStatistics *gs;
 	PqGeoBox	b;
 
-	if (!p->geo->usable || cv->node->max_rep > 0 ||
-		file->schema->columns[c].node->logical.id != PQ_LT_GEOMETRY)
+	if (file->schema->columns[c].node->logical.id != PQ_LT_GEOMETRY)
 		return true;
 	/* decrypted when the column is encrypted: it is read anyway */
-	cm = pq_file_chunk_meta(file, rg - file->md.row_groups, c);
+	cm = pq_file_chunk_meta(file, row_group, c);
 	if (!cm->has_geospatial_statistics)
 		return true;
 	gs = &cm->geospatial_statistics;
@@ -404,9 +373,20 @@ pqfdw_geo_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 	if (isnan(b.xmin) || isnan(b.xmax) || isnan(b.ymin) || isnan(b.ymax) ||
 		b.xmin > b.xmax || b.ymin > b.ymax)
 		return true;
-	box_outward(&b);
-	return b.xmin <= p->geo->box.xmax && b.xmax >= p->geo->box.xmin &&
-		b.ymin <= p->geo->box.ymax && b.ymax >= p->geo->box.ymin;
+	pqfdw_geo_box_outward(&b);
+	return pqfdw_geo_boxes_meet(&b, &p->geo->box);
+}
+
+bool
+pqfdw_geo_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
+					PqConverter *cv, int c)
+{
+	int			row_group = rg - file->md.row_groups;
+
+	if (!p->geo->usable || cv->node->max_rep > 0)
+		return true;
+	return statistics_may_match(p, file, row_group, c) &&
+		pqfdw_geo_covering_may_match(&p->geo->box, file, row_group, c);
 }
 
 /* A bounding box predicate, or an OR of nothing else. */

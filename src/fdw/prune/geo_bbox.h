@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * geo_bbox.h
- *		Row group pruning on GEOMETRY columns with bounding boxes
- *		(geo_bbox.c) and the bounding box of a WKB value (wkb_bbox.c).
+ *		Row group pruning on geometry columns with bounding boxes
+ *		(geo_bbox.c), and the bounding box of a WKB value and box
+ *		arithmetic (wkb_bbox.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -50,9 +51,16 @@ extern void pqfdw_geo_init_pred(PqPrunePred *p, Expr *clause, Index relid,
 extern void pqfdw_geo_set_values(PqPrunePred *p, const Datum *values,
 								 const bool *isnull);
 
+/* Round b outward to float4 bounds, as PostGIS keeps the boxes "&&" compares. */
+extern void pqfdw_geo_box_outward(PqGeoBox *b);
+
+/* Do the closed boxes a and b meet? */
+extern bool pqfdw_geo_boxes_meet(const PqGeoBox *a, const PqGeoBox *b);
+
 /*
- * False when the GeospatialStatistics of leaf column c in the row group
- * prove that no row satisfies the bounding box predicate p.
+ * False when the GeospatialStatistics of leaf column c in the row group, or
+ * the statistics of its GeoParquet bbox covering, prove that no row
+ * satisfies the bounding box predicate p.
  */
 extern bool pqfdw_geo_may_match(PqPrunePred *p, const PqFile *file,
 								const PqRowGroup *rg, PqConverter *cv, int c);

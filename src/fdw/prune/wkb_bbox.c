@@ -4,7 +4,8 @@
  *		The X/Y bounding box of a WKB value, and the SQL function
  *		parquet_fdw.bbox_intersects(wkb, xmin, ymin, xmax, ymax) that tests
  *		it against a box: the bounding box qual of bytea columns, which
- *		geo_bbox.c prunes with.
+ *		geo_bbox.c prunes with.  Also the box arithmetic that pruning
+ *		shares (geo_bbox.c, geo_covering.c).
  *
  * Parquet stores ISO WKB; PostGIS's extended WKB (flags for Z, M and an
  * SRID in the type word) is read too, since that is what a PostGIS
@@ -15,11 +16,13 @@
  */
 #include "postgres.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "fdw/prune/geo_bbox.h"
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "utils/float.h"
 
 PG_FUNCTION_INFO_V1(parquet_fdw_bbox_intersects);
 
@@ -221,6 +224,44 @@ pqfdw_wkb_bbox(const char *wkb, int len, PqGeoBox *box, bool *curved)
 }
 
 /*
+ * The smallest float4 at or below d (at or above when up): PostGIS keeps
+ * boxes in float4, rounded outward.
+ */
+static double
+float_outward(double d, bool up)
+{
+	float		f;
+
+	if (isnan(d) || isinf(d))
+		return d;
+	/* beyond float4's range PostGIS's box is infinite on that side */
+	if (d > FLT_MAX)
+		return up ? get_float8_infinity() : FLT_MAX;
+	if (d < -FLT_MAX)
+		return up ? -FLT_MAX : -get_float8_infinity();
+	f = (float) d;
+	if (up ? (double) f >= d : (double) f <= d)
+		return f;
+	return nextafterf(f, up ? FLT_MAX : -FLT_MAX);
+}
+
+void
+pqfdw_geo_box_outward(PqGeoBox *b)
+{
+	b->xmin = float_outward(b->xmin, false);
+	b->ymin = float_outward(b->ymin, false);
+	b->xmax = float_outward(b->xmax, true);
+	b->ymax = float_outward(b->ymax, true);
+}
+
+bool
+pqfdw_geo_boxes_meet(const PqGeoBox *a, const PqGeoBox *b)
+{
+	return a->xmin <= b->xmax && a->xmax >= b->xmin &&
+		a->ymin <= b->ymax && a->ymax >= b->ymin;
+}
+
+/*
  * bbox_intersects(wkb bytea, xmin, ymin, xmax, ymax): whether the value's
  * bounding box and the box share a point.  An empty geometry, an empty
  * box (xmin > xmax or ymin > ymax) and NaN bounds intersect nothing.
@@ -230,11 +271,13 @@ parquet_fdw_bbox_intersects(PG_FUNCTION_ARGS)
 {
 	bytea	   *wkb = PG_GETARG_BYTEA_PP(0);
 	PqGeoBox	b;
+	PqGeoBox	q;
 
 	if (!pqfdw_wkb_bbox(VARDATA_ANY(wkb), VARSIZE_ANY_EXHDR(wkb), &b, NULL))
 		PG_RETURN_BOOL(false);
-	PG_RETURN_BOOL(b.xmin <= PG_GETARG_FLOAT8(3) &&
-				   b.xmax >= PG_GETARG_FLOAT8(1) &&
-				   b.ymin <= PG_GETARG_FLOAT8(4) &&
-				   b.ymax >= PG_GETARG_FLOAT8(2));
+	q.xmin = PG_GETARG_FLOAT8(1);
+	q.ymin = PG_GETARG_FLOAT8(2);
+	q.xmax = PG_GETARG_FLOAT8(3);
+	q.ymax = PG_GETARG_FLOAT8(4);
+	PG_RETURN_BOOL(pqfdw_geo_boxes_meet(&b, &q));
 }

@@ -151,6 +151,7 @@ pq_file_view(const PqFile *parsed, PqSource *src)
 	file->cxt = CurrentMemoryContext;
 	file->page_index_cache = NULL;
 	file->dictionary_cache = NULL;
+	file->geo_cache = NULL;
 	forget->func = forget_error_location;
 	forget->arg = NULL;
 	MemoryContextRegisterResetCallback(CurrentMemoryContext, forget);

@@ -41,6 +41,8 @@ typedef struct PqFile
 	void	   *page_index_cache;	/* decoded page indexes (page_index.c) */
 	void	   *dictionary_cache;	/* dictionaries read for pruning
 									 * (dictionary_reader.c) */
+	void	   *geo_cache;		/* GeoParquet "geo" metadata read for pruning
+								 * (fdw/prune/geo_covering.c) */
 	PqFileCrypto *crypto;		/* NULL for files without encryption */
 } PqFile;
 
