@@ -144,11 +144,13 @@ resolve(const PqFile *file, const List *columns, int c, Covering *cov)
 }
 
 /*
- * The row group's minimum (maximum when upper) of covering leaf c; -inf
- * (+inf) when it is not a sound bound.
+ * The row group's minimum (maximum when upper) of covering leaf c, whose
+ * geometry column has geom_nulls NULLs (-1: unknown); -inf (+inf) when it
+ * is not a sound bound.
  */
 static double
-leaf_bound(const PqFile *file, int row_group, int c, bool upper)
+leaf_bound(const PqFile *file, int row_group, int c, bool upper,
+		   int64 geom_nulls)
 {
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[c];
 	const PqColumnDescr *col = &file->schema->columns[c];
@@ -163,8 +165,12 @@ leaf_bound(const PqFile *file, int row_group, int c, bool upper)
 		!cc->meta_data.has_statistics)
 		return none;
 	s = &cc->meta_data.statistics;
-	/* a row without a box may hold any geometry */
-	if (!s->has_null_count || s->null_count != 0 ||
+	/*
+	 * A row has a box if and only if it has a geometry (GeoParquet 1.1), so
+	 * the NULL boxes are the NULL geometries when the counts agree; a row
+	 * without a box but with a geometry could hold any geometry.
+	 */
+	if (!s->has_null_count || geom_nulls < 0 || s->null_count != geom_nulls ||
 		(s->has_nan_count && s->nan_count > 0))
 		return none;
 	/* float bounds are numeric in each order a file may declare (NaN aside) */
@@ -196,15 +202,17 @@ leaf_bound(const PqFile *file, int row_group, int c, bool upper)
 	return isnan(v) ? none : v;
 }
 
-/* Does the geometry chunk hold only NULLs? */
-static bool
-all_null(const PqFile *file, int row_group, int c)
+/* The NULLs of the geometry chunk, -1 when its statistics do not say. */
+static int64
+geometry_nulls(const PqFile *file, int row_group, int c)
 {
 	/* decrypted when the column is encrypted: it is read anyway */
 	const PqColumnMetaData *cm = pq_file_chunk_meta(file, row_group, c);
 
 	return cm->has_statistics && cm->statistics.has_null_count &&
-		cm->num_values > 0 && cm->statistics.null_count == cm->num_values;
+		cm->statistics.null_count >= 0 &&
+		cm->statistics.null_count <= cm->num_values ?
+		cm->statistics.null_count : -1;
 }
 
 bool
@@ -214,20 +222,22 @@ pqfdw_geo_covering_may_match(const PqGeoBox *q, const PqFile *file,
 	CoveringCache *cache = covering_cache(file);
 	Covering   *cov = &cache->by_leaf[c];
 	PqGeoBox	b;
+	int64		nulls;
 
 	if (cov->state == COVER_UNRESOLVED)
 		resolve(file, cache->columns, c, cov);
 	if (cov->state != COVER_USABLE)
 		return true;
+	nulls = geometry_nulls(file, row_group, c);
 	/* every bounding box qual is strict: NULL never satisfies it */
-	if (all_null(file, row_group, c))
+	if (nulls > 0 && nulls == file->md.row_groups[row_group].num_rows)
 		return false;
-	b.ymin = leaf_bound(file, row_group, cov->leaf[PQ_COVER_YMIN], false);
-	b.ymax = leaf_bound(file, row_group, cov->leaf[PQ_COVER_YMAX], true);
+	b.ymin = leaf_bound(file, row_group, cov->leaf[PQ_COVER_YMIN], false, nulls);
+	b.ymax = leaf_bound(file, row_group, cov->leaf[PQ_COVER_YMAX], true, nulls);
 	if (cov->use_x)
 	{
-		b.xmin = leaf_bound(file, row_group, cov->leaf[PQ_COVER_XMIN], false);
-		b.xmax = leaf_bound(file, row_group, cov->leaf[PQ_COVER_XMAX], true);
+		b.xmin = leaf_bound(file, row_group, cov->leaf[PQ_COVER_XMIN], false, nulls);
+		b.xmax = leaf_bound(file, row_group, cov->leaf[PQ_COVER_XMAX], true, nulls);
 	}
 	else
 	{
