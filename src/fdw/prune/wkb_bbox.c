@@ -279,5 +279,8 @@ parquet_fdw_bbox_intersects(PG_FUNCTION_ARGS)
 	q.ymin = PG_GETARG_FLOAT8(2);
 	q.xmax = PG_GETARG_FLOAT8(3);
 	q.ymax = PG_GETARG_FLOAT8(4);
+	/* an empty box is not a wrapped one: there is no antimeridian here */
+	if (!(q.xmin <= q.xmax && q.ymin <= q.ymax))
+		PG_RETURN_BOOL(false);
 	PG_RETURN_BOOL(pqfdw_geo_boxes_meet(&b, &q));
 }
