@@ -13,9 +13,10 @@
 #
 # bench/datasets.mjs times, in one backend after a first (cold) run: EXPLAIN
 # and count(*) with a partition qual, EXPLAIN of the whole table, and a sum
-# over every file against the one-file table at 0 and 2 workers; cold times
-# are the first query of a new backend.  It exits 1 if any answer differs
-# from the one-file table's.
+# over every file against the one-file table at 0 and 2 workers (and against
+# the same rows in one file with row groups as small as the files, whose
+# columns get the files' encodings); cold times are the first query of a new
+# backend.  It exits 1 if any answer differs from the one-file tables'.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
