@@ -29,6 +29,7 @@
 #include "fdw/common/pg_compat.h"
 
 #include "access/xact.h"
+#include "common/hashfn.h"
 #include "storage/proc.h"
 #include "fdw/common/parquet_fdw.h"
 #include "utils/hsearch.h"
@@ -37,9 +38,14 @@
 /* GUC parquet_fdw.metadata_cache_size, in kB; 0: no cache */
 int			pqfdw_metadata_cache_size = 256 * 1024;
 
+/*
+ * The key is a pointer to the path, copied into the entry's context: a
+ * MAXPGPATH array inline made 10,000 entries 11 MB, and a planning that
+ * peeks at each of them paid a cache miss or more per file.
+ */
 typedef struct FooterEntry
 {
-	char		path[MAXPGPATH];	/* hash key */
+	const char *path;			/* hash key */
 	PqFileStamp stamp;
 	PqFile	   *file;			/* as pq_file_open() built it */
 	MemoryContext cxt;
@@ -65,7 +71,29 @@ static Size total_bytes = 0;
 static uint64 use_clock = 0;
 static uint64 free_epoch = 1;	/* advances whenever entries are freed */
 
+/*
+ * The entry found last, with the string it was looked up by: the planner
+ * peeks at a file and then asks whether its schema is the first file's,
+ * by the same path string.
+ */
+static FooterEntry *last_found = NULL;
+static const char *last_found_by = NULL;
+
 static void footer_cache_xact(XactEvent event, void *arg);
+
+static uint32
+path_hash(const void *key, Size keysize)
+{
+	const char *path = *(const char *const *) key;
+
+	return hash_bytes((const unsigned char *) path, strlen(path));
+}
+
+static int
+path_match(const void *key1, const void *key2, Size keysize)
+{
+	return strcmp(*(const char *const *) key1, *(const char *const *) key2);
+}
 
 static void
 cache_init(void)
@@ -75,11 +103,14 @@ cache_init(void)
 	cache_cxt = AllocSetContextCreate(TopMemoryContext,
 									  "parquet_fdw footer cache",
 									  ALLOCSET_SMALL_SIZES);
-	ctl.keysize = MAXPGPATH;
+	ctl.keysize = sizeof(const char *);
 	ctl.entrysize = sizeof(FooterEntry);
+	ctl.hash = path_hash;
+	ctl.match = path_match;
 	ctl.hcxt = cache_cxt;
 	entries = hash_create("parquet_fdw footer cache", 256, &ctl,
-						  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+						  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE |
+						  HASH_CONTEXT);
 	RegisterXactCallback(footer_cache_xact, NULL);
 }
 
@@ -90,6 +121,14 @@ by_last_use(const void *a, const void *b)
 	uint64		y = (*(FooterEntry *const *) b)->last_use;
 
 	return (x > y) - (x < y);
+}
+
+/* Remove e from the hash table; its context is the caller's to free. */
+static void
+remove_entry(FooterEntry *e)
+{
+	last_found = NULL;
+	hash_search(entries, &e->path, HASH_REMOVE, NULL);
 }
 
 /* No view of an entry survives the transaction: free and trim now. */
@@ -126,9 +165,12 @@ footer_cache_xact(XactEvent event, void *arg)
 	qsort(all, n, sizeof(FooterEntry *), by_last_use);
 	for (i = 0; i < n && total_bytes > cap; i++)
 	{
+		/* the key lives in the entry's context: removed first */
+		MemoryContext cxt = all[i]->cxt;
+
 		total_bytes -= all[i]->bytes;
-		MemoryContextDelete(all[i]->cxt);
-		hash_search(entries, all[i]->path, HASH_REMOVE, NULL);
+		remove_entry(all[i]);
+		MemoryContextDelete(cxt);
 	}
 	pfree(all);
 }
@@ -145,10 +187,20 @@ mark_checked(FooterEntry *e)
 static FooterEntry *
 find_entry(const char *path)
 {
-	if (pqfdw_metadata_cache_size <= 0 || entries == NULL ||
-		strlen(path) >= MAXPGPATH)
+	FooterEntry *e;
+
+	if (pqfdw_metadata_cache_size <= 0 || entries == NULL)
 		return NULL;
-	return hash_search(entries, path, HASH_FIND, NULL);
+	if (last_found != NULL && last_found_by == path &&
+		strcmp(last_found->path, path) == 0)
+		return last_found;
+	e = hash_search(entries, &path, HASH_FIND, NULL);
+	if (e != NULL)
+	{
+		last_found = e;
+		last_found_by = path;
+	}
+	return e;
 }
 
 /* The entry for path when it holds the file as stamp says it is now. */
@@ -175,7 +227,7 @@ retire_entry(FooterEntry *e)
 	total_bytes -= e->bytes;
 	retired = lappend(retired, e->cxt);
 	MemoryContextSwitchTo(old);
-	hash_search(entries, e->path, HASH_REMOVE, NULL);
+	remove_entry(e);
 }
 
 bool
@@ -237,15 +289,16 @@ pqfdw_footer_cache_same_schema(const PqFile *a, const PqFile *b)
 
 	/*
 	 * Only schemas of entries are remembered: their addresses stay theirs
-	 * until an entry is freed (at the end of a transaction).
+	 * until an entry is freed (at the end of a transaction), so a schema
+	 * remembered in this epoch is still that entry's, and a is its view.
 	 */
-	e = entry_of(a) != NULL ? entry_of(b) : NULL;
+	e = entry_of(b);
 	if (e != NULL && e->same_schema_as == a->schema &&
 		e->same_schema_epoch == free_epoch)
 		return true;
 	if (!pq_schema_node_equal(a->schema->root, b->schema->root))
 		return false;
-	if (e != NULL)
+	if (e != NULL && entry_of(a) != NULL)
 	{
 		e->same_schema_as = a->schema;
 		e->same_schema_epoch = free_epoch;
@@ -262,7 +315,7 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	PqFile	   *file;
 	bool		found;
 
-	if (pqfdw_metadata_cache_size <= 0 || strlen(src->name) >= MAXPGPATH)
+	if (pqfdw_metadata_cache_size <= 0)
 		return pq_file_open(src);
 	if (entries == NULL)
 		cache_init();
@@ -287,7 +340,8 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	if (e != NULL)
 		retire_entry(e);
 	MemoryContextSetParent(cxt, cache_cxt);
-	e = hash_search(entries, src->name, HASH_ENTER, &found);
+	e = hash_search(entries, &src->name, HASH_ENTER, &found);
+	e->path = MemoryContextStrdup(cxt, src->name);
 	e->stamp = *stamp;
 	e->file = file;
 	e->cxt = cxt;
