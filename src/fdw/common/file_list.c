@@ -67,7 +67,7 @@ hidden(const char *name)
 typedef struct WalkEntry
 {
 	char	   *path;
-	char	   *sub;
+	const char *sub;			/* the tail of path below the walk's top */
 	PqfdwDirentKind kind;
 } WalkEntry;
 
@@ -78,6 +78,8 @@ walk(const char *dir, const char *rel, int depth,
 {
 	const PqfdwDirListing *listing;
 	WalkEntry  *entries;
+	size_t		dirlen = strlen(dir);
+	size_t		sub_at;
 	int			n = 0;
 	int			i;
 
@@ -91,15 +93,28 @@ walk(const char *dir, const char *rel, int depth,
 	/* copied first: listing the subdirectories may replace this listing */
 	listing = pqfdw_dir_listing(dir);
 	entries = palloc(sizeof(WalkEntry) * Max(listing->n, 1));
+
+	/*
+	 * dir ends with "/" rel, so an entry's relative path is a tail of its
+	 * path: one allocation per entry (two psprintf calls each were a
+	 * quarter of planning a 10,000-file table).
+	 */
+	sub_at = rel[0] ? dirlen - strlen(rel) : dirlen + 1;
 	for (i = 0; i < listing->n; i++)
 	{
 		const PqfdwDirEntry *e = &listing->entries[i];
+		size_t		namelen;
+		char	   *path;
 
 		if (hidden(e->name))
 			continue;
-		entries[n].path = psprintf("%s/%s", dir, e->name);
-		entries[n].sub = rel[0] ? psprintf("%s/%s", rel, e->name) :
-			pstrdup(e->name);
+		namelen = strlen(e->name);
+		path = palloc(dirlen + namelen + 2);
+		memcpy(path, dir, dirlen);
+		path[dirlen] = '/';
+		memcpy(path + dirlen + 1, e->name, namelen + 1);
+		entries[n].path = path;
+		entries[n].sub = path + sub_at;
 		entries[n++].kind = e->kind;
 	}
 	for (i = 0; i < n; i++)
