@@ -70,7 +70,8 @@ extern void pqfdw_hive_parse(const char *path, PqfdwHivePath *hp);
  * The partition keys of paths under mode (NIL when partitioning is off):
  * auto means on when every path has the same keys, in the same order;
  * true requires that.  parsed (optional) gets every path's keys and values
- * when partitioning is on.
+ * when partitioning is on (read-only: the files of one directory share
+ * their arrays).
  */
 extern List *pqfdw_hive_keys(List *paths, PqfdwHiveMode mode,
 							 PqfdwHivePath **parsed);

@@ -97,12 +97,23 @@ same_keys(const PqfdwHivePath *a, const PqfdwHivePath *b)
 	return true;
 }
 
+/* The length of path's directory part (what pqfdw_hive_parse reads), or -1. */
+static int
+directory_length(const char *path)
+{
+	const char *last = strrchr(path, '/');
+
+	return last ? (int) (last - path) : -1;
+}
+
 List *
 pqfdw_hive_keys(List *paths, PqfdwHiveMode mode, PqfdwHivePath **parsed)
 {
 	PqfdwHivePath *hps;
 	PqfdwHivePath first;
 	const char *first_path;
+	const char *prev;
+	int			prev_dir;
 	List	   *keys = NIL;
 	ListCell   *lc;
 	int			i;
@@ -125,11 +136,27 @@ pqfdw_hive_keys(List *paths, PqfdwHiveMode mode, PqfdwHivePath **parsed)
 					 errhint("With hive_partitioning true every file must be below directories named key=value.")));
 		return NIL;
 	}
+	prev = first_path;
+	prev_dir = directory_length(first_path);
 	for_each_from(lc, paths, 1)
 	{
+		const char *path = lfirst(lc);
+		int			dir = directory_length(path);
 		PqfdwHivePath *hp = &hps[foreach_current_index(lc)];
 
-		pqfdw_hive_parse(lfirst(lc), hp);
+		/*
+		 * A file in the directory of the one before it has the same keys and
+		 * values: files come sorted, so a directory is parsed once, not
+		 * once per file.
+		 */
+		if (dir >= 0 && dir == prev_dir && memcmp(path, prev, dir) == 0)
+		{
+			*hp = hp[-1];
+			continue;
+		}
+		prev = path;
+		prev_dir = dir;
+		pqfdw_hive_parse(path, hp);
 		if (!same_keys(&first, hp))
 		{
 			if (mode == PQFDW_HIVE_ON)
