@@ -67,8 +67,42 @@ SELECT count(*), count(DISTINCT v) FROM fc_many;
 SELECT entries > 0 AS some_kept, entries < 30 AS not_all, bytes <= 64 * 1024 AS within_cap
 FROM fc_kept();
 SELECT count(*), count(DISTINCT v) FROM fc_many;
+-- the planner's estimate is the files' 30 * 50 rows with some footers
+-- evicted, whichever are (planning peeks at the kept ones, reads the rest)
+CREATE FUNCTION fc_plan_rows(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    p json;
+BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO p;
+    RETURN (p->0->'Plan'->>'Plan Rows')::bigint;
+END $$;
+SELECT fc_plan_rows('SELECT * FROM fc_many') = 30 * 50 AS estimate_all_rows;
+SELECT fc_plan_rows('SELECT * FROM fc_many') = 30 * 50 AS estimate_all_rows;
 -- 0: nothing kept
 SET parquet_fdw.metadata_cache_size = 0;
 SELECT count(*) FROM fc_many;
 SELECT entries FROM fc_kept();
 RESET parquet_fdw.metadata_cache_size;
+
+-- a table's files are compared with its first file's schema once, while
+-- that schema lives: the first file rewritten with another type is
+-- compared again, within the transaction that rewrote it and after it
+COPY (SELECT i AS id, 'a' || i AS v FROM generate_series(1, 20) i)
+    TO '/tmp/parquet_fdw_test/out/fc/s1.parquet' WITH (FORMAT parquet);
+COPY (SELECT i AS id, 'b' || i AS v FROM generate_series(1, 30) i)
+    TO '/tmp/parquet_fdw_test/out/fc/s2.parquet' WITH (FORMAT parquet);
+CREATE FOREIGN TABLE fc_two (id int4, v text) SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/out/fc/s*.parquet');
+SELECT count(*), sum(id) FROM fc_two;
+SELECT fc_plan_rows('SELECT * FROM fc_two') = 20 + 30 AS estimate_all_rows;
+BEGIN;
+COPY (SELECT i::int8 AS id, 'c' || i AS v FROM generate_series(1, 40) i)
+    TO '/tmp/parquet_fdw_test/out/fc/s1.parquet' WITH (FORMAT parquet);
+SELECT count(*) FROM fc_two;
+ROLLBACK;
+SELECT count(*) FROM fc_two;
+-- the same schema again: the files agree, the estimate is the new rows
+COPY (SELECT i AS id, 'd' || i AS v FROM generate_series(1, 40) i)
+    TO '/tmp/parquet_fdw_test/out/fc/s1.parquet' WITH (FORMAT parquet);
+SELECT fc_plan_rows('SELECT * FROM fc_two') = 40 + 30 AS estimate_all_rows;
+SELECT count(*), sum(id) FROM fc_two;
