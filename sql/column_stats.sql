@@ -6,15 +6,6 @@
 LOAD 'parquet_fdw';
 SET max_parallel_workers_per_gather = 0;
 
--- the top plan node's row estimate
-CREATE FUNCTION cs_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
-DECLARE
-    plan json;
-BEGIN
-    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
-    RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
-END $$;
-
 -- 10000 rows in row groups of 1000: k has 7 values, t 3, n 35 and 30%
 -- NULLs, u is unique; the values are spread over every row group.  u's
 -- chunks are PLAIN (a dictionary of unique values does not pay), so they
@@ -34,7 +25,7 @@ SELECT path_in_schema, count(*) AS row_groups, min(distinct_count), max(distinct
   FROM parquet_fdw.metadata('/tmp/parquet_fdw_test/out/column_stats.parquet')
  GROUP BY 1 ORDER BY 1;
 
-SELECT q, cs_rows(replace(q, 'TBL', 'cs_fdw')) AS fdw, cs_rows(replace(q, 'TBL', 'cs_heap')) AS heap
+SELECT q, top_plan_rows(replace(q, 'TBL', 'cs_fdw')) AS fdw, top_plan_rows(replace(q, 'TBL', 'cs_heap')) AS heap
   FROM unnest(ARRAY[
     'SELECT k, count(*) FROM TBL GROUP BY k',
     'SELECT t, count(*) FROM TBL GROUP BY t',
@@ -50,7 +41,7 @@ SELECT q, cs_rows(replace(q, 'TBL', 'cs_fdw')) AS fdw, cs_rows(replace(q, 'TBL',
 SELECT parquet_fdw.create_table_sql(:'fixtures' || '/duckdb_types_snappy_dict.parquet', 'cs_duck') \gexec
 CREATE TABLE cs_expected AS SELECT * FROM expected_types;
 ANALYZE cs_expected;
-SELECT q, cs_rows(replace(q, 'TBL', 'cs_duck')) AS fdw, cs_rows(replace(q, 'TBL', 'cs_expected')) AS heap
+SELECT q, top_plan_rows(replace(q, 'TBL', 'cs_duck')) AS fdw, top_plan_rows(replace(q, 'TBL', 'cs_expected')) AS heap
   FROM unnest(ARRAY[
     'SELECT c_enum, count(*) FROM TBL GROUP BY 1',
     'SELECT c_bool, count(*) FROM TBL GROUP BY 1',
@@ -59,9 +50,8 @@ SELECT q, cs_rows(replace(q, 'TBL', 'cs_duck')) AS fdw, cs_rows(replace(q, 'TBL'
 -- ANALYZE's statistics win over the footers'
 ALTER FOREIGN TABLE cs_fdw ALTER COLUMN k SET (n_distinct = 42);
 ANALYZE cs_fdw;
-SELECT cs_rows('SELECT k, count(*) FROM cs_fdw GROUP BY k') AS k_groups,
-       cs_rows('SELECT t, count(*) FROM cs_fdw GROUP BY t') AS t_groups;
+SELECT top_plan_rows('SELECT k, count(*) FROM cs_fdw GROUP BY k') AS k_groups,
+       top_plan_rows('SELECT t, count(*) FROM cs_fdw GROUP BY t') AS t_groups;
 
 DROP FOREIGN TABLE cs_fdw, cs_duck;
 DROP TABLE cs_heap, cs_expected;
-DROP FUNCTION cs_rows(text);

@@ -69,15 +69,8 @@ FROM fc_kept();
 SELECT count(*), count(DISTINCT v) FROM fc_many;
 -- the planner's estimate is the files' 30 * 50 rows with some footers
 -- evicted, whichever are (planning peeks at the kept ones, reads the rest)
-CREATE FUNCTION fc_plan_rows(q text) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-    p json;
-BEGIN
-    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO p;
-    RETURN (p->0->'Plan'->>'Plan Rows')::bigint;
-END $$;
-SELECT fc_plan_rows('SELECT * FROM fc_many') = 30 * 50 AS estimate_all_rows;
-SELECT fc_plan_rows('SELECT * FROM fc_many') = 30 * 50 AS estimate_all_rows;
+SELECT top_plan_rows('SELECT * FROM fc_many') = 30 * 50 AS estimate_all_rows;
+SELECT top_plan_rows('SELECT * FROM fc_many') = 30 * 50 AS estimate_all_rows;
 -- 0: nothing kept
 SET parquet_fdw.metadata_cache_size = 0;
 SELECT count(*) FROM fc_many;
@@ -94,7 +87,7 @@ COPY (SELECT i AS id, 'b' || i AS v FROM generate_series(1, 30) i)
 CREATE FOREIGN TABLE fc_two (id int4, v text) SERVER parquet_srv
     OPTIONS (filename '/tmp/parquet_fdw_test/out/fc/s*.parquet');
 SELECT count(*), sum(id) FROM fc_two;
-SELECT fc_plan_rows('SELECT * FROM fc_two') = 20 + 30 AS estimate_all_rows;
+SELECT top_plan_rows('SELECT * FROM fc_two') = 20 + 30 AS estimate_all_rows;
 BEGIN;
 COPY (SELECT i::int8 AS id, 'c' || i AS v FROM generate_series(1, 40) i)
     TO '/tmp/parquet_fdw_test/out/fc/s1.parquet' WITH (FORMAT parquet);
@@ -104,5 +97,5 @@ SELECT count(*) FROM fc_two;
 -- the same schema again: the files agree, the estimate is the new rows
 COPY (SELECT i AS id, 'd' || i AS v FROM generate_series(1, 40) i)
     TO '/tmp/parquet_fdw_test/out/fc/s1.parquet' WITH (FORMAT parquet);
-SELECT fc_plan_rows('SELECT * FROM fc_two') = 40 + 30 AS estimate_all_rows;
+SELECT top_plan_rows('SELECT * FROM fc_two') = 40 + 30 AS estimate_all_rows;
 SELECT count(*), sum(id) FROM fc_two;

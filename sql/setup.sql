@@ -77,3 +77,12 @@ SELECT
   'nn_' || i AS c_varchar_nn,
   i % 2 = 1 AS c_bool_nn
 FROM generate_series(0::bigint, 4999) AS g(i);
+
+-- The top plan node's row estimate.
+CREATE FUNCTION top_plan_rows(q text) RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+    plan json;
+BEGIN
+    EXECUTE 'EXPLAIN (FORMAT JSON) ' || q INTO plan;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::float8;
+END $$;
