@@ -28,15 +28,11 @@ BINDIR=$("$PG_CONFIG" --bindir)
 
 if [ "${1:-}" = --inner ]; then
 	WORK=$2
-	for d in "$("$PG_CONFIG" --pkglibdir)" "$("$PG_CONFIG" --sharedir)"; do
-		o=$WORK/overlay/$(basename "$(dirname "$d")")_$(basename "$d")
-		mkdir -p "$o/upper" "$o/work"
-		mount -t overlay overlay -o "lowerdir=$d,upperdir=$o/upper,workdir=$o/work" "$d"
-	done
+	# shellcheck source=bench/overlay.sh
+	source bench/overlay.sh
+	bench_overlay "$WORK"
 	for build in base current; do
-		src=$PWD
-		[ $build = base ] && src=$WORK/base_src
-		make -s -C "$src" install >/dev/null
+		bench_install $build "$WORK"
 		D=$WORK/$build
 		mkdir -p "$D"
 		chown postgres "$D"
