@@ -313,6 +313,7 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	MemoryContext cxt;
 	MemoryContext old;
 	PqFile	   *file;
+	const char *key;
 	bool		found;
 
 	if (pqfdw_metadata_cache_size <= 0)
@@ -340,8 +341,9 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	if (e != NULL)
 		retire_entry(e);
 	MemoryContextSetParent(cxt, cache_cxt);
-	e = hash_search(entries, &src->name, HASH_ENTER, &found);
-	e->path = MemoryContextStrdup(cxt, src->name);
+	/* the key copied first: an entry never holds the caller's string */
+	key = MemoryContextStrdup(cxt, src->name);
+	e = hash_search(entries, &key, HASH_ENTER, &found);
 	e->stamp = *stamp;
 	e->file = file;
 	e->cxt = cxt;
