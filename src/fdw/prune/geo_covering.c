@@ -28,6 +28,7 @@
 
 #include "fdw/prune/geo_covering.h"
 #include "fdw/prune/geo_metadata.h"
+#include "fdw/prune/prune.h"
 #include "utils/float.h"
 
 typedef enum CoverState
@@ -156,6 +157,8 @@ leaf_bound(const PqFile *file, int row_group, int c, bool upper,
 	const PqColumnDescr *col = &file->schema->columns[c];
 	double		none = upper ? get_float8_infinity() : -get_float8_infinity();
 	const PqStatistics *s;
+	PqBytes		lo;
+	PqBytes		hi;
 	PqBytes		b;
 	double		v;
 
@@ -173,14 +176,9 @@ leaf_bound(const PqFile *file, int row_group, int c, bool upper,
 	if (!s->has_null_count || geom_nulls < 0 || s->null_count != geom_nulls ||
 		(s->has_nan_count && s->nan_count > 0))
 		return none;
-	/* float bounds are numeric in each order a file may declare (NaN aside) */
-	if (s->min_value.ptr && s->max_value.ptr &&
-		col->column_order != PQ_ORDER_INT96_TIMESTAMP)
-		b = upper ? s->max_value : s->min_value;
-	else if (s->min.ptr && s->max.ptr)
-		b = upper ? s->max : s->min;
-	else
+	if (!pqfdw_chunk_stat_bytes(col, s, &lo, &hi))
 		return none;
+	b = upper ? hi : lo;
 	if (col->physical_type == PQ_FLOAT && b.len == 4)
 	{
 		uint32		bits = pq_load_le32(b.ptr);
