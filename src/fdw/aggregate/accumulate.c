@@ -22,6 +22,7 @@
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 
 typedef enum PqAggFn
@@ -56,6 +57,19 @@ struct PqAccum
 	Datum	   *datum;			/* text min/max */
 	bool	   *has;			/* a non-null state */
 	FmgrInfo	cmp;			/* text min/max: bttextcmp */
+
+	/*
+	 * Text min/max under a deterministic collation: a value's dictionary
+	 * index that already reached a state cannot change it again (see
+	 * update_text).  Without groups, the indices of dictionary seen_dict
+	 * seen so far; with groups, each state's last (dictionary, index).
+	 */
+	bool		skip_seen;
+	uint32		seen_dict;
+	int			seen_cap;
+	bool	   *seen;
+	uint32	   *last_dict;
+	uint32	   *last_code;
 };
 
 typedef struct AggInfo
@@ -129,11 +143,23 @@ pqfdw_accum_supported(Aggref *agg)
 		list_length(agg->args) == 1;
 }
 
+bool
+pqfdw_accum_skips_seen(Aggref *agg)
+{
+	const AggInfo *info = agg_info(agg->aggfnoid);
+
+	return info != NULL && info->argtype == TEXTOID &&
+		(info->fn == AGG_MIN || info->fn == AGG_MAX) &&
+		OidIsValid(agg->inputcollid) &&
+		get_collation_isdeterministic(agg->inputcollid);
+}
+
 Size
 pqfdw_accum_group_bytes(Aggref *agg)
 {
 	/* the widest state: avg of floats, or a text value and its header */
-	return 3 * sizeof(double) + sizeof(int128) + sizeof(bool) + 32;
+	return 3 * sizeof(double) + sizeof(int128) + sizeof(bool) + 32 +
+		2 * sizeof(uint32);
 }
 
 PqAccum *
@@ -163,7 +189,10 @@ pqfdw_accum_create(Aggref *agg, MemoryContext cxt)
 		(a->argtype == NUMERICOID && a->fn != AGG_COUNT);
 	a->partial = agg->aggsplit == AGGSPLIT_INITIAL_SERIAL;
 	if (a->kind == PQV_DATUM && a->fn != AGG_COUNT)
+	{
 		fmgr_info_cxt(F_BTTEXTCMP, &a->cmp, cxt);
+		a->skip_seen = pqfdw_accum_skips_seen(agg);
+	}
 	return a;
 }
 
@@ -197,7 +226,14 @@ pqfdw_accum_reserve(PqAccum *a, int ngroups)
 	else if (pqfdw_vkind_integral(a->kind))
 		a->i = grow(a->cxt, a->i, sizeof(int64), old, cap);
 	else if (a->kind == PQV_DATUM)
+	{
 		a->datum = grow(a->cxt, a->datum, sizeof(Datum), old, cap);
+		if (a->skip_seen)
+		{
+			a->last_dict = grow(a->cxt, a->last_dict, sizeof(uint32), old, cap);
+			a->last_code = grow(a->cxt, a->last_code, sizeof(uint32), old, cap);
+		}
+	}
 	else
 		a->d = grow(a->cxt, a->d, sizeof(double), old, cap);
 	if (a->fn == AGG_AVG && !pqfdw_vkind_integral(a->kind))
@@ -382,34 +418,101 @@ update_float(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 }
 
 /* text min/max: text_smaller/text_larger keep the new value on ties */
+static inline void
+update_text_row(PqAccum *a, int g, Datum value)
+{
+	MemoryContext old;
+
+	if (a->has[g])
+	{
+		int			c = DatumGetInt32(FunctionCall2Coll(&a->cmp, a->collation,
+														a->datum[g], value));
+
+		if (a->fn == AGG_MIN ? c < 0 : c > 0)
+			return;
+		pfree(DatumGetPointer(a->datum[g]));
+	}
+	old = MemoryContextSwitchTo(a->cxt);
+	a->datum[g] = PointerGetDatum(PG_DETOAST_DATUM_COPY(value));
+	MemoryContextSwitchTo(old);
+	a->has[g] = true;
+}
+
+/*
+ * Rows of one dictionary index hold the same bytes.  Once such a value has
+ * reached a min state, the state is at most that value from then on; under
+ * a deterministic collation only identical bytes compare equal, so taking
+ * the value again on a tie changes nothing.  The same holds for max.  So
+ * each index is compared once per dictionary (once per run in a group).
+ */
+static void
+update_text_codes(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
+{
+	const PqBatchCodes *bc = arg->codes;
+	const uint32 *codes = bc->codes;
+	int			r;
+
+	if (gids == NULL)
+	{
+		if (a->seen_dict != bc->dict_id)
+		{
+			if (a->seen_cap < bc->dict_count)
+			{
+				if (a->seen)
+					pfree(a->seen);
+				a->seen = MemoryContextAllocHuge(a->cxt, bc->dict_count);
+				a->seen_cap = bc->dict_count;
+			}
+			memset(a->seen, 0, bc->dict_count);
+			a->seen_dict = bc->dict_id;
+		}
+		for (r = 0; r < n; r++)
+		{
+			uint32		code = codes[r];
+
+			if (arg->nulls[r])
+				continue;
+			if (code < (uint32) bc->dict_count)
+			{
+				if (a->seen[code])
+					continue;
+				a->seen[code] = true;
+			}
+			update_text_row(a, 0, arg->p[r]);
+		}
+		return;
+	}
+	for (r = 0; r < n; r++)
+	{
+		int			g = gids[r];
+		uint32		code = codes[r];
+
+		if (arg->nulls[r])
+			continue;
+		if (code != PQFDW_NO_CODE)
+		{
+			if (a->last_dict[g] == bc->dict_id && a->last_code[g] == code)
+				continue;
+			a->last_dict[g] = bc->dict_id;
+			a->last_code[g] = code;
+		}
+		update_text_row(a, g, arg->p[r]);
+	}
+}
+
 static void
 update_text(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 {
 	int			r;
 
-	for (r = 0; r < n; r++)
+	if (a->skip_seen && arg->codes != NULL && arg->codes->dict_id != 0)
 	{
-		int			g = gids ? gids[r] : 0;
-		MemoryContext old;
-
-		if (arg->nulls[r])
-			continue;
-		if (a->has[g])
-		{
-			int			c = DatumGetInt32(FunctionCall2Coll(&a->cmp,
-															a->collation,
-															a->datum[g],
-															arg->p[r]));
-
-			if (a->fn == AGG_MIN ? c < 0 : c > 0)
-				continue;
-			pfree(DatumGetPointer(a->datum[g]));
-		}
-		old = MemoryContextSwitchTo(a->cxt);
-		a->datum[g] = PointerGetDatum(PG_DETOAST_DATUM_COPY(arg->p[r]));
-		MemoryContextSwitchTo(old);
-		a->has[g] = true;
+		update_text_codes(a, gids, n, arg);
+		return;
 	}
+	for (r = 0; r < n; r++)
+		if (!arg->nulls[r])
+			update_text_row(a, gids ? gids[r] : 0, arg->p[r]);
 }
 
 void

@@ -30,6 +30,13 @@ typedef struct PqAccum PqAccum;
  */
 extern bool pqfdw_accum_supported(Aggref *agg);
 
+/*
+ * Whether agg (supported) is a text min or max that compares each of a
+ * dictionary's values once: its argument, when a column, should come with
+ * dictionary indices (pqfdw_table_reader_set_codes).
+ */
+extern bool pqfdw_accum_skips_seen(Aggref *agg);
+
 /* The states of agg, allocated in cxt and grown with the groups. */
 extern PqAccum *pqfdw_accum_create(Aggref *agg, MemoryContext cxt);
 

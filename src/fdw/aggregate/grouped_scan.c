@@ -227,6 +227,17 @@ pqfdw_grouped_begin(ForeignScanState *node, int eflags)
 		if (IsA(expr, Var))
 			pqfdw_table_reader_set_codes(tr, ((Var *) expr)->varattno);
 	}
+	/* and so do the columns text min/max read (accumulate.c) */
+	for (i = 0; i < gs->naggs; i++)
+	{
+		Expr	   *arg;
+
+		if (!pqfdw_accum_skips_seen(aggs[i]) || aggs[i]->aggfilter)
+			continue;
+		arg = linitial_node(TargetEntry, aggs[i]->args)->expr;
+		if (IsA(arg, Var))
+			pqfdw_table_reader_set_codes(tr, ((Var *) arg)->varattno);
+	}
 	/* numeric columns arrive as unscaled integers (grouping.c checked) */
 	foreach(lc, pull_var_clause((Node *) plan->fdw_scan_tlist,
 								PVC_RECURSE_AGGREGATES))
