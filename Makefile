@@ -44,7 +44,7 @@ endif
 $(OBJS): $(FORMAT_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
 
 # ---- format-layer unit tests: standalone binary with sanitizers ----
-UNIT_FORMAT_SRCS = $(filter-out src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
+UNIT_FORMAT_SRCS = $(filter-out src/format/read/chunk_fetch.c src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
 UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)

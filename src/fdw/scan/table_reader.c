@@ -49,6 +49,7 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 										  ALLOCSET_DEFAULT_SIZES);
 	tr->rg_cxt = AllocSetContextCreate(cxt, "parquet_fdw row group",
 									   ALLOCSET_DEFAULT_SIZES);
+	tr->chunk_fetch = pq_chunk_fetch_create(cxt);
 	tr->relid = relid;
 	tr->relname = pstrdup(relname);
 	tr->tupdesc = tupdesc;
@@ -508,6 +509,42 @@ narrow_ranges(PqTableReader *tr)
 }
 
 /*
+ * Start every column on the whole row group, with adjacent chunks read
+ * together (the chunk fetch's buffer holds them until the next row group).
+ */
+static void
+start_whole_columns(PqTableReader *tr)
+{
+	PqColumnReader **readers;
+	int			n = 0;
+	int			i;
+	int			k;
+
+	for (i = 0; i < tr->ncols; i++)
+		if (reads_file(&tr->cols[i]))
+			n += tr->cols[i].nested ? tr->cols[i].nested->nleaves : 1;
+	readers = MemoryContextAlloc(tr->rg_cxt, sizeof(PqColumnReader *) * Max(n, 1));
+	n = 0;
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqNestedColumn *nc = tr->cols[i].nested;
+
+		if (!reads_file(&tr->cols[i]))
+			continue;
+		if (nc == NULL)
+			readers[n++] = tr->cols[i].reader;
+		else
+			for (k = 0; k < nc->nleaves; k++)
+				readers[n++] = nc->readers[k];
+	}
+	if (n > 0)
+		pq_chunk_fetch_start(tr->chunk_fetch, readers, n, tr->row_group);
+	for (i = 0; i < tr->ncols; i++)
+		if (reads_file(&tr->cols[i]) && tr->cols[i].nested)
+			pq_assembler_reset(tr->cols[i].nested->assembler);
+}
+
+/*
  * Start the column readers on the row group, narrowing the row ranges by
  * the filter first when there are ranges and columns besides the filtered
  * ones.
@@ -524,6 +561,11 @@ start_columns(PqTableReader *tr)
 		for (i = 0; i < tr->nfilter_cols; i++)
 			start_column(tr, tr->filter_cols[i]);
 		tr->rg_filtered = narrow_ranges(tr);
+	}
+	if (tr->rg_ranges == NULL)
+	{
+		start_whole_columns(tr);
+		return;
 	}
 	for (i = 0; i < tr->ncols; i++)
 		if (!tr->rg_filtered || !tr->cols[i].filtered)

@@ -15,6 +15,7 @@
 #include "fdw/dataset/dataset.h"
 #include "fdw/scan/filter.h"
 #include "fdw/scan/parallel.h"
+#include "format/read/chunk_fetch.h"
 #include "format/read/page_index.h"
 #include "utils/relcache.h"
 
@@ -118,6 +119,7 @@ struct PqTableReader
 	int			rg_range;
 	int64		rg_pos;
 	MemoryContext rg_cxt;		/* reset per row group */
+	PqChunkFetch *chunk_fetch;	/* the row group's chunks, read whole */
 
 	/*
 	 * The batch, column-major (pqfdw_batch_index): batch_rows Datums and

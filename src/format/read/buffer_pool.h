@@ -25,4 +25,12 @@ typedef struct PqBufferPool
 
 extern const PqBufferPool *pq_buffer_pool;
 
+/*
+ * A buffer of size bytes: *buf, grown from the pool (*cap its capacity),
+ * when there is a pool, else an allocation in cxt.  Its contents are not
+ * kept.  The owner gives *buf back to the pool when it goes.
+ */
+extern uint8 *pq_pooled_buffer(uint8 **buf, size_t *cap, MemoryContext cxt,
+							   size_t size);
+
 #endif							/* PQ_BUFFER_POOL_H */

@@ -35,30 +35,6 @@ give_back_buffers(void *arg)
 	r->chunk_buf_cap = r->page_buf_cap = 0;
 }
 
-/*
- * A buffer of size bytes: *buf (grown from the pool) when there is a pool,
- * else an allocation in cxt.  Its contents are not kept.
- */
-static uint8 *
-reader_buffer(uint8 **buf, size_t *cap, MemoryContext cxt, size_t size)
-{
-	size = Max(size, 1);
-	if (pq_buffer_pool == NULL)
-		return MemoryContextAllocHuge(cxt, size);
-	if (*cap < size)
-	{
-		uint8	   *old = *buf;
-		size_t		old_cap = *cap;
-
-		*buf = NULL;
-		*cap = 0;
-		if (old)
-			pq_buffer_pool->put(old, old_cap);
-		*buf = pq_buffer_pool->get(size, cap);
-	}
-	return *buf;
-}
-
 PqColumnReader *
 pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 {
@@ -170,10 +146,26 @@ pq_column_reader_start(PqColumnReader *r, int row_group)
 {
 	int64		start;
 	int64		len;
+	uint8	   *chunk;
 
 	begin_chunk(r, row_group, &start, &len);
-	r->chunk = reader_buffer(&r->chunk_buf, &r->chunk_buf_cap, r->chunk_cxt, len);
-	r->file->src->read(r->file->src, start, len, r->chunk);
+	chunk = pq_pooled_buffer(&r->chunk_buf, &r->chunk_buf_cap, r->chunk_cxt, len);
+	r->file->src->read(r->file->src, start, len, chunk);
+	r->chunk = chunk;
+	r->chunk_start = start;
+	r->chunk_len = len;
+	r->bytes_read += len;
+}
+
+void
+pq_column_reader_start_bytes(PqColumnReader *r, int row_group,
+							 const uint8 *chunk)
+{
+	int64		start;
+	int64		len;
+
+	begin_chunk(r, row_group, &start, &len);
+	r->chunk = chunk;
 	r->chunk_start = start;
 	r->chunk_len = len;
 	r->bytes_read += len;
@@ -270,7 +262,7 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 	total = 0;
 	for (k = 0; k < next; k++)
 		total += ext[k].end - ext[k].start;
-	buf = reader_buffer(&r->chunk_buf, &r->chunk_buf_cap, r->chunk_cxt, total);
+	buf = pq_pooled_buffer(&r->chunk_buf, &r->chunk_buf_cap, r->chunk_cxt, total);
 
 	total = 0;
 	i = 0;
@@ -309,7 +301,7 @@ page_body(PqColumnReader *r, bool dict, const uint8 *src, size_t srclen,
 	}
 	pq_check_page_size(r->codec, srclen, dstlen);
 	dst = dict ? MemoryContextAllocHuge(r->chunk_cxt, Max(dstlen, 1)) :
-		reader_buffer(&r->page_buf, &r->page_buf_cap, r->page_cxt, dstlen);
+		pq_pooled_buffer(&r->page_buf, &r->page_buf_cap, r->page_cxt, dstlen);
 	pq_decompress(r->codec, src, srclen, dst, dstlen);
 	return dst;
 }

@@ -73,7 +73,7 @@ typedef struct PqColumnReader
 	 * The column chunk's bytes; with selected pages only those before the
 	 * first data page (dictionary), the pages themselves are in sel.
 	 */
-	uint8	   *chunk;
+	const uint8 *chunk;
 	int64		chunk_start;
 	size_t		chunk_len;
 	size_t		pos;
@@ -138,6 +138,14 @@ extern PqColumnReader *pq_column_reader_create(PqFile *file, int column,
 
 /* Read the column chunk of row_group into memory and start at its first page. */
 extern void pq_column_reader_start(PqColumnReader *r, int row_group);
+
+/*
+ * Start row_group on its chunk's bytes (pq_file_chunk_range()) that the
+ * caller read: they are not copied, and must stay as they are until the
+ * reader is started again or released (format/read/chunk_fetch.h).
+ */
+extern void pq_column_reader_start_bytes(PqColumnReader *r, int row_group,
+										 const uint8 *chunk);
 
 /*
  * Start row_group reading only the data pages that overlap ranges (sorted,
