@@ -546,6 +546,108 @@ test_snappy_independent(void)
 	CHECK(memcmp(back, txt, 100000) == 0);
 }
 
+/* Inputs that make each kind of snappy element, some n bytes long. */
+static uint8 *
+snappy_shape(int kind, size_t n)
+{
+	uint8	   *p = palloc_extended(n + 1, MCXT_ALLOC_HUGE);
+	size_t		i;
+
+	for (i = 0; i < n; i++)
+	{
+		uint64		r = ut_rng_next();
+
+		switch (kind)
+		{
+			case 0:				/* incompressible: long literals */
+				p[i] = (uint8) r;
+				break;
+			case 1:				/* runs: copies with offsets 1 to 7 */
+				p[i] = i < 8 || r % 61 == 0 ? (uint8) r : p[i - 1 - (i / 97) % 7];
+				break;
+			case 2:				/* the bench's PLAIN doubles */
+				{
+					double		d = (double) ((i / 8 * 7919) % 10000) / 100.0;
+
+					p[i] = ((uint8 *) &d)[i % 8];
+				}
+				break;
+			default:			/* far copies (2- and 4-byte offsets) */
+				p[i] = i < 70000 ? (uint8) (r % 7) : p[i - 70000 + r % 3];
+				break;
+		}
+	}
+	return p;
+}
+
+/*
+ * The decoder against libsnappy: on streams libsnappy wrote, of every kind
+ * of element and length, the same bytes; on each stream with one byte
+ * changed, the same verdict, and the same bytes when both accept it.
+ */
+static void
+test_snappy_against_library(void)
+{
+	static const size_t sizes[] = {1, 15, 16, 17, 64, 65, 1000, 70001, 200000};
+	int			kind;
+	int			k;
+	int			accepted = 0;
+	int			rejected = 0;
+
+	for (kind = 0; kind < 4; kind++)
+		for (k = 0; k < lengthof(sizes); k++)
+		{
+			size_t		n = sizes[k];
+			uint8	   *in = snappy_shape(kind, n);
+			size_t		clen = snappy_max_compressed_length(n);
+			uint8	   *c = palloc(clen);
+			uint8	   *mine = palloc(n + 1);
+			uint8	   *theirs = palloc(n + 1);
+			int			m;
+
+			CHECK(snappy_compress((char *) in, n, (char *) c, &clen) == SNAPPY_OK);
+			pq_decompress(PQ_CODEC_SNAPPY, c, clen, mine, n);
+			CHECK(memcmp(mine, in, n) == 0);
+
+			for (m = 0; m < (n > 1000 ? 40 : 200); m++)
+			{
+				size_t		at = ut_rng_next() % clen;
+				uint8		was = c[at];
+				size_t		len;
+				size_t		tlen = n;
+				bool		ok;
+				volatile bool raised = false;
+
+				shim_last_sqlstate = 0;
+				c[at] ^= (uint8) (1 + ut_rng_next() % 255);
+				ok = snappy_uncompressed_length((char *) c, clen, &len) == SNAPPY_OK &&
+					len == n &&
+					snappy_uncompress((char *) c, clen, (char *) theirs, &tlen) == SNAPPY_OK;
+				PG_TRY();
+				{
+					pq_decompress(PQ_CODEC_SNAPPY, c, clen, mine, n);
+				}
+				PG_CATCH();
+				{
+					raised = true;
+				}
+				PG_END_TRY();
+				CHECK(ok != raised);
+				CHECK(!raised || shim_last_sqlstate == ERRCODE_DATA_CORRUPTED);
+				if (ok && !raised)
+				{
+					CHECK(memcmp(mine, theirs, n) == 0);
+					accepted++;
+				}
+				else
+					rejected++;
+				c[at] = was;
+			}
+		}
+	/* both verdicts came up */
+	CHECK(accepted > 0 && rejected > 0);
+}
+
 static void
 test_brotli_independent(void)
 {
@@ -859,6 +961,7 @@ suite_codec(void)
 	ut_run("codec_zstd_independent", test_zstd_independent);
 	ut_run("codec_zstd_empty_frame", test_zstd_empty_frame);
 	ut_run("codec_snappy_independent", test_snappy_independent);
+	ut_run("codec_snappy_against_library", test_snappy_against_library);
 	ut_run("codec_brotli_independent", test_brotli_independent);
 	ut_run("codec_lz4_independent", test_lz4_independent);
 	ut_run("codec_size_mismatch", test_size_mismatch);

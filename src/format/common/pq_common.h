@@ -231,6 +231,18 @@ pq_load_le32(const uint8 *p)
 		((uint32) p[2] << 16) | ((uint32) p[3] << 24);
 }
 
+/* Unsigned little-endian integer of n (1 to 4) bytes. */
+static inline uint32
+pq_load_le_n(const uint8 *p, int n)
+{
+	uint32		v = 0;
+	int			i;
+
+	for (i = n - 1; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
 static inline uint64
 pq_load_le64(const uint8 *p)
 {

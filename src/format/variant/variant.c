@@ -16,18 +16,6 @@
 #include "format/json/render.h"
 #include "format/variant/internal.h"
 
-/* Unsigned little-endian integer of 1..4 bytes. */
-static inline uint32
-load_le_n(const uint8 *p, int n)
-{
-	uint32		v = 0;
-	int			i;
-
-	for (i = n - 1; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
 void
 pq_variant_meta_parse(PqVariantMeta *m, const uint8 *p, size_t len)
 {
@@ -45,7 +33,7 @@ pq_variant_meta_parse(PqVariantMeta *m, const uint8 *p, size_t len)
 	m->offset_size = ((p[0] >> 6) & 3) + 1;
 	if (len < 1 + (size_t) m->offset_size)
 		pq_corrupt("Variant metadata of %zu bytes ends inside its header", len);
-	m->dict_size = load_le_n(p + 1, m->offset_size);
+	m->dict_size = pq_load_le_n(p + 1, m->offset_size);
 	/* cannot overflow: at most 1 + 4 + (2^32) * 4 */
 	need = 1 + (size_t) m->offset_size * ((size_t) m->dict_size + 2);
 	if (need > len)
@@ -55,10 +43,10 @@ pq_variant_meta_parse(PqVariantMeta *m, const uint8 *p, size_t len)
 	m->strings = p + need;
 	m->strings_len = len - need;
 	/* the last offset is the length of the string bytes */
-	if (load_le_n(m->offsets + (size_t) m->dict_size * m->offset_size,
+	if (pq_load_le_n(m->offsets + (size_t) m->dict_size * m->offset_size,
 				  m->offset_size) != m->strings_len)
 		pq_corrupt("Variant metadata string bytes end at offset %u, but %zu bytes follow the offsets",
-				   load_le_n(m->offsets + (size_t) m->dict_size * m->offset_size,
+				   pq_load_le_n(m->offsets + (size_t) m->dict_size * m->offset_size,
 							 m->offset_size),
 				   m->strings_len);
 }
@@ -73,8 +61,8 @@ pq_variant_meta_key(const PqVariantMeta *m, uint32 id, const uint8 **key,
 	if (id >= m->dict_size)
 		pq_corrupt("Variant field id %u is outside the metadata dictionary of %u strings",
 				   id, m->dict_size);
-	start = load_le_n(m->offsets + (size_t) id * m->offset_size, m->offset_size);
-	end = load_le_n(m->offsets + ((size_t) id + 1) * m->offset_size,
+	start = pq_load_le_n(m->offsets + (size_t) id * m->offset_size, m->offset_size);
+	end = pq_load_le_n(m->offsets + ((size_t) id + 1) * m->offset_size,
 					m->offset_size);
 	if (start > end || end > m->strings_len)
 		pq_corrupt("Variant metadata string %u has offsets %u..%u outside its %zu bytes",
@@ -105,7 +93,7 @@ read_count(const uint8 *p, size_t avail, bool is_large, uint32 *n)
 	if (avail < 1 + width)
 		pq_corrupt("Variant object or array of %zu bytes ends inside its header",
 				   avail);
-	*n = load_le_n(p + 1, (int) width);
+	*n = pq_load_le_n(p + 1, (int) width);
 	return 1 + width;
 }
 
@@ -124,7 +112,7 @@ check_data(const uint8 *p, size_t avail, size_t pos, uint32 n, int offset_size,
 	if (data_start > avail)
 		pq_corrupt("Variant %s of %u elements needs %zu header bytes, has %zu",
 				   what, n, data_start, avail);
-	data_len = load_le_n(p + pos + (size_t) n * offset_size, offset_size);
+	data_len = pq_load_le_n(p + pos + (size_t) n * offset_size, offset_size);
 	if (data_len > avail - data_start)
 		pq_corrupt("Variant %s data of %zu bytes exceeds the %zu bytes left",
 				   what, data_len, avail - data_start);
@@ -162,8 +150,8 @@ pq_variant_object_field(const PqVariantObject *o, const PqVariantMeta *m,
 						uint32 i, const uint8 **key, size_t *key_len,
 						const uint8 **value, size_t *avail)
 {
-	uint32		id = load_le_n(o->ids + (size_t) i * o->id_size, o->id_size);
-	uint32		off = load_le_n(o->offsets + (size_t) i * o->offset_size,
+	uint32		id = pq_load_le_n(o->ids + (size_t) i * o->id_size, o->id_size);
+	uint32		off = pq_load_le_n(o->offsets + (size_t) i * o->offset_size,
 								o->offset_size);
 
 	pq_variant_meta_key(m, id, key, key_len);
@@ -271,7 +259,7 @@ render_array(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 	pq_buffer_append_byte(buf, '[');
 	for (i = 0; i < n; i++)
 	{
-		uint32		off = load_le_n(p + pos + (size_t) i * offset_size,
+		uint32		off = pq_load_le_n(p + pos + (size_t) i * offset_size,
 									offset_size);
 
 		if (off >= data_len)
