@@ -523,7 +523,9 @@ start_whole_columns(PqTableReader *tr)
 	for (i = 0; i < tr->ncols; i++)
 		if (reads_file(&tr->cols[i]))
 			n += tr->cols[i].nested ? tr->cols[i].nested->nleaves : 1;
-	readers = MemoryContextAlloc(tr->rg_cxt, sizeof(PqColumnReader *) * Max(n, 1));
+	if (n == 0)
+		return;
+	readers = MemoryContextAlloc(tr->rg_cxt, sizeof(PqColumnReader *) * n);
 	n = 0;
 	for (i = 0; i < tr->ncols; i++)
 	{
@@ -532,16 +534,15 @@ start_whole_columns(PqTableReader *tr)
 		if (!reads_file(&tr->cols[i]))
 			continue;
 		if (nc == NULL)
+		{
 			readers[n++] = tr->cols[i].reader;
-		else
-			for (k = 0; k < nc->nleaves; k++)
-				readers[n++] = nc->readers[k];
+			continue;
+		}
+		for (k = 0; k < nc->nleaves; k++)
+			readers[n++] = nc->readers[k];
+		pq_assembler_reset(nc->assembler);
 	}
-	if (n > 0)
-		pq_chunk_fetch_start(tr->chunk_fetch, readers, n, tr->row_group);
-	for (i = 0; i < tr->ncols; i++)
-		if (reads_file(&tr->cols[i]) && tr->cols[i].nested)
-			pq_assembler_reset(tr->cols[i].nested->assembler);
+	pq_chunk_fetch_start(tr->chunk_fetch, readers, n, tr->row_group);
 }
 
 /*

@@ -18,11 +18,11 @@
  */
 #include "format/codec/codec.h"
 
-/* The element tag's low two bits. */
-#define SNAPPY_LITERAL	0
-#define SNAPPY_COPY_1	1
-#define SNAPPY_COPY_2	2
-#define SNAPPY_COPY_4	3
+/*
+ * By the element tag's low two bits: 0 a literal, else a copy whose offset
+ * takes this many bytes after the tag.
+ */
+static const int copy_offset_bytes[4] = {0, 1, 2, 4};
 
 /* The stream's length prefix (a varint of at most 32 bits). */
 static size_t
@@ -98,16 +98,19 @@ pq_snappy_decompress(const uint8 *src, size_t srclen,
 		size_t		offset;
 		int			nb;
 
-		if ((tag & 3) == SNAPPY_LITERAL)
+		nb = copy_offset_bytes[tag & 3];
+		if (nb == 0)
 		{
 			n = (tag >> 2) + 1;
 			if (n > 60)
 			{
-				nb = (int) n - 60;
-				if (ip_end - ip < nb)
+				/* the length, less one, in the next 1 to 4 bytes */
+				int			lb = (int) n - 60;
+
+				if (ip_end - ip < lb)
 					pq_corrupt("could not decompress SNAPPY data: literal length past the end of the stream");
-				n = (size_t) pq_load_le_n(ip, nb) + 1;
-				ip += nb;
+				n = (size_t) pq_load_le_n(ip, lb) + 1;
+				ip += lb;
 			}
 			if ((size_t) (ip_end - ip) < n || (size_t) (op_end - op) < n)
 				pq_corrupt("could not decompress SNAPPY data: literal of %zu bytes past the end of the %s",
@@ -120,12 +123,11 @@ pq_snappy_decompress(const uint8 *src, size_t srclen,
 			ip += n;
 			continue;
 		}
-		/* copies: a 1-byte offset (11 bits with the tag's), 2 or 4 bytes */
-		nb = (tag & 3) == SNAPPY_COPY_1 ? 1 : (tag & 3) == SNAPPY_COPY_2 ? 2 : 4;
 		if (ip_end - ip < nb)
 			pq_corrupt("could not decompress SNAPPY data: copy past the end of the stream");
 		if (nb == 1)
 		{
+			/* 11-bit offset: 3 bits in the tag */
 			n = ((tag >> 2) & 7) + 4;
 			offset = ((size_t) (tag >> 5) << 8) | ip[0];
 		}

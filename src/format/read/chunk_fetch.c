@@ -72,11 +72,6 @@ pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers, int n,
 	size_t		off;
 	int			i;
 
-	if (n == 1)
-	{
-		pq_column_reader_start(readers[0], row_group);
-		return;
-	}
 	slots = palloc(sizeof(ChunkSlot) * Max(n, 1));
 	for (i = 0; i < n; i++)
 	{

@@ -141,6 +141,16 @@ begin_chunk(PqColumnReader *r, int row_group, int64 *start, int64 *len)
 	r->page_ordinal = 0;
 }
 
+/* The whole chunk, [start, start + len) of the file, is at chunk. */
+static void
+use_chunk(PqColumnReader *r, const uint8 *chunk, int64 start, int64 len)
+{
+	r->chunk = chunk;
+	r->chunk_start = start;
+	r->chunk_len = len;
+	r->bytes_read += len;
+}
+
 void
 pq_column_reader_start(PqColumnReader *r, int row_group)
 {
@@ -151,10 +161,7 @@ pq_column_reader_start(PqColumnReader *r, int row_group)
 	begin_chunk(r, row_group, &start, &len);
 	chunk = pq_pooled_buffer(&r->chunk_buf, &r->chunk_buf_cap, r->chunk_cxt, len);
 	r->file->src->read(r->file->src, start, len, chunk);
-	r->chunk = chunk;
-	r->chunk_start = start;
-	r->chunk_len = len;
-	r->bytes_read += len;
+	use_chunk(r, chunk, start, len);
 }
 
 void
@@ -165,10 +172,7 @@ pq_column_reader_start_bytes(PqColumnReader *r, int row_group,
 	int64		len;
 
 	begin_chunk(r, row_group, &start, &len);
-	r->chunk = chunk;
-	r->chunk_start = start;
-	r->chunk_len = len;
-	r->bytes_read += len;
+	use_chunk(r, chunk, start, len);
 }
 
 /* Bytes [start, end) of the file. */
