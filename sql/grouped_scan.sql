@@ -275,6 +275,30 @@ SELECT n, c.grouped, c.differing
        LATERAL gs_check(replace(q, 'TBL', 'tmm'), replace(q, 'TBL', 'tmm_src')) AS c
  ORDER BY n;
 SELECT min(t), max(t) FROM tmm;
+-- Under the C collation text min/max compare bytes, not through bttextcmp:
+-- prefixes, the empty string and bytes above 0x7f; under a deterministic
+-- ICU collation, whose order is not the bytes' ('a' < 'B' < 'e' < 'é' <
+-- 'Z'), they still go through bttextcmp
+CREATE TABLE tcoll_src AS
+SELECT i, (ARRAY['b', 'B', 'ab', 'a', 'A', 'é', 'e', 'Z', ''])[i % 9 + 1] AS t
+  FROM generate_series(0, 899) AS i;
+COPY tcoll_src TO '/tmp/parquet_fdw_test/out/tcoll.parquet'
+    WITH (FORMAT parquet, row_group_size 100);
+CREATE FOREIGN TABLE tcoll (i int, t text)
+    SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/tcoll.parquet');
+SELECT n, c.grouped, c.differing
+  FROM (VALUES (1, $$SELECT min(t), max(t), sum(i) FROM TBL$$),
+               (2, $$SELECT min(t), max(t) FROM TBL WHERE t <> ''$$),
+               (3, $$SELECT min(t COLLATE "und-x-icu"), max(t COLLATE "und-x-icu") FROM TBL$$),
+               (4, $$SELECT i % 4, min(t), max(t COLLATE "und-x-icu") FROM TBL GROUP BY 1$$),
+               (5, $$SELECT min(t), max(t) FROM TBL WHERE t < 'b'$$)) AS x(n, q),
+       LATERAL gs_check(replace(q, 'TBL', 'tcoll'), replace(q, 'TBL', 'tcoll_src')) AS c
+ ORDER BY n;
+SELECT min(t), max(t), min(t COLLATE "und-x-icu") AS icu_min,
+       max(t COLLATE "und-x-icu") AS icu_max FROM tcoll WHERE t <> '';
+SELECT min(t), max(t) FROM tcoll WHERE t < 'b';
+DROP FOREIGN TABLE tcoll;
+DROP TABLE tcoll_src;
 SELECT tbl, c.grouped, c.differing
   FROM (VALUES ('dict_rg'), ('dict_fb')) AS t(tbl),
        LATERAL gs_check(replace($$SELECT g, min(k), max(k), min(wide), max(wide) FROM TBL GROUP BY g$$, 'TBL', tbl),
