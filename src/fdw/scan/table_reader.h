@@ -50,6 +50,7 @@ typedef struct PqTableColumn
 	PqConverter conv;
 	bool		conv_ready;
 	PqColumnReader *reader;		/* for the current file */
+	PqColumnReader *kept;		/* the reader, rebound from file to file */
 	PqNestedColumn *nested;		/* instead of conv and reader: a nested
 								 * field (fdw/convert/nested.h) */
 	List	   *variant_keys;	/* VARIANT as jsonb: the object fields the

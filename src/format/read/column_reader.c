@@ -35,33 +35,43 @@ give_back_buffers(void *arg)
 	r->chunk_buf_cap = r->page_buf_cap = 0;
 }
 
+static int
+value_width(const PqColumnDescr *col)
+{
+	return col->physical_type == PQ_BYTE_ARRAY ? 0 :
+		pq_fixed_width(col->physical_type, col->type_length);
+}
+
 PqColumnReader *
 pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 {
 	PqColumnReader *r;
+	MemoryContext cxt;
 	MemoryContext old;
 	const PqColumnDescr *col = &file->schema->columns[column];
 
-	r = MemoryContextAllocZero(parent, sizeof(PqColumnReader));
+	cxt = AllocSetContextCreate(parent, "parquet column reader",
+								ALLOCSET_SMALL_SIZES);
+	r = MemoryContextAllocZero(cxt, sizeof(PqColumnReader));
+	r->cxt = cxt;
 	if (pq_buffer_pool)
 	{
-		MemoryContextCallback *cb = MemoryContextAlloc(parent, sizeof(*cb));
+		MemoryContextCallback *cb = MemoryContextAlloc(cxt, sizeof(*cb));
 
 		cb->func = give_back_buffers;
 		cb->arg = r;
-		MemoryContextRegisterResetCallback(parent, cb);
+		MemoryContextRegisterResetCallback(cxt, cb);
 	}
 	r->file = file;
 	r->col = col;
 	r->row_group = -1;
-	r->chunk_cxt = AllocSetContextCreate(parent, "parquet column chunk",
+	r->chunk_cxt = AllocSetContextCreate(cxt, "parquet column chunk",
 										 ALLOCSET_DEFAULT_SIZES);
-	r->page_cxt = AllocSetContextCreate(parent, "parquet page",
+	r->page_cxt = AllocSetContextCreate(cxt, "parquet page",
 										ALLOCSET_DEFAULT_SIZES);
-	r->value_width = col->physical_type == PQ_BYTE_ARRAY ? 0 :
-		pq_fixed_width(col->physical_type, col->type_length);
+	r->value_width = value_width(col);
 
-	old = MemoryContextSwitchTo(parent);
+	old = MemoryContextSwitchTo(cxt);
 	r->cap = PQ_SEGMENT_CAP;
 	r->def = palloc(sizeof(int16) * r->cap);
 	r->rep = palloc(sizeof(int16) * r->cap);
@@ -73,6 +83,47 @@ pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 								   MCXT_ALLOC_HUGE);
 	MemoryContextSwitchTo(old);
 	return r;
+}
+
+bool
+pq_column_reader_rebind(PqColumnReader *r, PqFile *file, int column)
+{
+	const PqColumnDescr *col = &file->schema->columns[column];
+	PqColumnReader kept = *r;
+
+	/* r->file and r->col may be gone: the file's memory is the caller's */
+	if ((col->physical_type == PQ_BYTE_ARRAY) != (r->ba != NULL) ||
+		value_width(col) != r->value_width)
+		return false;
+	MemoryContextReset(r->page_cxt);
+	MemoryContextReset(r->chunk_cxt);
+
+	/* what pq_column_reader_create() set, and the pool's buffers */
+	memset(r, 0, sizeof(PqColumnReader));
+	r->cxt = kept.cxt;
+	r->file = file;
+	r->col = col;
+	r->row_group = -1;
+	r->chunk_cxt = kept.chunk_cxt;
+	r->page_cxt = kept.page_cxt;
+	r->value_width = kept.value_width;
+	r->chunk_buf = kept.chunk_buf;
+	r->chunk_buf_cap = kept.chunk_buf_cap;
+	r->page_buf = kept.page_buf;
+	r->page_buf_cap = kept.page_buf_cap;
+	r->cap = kept.cap;
+	r->def = kept.def;
+	r->rep = kept.rep;
+	r->indices = kept.indices;
+	r->fixed = kept.fixed;
+	r->ba = kept.ba;
+	return true;
+}
+
+void
+pq_column_reader_free(PqColumnReader *r)
+{
+	MemoryContextDelete(r->cxt);
 }
 
 void

@@ -58,6 +58,7 @@ typedef struct PqPageRef
 
 typedef struct PqColumnReader
 {
+	MemoryContext cxt;			/* the reader's own: it and all it holds */
 	PqFile	   *file;
 	const PqColumnDescr *col;
 	int			row_group;
@@ -135,6 +136,19 @@ typedef struct PqColumnReader
 
 extern PqColumnReader *pq_column_reader_create(PqFile *file, int column,
 											   MemoryContext parent);
+
+/*
+ * Point r at column of file as pq_column_reader_create() would, keeping its
+ * scratch and buffers: a scan over many files reuses one reader per column.
+ * False (r unchanged) when the column's values do not fit r's scratch (BYTE_ARRAY
+ * or not, another width).  r's last file may have been freed already.  The
+ * statistics start again at zero.
+ */
+extern bool pq_column_reader_rebind(PqColumnReader *r, PqFile *file,
+									int column);
+
+/* Free r and everything it holds; its buffers go back to the pool. */
+extern void pq_column_reader_free(PqColumnReader *r);
 
 /* Read the column chunk of row_group into memory and start at its first page. */
 extern void pq_column_reader_start(PqColumnReader *r, int row_group);
