@@ -572,6 +572,16 @@ snappy_shape(int kind, size_t n)
 					p[i] = ((uint8 *) &d)[i % 8];
 				}
 				break;
+			case 3:				/* sequential int64: 1-byte literals, 7-byte copies */
+				{
+					uint64		id = 5000000 + i / 8;
+
+					p[i] = (uint8) (id >> (8 * (i % 8)));
+				}
+				break;
+			case 4:				/* 12-byte records: copies of 4 to 11 bytes, offset 12 */
+				p[i] = i < 12 || r % 5 == 0 ? (uint8) r : p[i - 12];
+				break;
 			default:			/* far copies (2- and 4-byte offsets) */
 				p[i] = i < 70000 ? (uint8) (r % 7) : p[i - 70000 + r % 3];
 				break;
@@ -594,7 +604,7 @@ test_snappy_against_library(void)
 	int			accepted = 0;
 	int			rejected = 0;
 
-	for (kind = 0; kind < 4; kind++)
+	for (kind = 0; kind < 6; kind++)
 		for (k = 0; k < lengthof(sizes); k++)
 		{
 			size_t		n = sizes[k];
