@@ -96,6 +96,12 @@ MemoryContextReset(MemoryContext context)
 {
 }
 
+/* what a context held goes with shim_free_all() after each input */
+void
+MemoryContextDelete(MemoryContext context)
+{
+}
+
 void *
 MemoryContextAlloc(MemoryContext context, Size size)
 {
