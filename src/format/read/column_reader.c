@@ -89,34 +89,19 @@ bool
 pq_column_reader_rebind(PqColumnReader *r, PqFile *file, int column)
 {
 	const PqColumnDescr *col = &file->schema->columns[column];
-	PqColumnReader kept = *r;
 
 	/* r->file and r->col may be gone: the file's memory is the caller's */
 	if ((col->physical_type == PQ_BYTE_ARRAY) != (r->ba != NULL) ||
 		value_width(col) != r->value_width)
 		return false;
-	MemoryContextReset(r->page_cxt);
-	MemoryContextReset(r->chunk_cxt);
-
-	/* what pq_column_reader_create() set, and the pool's buffers */
-	memset(r, 0, sizeof(PqColumnReader));
-	r->cxt = kept.cxt;
+	/* what starting a row group does not set again */
+	pq_column_reader_release(r);
 	r->file = file;
 	r->col = col;
 	r->row_group = -1;
-	r->chunk_cxt = kept.chunk_cxt;
-	r->page_cxt = kept.page_cxt;
-	r->value_width = kept.value_width;
-	r->chunk_buf = kept.chunk_buf;
-	r->chunk_buf_cap = kept.chunk_buf_cap;
-	r->page_buf = kept.page_buf;
-	r->page_buf_cap = kept.page_buf_cap;
-	r->cap = kept.cap;
-	r->def = kept.def;
-	r->rep = kept.rep;
-	r->indices = kept.indices;
-	r->fixed = kept.fixed;
-	r->ba = kept.ba;
+	r->pages_read = 0;
+	r->pages_skipped = 0;
+	r->bytes_read = 0;
 	return true;
 }
 
