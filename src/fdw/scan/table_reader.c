@@ -147,8 +147,9 @@ columns_stat(PqTableReader *tr, bool bytes)
 
 /*
  * Column c's reader of leaf in the open file: the last file's, rebound, or
- * a new one when the leaf's physical type differs.  Creating three readers
- * per file was 2% of a scan over 10,000 one-row-group files.
+ * a new one when the leaf's values need other scratch (BYTE_ARRAY or not,
+ * another width).  Creating three readers per file was 2% of a scan over
+ * 10,000 one-row-group files.
  */
 static PqColumnReader *
 column_reader(PqTableReader *tr, PqTableColumn *c, int leaf)

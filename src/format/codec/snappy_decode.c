@@ -18,9 +18,9 @@
  * Far from both ends one test per element covers every read and write
  * (decode_fast), and a copy's moves do not depend on its length through a
  * loop: a loop of 8-byte moves mispredicted on lengths around 8.  A copy
- * of at most 8 bytes moves two overlapping 4-byte words that read only
- * the bytes it copies, so that the load is served from the one earlier
- * store that wrote them.
+ * of at most 8 bytes from an offset of 8 to 15 moves two overlapping
+ * 4-byte words that read only the bytes it copies, so that each load is
+ * served from the one earlier store that wrote them.
  *
  *-------------------------------------------------------------------------
  */
