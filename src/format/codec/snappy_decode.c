@@ -56,23 +56,15 @@ read_length(const uint8 *src, size_t srclen, uint32 *len)
 }
 
 /*
- * Copy len bytes from op - offset to op (1 <= offset <= bytes written,
- * len <= room): the source may overlap what is written, repeating its
- * last offset bytes.
+ * Copy len bytes from op - offset to op (1 <= offset <= bytes written):
+ * the source may overlap what is written, repeating its last offset bytes.
  */
 static inline void
-copy_back(uint8 *op, size_t offset, size_t len, size_t room)
+copy_back(uint8 *op, size_t offset, size_t len)
 {
 	const uint8 *from = op - offset;
 	size_t		i;
 
-	if (offset >= 8 && len + 8 <= room)
-	{
-		/* each 8-byte move reads only bytes written before it */
-		for (i = 0; i < len; i += 8)
-			memcpy(op + i, from + i, 8);
-		return;
-	}
 	if (offset >= len)
 	{
 		memcpy(op, from, len);
@@ -129,7 +121,7 @@ decode_fast(const uint8 *ip, const uint8 *ip_end, uint8 **opp,
 		else if ((tag & 3) == 2)
 		{
 			n = (tag >> 2) + 1;
-			offset = (size_t) ip[1] | ((size_t) ip[2] << 8);
+			offset = pq_load_le_n(ip + 1, 2);
 			ip += 3;
 		}
 		else
@@ -156,11 +148,7 @@ decode_fast(const uint8 *ip, const uint8 *ip_end, uint8 **opp,
 				memcpy(op + i, from + i, 8);
 		}
 		else
-		{
-			/* a repeating pattern: each byte may be one just written */
-			for (i = 0; i < n; i++)
-				op[i] = from[i];
-		}
+			copy_back(op, offset, n);
 		op += n;
 	}
 	*opp = op;
@@ -212,10 +200,7 @@ pq_snappy_decompress(const uint8 *src, size_t srclen,
 			if ((size_t) (ip_end - ip) < n || (size_t) (op_end - op) < n)
 				pq_corrupt("could not decompress SNAPPY data: literal of %zu bytes past the end of the %s",
 						   n, (size_t) (ip_end - ip) < n ? "stream" : "output");
-			if (n <= 16 && ip_end - ip >= 16 && op_end - op >= 16)
-				memcpy(op, ip, 16);
-			else
-				memcpy(op, ip, n);
+			memcpy(op, ip, n);
 			op += n;
 			ip += n;
 			continue;
@@ -240,7 +225,7 @@ pq_snappy_decompress(const uint8 *src, size_t srclen,
 		if ((size_t) (op_end - op) < n)
 			pq_corrupt("could not decompress SNAPPY data: copy of %zu bytes past the end of the output",
 					   n);
-		copy_back(op, offset, n, op_end - op);
+		copy_back(op, offset, n);
 		op += n;
 	}
 	if (op != op_end)

@@ -30,3 +30,17 @@ pq_pooled_buffer(uint8 **buf, size_t *cap, MemoryContext cxt, size_t size)
 	}
 	return *buf;
 }
+
+void
+pq_buffer_pool_on_reset(MemoryContext cxt, MemoryContextCallbackFunction func,
+						void *arg)
+{
+	MemoryContextCallback *cb;
+
+	if (pq_buffer_pool == NULL)
+		return;
+	cb = MemoryContextAllocZero(cxt, sizeof(MemoryContextCallback));
+	cb->func = func;
+	cb->arg = arg;
+	MemoryContextRegisterResetCallback(cxt, cb);
+}

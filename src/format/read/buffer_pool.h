@@ -33,4 +33,12 @@ extern const PqBufferPool *pq_buffer_pool;
 extern uint8 *pq_pooled_buffer(uint8 **buf, size_t *cap, MemoryContext cxt,
 							   size_t size);
 
+/*
+ * Call func(arg) when cxt is reset or deleted, if there is a pool: the
+ * owner's buffers go back to it then (also on error).
+ */
+extern void pq_buffer_pool_on_reset(MemoryContext cxt,
+									MemoryContextCallbackFunction func,
+									void *arg);
+
 #endif							/* PQ_BUFFER_POOL_H */

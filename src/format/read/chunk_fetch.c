@@ -42,14 +42,7 @@ pq_chunk_fetch_create(MemoryContext cxt)
 	PqChunkFetch *cf = MemoryContextAllocZero(cxt, sizeof(PqChunkFetch));
 
 	cf->cxt = cxt;
-	if (pq_buffer_pool)
-	{
-		MemoryContextCallback *cb = MemoryContextAlloc(cxt, sizeof(*cb));
-
-		cb->func = give_back_buffer;
-		cb->arg = cf;
-		MemoryContextRegisterResetCallback(cxt, cb);
-	}
+	pq_buffer_pool_on_reset(cxt, give_back_buffer, cf);
 	return cf;
 }
 

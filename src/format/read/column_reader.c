@@ -54,14 +54,7 @@ pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 								ALLOCSET_SMALL_SIZES);
 	r = MemoryContextAllocZero(cxt, sizeof(PqColumnReader));
 	r->cxt = cxt;
-	if (pq_buffer_pool)
-	{
-		MemoryContextCallback *cb = MemoryContextAlloc(cxt, sizeof(*cb));
-
-		cb->func = give_back_buffers;
-		cb->arg = r;
-		MemoryContextRegisterResetCallback(cxt, cb);
-	}
+	pq_buffer_pool_on_reset(cxt, give_back_buffers, r);
 	r->file = file;
 	r->col = col;
 	r->row_group = -1;

@@ -44,10 +44,10 @@ pq_variant_meta_parse(PqVariantMeta *m, const uint8 *p, size_t len)
 	m->strings_len = len - need;
 	/* the last offset is the length of the string bytes */
 	if (pq_load_le_n(m->offsets + (size_t) m->dict_size * m->offset_size,
-				  m->offset_size) != m->strings_len)
+					 m->offset_size) != m->strings_len)
 		pq_corrupt("Variant metadata string bytes end at offset %u, but %zu bytes follow the offsets",
 				   pq_load_le_n(m->offsets + (size_t) m->dict_size * m->offset_size,
-							 m->offset_size),
+								m->offset_size),
 				   m->strings_len);
 }
 
@@ -63,7 +63,7 @@ pq_variant_meta_key(const PqVariantMeta *m, uint32 id, const uint8 **key,
 				   id, m->dict_size);
 	start = pq_load_le_n(m->offsets + (size_t) id * m->offset_size, m->offset_size);
 	end = pq_load_le_n(m->offsets + ((size_t) id + 1) * m->offset_size,
-					m->offset_size);
+					   m->offset_size);
 	if (start > end || end > m->strings_len)
 		pq_corrupt("Variant metadata string %u has offsets %u..%u outside its %zu bytes",
 				   id, start, end, m->strings_len);
@@ -152,7 +152,7 @@ pq_variant_object_field(const PqVariantObject *o, const PqVariantMeta *m,
 {
 	uint32		id = pq_load_le_n(o->ids + (size_t) i * o->id_size, o->id_size);
 	uint32		off = pq_load_le_n(o->offsets + (size_t) i * o->offset_size,
-								o->offset_size);
+								   o->offset_size);
 
 	pq_variant_meta_key(m, id, key, key_len);
 	/* every value has at least its one header byte */
@@ -260,7 +260,7 @@ render_array(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 	for (i = 0; i < n; i++)
 	{
 		uint32		off = pq_load_le_n(p + pos + (size_t) i * offset_size,
-									offset_size);
+									   offset_size);
 
 		if (off >= data_len)
 			pq_corrupt("Variant array element %u starts at offset %u, outside the %zu data bytes",
