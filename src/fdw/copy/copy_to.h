@@ -9,6 +9,7 @@
  *		encryption.c		encryption options -> keys for the writer
  *		sink.c				temporary file + rename, or COPY protocol
  *		dataset.c			a target directory: temporary tree + rename
+ *		remove_tree.c		removing a tree without following links
  *		partition.c			rows -> partition folders' numbered files
  *		naming.c			hive folder names, data_<n>.parquet
  *		write_column.c		a column: nested (write_nested.c) or a leaf
@@ -161,8 +162,18 @@ extern void pqfdw_dataset_finish(PqCopyDataset *d);
 /* Remove the temporary tree. */
 extern void pqfdw_dataset_abort(PqCopyDataset *d);
 
-/* mkdir, readable by everyone as COPY's files; an existing one is fine. */
+/*
+ * mkdir in the temporary tree, readable by everyone as COPY's files; an
+ * existing one is fine (nobody else can create anything there).
+ */
 extern void pqfdw_dataset_mkdir(const char *path);
+
+/*
+ * Remove path and everything below it, never following a symbolic link
+ * (remove_tree.c).  false with errno set when something could not be
+ * removed; never throws.
+ */
+extern bool pqfdw_remove_tree(const char *path);
 
 /* The files of a dataset (partition.c). */
 typedef struct PqPartitionWriter PqPartitionWriter;
@@ -211,8 +222,8 @@ extern void pqfdw_partition_segment(StringInfo buf, const char *column,
 /* dir/data_<n>.parquet */
 extern char *pqfdw_data_file_path(const char *dir, int n);
 
-/* One past the largest n of the data_<n>.parquet files in dir (0: none). */
-extern int	pqfdw_next_data_file(const char *dir);
+/* n of a file name data_<n>.parquet, or -1 */
+extern int	pqfdw_data_file_number(const char *name);
 
 /* Install the ProcessUtility hook (from _PG_init). */
 extern void pqfdw_copy_hook_init(void);

@@ -5,18 +5,28 @@
  *		file_size_bytes, row_groups_per_file): a temporary directory next to
  *		it, put in place whole at the end.
  *
- * The files are written into ".<target name>.<pid>.tmp" beside the target,
- * so that one rename() puts the tree in place:
+ * The files are written into ".<target name>.<pid>.<random>.tmp" beside
+ * the target, so that one rename() puts the tree in place:
  *
  *	- no option: the target must not exist, or be an empty directory (which
  *	  rename() replaces); else ERROR 58P02 (duplicate_file) naming it;
- *	- overwrite: an existing target (a tree or a file) is exchanged with
- *	  the new tree in one renameat2(RENAME_EXCHANGE), then removed;
- *	- overwrite_or_ignore: an existing target must be a directory; the new
- *	  files are moved into it one by one at the end, each under the next
- *	  free data_<n>.parquet name of its folder, so nothing in it is
- *	  replaced.  Each file appears whole, but not all of them at one
- *	  instant.  Without a target the tree is renamed into place.
+ *	- overwrite: an existing target (a tree, a file or a symbolic link) is
+ *	  exchanged with the new tree in one renameat2(RENAME_EXCHANGE), then
+ *	  removed: a link itself, never what it points to; a directory only if
+ *	  the server's user owns it;
+ *	- overwrite_or_ignore: an existing target must be a directory, not a
+ *	  link to one; the new files are moved into it one by one at the end,
+ *	  each under the next free data_<n>.parquet name of its folder, so
+ *	  nothing in it is replaced.  Each file appears whole, but not all of
+ *	  them at one instant.  Without a target the tree is renamed into place.
+ *
+ * The parent directory may be writable by other users, who can see our pid
+ * and plant links under the names we will use.  So the temporary directory
+ * is made by mkdir() under a name nobody can guess, which fails rather
+ * than follow or reuse anything there; what we made is only ever opened
+ * relative to descriptors of directories we made, with O_NOFOLLOW, and
+ * removed by remove_tree.c, which never follows a link.  Inside the
+ * temporary tree (0755, ours) nobody else can create anything.
  *
  * On ERROR the caller removes the temporary tree (pqfdw_dataset_abort());
  * a FATAL exits without unwinding, so the temporary directories are also
@@ -35,6 +45,7 @@
 #include "common/file_perm.h"
 #include "fdw/copy/copy_to.h"
 #include "miscadmin.h"
+#include "port/pg_bswap.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "utils/memutils.h"
@@ -49,7 +60,17 @@ remove_pending_at_exit(int code, Datum arg)
 	ListCell   *lc;
 
 	foreach(lc, pending_dirs)
-		(void) rmtree((char *) lfirst(lc), true);
+		(void) pqfdw_remove_tree((char *) lfirst(lc));
+}
+
+/* Remove a tree of ours; what is left is named in a WARNING. */
+static void
+remove_tree_or_warn(const char *path)
+{
+	if (!pqfdw_remove_tree(path))
+		ereport(WARNING,
+				(errcode_for_file_access(),
+				 errmsg("could not remove directory \"%s\": %m", path)));
 }
 
 static void
@@ -70,6 +91,7 @@ forget_pending(const char *path)
 	}
 }
 
+/* A directory in the temporary tree, where only we can create anything. */
 void
 pqfdw_dataset_mkdir(const char *path)
 {
@@ -114,6 +136,45 @@ target_exists(const char *target)
 			 errhint("Use COPY option overwrite_or_ignore to add files to its tree, or overwrite to replace it.")));
 }
 
+/*
+ * Make ".<name>.<pid>.<random>.tmp" in dir: mkdir() fails on any existing
+ * name, a planted link included, so what it makes is new and ours.
+ */
+static char *
+make_tmp_dir(const char *dir, const char *name)
+{
+	int			attempt;
+
+	for (attempt = 0; attempt < 100; attempt++)
+	{
+		uint32		r;
+		char	   *path;
+		mode_t		oumask;
+		int			rc;
+
+		if (!pg_strong_random(&r, sizeof(r)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate a random name for a temporary directory")));
+		path = psprintf("%s/.%s.%d.%08x.tmp", dir, name, MyProcPid, r);
+		oumask = umask(S_IWGRP | S_IWOTH);
+		rc = mkdir(path, S_IRWXU | S_IRWXG | S_IRWXO);
+		umask(oumask);
+		if (rc == 0)
+			return path;
+		if (errno != EEXIST)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not create directory \"%s\": %m", path)));
+		pfree(path);
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DUPLICATE_FILE),
+			 errmsg("could not create a temporary directory in \"%s\"", dir),
+			 errdetail("100 random names were all taken.")));
+	return NULL;				/* keep compiler quiet */
+}
+
 void
 pqfdw_dataset_open(PqCopyDataset *d, const char *target,
 				   const PqCopyDatasetOptions *o)
@@ -136,16 +197,23 @@ pqfdw_dataset_open(PqCopyDataset *d, const char *target,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("COPY target \"%s\" cannot be a root directory", target)));
 
-	if (stat(d->target, &st) == 0)
+	if (lstat(d->target, &st) == 0)
 	{
 		if (o->overwrite_or_ignore && !S_ISDIR(st.st_mode))
 			ereport(ERROR,
 					(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 					 errmsg("COPY target \"%s\" is not a directory", d->target),
+					 S_ISLNK(st.st_mode) ?
+					 errdetail("It is a symbolic link, which overwrite_or_ignore does not follow.") : 0,
 					 errhint("overwrite_or_ignore adds files to an existing directory tree.")));
 		if (!o->overwrite && !o->overwrite_or_ignore &&
 			!(S_ISDIR(st.st_mode) && is_empty_dir(d->target)))
 			target_exists(d->target);
+		if (o->overwrite && S_ISDIR(st.st_mode) && st.st_uid != geteuid())
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("COPY target \"%s\" is a directory of another user", d->target),
+					 errdetail("overwrite removes only directories that the database server's user owns.")));
 	}
 	else if (errno != ENOENT)
 		ereport(ERROR,
@@ -154,30 +222,16 @@ pqfdw_dataset_open(PqCopyDataset *d, const char *target,
 
 	*slash = '\0';
 	d->parent = pstrdup(dir[0] ? dir : "/");
-	d->tmp_dir = psprintf("%s/.%s.%d.tmp", dir, slash + 1, MyProcPid);
 
 	if (!exit_callback_registered)
 	{
 		before_shmem_exit(remove_pending_at_exit, (Datum) 0);
 		exit_callback_registered = true;
 	}
+	d->tmp_dir = make_tmp_dir(dir, slash + 1);
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	pending_dirs = lappend(pending_dirs, pstrdup(d->tmp_dir));
 	MemoryContextSwitchTo(old);
-
-	/* a leftover of a crashed backend with our pid is ours to replace */
-	if (lstat(d->tmp_dir, &st) == 0)
-		(void) rmtree(d->tmp_dir, true);
-	PG_TRY();
-	{
-		pqfdw_dataset_mkdir(d->tmp_dir);
-	}
-	PG_CATCH();
-	{
-		forget_pending(d->tmp_dir);
-		PG_RE_THROW();
-	}
-	PG_END_TRY();
 }
 
 /* fsync every directory of the tree (the files were, when renamed). */
@@ -203,37 +257,168 @@ fsync_tree(const char *path)
 	fsync_fname(path, true);
 }
 
-/* overwrite_or_ignore: move the files of tmp/rel into target/rel. */
-static void
-merge_tree(const char *tmp, const char *target)
+/*
+ * A directory below dirfd, made if missing; a link or a file there is an
+ * ERROR: the target tree may be writable by others, and its files must not
+ * land wherever a planted link points.
+ */
+static int
+open_subdir(int dirfd, const char *name, const char *path)
 {
-	DIR		   *dir = AllocateDir(tmp);
+	mode_t		oumask;
+	int			fd;
+
+	oumask = umask(S_IWGRP | S_IWOTH);
+	if (mkdirat(dirfd, name, S_IRWXU | S_IRWXG | S_IRWXO) != 0 && errno != EEXIST)
+	{
+		umask(oumask);
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create directory \"%s\": %m", path)));
+	}
+	umask(oumask);
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" in the COPY target is not a directory", path),
+				 errdetail("overwrite_or_ignore does not follow symbolic links in the target tree.")));
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m", path)));
+	return fd;
+}
+
+/* The next free data_<n>.parquet number of the directory dirfd. */
+static int
+next_data_file(int dirfd, const char *path)
+{
+	int			fd = dup(dirfd);
+	DIR		   *d;
+	struct dirent *de;
+	int			next = 0;
+
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (d == NULL)
+	{
+		if (fd >= 0)
+			close(fd);
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m", path)));
+	}
+	rewinddir(d);
+	while ((de = readdir(d)) != NULL)
+		next = Max(next, pqfdw_data_file_number(de->d_name) + 1);
+	closedir(d);
+	return next;
+}
+
+/*
+ * overwrite_or_ignore: move the files of the temporary tree (tmp_fd, ours)
+ * into the target's (dst_fd), under names not yet taken.
+ */
+static void
+merge_tree(int tmp_fd, const char *tmp, int dst_fd, const char *target)
+{
+	int			fd = dup(tmp_fd);
+	DIR		   *dir;
 	struct dirent *de;
 	int			next = -1;
 
-	pqfdw_dataset_mkdir(target);
-	while ((de = ReadDir(dir, tmp)) != NULL)
+	dir = fd < 0 ? NULL : fdopendir(fd);
+	if (dir == NULL)
 	{
-		char	   *from;
+		if (fd >= 0)
+			close(fd);
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m", tmp)));
+	}
+	rewinddir(dir);
+	while ((de = readdir(dir)) != NULL)
+	{
 		struct stat st;
 
+		CHECK_FOR_INTERRUPTS();
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		from = psprintf("%s/%s", tmp, de->d_name);
-		if (lstat(from, &st) == 0 && S_ISDIR(st.st_mode))
-			merge_tree(from, psprintf("%s/%s", target, de->d_name));
-		else
+		if (fstatat(tmp_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not stat file \"%s/%s\": %m", tmp, de->d_name)));
+		if (S_ISDIR(st.st_mode))
 		{
-			char	   *to;
+			char	   *from = psprintf("%s/%s", tmp, de->d_name);
+			char	   *to = psprintf("%s/%s", target, de->d_name);
+			int			sub_tmp = openat(tmp_fd, de->d_name,
+										 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			int			sub_dst;
 
-			if (next < 0)
-				next = pqfdw_next_data_file(target);
-			to = pqfdw_data_file_path(target, next++);
-			(void) durable_rename(from, to, ERROR);
+			if (sub_tmp < 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not open directory \"%s\": %m", from)));
+			sub_dst = open_subdir(dst_fd, de->d_name, to);
+			merge_tree(sub_tmp, from, sub_dst, to);
+			close(sub_tmp);
+			close(sub_dst);
+			continue;
+		}
+		/* RENAME_NOREPLACE: a name taken meanwhile is skipped, not replaced */
+		if (next < 0)
+			next = next_data_file(dst_fd, target);
+		for (;;)
+		{
+			char	   *name = psprintf("data_%d.parquet", next++);
+
+			if (renameat2(tmp_fd, de->d_name, dst_fd, name, RENAME_NOREPLACE) == 0)
+				break;
+			if (errno != EEXIST)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not rename file \"%s/%s\" to \"%s/%s\": %m",
+								tmp, de->d_name, target, name)));
 		}
 	}
-	FreeDir(dir);
-	fsync_fname(target, true);
+	closedir(dir);
+	if (fsync(dst_fd) != 0)
+		ereport(data_sync_elevel(ERROR),
+				(errcode_for_file_access(),
+				 errmsg("could not fsync directory \"%s\": %m", target)));
+}
+
+/* merge_tree from the top: the target itself must be a directory. */
+static void
+merge_into_target(PqCopyDataset *d)
+{
+	int			tmp_fd = open(d->tmp_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int			dst_fd = open(d->target, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (tmp_fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m", d->tmp_dir)));
+	if (dst_fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("COPY target \"%s\" is not a directory", d->target),
+				 errhint("overwrite_or_ignore adds files to an existing directory tree.")));
+	if (dst_fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m", d->target)));
+	PG_TRY();
+	{
+		merge_tree(tmp_fd, d->tmp_dir, dst_fd, d->target);
+	}
+	PG_FINALLY();
+	{
+		close(tmp_fd);
+		close(dst_fd);
+	}
+	PG_END_TRY();
 }
 
 void
@@ -244,13 +429,19 @@ pqfdw_dataset_finish(PqCopyDataset *d)
 	fsync_tree(d->tmp_dir);
 	if (d->overwrite_or_ignore && lstat(d->target, &st) == 0)
 	{
-		merge_tree(d->tmp_dir, d->target);
+		merge_into_target(d);
 		pqfdw_dataset_abort(d);
 		return;
 	}
 	if (d->overwrite && lstat(d->target, &st) == 0)
 	{
-		/* the old tree is at tmp_dir afterwards, removed below */
+		/* checked again: the target may have changed since the start */
+		if (S_ISDIR(st.st_mode) && st.st_uid != geteuid())
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("COPY target \"%s\" is a directory of another user", d->target),
+					 errdetail("overwrite removes only directories that the database server's user owns.")));
+		/* the old target is at tmp_dir afterwards, removed below */
 		if (renameat2(AT_FDCWD, d->tmp_dir, AT_FDCWD, d->target,
 					  RENAME_EXCHANGE) != 0)
 			ereport(ERROR,
@@ -278,11 +469,8 @@ pqfdw_dataset_finish(PqCopyDataset *d)
 void
 pqfdw_dataset_abort(PqCopyDataset *d)
 {
-	struct stat st;
-
 	if (d->tmp_dir == NULL)
 		return;
-	if (lstat(d->tmp_dir, &st) == 0)
-		(void) rmtree(d->tmp_dir, true);
+	remove_tree_or_warn(d->tmp_dir);
 	forget_pending(d->tmp_dir);
 }

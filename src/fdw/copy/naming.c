@@ -22,12 +22,9 @@
  */
 #include "postgres.h"
 
-#include <dirent.h>
-
 #include "catalog/pg_type.h"
 #include "fdw/copy/copy_to.h"
 #include "mb/pg_wchar.h"
-#include "storage/fd.h"
 #include "utils/guc.h"
 
 #define HIVE_NULL "__HIVE_DEFAULT_PARTITION__"
@@ -105,8 +102,8 @@ pqfdw_data_file_path(const char *dir, int n)
 }
 
 /* n of a name data_<n>.parquet, or -1. */
-static int
-data_file_number(const char *name)
+int
+pqfdw_data_file_number(const char *name)
 {
 	const char *p = name + 5;
 	long		n = 0;
@@ -120,24 +117,4 @@ data_file_number(const char *name)
 			return -1;
 	}
 	return strcmp(p, ".parquet") == 0 ? (int) n : -1;
-}
-
-int
-pqfdw_next_data_file(const char *dir)
-{
-	DIR		   *d = AllocateDir(dir);
-	struct dirent *de;
-	int			next = 0;
-
-	if (d == NULL && errno == ENOENT)
-		return 0;
-	while ((de = ReadDir(d, dir)) != NULL)
-	{
-		int			n = data_file_number(de->d_name);
-
-		if (n >= next)
-			next = n + 1;
-	}
-	FreeDir(d);
-	return next;
 }

@@ -5,8 +5,11 @@
  *		the target's directory, renamed into place when complete, or the
  *		client through the COPY protocol.
  *
- * The temporary file is ".<target name>.<pid>.tmp" next to the target, so
- * that rename() is atomic and a reader never sees a partial file.  The
+ * The temporary file is ".<target name>.<pid>.<random>.tmp" next to the
+ * target, so that rename() is atomic and a reader never sees a partial
+ * file.  It is created with O_EXCL, which neither follows nor reuses a link
+ * or file planted under that name by another user of the directory; the
+ * random part keeps such plants from blocking the COPY.  The
  * caller removes it on ERROR (pqfdw_copy_sink_abort() from PG_CATCH);
  * a FATAL exits without unwinding, so the paths of files being written
  * are also kept in a list that a before_shmem_exit callback removes.
@@ -164,6 +167,7 @@ pqfdw_copy_sink_open(PqCopySink *s, const char *target)
 		char	   *slash = strrchr(dir, '/');
 		mode_t		oumask;
 		MemoryContext old;
+		uint32		r;
 
 		if (stat(target, &st) == 0 && S_ISDIR(st.st_mode))
 			ereport(ERROR,
@@ -171,7 +175,12 @@ pqfdw_copy_sink_open(PqCopySink *s, const char *target)
 					 errmsg("\"%s\" is a directory", target)));
 		/* the caller has made sure the path is absolute */
 		*slash = '\0';
-		s->tmp_path = psprintf("%s/.%s.%d.tmp", dir, slash + 1, MyProcPid);
+		if (!pg_strong_random(&r, sizeof(r)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate a random name for a temporary file")));
+		s->tmp_path = psprintf("%s/.%s.%d.%08x.tmp", dir, slash + 1,
+							   MyProcPid, r);
 
 		if (!exit_callback_registered)
 		{
@@ -182,15 +191,13 @@ pqfdw_copy_sink_open(PqCopySink *s, const char *target)
 		pending_tmp_paths = lappend(pending_tmp_paths, pstrdup(s->tmp_path));
 		MemoryContextSwitchTo(old);
 
-		/* a leftover of a crashed backend with our pid is ours to replace */
-		(void) unlink(s->tmp_path);
-
 		/* as COPY TO a file: readable by everyone, like files fopen() makes */
 		oumask = umask(S_IWGRP | S_IWOTH);
 		PG_TRY();
 		{
 			s->fd = OpenTransientFilePerm(s->tmp_path,
-										  O_WRONLY | O_CREAT | O_EXCL | PG_BINARY,
+										  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+										  PG_BINARY,
 										  S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP |
 										  S_IROTH | S_IWOTH);
 		}
