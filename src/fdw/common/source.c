@@ -98,7 +98,12 @@ pqfdw_source_open(const char *path)
 	PqFileStamp stamp;
 	int			fd;
 
-	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	/*
+	 * O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+	 * writer in the kernel, where neither cancel nor terminate reaches.  It
+	 * changes nothing for the regular files we go on to read.
+	 */
+	fd = OpenTransientFile(path, O_RDONLY | O_NONBLOCK | PG_BINARY);
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -111,6 +116,11 @@ pqfdw_source_open(const char *path)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is a directory", path)));
+	if (!S_ISREG(st.st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a regular file", path),
+				 errhint("Parquet files are read from regular files only, not from FIFOs, sockets or devices.")));
 
 	stat_stamp(&st, &stamp);
 	return &new_source(path, fd, &stamp)->src;
