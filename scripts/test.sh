@@ -77,6 +77,12 @@
 #                row_groups_per_file, max_open_files, existing targets,
 #                failures) read back by DuckDB against the heap table; folder
 #                names against Hive's escaping and DuckDB's own PARTITION_BY
+#   hardening    what another OS user can plant: links under COPY's
+#                temporary names, as overwrite targets and inside trees,
+#                links to partitions and link loops in walked trees, FIFOs
+#                named *.parquet; 70,000 directories within the listing
+#                cache's budget; prepared statements and PL/pgSQL over a
+#                directory whose files change after planning
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
@@ -471,7 +477,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets copy_datasets differential interop interop_parallel)
+	kms datasets copy_datasets hardening differential interop interop_parallel)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
 # starts even when TEST_ONLY names none of its stages, to ask it.
@@ -523,6 +529,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage kms check_kms.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage datasets check_datasets.mjs
 	run_js_stage copy_datasets check_copy_datasets.mjs
+	run_js_stage hardening check_hardening.mjs
 	# random aggregate queries, heap table against foreign tables (grouped
 	# scans); the full run (--queries 10000) is reported with issue 16
 	run_js_stage differential differential.mjs --queries "${DIFFERENTIAL_QUERIES:-300}"

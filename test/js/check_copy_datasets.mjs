@@ -340,6 +340,34 @@ await section("section 7: 10,000 partitions through 100 open files; the backend'
   console.log(`memory (copy_datasets): VmHWM ${before} kB -> ${after} kB (10,000 partitions, 100 open files)`);
 });
 
+// 8. Partition columns whose names start with "_" or ".": a _t=0 folder is
+// read back (Spark's rule: key=value folders are never hidden); a .t=0 one
+// would be skipped by every reader, so COPY refuses the name.
+await section('section 8: Partition columns named _x and .x', async () => {
+  const dir = path.join(root, 'underscore');
+  await q(`COPY (SELECT id, i AS _t FROM ds_src) TO '${dir}' (FORMAT parquet, partition_by (_t))`);
+  const want = (await client.query({ text: 'SELECT count(*), sum(id), count(DISTINCT i) FROM ds_src', rowMode: 'array' })).rows[0].map(String).join(' ');
+  await q(`CREATE FOREIGN TABLE ds_back_underscore (id int, _t int) SERVER ds_back OPTIONS (filename '${dir}')`);
+  const got = (await client.query({ text: 'SELECT count(*), sum(id), count(DISTINCT _t) FROM ds_back_underscore', rowMode: 'array' })).rows[0].map(String).join(' ');
+  c.check(`partition_by (_t): our foreign table reads every heap row (${got})`, got === want ? [] : [`${got} vs heap ${want}`]);
+  const duck = await duckRead(dir, ['id'], []);
+  c.check(`partition_by (_t): DuckDB reads every row (${duck.length})`, duck.length === 3000 ? [] : [`${duck.length} rows`]);
+  // _SUCCESS and _temporary are still skipped
+  fs.writeFileSync(path.join(dir, '_SUCCESS'), '');
+  fs.mkdirSync(path.join(dir, '_temporary'));
+  fs.copyFileSync(path.join(dir, listFiles(dir).find((f) => f.endsWith('.parquet'))), path.join(dir, '_temporary', 'x.parquet'));
+  const again = (await client.query({ text: 'SELECT count(*), sum(id), count(DISTINCT _t) FROM ds_back_underscore', rowMode: 'array' })).rows[0].map(String).join(' ');
+  c.check('_SUCCESS and _temporary/ beside _t= folders are skipped', again === want ? [] : [`${again} vs heap ${want}`]);
+  let err = null;
+  try {
+    await q(`COPY (SELECT id, i AS ".t" FROM ds_src) TO '${path.join(root, 'dot')}' (FORMAT parquet, partition_by (".t"))`);
+  } catch (e) {
+    err = e;
+  }
+  c.check('partition_by (".t") is refused with 42602, nothing written',
+    err && err.code === '42602' && !fs.existsSync(path.join(root, 'dot')) && leftovers().length === 0 ? [] : [err ? `${err.code} ${err.message}` : 'no error']);
+});
+
 await q('DROP SERVER ds_back CASCADE');
 await client.end();
 fs.rmSync(root, { recursive: true, force: true });

@@ -89,6 +89,8 @@ copy_listing(const PqfdwDirListing *from, PqfdwDirListing *to)
 	int			i;
 
 	to->n = from->n;
+	to->device = from->device;
+	to->inode = from->inode;
 	to->entries = MemoryContextAlloc(dir_cxt, bytes);
 	for (i = 0; i < from->n; i++)
 	{
@@ -167,6 +169,12 @@ pqfdw_dir_listing(const char *dir)
 		/* too long to key, or gone: listed, uncached, with its own errors */
 		fresh = palloc(sizeof(PqfdwDirListing));
 		read_listing(dir, fresh, CurrentMemoryContext);
+		if (stat(dir, &st) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not stat directory \"%s\": %m", dir)));
+		fresh->device = st.st_dev;
+		fresh->inode = st.st_ino;
 		return fresh;
 	}
 	dir_stamp(&st, &stamp);
@@ -179,13 +187,16 @@ pqfdw_dir_listing(const char *dir)
 	/* list into a transient context first: an error leaves the cache whole */
 	fresh = palloc(sizeof(PqfdwDirListing));
 	read_listing(dir, fresh, CurrentMemoryContext);
+	fresh->device = st.st_dev;
+	fresh->inode = st.st_ino;
 	if (dir_bytes > DIR_CACHE_BUDGET)
 		reset_cache();
 	cd = hash_search(dir_cache, dir, HASH_ENTER, &found);
 	if (found)
 		dir_bytes -= cd->bytes;
 	cd->stamp = stamp;
-	cd->bytes = copy_listing(fresh, &cd->listing);
+	/* the entry itself counts: its key alone is MAXPGPATH bytes */
+	cd->bytes = sizeof(CachedDir) + copy_listing(fresh, &cd->listing);
 	dir_bytes += cd->bytes;
 	return &cd->listing;
 }

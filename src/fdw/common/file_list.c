@@ -9,9 +9,11 @@
  * (a pattern of /data, ** and *.parquet is a directory tree too).  Below a
  * directory and under "**", names starting with "." or "_" are skipped,
  * files and directories alike, as Spark, Hive and DuckDB readers skip
- * _SUCCESS, _temporary, .crc files and our own COPY's temporary files.  The
- * files of each item come sorted by path, so a table reads them in a
- * stable order.
+ * _SUCCESS, _temporary, .crc files and our own COPY's temporary files, but
+ * never a key=value folder.  Only regular files are read: anything else a
+ * walk finds is skipped, and one named or matched is refused when opened
+ * (source.c).  The files of each item come sorted by path, so a table
+ * reads them in a stable order.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,9 +24,14 @@
 #include <glob.h>
 #include <sys/stat.h>
 
+#include "access/xact.h"
+#include "common/hashfn.h"
 #include "fdw/common/parquet_fdw.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "storage/fd.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
 
 /* Directory levels walked at most (a symlink cycle ends here). */
 #define MAX_DEPTH 64
@@ -51,18 +58,30 @@ ends_with_parquet(const char *name)
 	return len > 8 && strcmp(name + len - 8, ".parquet") == 0;
 }
 
-static bool
-hidden(const char *name)
+/*
+ * Spark's rule: names starting with "." are hidden, and so are names
+ * starting with "_" unless they hold "=", since "_t=0" is the folder of a
+ * partition column named _t, not a _SUCCESS or _temporary.
+ */
+bool
+pqfdw_hidden_name(const char *name)
 {
-	return name[0] == '.' || name[0] == '_';
+	return name[0] == '.' || (name[0] == '_' && strchr(name, '=') == NULL);
 }
 
 /*
- * Every regular file below dir (relative path rel, "" at the top) that
- * keep() accepts, appended to *out, in the order of their paths unless an
- * entry's type had to be found with stat() (then *sorted is cleared).
- * Unreadable subdirectories are errors: a table that silently lost a
- * partition would return wrong rows.
+ * A walk of a directory tree: every regular file below it that keep()
+ * accepts, in the order of their paths unless an entry's type had to be
+ * found with stat() (then sorted is cleared).  Unreadable subdirectories
+ * are errors: a table that silently lost a partition would return wrong
+ * rows.
+ *
+ * Each directory is listed once, by device and inode: a symbolic link to a
+ * directory already walked (a "latest" link to a partition, a loop) adds
+ * nothing, where following it would return rows twice or, with links to
+ * links, exponentially often.  Linked directories are walked after the
+ * whole tree of real ones, so that a file is found under its real path,
+ * whose folder names are its partition values.
  */
 typedef struct WalkEntry
 {
@@ -71,27 +90,49 @@ typedef struct WalkEntry
 	PqfdwDirentKind kind;
 } WalkEntry;
 
+typedef struct DirId
+{
+	uint64		device;
+	uint64		inode;
+} DirId;
+
+typedef struct Walk
+{
+	bool		(*keep) (const char *rel, void *arg);
+	void	   *arg;
+	List	   *out;
+	bool		sorted;
+	HTAB	   *seen;			/* DirId of each directory listed */
+	List	   *linked;			/* WalkEntry * of linked directories to walk */
+	List	   *linked_depth;	/* their depths */
+} Walk;
+
 static void
-walk(const char *dir, const char *rel, int depth,
-	 bool (*keep) (const char *rel, void *arg), void *arg, List **out,
-	 bool *sorted)
+walk_dir(Walk *w, const char *dir, const char *rel, int depth)
 {
 	const PqfdwDirListing *listing;
 	WalkEntry  *entries;
 	size_t		dirlen = strlen(dir);
 	size_t		sub_at;
+	DirId		id;
+	bool		found;
 	int			n = 0;
 	int			i;
 
+	CHECK_FOR_INTERRUPTS();
 	if (depth > MAX_DEPTH)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("directory \"%s\" is nested more than %d levels deep",
-						dir, MAX_DEPTH),
-				 errhint("A symbolic link may point back to a directory above it.")));
+						dir, MAX_DEPTH)));
 
 	/* copied first: listing the subdirectories may replace this listing */
 	listing = pqfdw_dir_listing(dir);
+	id.device = listing->device;
+	id.inode = listing->inode;
+	(void) hash_search(w->seen, &id, HASH_ENTER, &found);
+	if (found)
+		return;
 	entries = palloc(sizeof(WalkEntry) * Max(listing->n, 1));
 
 	/*
@@ -106,7 +147,7 @@ walk(const char *dir, const char *rel, int depth,
 		size_t		namelen;
 		char	   *path;
 
-		if (hidden(e->name))
+		if (pqfdw_hidden_name(e->name))
 			continue;
 		namelen = strlen(e->name);
 		path = palloc(dirlen + namelen + 2);
@@ -120,23 +161,60 @@ walk(const char *dir, const char *rel, int depth,
 	for (i = 0; i < n; i++)
 	{
 		WalkEntry  *e = &entries[i];
-		bool		is_dir = e->kind == PQFDW_DIRENT_DIR;
-		bool		is_file = e->kind == PQFDW_DIRENT_FILE;
 		struct stat st;
 
-		if (e->kind == PQFDW_DIRENT_OTHER)
+		if (e->kind == PQFDW_DIRENT_DIR)
+			walk_dir(w, e->path, e->sub, depth + 1);
+		else if (e->kind == PQFDW_DIRENT_FILE)
 		{
-			if (stat(e->path, &st) != 0)
-				continue;		/* removed meanwhile, or a dangling link */
-			is_dir = S_ISDIR(st.st_mode);
-			is_file = S_ISREG(st.st_mode);
-			*sorted = false;
+			if (w->keep(e->sub, w->arg))
+				w->out = lappend(w->out, e->path);
 		}
-		if (is_dir)
-			walk(e->path, e->sub, depth + 1, keep, arg, out, sorted);
-		else if (is_file && keep(e->sub, arg))
-			*out = lappend(*out, e->path);
+		else if (stat(e->path, &st) != 0)
+			continue;			/* removed meanwhile, or a dangling link */
+		else if (S_ISDIR(st.st_mode))
+		{
+			w->linked = lappend(w->linked, e);
+			w->linked_depth = lappend_int(w->linked_depth, depth + 1);
+		}
+		else if (S_ISREG(st.st_mode) && w->keep(e->sub, w->arg))
+		{
+			w->out = lappend(w->out, e->path);
+			w->sorted = false;
+		}
 	}
+}
+
+static void
+walk(const char *dir, bool (*keep) (const char *rel, void *arg), void *arg,
+	 List **out, bool *sorted)
+{
+	Walk		w;
+	HASHCTL		ctl;
+	int			i;
+
+	memset(&w, 0, sizeof(w));
+	w.keep = keep;
+	w.arg = arg;
+	w.out = *out;
+	w.sorted = *sorted;
+	ctl.keysize = sizeof(DirId);
+	ctl.entrysize = sizeof(DirId);
+	ctl.hcxt = CurrentMemoryContext;
+	w.seen = hash_create("parquet_fdw directories walked", 64, &ctl,
+						 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	walk_dir(&w, dir, "", 0);
+	/* walking a linked directory may find more links: the list grows */
+	for (i = 0; i < list_length(w.linked); i++)
+	{
+		WalkEntry  *e = list_nth(w.linked, i);
+
+		walk_dir(&w, e->path, e->sub, list_nth_int(w.linked_depth, i));
+		w.sorted = false;
+	}
+	hash_destroy(w.seen);
+	*out = w.out;
+	*sorted = w.sorted;
 }
 
 static bool
@@ -229,7 +307,7 @@ expand_starstar(const char *pattern, bool *sorted)
 		appendStringInfoChar(&base, '/');
 	if (stat(base.data, &st) != 0 || !S_ISDIR(st.st_mode))
 		return NIL;
-	walk(base.data, "", 0, keep_matching, rest, &result, sorted);
+	walk(base.data, keep_matching, rest, &result, sorted);
 	return result;
 }
 
@@ -317,7 +395,7 @@ pqfdw_expand_paths(const char *filename)
 		if (has_glob_chars(item))
 			files = expand_glob(item, &sorted);
 		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
-			walk(item, "", 0, keep_parquet, NULL, &files, &sorted);
+			walk(item, keep_parquet, NULL, &files, &sorted);
 		else
 			files = list_make1(item);
 		if (!sorted)
@@ -325,4 +403,91 @@ pqfdw_expand_paths(const char *filename)
 		result = list_concat(result, files);
 	}
 	return result;
+}
+
+uint64
+pqfdw_paths_hash(List *paths)
+{
+	uint64		h = list_length(paths);
+	ListCell   *lc;
+
+	foreach(lc, paths)
+	{
+		const char *p = lfirst(lc);
+
+		h = hash_bytes_extended((const unsigned char *) p, strlen(p), h);
+	}
+	return h;
+}
+
+/*
+ * The filename options expanded in the current statement, and the hash of
+ * what they named: a plan made in this statement needs no second listing
+ * at execution.  Kept in TopMemoryContext, dropped when the statement
+ * changes.
+ */
+typedef struct Expansion
+{
+	char	   *filename;
+	uint64		hash;
+} Expansion;
+
+static List *expansions = NIL;
+static TimestampTz expansions_stmt = 0;
+static TimestampTz expansions_xact = 0;
+
+static void
+forget_other_statements(void)
+{
+	if (expansions_stmt == GetCurrentStatementStartTimestamp() &&
+		expansions_xact == GetCurrentTransactionStartTimestamp())
+		return;
+	list_free_deep(expansions);
+	expansions = NIL;
+	expansions_stmt = GetCurrentStatementStartTimestamp();
+	expansions_xact = GetCurrentTransactionStartTimestamp();
+}
+
+List *
+pqfdw_expand_paths_hashed(const char *filename, uint64 *hash)
+{
+	List	   *paths = pqfdw_expand_paths(filename);
+	MemoryContext old;
+	Expansion  *e;
+	ListCell   *lc;
+
+	*hash = pqfdw_paths_hash(paths);
+	forget_other_statements();
+	foreach(lc, expansions)
+	{
+		e = lfirst(lc);
+		if (strcmp(e->filename, filename) == 0)
+		{
+			e->hash = *hash;
+			return paths;
+		}
+	}
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	e = palloc(sizeof(Expansion));
+	e->filename = pstrdup(filename);
+	e->hash = *hash;
+	expansions = lappend(expansions, e);
+	MemoryContextSwitchTo(old);
+	return paths;
+}
+
+bool
+pqfdw_expanded_in_statement(const char *filename, uint64 hash)
+{
+	ListCell   *lc;
+
+	forget_other_statements();
+	foreach(lc, expansions)
+	{
+		Expansion  *e = lfirst(lc);
+
+		if (strcmp(e->filename, filename) == 0)
+			return e->hash == hash;
+	}
+	return false;
 }

@@ -356,7 +356,7 @@ void
 pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 {
 	pqfdw_get_table_options_only(relid, opts);
-	opts->paths = pqfdw_expand_paths(opts->filename);
+	opts->paths = pqfdw_expand_paths_hashed(opts->filename, &opts->paths_hash);
 	if (opts->paths == NIL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),

@@ -76,6 +76,7 @@ typedef struct PqfdwTableOptions
 {
 	char	   *filename;		/* the option as given */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
+	uint64		paths_hash;		/* pqfdw_paths_hash(paths) */
 	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
 	int			parallel_workers;	/* the option; -1 when not set */
 	List	   *sorted;			/* the option: PqfdwSortKey, NIL when not set */
@@ -125,6 +126,18 @@ extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
  */
 extern List *pqfdw_split_paths(const char *filename);
 extern List *pqfdw_expand_paths(const char *filename);
+/* a name walks skip (_SUCCESS, .tmp files), never a key=value folder */
+extern bool pqfdw_hidden_name(const char *name);
+
+/*
+ * Plans keep the files named when they were made; the executor compares
+ * with the files named now (fdw/scan/file_set.c).  A hash of a file list;
+ * pqfdw_expand_paths, noting the hash for the rest of the statement; and
+ * whether filename was expanded in this statement to files of this hash.
+ */
+extern uint64 pqfdw_paths_hash(List *paths);
+extern List *pqfdw_expand_paths_hashed(const char *filename, uint64 *hash);
+extern bool pqfdw_expanded_in_statement(const char *filename, uint64 hash);
 
 /*
  * dir_cache.c: the entries of directory dir but "." and "..", kept across
@@ -149,6 +162,8 @@ typedef struct PqfdwDirListing
 {
 	int			n;
 	PqfdwDirEntry *entries;
+	uint64		device;			/* of the directory: walks list each once */
+	uint64		inode;
 } PqfdwDirListing;
 
 extern const PqfdwDirListing *pqfdw_dir_listing(const char *dir);

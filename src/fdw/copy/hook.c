@@ -35,6 +35,7 @@
 #include "catalog/pg_authid.h"
 #include "commands/progress.h"
 #include "fdw/copy/copy_from.h"
+#include "fdw/common/parquet_fdw.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/keys/keys.h"
 #include "executor/executor.h"
@@ -217,6 +218,15 @@ partition_columns(CopyState *st, TupleDesc tupdesc, bool *in_folder)
 						(errcode(ERRCODE_DUPLICATE_COLUMN),
 						 errmsg("partition_by column \"%s\" specified more than once",
 								name)));
+		/* a folder readers skip would lose its rows when read back */
+		if (pqfdw_hidden_name(psprintf("%s=", name)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_NAME),
+					 errmsg("partition_by column \"%s\" would name folders that readers skip",
+							name),
+					 errdetail("Readers of hive datasets skip folders whose names start with \".\"."),
+					 errhint("Rename the column in a query, as in COPY (SELECT \"%s\" AS x, ...) TO ....",
+							 name)));
 		base = getBaseType(TupleDescAttr(tupdesc, c)->atttypid);
 		if (type_is_array(base) || type_is_rowtype(base))
 			ereport(ERROR,

@@ -343,6 +343,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	st->ds = sized->ds;
 	st->hive = sized->ds->nkeys > 0;
 	st->files_total = sized->ds->nfiles;
+	st->paths_hash = sized->opts.paths_hash;
 	st->file_clauses = pqfdw_file_clauses(st->ds, baserel->baserestrictinfo,
 										  baserel->relid);
 	files_pruned = pqfdw_files_pruned_at_plan(root, st->ds, st->file_clauses,

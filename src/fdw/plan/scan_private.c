@@ -16,6 +16,7 @@
 #include "catalog/pg_type.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
+#include "fdw/scan/scan.h"
 #include "fdw/scan/filter.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
@@ -123,10 +124,11 @@ pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 	fdw_private = lappend(fdw_private, output_attnums(baserel, *local_clauses,
 													  st->attnums));
 	fdw_private = lappend(fdw_private,
-						  list_make4(makeInteger(st->hive),
+						  list_make5(makeInteger(st->hive),
 									 makeInteger(st->files_total),
 									 makeInteger(st->files_pruned),
-									 makeInteger(nprune_values)));
+									 makeInteger(nprune_values),
+									 pqfdw_plan_hash(st->paths_hash)));
 	/* the executor evaluates the file clauses too: after the values */
 	*prune_values = list_concat(*prune_values, file_clauses);
 	return fdw_private;

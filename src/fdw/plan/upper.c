@@ -220,6 +220,7 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 	List	   *scan_tlist;
 	List	   *kinds;
 	List	   *attnums;
+	List	   *file_set;
 	ListCell   *lc;
 	Cost		cost;
 
@@ -250,11 +251,17 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 
 	/* the footers are read again at execution: as the scan's startup */
 	cost = 10.0 * list_length(st->paths);
+	/* with the files named now when they are not those planned */
+	file_set = list_make3(pqfdw_plan_hash(st->paths_hash),
+						  makeInteger(input_rel->relid),
+						  copyObject(st->file_clauses));
 	add_path(output_rel, (Path *)
 			 pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									   1, cost, cost, NIL, NULL,
-									   list_make5(pqfdw_path_nodes(st), makeInteger(st->relid),
-												  kinds, attnums, scan_tlist)));
+									   lappend(list_make5(pqfdw_path_nodes(st),
+														  makeInteger(st->relid),
+														  kinds, attnums, file_set),
+											   scan_tlist)));
 }
 
 /*
@@ -281,7 +288,10 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
  * The plan of a footer path (grouped and top-N paths have two items, the
  * first a PqfdwUpperPath): no scanned relation; the scan tuple is the
  * aggregates (fdw_scan_tlist), and setrefs points the target list at them.
- * The executor gets paths, relid, kinds and attnums (footer_aggregate.c).
+ * The executor gets paths, relid, kinds, attnums and what it needs to
+ * prune the files named at execution when they differ from those planned:
+ * their hash, the relation's index and the file clauses
+ * (footer_aggregate.c).
  */
 ForeignScan *
 pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
@@ -293,6 +303,6 @@ pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 		return intVal(linitial(priv)) == PQFDW_UPPER_GROUPED ?
 			pqfdw_grouping_plan(root, rel, best_path, tlist, outer_plan) :
 			pqfdw_top_n_plan(root, rel, best_path, tlist, outer_plan);
-	return make_foreignscan(tlist, NIL, 0, NIL, list_truncate(list_copy(priv), 4),
+	return make_foreignscan(tlist, NIL, 0, NIL, list_truncate(list_copy(priv), 5),
 							copyObject(llast(priv)), NIL, outer_plan);
 }

@@ -28,6 +28,7 @@
 #include "access/table.h"
 #include "executor/executor.h"
 #include "fdw/common/parquet_fdw.h"
+#include "fdw/dataset/dataset.h"
 #include "fdw/prune/prune.h"
 #include "fdw/scan/scan.h"
 #include "fdw/scan/table_reader.h"
@@ -54,6 +55,7 @@ typedef struct PqFooterColumn
 typedef struct PqFooterAggregate
 {
 	List	   *paths;			/* char * */
+	List	   *file_set;		/* hash of all files, varno, file clauses */
 	Oid			relid;
 	int			ncols;
 	PqFooterColumn *cols;		/* per scan tuple column */
@@ -77,6 +79,7 @@ pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags)
 	foreach(lc, (List *) linitial(plan->fdw_private))
 		fa->paths = lappend(fa->paths, strVal(lfirst(lc)));
 	fa->relid = intVal(lsecond(plan->fdw_private));
+	fa->file_set = list_nth(plan->fdw_private, 4);
 	fa->ncols = list_length(lthird(plan->fdw_private));
 	fa->cols = palloc0(sizeof(PqFooterColumn) * fa->ncols);
 	forboth(lc, lthird(plan->fdw_private), ac, lfourth(plan->fdw_private))
@@ -308,16 +311,55 @@ read_before(PqFooterAggregate *fa, int i)
 	return false;
 }
 
+/*
+ * The plan's files, or those named now pruned by the plan's file clauses
+ * (file_set.c): the clauses only compare partition values with constants,
+ * so they decide every file.
+ */
+static void
+current_files(PqFooterAggregate *fa, Relation rel)
+{
+	uint64		hash;
+	List	   *now = pqfdw_scan_files(fa->relid, linitial(fa->file_set), &hash);
+	List	   *clauses = lthird(fa->file_set);
+	PqfdwTableOptions opts;
+	PqfdwDataset *ds;
+	bool	   *pruned;
+	int			npruned;
+	bool		all_true;
+	int			i;
+
+	if (now == NIL)
+		return;
+	fa->paths = now;
+	if (clauses == NIL)
+		return;
+	pqfdw_get_table_options_only(fa->relid, &opts);
+	ds = pqfdw_dataset_create(fa->relid, RelationGetDescr(rel), now, &opts,
+							  opts.hive, CurrentMemoryContext);
+	pruned = pqfdw_files_pruned_at_plan(NULL, ds, clauses,
+										intVal(lsecond(fa->file_set)),
+										&npruned, &all_true);
+	if (!all_true)
+		elog(ERROR, "partition clauses of a footer aggregate left a file undecided");
+	fa->paths = NIL;
+	for (i = 0; i < ds->nfiles; i++)
+		if (!pruned[i])
+			fa->paths = lappend(fa->paths, ds->paths[i]);
+}
+
 static void
 compute(PqFooterAggregate *fa)
 {
 	MemoryContext old = MemoryContextSwitchTo(fa->cxt);
-	List	   *files = pqfdw_open_footers(fa->paths,
-										   pqfdw_table_decryption(fa->relid));
-	int64		rows = 0;
 	Relation	rel = table_open(fa->relid, NoLock);
+	List	   *files;
+	int64		rows = 0;
 	ListCell   *lc;
 	int			i;
+
+	current_files(fa, rel);
+	files = pqfdw_open_footers(fa->paths, pqfdw_table_decryption(fa->relid));
 
 	fa->row_groups = 0;
 	foreach(lc, files)

@@ -54,7 +54,7 @@ has_offset_indexes(const PqFile *f)
 }
 
 void
-pqfdw_parallel_init(PqParallelScan *shared, List *paths,
+pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
 					const PqDecryptionConfig *decrypt, int nprocs)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -74,6 +74,7 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths,
 		(int) Min((4 * nprocs + total - 1) / total, PQFDW_MAX_PIECES);
 
 	shared->nfiles = list_length(files);
+	shared->paths_hash = paths_hash;
 	shared->nunits = 0;
 	shared->split_row_groups = 0;
 	foreach(lc, files)

@@ -41,6 +41,7 @@ typedef struct PqParallelScan
 	uint64		nunits;			/* pieces of the row groups of all files */
 	pg_atomic_uint64 counters[PQFDW_NCOUNTERS]; /* of finished workers */
 	int			nfiles;
+	uint64		paths_hash;		/* of the leader's files (file_set.c) */
 	int			split_row_groups;	/* row groups cut into pieces */
 
 	/*
@@ -77,6 +78,7 @@ extern Size pqfdw_parallel_size(int nfiles);
  * files with an offset index are cut into pieces.
  */
 extern void pqfdw_parallel_init(PqParallelScan *shared, List *paths,
+								uint64 paths_hash,
 								const PqDecryptionConfig *decrypt,
 								int nprocs);
 

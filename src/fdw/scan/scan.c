@@ -95,6 +95,7 @@ struct PqScanState
 	bool		hive;
 	int			files_total;
 	int			files_pruned_plan;
+	uint64		paths_hash;		/* of all files: workers check the leader's */
 	PqfdwFilePruner *file_pruner;
 
 	/* parallel scans: the shared cursor; the workers' counters */
@@ -136,6 +137,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	List	   *dataset;
 	List	   *file_clauses;
 	int			nvalues;
+	List	   *now;
 
 	st = palloc0(sizeof(PqScanState));
 	st->relid = RelationGetRelid(rel);
@@ -165,6 +167,15 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return st;
+
+	/* files added or removed since planning: read those named now */
+	now = pqfdw_scan_files(st->relid, list_nth(dataset, 4), &st->paths_hash);
+	if (now != NIL)
+	{
+		st->paths = now;
+		st->files_total = list_length(now);
+		st->files_pruned_plan = 0;
+	}
 
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "parquet_fdw scan",
@@ -755,7 +766,8 @@ attach_shared(PqScanState *st, PqParallelScan *shared)
 void
 pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt, void *coordinate)
 {
-	pqfdw_parallel_init(coordinate, st->paths, st->reader->decrypt,
+	pqfdw_parallel_init(coordinate, st->paths, st->paths_hash,
+						st->reader->decrypt,
 						Max(1, pcxt->nworkers +
 							(parallel_leader_participation ? 1 : 0)));
 	st->split_row_groups = ((PqParallelScan *) coordinate)->split_row_groups;
@@ -780,6 +792,13 @@ pqfdw_ReInitializeDSMForeignScan(ForeignScanState *node,
 void
 pqfdw_scan_init_worker(PqScanState *st, void *coordinate)
 {
+	/* the units are numbered over the leader's files: they must be ours */
+	if (((PqParallelScan *) coordinate)->paths_hash != st->paths_hash)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("files of foreign table \"%s\" changed while its parallel scan started",
+						get_rel_name(st->relid)),
+				 errhint("Run the query again.")));
 	attach_shared(st, coordinate);
 }
 

@@ -106,7 +106,8 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_OUTPUT,
 	PQFDW_PRIVATE_DATASET,		/* (hive on, files before and pruned by
 								 * partition at plan time, prune values in
-								 * fdw_exprs: the file clauses follow them) */
+								 * fdw_exprs: the file clauses follow them,
+								 * pqfdw_plan_hash() of all files) */
 	PQFDW_PRIVATE_EXTRA			/* grouped scans: their number of grouping
 								 * keys; top-N scans: (count, offset, sort
 								 * keys: (attnum, sortop, collation,
@@ -114,8 +115,17 @@ enum PqfdwPrivateIndex
 };
 
 /*
+ * file_set.c: NIL when the files named now are those a plan was made for
+ * (planned_hash: pqfdw_plan_hash() of the expanded filename option), else
+ * the files named now (never NIL: no file is an ERROR); *hash is theirs.
+ */
+extern List *pqfdw_scan_files(Oid relid, List *planned_hash, uint64 *hash);
+extern List *pqfdw_plan_hash(uint64 hash);
+extern uint64 pqfdw_plan_hash_value(List *pair);
+
+/*
  * What a ForeignScan plan runs: a scan of the table (scan.c), aggregates
- * from the footers (footer_aggregate.c: no relation, four items of
+ * from the footers (footer_aggregate.c: no relation, five items of
  * fdw_private), a grouped scan (fdw/aggregate/grouped_scan.c: no relation,
  * a scan's fdw_private and PQFDW_PRIVATE_EXTRA) or a top-N scan
  * (fdw/aggregate/top_n.c: the table, a scan's fdw_private and
