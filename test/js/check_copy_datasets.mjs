@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { duckQuery, sqlString } from './lib/duck.mjs';
-import { counter } from './lib/stage.mjs';
+import { counter, filesBelow } from './lib/stage.mjs';
 
 const c = counter();
 // A section that throws is one failure, and the others still run.
@@ -58,18 +58,7 @@ function percentDecode(s) {
   return Buffer.from(bytes).toString('utf8');
 }
 
-function listFiles(dir) {
-  const out = [];
-  const walk = (d) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(path.relative(dir, p));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
+const listFiles = filesBelow;
 const leftovers = () => fs.readdirSync(root).filter((n) => n.startsWith('.'));
 
 // Rows as canonical text, sorted: the same on both sides.

@@ -290,16 +290,13 @@ open_subdir(int dirfd, const char *name, const char *path)
 	return fd;
 }
 
-/* The next free data_<n>.parquet number of the directory dirfd. */
-static int
-next_data_file(int dirfd, const char *path)
+/* A stream over the directory dirfd (named path), from its start. */
+static DIR *
+dir_stream(int dirfd, const char *path)
 {
 	int			fd = dup(dirfd);
-	DIR		   *d;
-	struct dirent *de;
-	int			next = 0;
+	DIR		   *d = fd < 0 ? NULL : fdopendir(fd);
 
-	d = fd < 0 ? NULL : fdopendir(fd);
 	if (d == NULL)
 	{
 		if (fd >= 0)
@@ -309,10 +306,75 @@ next_data_file(int dirfd, const char *path)
 				 errmsg("could not open directory \"%s\": %m", path)));
 	}
 	rewinddir(d);
+	return d;
+}
+
+/* The next free data_<n>.parquet number of the directory dirfd. */
+static int
+next_data_file(int dirfd, const char *path)
+{
+	DIR		   *d = dir_stream(dirfd, path);
+	struct dirent *de;
+	int			next = 0;
+
 	while ((de = readdir(d)) != NULL)
 		next = Max(next, pqfdw_data_file_number(de->d_name) + 1);
 	closedir(d);
 	return next;
+}
+
+static void merge_tree(int tmp_fd, const char *tmp, int dst_fd,
+					   const char *target);
+
+/* merge_tree of the subdirectory name of both trees. */
+static void
+merge_subdir(int tmp_fd, const char *tmp, int dst_fd, const char *target,
+			 const char *name)
+{
+	char	   *from = psprintf("%s/%s", tmp, name);
+	char	   *to = psprintf("%s/%s", target, name);
+	int			sub_tmp;
+	volatile int sub_dst = -1;
+
+	sub_tmp = openat(tmp_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (sub_tmp < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open directory \"%s\": %m", from)));
+	PG_TRY();
+	{
+		sub_dst = open_subdir(dst_fd, name, to);
+		merge_tree(sub_tmp, from, sub_dst, to);
+	}
+	PG_FINALLY();
+	{
+		close(sub_tmp);
+		if (sub_dst >= 0)
+			close(sub_dst);
+	}
+	PG_END_TRY();
+}
+
+/* Move the file name of tmp_fd into dst_fd under the next free number. */
+static void
+merge_file(int tmp_fd, const char *tmp, int dst_fd, const char *target,
+		   const char *name, int *next)
+{
+	/* RENAME_NOREPLACE: a name taken meanwhile is skipped, not replaced */
+	if (*next < 0)
+		*next = next_data_file(dst_fd, target);
+	for (;;)
+	{
+		char	   *to = psprintf("data_%d.parquet", (*next)++);
+
+		if (renameat2(tmp_fd, name, dst_fd, to, RENAME_NOREPLACE) == 0)
+			return;
+		if (errno != EEXIST)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not rename file \"%s/%s\" to \"%s/%s\": %m",
+							tmp, name, target, to)));
+	}
 }
 
 /*
@@ -322,67 +384,35 @@ next_data_file(int dirfd, const char *path)
 static void
 merge_tree(int tmp_fd, const char *tmp, int dst_fd, const char *target)
 {
-	int			fd = dup(tmp_fd);
-	DIR		   *dir;
-	struct dirent *de;
+	DIR		   *dir = dir_stream(tmp_fd, tmp);
 	int			next = -1;
 
-	dir = fd < 0 ? NULL : fdopendir(fd);
-	if (dir == NULL)
+	PG_TRY();
 	{
-		if (fd >= 0)
-			close(fd);
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open directory \"%s\": %m", tmp)));
-	}
-	rewinddir(dir);
-	while ((de = readdir(dir)) != NULL)
-	{
-		struct stat st;
+		struct dirent *de;
 
-		CHECK_FOR_INTERRUPTS();
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (fstatat(tmp_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not stat file \"%s/%s\": %m", tmp, de->d_name)));
-		if (S_ISDIR(st.st_mode))
+		while ((de = readdir(dir)) != NULL)
 		{
-			char	   *from = psprintf("%s/%s", tmp, de->d_name);
-			char	   *to = psprintf("%s/%s", target, de->d_name);
-			int			sub_tmp = openat(tmp_fd, de->d_name,
-										 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			int			sub_dst;
+			struct stat st;
 
-			if (sub_tmp < 0)
+			CHECK_FOR_INTERRUPTS();
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			if (fstatat(tmp_fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 				ereport(ERROR,
 						(errcode_for_file_access(),
-						 errmsg("could not open directory \"%s\": %m", from)));
-			sub_dst = open_subdir(dst_fd, de->d_name, to);
-			merge_tree(sub_tmp, from, sub_dst, to);
-			close(sub_tmp);
-			close(sub_dst);
-			continue;
-		}
-		/* RENAME_NOREPLACE: a name taken meanwhile is skipped, not replaced */
-		if (next < 0)
-			next = next_data_file(dst_fd, target);
-		for (;;)
-		{
-			char	   *name = psprintf("data_%d.parquet", next++);
-
-			if (renameat2(tmp_fd, de->d_name, dst_fd, name, RENAME_NOREPLACE) == 0)
-				break;
-			if (errno != EEXIST)
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not rename file \"%s/%s\" to \"%s/%s\": %m",
-								tmp, de->d_name, target, name)));
+						 errmsg("could not stat file \"%s/%s\": %m", tmp, de->d_name)));
+			if (S_ISDIR(st.st_mode))
+				merge_subdir(tmp_fd, tmp, dst_fd, target, de->d_name);
+			else
+				merge_file(tmp_fd, tmp, dst_fd, target, de->d_name, &next);
 		}
 	}
-	closedir(dir);
+	PG_FINALLY();
+	{
+		closedir(dir);
+	}
+	PG_END_TRY();
 	if (fsync(dst_fd) != 0)
 		ereport(data_sync_elevel(ERROR),
 				(errcode_for_file_access(),

@@ -22,6 +22,8 @@
 
 /* Directory levels removed at most: each holds a descriptor meanwhile. */
 #define REMOVE_MAX_DEPTH 64
+/* Listings of a directory that files keep appearing in. */
+#define REMOVE_ATTEMPTS 5
 
 static bool
 remove_at(int dirfd, const char *name, int depth)
@@ -30,6 +32,8 @@ remove_at(int dirfd, const char *name, int depth)
 	DIR		   *d;
 	struct dirent *de;
 	bool		ok = true;
+	int			attempt;
+	int			save_errno;
 
 	/* a file or a link goes at once; Linux says EISDIR for a directory */
 	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
@@ -50,24 +54,39 @@ remove_at(int dirfd, const char *name, int depth)
 		close(fd);
 		return false;
 	}
-	for (;;)
+
+	/*
+	 * Another backend may still be adding a file (its COPY into the old
+	 * tree of an overwrite): list again while the directory is not empty.
+	 */
+	for (attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++)
 	{
-		errno = 0;
-		de = readdir(d);
-		if (de == NULL)
+		ok = true;
+		rewinddir(d);
+		for (;;)
 		{
-			if (errno != 0)
+			errno = 0;
+			de = readdir(d);
+			if (de == NULL)
+			{
+				if (errno != 0)
+					ok = false;
+				break;
+			}
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			if (!remove_at(fd, de->d_name, depth + 1))
 				ok = false;
-			break;
 		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (!remove_at(fd, de->d_name, depth + 1))
-			ok = false;
-	}
-	closedir(d);
-	if (unlinkat(dirfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+		if (unlinkat(dirfd, name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			break;
 		ok = false;
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			break;
+	}
+	save_errno = errno;
+	closedir(d);
+	errno = save_errno;
 	return ok;
 }
 

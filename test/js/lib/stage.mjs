@@ -1,6 +1,7 @@
 // Parts the Node test stages share: PASS/FAIL lines and their summary, and
 // the search for key material where it must never be.
 import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 
 /** check(what, problems) prints PASS or FAIL; summary(stage) the last line and the exit code. */
@@ -69,4 +70,18 @@ export async function connectWatched() {
   client.on('notice', (n) => seen.push(JSON.stringify(n)));
   const q = async (sql, params) => (await client.query(sql, params)).rows;
   return { client, q, seen };
+}
+
+/** Every file below dir (not directories), as paths relative to it, sorted. */
+export function filesBelow(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(path.relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out.sort();
 }
