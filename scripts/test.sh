@@ -83,6 +83,11 @@
 #                named *.parquet; 70,000 directories within the listing
 #                cache's budget; prepared statements and PL/pgSQL over a
 #                directory whose files change after planning
+#   soak_concurrency  SOAK_CONCURRENCY_SECONDS (60) of sessions scanning a
+#                hive dataset and a file (generic plans, parallel plans)
+#                while others COPY TO them with overwrite, add and remove
+#                files, and cancel each other: whole files or clean
+#                ERRORs only, no temporary file left, nothing else touched
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
@@ -477,7 +482,8 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets copy_datasets hardening differential interop interop_parallel)
+	kms datasets copy_datasets hardening soak_concurrency differential interop
+	interop_parallel)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
 # starts even when TEST_ONLY names none of its stages, to ask it.
@@ -530,6 +536,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage datasets check_datasets.mjs
 	run_js_stage copy_datasets check_copy_datasets.mjs
 	run_js_stage hardening check_hardening.mjs
+	run_js_stage soak_concurrency soak_concurrency.mjs "${SOAK_CONCURRENCY_SECONDS:-60}"
 	# random aggregate queries, heap table against foreign tables (grouped
 	# scans); the full run (--queries 10000) is reported with issue 16
 	run_js_stage differential differential.mjs --queries "${DIFFERENTIAL_QUERIES:-300}"
