@@ -28,11 +28,38 @@
 #include "fdw/scan/parallel.h"
 #include "utils/memutils.h"
 
-Size
-pqfdw_parallel_size(int nfiles)
+/* Where the leader's paths are: after per_file, each ending in a NUL. */
+static char *
+paths_area(PqParallelScan *shared)
 {
-	return add_size(offsetof(PqParallelScan, per_file),
-					mul_size(sizeof(int), 2 * Max(nfiles, 1)));
+	return (char *) &shared->per_file[2 * Max(shared->nfiles, 1)];
+}
+
+Size
+pqfdw_parallel_size(List *paths)
+{
+	Size		size = add_size(offsetof(PqParallelScan, per_file),
+								mul_size(sizeof(int), 2 * Max(list_length(paths), 1)));
+	ListCell   *lc;
+
+	foreach(lc, paths)
+		size = add_size(size, strlen(lfirst(lc)) + 1);
+	return size;
+}
+
+List *
+pqfdw_parallel_paths(PqParallelScan *shared)
+{
+	List	   *paths = NIL;
+	char	   *p = paths_area(shared);
+	int			i;
+
+	for (i = 0; i < shared->nfiles; i++)
+	{
+		paths = lappend(paths, pstrdup(p));
+		p += strlen(p) + 1;
+	}
+	return paths;
 }
 
 /* Rows a piece should hold at least: smaller ones cost more than they give. */
@@ -67,6 +94,7 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
 	int			c;
 	int64		total = 0;
 	int			wanted;
+	char	   *dst;
 
 	foreach(lc, files)
 		total += ((PqFile *) lfirst(lc))->md.n_row_groups;
@@ -94,6 +122,14 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
 		if (pieces > 1)
 			shared->split_row_groups += f->md.n_row_groups;
 		i++;
+	}
+	dst = paths_area(shared);
+	foreach(lc, paths)
+	{
+		size_t		len = strlen(lfirst(lc)) + 1;
+
+		memcpy(dst, lfirst(lc), len);
+		dst += len;
 	}
 	pg_atomic_init_u64(&shared->next_unit, 0);
 	for (c = 0; c < PQFDW_NCOUNTERS; c++)

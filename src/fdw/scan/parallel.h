@@ -46,7 +46,8 @@ typedef struct PqParallelScan
 
 	/*
 	 * Per file: its row group count, then (at nfiles + file) the pieces
-	 * each of its row groups is cut into (1: whole row groups).
+	 * each of its row groups is cut into (1: whole row groups); then the
+	 * leader's paths, each ending in a NUL.
 	 */
 	int			per_file[FLEXIBLE_ARRAY_MEMBER];
 } PqParallelScan;
@@ -69,7 +70,11 @@ typedef struct PqParallelCursor
 	uint64		file_first;		/* its first unit */
 } PqParallelCursor;
 
-extern Size pqfdw_parallel_size(int nfiles);
+/* The shared state's size for the leader's files paths (char *). */
+extern Size pqfdw_parallel_size(List *paths);
+
+/* The leader's files, copied: a worker's plan may name other ones. */
+extern List *pqfdw_parallel_paths(PqParallelScan *shared);
 
 /*
  * Fill shared from the footers of paths (read now, by the leader), so that

@@ -96,7 +96,10 @@ struct PqScanState
 	int			files_total;
 	int			files_pruned_plan;
 	uint64		paths_hash;		/* of all files: workers check the leader's */
+	List	   *file_clauses;	/* of fdw_exprs, evaluated per file */
 	PqfdwFilePruner *file_pruner;
+	Relation	rel;
+	ForeignScanState *node;
 
 	/* parallel scans: the shared cursor; the workers' counters */
 	PqParallelScan *shared;
@@ -126,6 +129,19 @@ footer_aggregate_plan(ForeignScanState *node)
 
 static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
 
+/* The file clauses, over the reader's files. */
+static void
+prune_files(PqScanState *st)
+{
+	if (st->file_clauses == NIL)
+		return;
+	st->file_pruner = pqfdw_file_pruner_create(st->reader->ds, st->file_clauses,
+											   RelationGetDescr(st->rel),
+											   (PlanState *) st->node);
+	st->reader->file_check = file_check;
+	st->reader->file_check_arg = st;
+}
+
 PqScanState *
 pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 				 int eflags)
@@ -135,7 +151,6 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	ListCell   *lc;
 	Index		plan_relid;
 	List	   *dataset;
-	List	   *file_clauses;
 	int			nvalues;
 	List	   *now;
 
@@ -168,13 +183,22 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
 		return st;
 
-	/* files added or removed since planning: read those named now */
-	now = pqfdw_scan_files(st->relid, list_nth(dataset, 4), &st->paths_hash);
-	if (now != NIL)
+	/*
+	 * Files added or removed since planning: read those named now.  A
+	 * parallel worker reads the leader's files (pqfdw_scan_init_worker()).
+	 */
+	if (IsParallelWorker())
+		st->paths_hash = pqfdw_plan_hash_value(list_nth(dataset, 4));
+	else
 	{
-		st->paths = now;
-		st->files_total = list_length(now);
-		st->files_pruned_plan = 0;
+		now = pqfdw_scan_files(st->relid, list_nth(dataset, 4),
+							   &st->paths_hash);
+		if (now != NIL)
+		{
+			st->paths = now;
+			st->files_total = list_length(now);
+			st->files_pruned_plan = 0;
+		}
 	}
 
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -204,15 +228,10 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->prune_value_states = ExecInitExprList(list_copy_head(plan->fdw_exprs,
 															 nvalues),
 											  (PlanState *) node);
-	file_clauses = list_copy_tail(plan->fdw_exprs, nvalues);
-	if (file_clauses != NIL)
-	{
-		st->file_pruner = pqfdw_file_pruner_create(st->reader->ds, file_clauses,
-												   RelationGetDescr(rel),
-												   (PlanState *) node);
-		st->reader->file_check = file_check;
-		st->reader->file_check_arg = st;
-	}
+	st->rel = rel;
+	st->node = node;
+	st->file_clauses = list_copy_tail(plan->fdw_exprs, nvalues);
+	prune_files(st);
 	if (st->npreds > 0)
 	{
 		st->stats_file = -1;
@@ -745,7 +764,7 @@ pqfdw_IsForeignScanParallelSafe(PlannerInfo *root, RelOptInfo *rel,
 Size
 pqfdw_scan_estimate_dsm(PqScanState *st)
 {
-	return pqfdw_parallel_size(list_length(st->paths));
+	return pqfdw_parallel_size(st->paths);
 }
 
 Size
@@ -792,13 +811,16 @@ pqfdw_ReInitializeDSMForeignScan(ForeignScanState *node,
 void
 pqfdw_scan_init_worker(PqScanState *st, void *coordinate)
 {
-	/* the units are numbered over the leader's files: they must be ours */
-	if (((PqParallelScan *) coordinate)->paths_hash != st->paths_hash)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("files of foreign table \"%s\" changed while its parallel scan started",
-						get_rel_name(st->relid)),
-				 errhint("Run the query again.")));
+	PqParallelScan *shared = coordinate;
+
+	/* the units are numbered over the leader's files: read those */
+	if (shared->paths_hash != st->paths_hash)
+	{
+		st->paths = pqfdw_parallel_paths(shared);
+		pqfdw_table_reader_set_paths(st->reader, st->paths,
+									 st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF);
+		prune_files(st);
+	}
 	attach_shared(st, coordinate);
 }
 

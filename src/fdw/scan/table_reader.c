@@ -103,6 +103,21 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 	return tr;
 }
 
+void
+pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
+							 PqfdwHiveMode hive)
+{
+	PqfdwTableOptions opts;
+	MemoryContext old = MemoryContextSwitchTo(tr->cxt);
+
+	Assert(tr->file_index < 0 && tr->ds != NULL);
+	tr->paths = list_copy(paths);
+	pqfdw_get_table_options_only(tr->relid, &opts);
+	tr->ds = pqfdw_dataset_create(tr->relid, tr->tupdesc, tr->paths, &opts,
+								  hive, tr->cxt);
+	MemoryContextSwitchTo(old);
+}
+
 PqTableReader *
 pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
 							   List *paths, List *attnums,

@@ -206,6 +206,13 @@ extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
 												MemoryContext parent);
 
 /*
+ * Read paths instead, before the first file is opened: a parallel worker
+ * takes the leader's files when they are not those of its plan.
+ */
+extern void pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
+										 PqfdwHiveMode hive);
+
+/*
  * A reader of the attributes attnums of tupdesc (a relation named relname
  * that is not a foreign table): each attribute reads the top-level field of
  * its name (exactly, or case-insensitively when unambiguous) converted to
