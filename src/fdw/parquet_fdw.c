@@ -33,6 +33,7 @@ _PG_init(void)
 {
 	pq_buffer_pool = &pqfdw_buffer_pool;
 	pqfdw_column_stats_init();
+	pqfdw_plan_footers_init();
 	DefineCustomBoolVariable("parquet_fdw.enable_statistics_pruning",
 							 "Skips row groups whose column statistics rule out every row.",
 							 NULL,

@@ -10,6 +10,8 @@
 //                    each to the next: every file once (rows counted here)
 //   dir_cache        70,000 directories listed: the listing cache stays in
 //                    its 64 MB budget (pg_backend_memory_contexts)
+//   footer_memory    a statement over 20,000 files in a transaction that
+//                    goes on: the footers kept stay within the cache budget
 //   fifo             a FIFO named x.parquet, matched by a glob, named, and
 //                    found by a walk: ERROR 42809 or skipped, never a hang
 //   stale_plan       a prepared statement and a PL/pgSQL function over a
@@ -25,10 +27,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { counter } from './lib/stage.mjs';
+import { counter, filesBelow } from './lib/stage.mjs';
 
 const c = counter();
+// HARDENING_ONLY="fifo stale_plan" runs only the sections named.
+const only = (process.env.HARDENING_ONLY || '').split(/\s+/).filter(Boolean);
 async function section(name, fn) {
+  if (only.length && !only.includes(name)) return;
   const t0 = Date.now();
   try {
     await fn();
@@ -84,18 +89,6 @@ function openDir(p) {
 }
 const tmpLeft = (dir) => fs.readdirSync(dir).filter((n) => n.startsWith('.') && n.endsWith('.tmp'));
 const isRealDir = (p) => fs.existsSync(p) && fs.lstatSync(p).isDirectory();
-function filesBelow(dir) {
-  const out = [];
-  const walk = (d) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(path.relative(dir, p));
-    }
-  };
-  walk(dir);
-  return out.sort();
-}
 const ROWS = 'SELECT i, i % 3 AS t FROM generate_series(1, 30) i';
 // Rows of a tree, read back through a foreign table (hive partitioning).
 async function countTree(dir) {
@@ -231,6 +224,48 @@ await section('dir_cache', async () => {
   if (Number(mem) === 0) p.push('no listing cache context found');
   c.check(`dir_cache: 70,280 directories listed, cache ${(Number(mem) / 1048576).toFixed(1)} MB (budget 64 MB)`, p);
   fs.rmSync(many, { recursive: true });
+});
+
+// ----------------------------------------------------------- footer_memory
+// One statement over 20,000 files, in a transaction that goes on: the
+// footers it read stay only within parquet_fdw.metadata_cache_size.
+await section('footer_memory', async () => {
+  const dir = openDir(path.join(root, 'footers'));
+  await q(`COPY (SELECT i, md5(i::text) AS s FROM generate_series(1, 3) i) TO '${dir}/seed.parquet' (FORMAT parquet)`);
+  const N = 20000;
+  for (let d = 0; d < 100; d++) {
+    fs.mkdirSync(path.join(dir, `d${d}`));
+    for (let f = 0; f < N / 100; f++) fs.copyFileSync(path.join(dir, 'seed.parquet'), path.join(dir, `d${d}`, `f${f}.parquet`));
+  }
+  fs.rmSync(path.join(dir, 'seed.parquet'));
+  await q('DROP FOREIGN TABLE IF EXISTS hardening_footers');
+  await q(`CREATE FOREIGN TABLE hardening_footers (i int, s text) SERVER hardening_srv OPTIONS (filename '${dir}')`);
+  const footerBytes = async () => Number((await q(`SELECT coalesce(sum(total_bytes), 0)::bigint AS b FROM pg_backend_memory_contexts
+    WHERE name IN ('parquet_fdw footer cache', 'parquet_fdw footer')`))[0].b);
+  const vmHWM = async () => {
+    const pid = (await q('SELECT pg_backend_pid() AS pid'))[0].pid;
+    return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+  };
+  // every footer kept: the bytes one costs
+  await q('BEGIN');
+  await q("SET LOCAL parquet_fdw.metadata_cache_size = '1GB'");
+  const all = (await q('SELECT count(*)::int AS n, sum(i)::int AS s FROM hardening_footers'))[0];
+  const perFooter = (await footerBytes()) / N;
+  await q('COMMIT');
+  await q('BEGIN');
+  await q("SET LOCAL parquet_fdw.metadata_cache_size = '1MB'");
+  const hwm0 = await vmHWM();
+  const small = (await q('SELECT count(*)::int AS n, sum(i)::int AS s FROM hardening_footers'))[0];
+  const kept = await footerBytes();
+  const hwm1 = await vmHWM();
+  await q('COMMIT');
+  const p = [];
+  if (all.n !== 3 * N || all.s !== 6 * N || small.n !== 3 * N || small.s !== 6 * N)
+    p.push(`rows ${JSON.stringify(all)} / ${JSON.stringify(small)}, ${3 * N} and ${6 * N} expected`);
+  if (kept > 2 * 1024 * 1024) p.push(`${kept} bytes of footers kept after the statement`);
+  c.check(`footer_memory: after a statement over ${N} files the transaction keeps ${(kept / 1048576).toFixed(2)} MB of footers (budget 1 MB; ` +
+    `${Math.round(perFooter)} bytes per footer, so planning 100,000 such files holds ${(perFooter * 100000 / 1048576).toFixed(0)} MB; VmHWM ${hwm0} -> ${hwm1} kB)`, p);
+  fs.rmSync(dir, { recursive: true });
 });
 
 // -------------------------------------------------------------------- fifo

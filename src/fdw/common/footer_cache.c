@@ -17,10 +17,15 @@
  * they never change it.  Files with encryption are not kept: their parsed
  * footers are only for holders of the keys.
  *
- * Views point into entries, so entries are never freed while a transaction
- * may hold one: a replaced entry is retired, and at the end of each
- * transaction the retired ones are freed and the least recently used ones
- * evicted until the entries fit parquet_fdw.metadata_cache_size.
+ * Views point into entries, so each view pins its entry until the memory
+ * context the view was made in is reset or deleted: a replaced entry is
+ * retired and freed at its last unpin, and the least recently used
+ * unpinned entries are evicted until the entries fit
+ * parquet_fdw.metadata_cache_size, whenever new entries have passed it by
+ * an eighth, at the end of each planning (whose views are released then,
+ * plan/plan_footers.c) and at the end of each transaction.  So a statement
+ * holds the footers it uses at once (the planner: those of every file it
+ * plans for; a scan: its open file), not every footer it ever read.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,6 +48,18 @@ int			pqfdw_metadata_cache_size = 256 * 1024;
  * MAXPGPATH array inline made 10,000 entries 11 MB, and a planning that
  * peeks at each of them paid a cache miss or more per file.
  */
+/*
+ * The views of an entry: in the entry's own context, so that it outlives
+ * the hash entry of a retired one.
+ */
+typedef struct FooterPins
+{
+	int			pins;
+	bool		retired;		/* out of the table: freed at the last unpin */
+	MemoryContext cxt;			/* the entry's */
+	Size		bytes;
+} FooterPins;
+
 typedef struct FooterEntry
 {
 	const char *path;			/* hash key */
@@ -50,6 +67,7 @@ typedef struct FooterEntry
 	PqFile	   *file;			/* as pq_file_open() built it */
 	MemoryContext cxt;
 	Size		bytes;
+	FooterPins *pins;
 	uint64		last_use;
 
 	/*
@@ -66,8 +84,9 @@ typedef struct FooterEntry
 
 static MemoryContext cache_cxt = NULL;
 static HTAB *entries = NULL;
-static List *retired = NIL;		/* MemoryContexts of replaced entries */
-static Size total_bytes = 0;
+static Size total_bytes = 0;	/* of the entries in the table */
+static Size pinned_bytes = 0;	/* of those with views */
+static Size trimmed_at = 0;		/* total_bytes after the last trim */
 static uint64 use_clock = 0;
 static uint64 free_epoch = 1;	/* advances whenever entries are freed */
 
@@ -131,9 +150,64 @@ remove_entry(FooterEntry *e)
 	hash_search(entries, &e->path, HASH_REMOVE, NULL);
 }
 
-/* No view of an entry survives the transaction: free and trim now. */
+/* Free an entry's memory: nothing points into it any more. */
 static void
-footer_cache_xact(XactEvent event, void *arg)
+free_entry_memory(MemoryContext cxt)
+{
+	free_epoch++;
+	MemoryContextDelete(cxt);
+}
+
+/* A view's context is reset or deleted: the entry may go. */
+static void
+unpin(void *arg)
+{
+	FooterPins *p = arg;
+
+	if (--p->pins > 0)
+		return;
+	if (p->retired)
+		free_entry_memory(p->cxt);
+	else
+		pinned_bytes -= p->bytes;
+}
+
+/* A view of e in the current memory context, pinning e while it lives. */
+static PqFile *
+view_of(FooterEntry *e, PqSource *src)
+{
+	PqFile	   *f = pq_file_view(e->file, src);
+	MemoryContextCallback *cb = palloc(sizeof(MemoryContextCallback));
+
+	if (e->pins->pins++ == 0)
+		pinned_bytes += e->bytes;
+	cb->func = unpin;
+	cb->arg = e->pins;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, cb);
+	return f;
+}
+
+/*
+ * Remove e from the table; its memory goes now, or with its last view.
+ */
+static void
+retire_entry(FooterEntry *e)
+{
+	FooterPins *p = e->pins;
+
+	total_bytes -= e->bytes;
+	remove_entry(e);
+	if (p->pins == 0)
+		free_entry_memory(p->cxt);
+	else
+	{
+		p->retired = true;
+		pinned_bytes -= p->bytes;
+	}
+}
+
+void
+pqfdw_footer_cache_trim(void)
 {
 	Size		cap = (Size) pqfdw_metadata_cache_size * 1024;
 	HASH_SEQ_STATUS seq;
@@ -141,38 +215,30 @@ footer_cache_xact(XactEvent event, void *arg)
 	FooterEntry **all;
 	long		n = 0;
 	long		i;
-	ListCell   *lc;
 
-	if (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
-		event != XACT_EVENT_PARALLEL_COMMIT &&
-		event != XACT_EVENT_PARALLEL_ABORT && event != XACT_EVENT_PREPARE)
+	trimmed_at = total_bytes;
+	if (entries == NULL || total_bytes <= cap || total_bytes == pinned_bytes)
 		return;
-	if (retired != NIL)
-		free_epoch++;
-	foreach(lc, retired)
-		MemoryContextDelete((MemoryContext) lfirst(lc));
-	list_free(retired);
-	retired = NIL;
-	if (total_bytes <= cap)
-		return;
-	free_epoch++;
-
 	all = MemoryContextAlloc(cache_cxt,
 							 sizeof(FooterEntry *) * Max(hash_get_num_entries(entries), 1));
 	hash_seq_init(&seq, entries);
 	while ((e = hash_seq_search(&seq)) != NULL)
-		all[n++] = e;
+		if (e->pins->pins == 0)
+			all[n++] = e;
 	qsort(all, n, sizeof(FooterEntry *), by_last_use);
 	for (i = 0; i < n && total_bytes > cap; i++)
-	{
-		/* the key lives in the entry's context: removed first */
-		MemoryContext cxt = all[i]->cxt;
-
-		total_bytes -= all[i]->bytes;
-		remove_entry(all[i]);
-		MemoryContextDelete(cxt);
-	}
+		retire_entry(all[i]);
 	pfree(all);
+	trimmed_at = total_bytes;
+}
+
+static void
+footer_cache_xact(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PARALLEL_COMMIT ||
+		event == XACT_EVENT_PARALLEL_ABORT || event == XACT_EVENT_PREPARE)
+		pqfdw_footer_cache_trim();
 }
 
 static void
@@ -215,21 +281,6 @@ current_entry(const char *path, const PqFileStamp *stamp)
 	return e;
 }
 
-/*
- * Remove e from the cache; views of it may still be in use, so its memory
- * goes at the end of the transaction.
- */
-static void
-retire_entry(FooterEntry *e)
-{
-	MemoryContext old = MemoryContextSwitchTo(cache_cxt);
-
-	total_bytes -= e->bytes;
-	retired = lappend(retired, e->cxt);
-	MemoryContextSwitchTo(old);
-	remove_entry(e);
-}
-
 bool
 pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp)
 {
@@ -256,7 +307,7 @@ pqfdw_footer_cache_lookup(PqSource *src, const PqFileStamp *stamp)
 {
 	FooterEntry *e = current_entry(src->name, stamp);
 
-	return e ? pq_file_view(e->file, src) : NULL;
+	return e ? view_of(e, src) : NULL;
 }
 
 PqFile *
@@ -267,7 +318,7 @@ pqfdw_footer_cache_peek(PqSource *src)
 	if (e == NULL)
 		return NULL;
 	e->last_use = ++use_clock;
-	return pq_file_view(e->file, src);
+	return view_of(e, src);
 }
 
 /* The entry f is a view of, or NULL (f was not served by the cache). */
@@ -325,7 +376,7 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	if (e != NULL && memcmp(&e->stamp, stamp, sizeof(PqFileStamp)) == 0)
 	{
 		mark_checked(e);
-		return pq_file_view(e->file, src);
+		return view_of(e, src);
 	}
 
 	/* parsed in a context of its own, kept only once parsing succeeded */
@@ -347,9 +398,17 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	e->stamp = *stamp;
 	e->file = file;
 	e->cxt = cxt;
+	e->pins = MemoryContextAllocZero(cxt, sizeof(FooterPins));
+	e->pins->cxt = cxt;
 	e->bytes = MemoryContextMemAllocated(cxt, true);
+	e->pins->bytes = e->bytes;
 	e->same_schema_as = NULL;
 	mark_checked(e);
 	total_bytes += e->bytes;
-	return pq_file_view(file, src);
+	file = view_of(e, src);
+	/* new entries an eighth past the budget: the unpinned ones may go */
+	if (total_bytes > (Size) pqfdw_metadata_cache_size * 1024 &&
+		total_bytes - trimmed_at > (Size) pqfdw_metadata_cache_size * 128)
+		pqfdw_footer_cache_trim();
+	return file;
 }

@@ -59,6 +59,9 @@ extern PqFile *pqfdw_footer_cache_lookup(PqSource *src,
  * for cached files so that a table of many files compares each only once.
  */
 extern bool pqfdw_footer_cache_same_schema(const PqFile *a, const PqFile *b);
+
+/* Evict unpinned entries, least recently used first, to fit the budget. */
+extern void pqfdw_footer_cache_trim(void);
 extern int	pqfdw_metadata_cache_size;
 
 /* buffer_pool.c: spare buffers of column readers (pq_buffer_pool) */

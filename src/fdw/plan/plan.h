@@ -54,6 +54,14 @@ pqfdw_upper_pushdown_ok(const PqfdwPlanState *st)
  */
 extern void pqfdw_column_stats_init(void);
 
+/*
+ * plan_footers.c: the memory context of the footers the current planning
+ * estimates with, deleted when it returns (CurrentMemoryContext outside
+ * planning); the planner_hook that does it.
+ */
+extern MemoryContext pqfdw_plan_footer_context(void);
+extern void pqfdw_plan_footers_init(void);
+
 /* planner.c */
 extern void pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									Oid foreigntableid);

@@ -205,6 +205,8 @@ typedef struct SizedTable
 	bool	   *kept;			/* the files footers were read for */
 	List	   *files;
 	MemoryContextCallback forget;
+	MemoryContextCallback forget_footers;	/* when the footers go */
+	bool		forget_footers_registered;
 } SizedTable;
 
 static SizedTable *last_sized = NULL;
@@ -248,6 +250,8 @@ kept_footers(SizedTable *s, const bool *pruned, List **paths)
 	int			n = s->ds->nfiles;
 	bool	   *kept = palloc(sizeof(bool) * Max(n, 1));
 	int			i;
+	MemoryContext cxt;
+	MemoryContext old;
 
 	*paths = NIL;
 	for (i = 0; i < n; i++)
@@ -259,8 +263,19 @@ kept_footers(SizedTable *s, const bool *pruned, List **paths)
 	if (s->kept != NULL && memcmp(s->kept, kept, sizeof(bool) * n) == 0)
 		return s->files;
 	s->kept = kept;
+	/* released when planning returns (plan_footers.c) */
+	cxt = pqfdw_plan_footer_context();
+	if (cxt != CurrentMemoryContext && !s->forget_footers_registered)
+	{
+		s->forget_footers.func = forget_sized;
+		s->forget_footers.arg = s;
+		MemoryContextRegisterResetCallback(cxt, &s->forget_footers);
+		s->forget_footers_registered = true;
+	}
+	old = MemoryContextSwitchTo(cxt);
 	s->files = pqfdw_plan_footers(*paths, s->opts.decrypt,
 								  !s->opts.union_by_name);
+	MemoryContextSwitchTo(old);
 	return s->files;
 }
 
