@@ -9,8 +9,9 @@
  * "unwrap"), %i the master key id, %u the KMS instance URL, %k the
  * wrapped key (unwrap only), %% a percent sign.  Ids, URLs and wrapped
  * keys come from the files read, as untrusted as SQL: each value is
- * single-quoted and may hold only letters, digits and PQFDW_KMS_SAFE_PUNCTUATION,
- * and a template that quotes a placeholder itself is refused.  The input
+ * single-quoted and may hold only letters, digits and the characters of
+ * PQFDW_KMS_SAFE_PUNCTUATION, and a template that quotes a placeholder
+ * itself is refused.  The input
  * (the wrapped key to unwrap, or the key to wrap in base64) goes to
  * stdin, never to the command line where ps would show it; stdout is the
  * answer.  stderr goes to the server log, as for ssl_passphrase_command.
