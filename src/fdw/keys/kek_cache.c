@@ -12,8 +12,8 @@
  * SHA-256), not by its id alone: the id is any string a file chooses, and a
  * crafted file naming the id of a cached KEK must not have its data keys
  * unwrapped, or its reader's later files answered, by another file's KEK.
- * Entries live in TopMemoryContext, never on disk, and
- * are wiped when they expire, are evicted, or the backend exits.  Whether
+ * Entries live in TopMemoryContext, never on disk, and are wiped when they
+ * expire, are evicted, or the backend exits.  Whether
  * the user may use the master key is checked before every use
  * (key_material.c), so a cached KEK never outlives a revoked grant.
  *
