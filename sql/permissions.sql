@@ -15,6 +15,43 @@ CREATE FOREIGN TABLE ft_perm (id bigint)
     SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');
 SELECT count(*) FROM ft_perm;
 RESET ROLE;
+-- Key files are not for COPY by roles with pg_read_server_files or
+-- pg_write_server_files, by any path or format (docs/ENCRYPTION.md).
+SELECT parquet_fdw.create_key('regress_perm_key', 128);
+SELECT set_config('regress.key_file', current_setting('data_directory') ||
+                  '/parquet_fdw_keys/regress_perm_key.key', false) IS NOT NULL AS set;
+CREATE TABLE perm_text (t text);
+GRANT SELECT, INSERT ON perm_text TO regress_pqfdw_user;
+GRANT pg_write_server_files TO regress_pqfdw_user;
+SET ROLE regress_pqfdw_user;
+COPY perm_text FROM 'parquet_fdw_keys/regress_perm_key.key';
+COPY perm_text FROM 'base/../parquet_fdw_keys/regress_perm_key.key';
+COPY perm_text FROM 'parquet_fdw_keys/regress_perm_key.key' WITH (FORMAT parquet);
+DO $$
+BEGIN
+    EXECUTE format('COPY perm_text FROM %L', current_setting('regress.key_file'));
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'COPY FROM the key file: %', SQLSTATE;
+END $$;
+DO $$
+BEGIN
+    EXECUTE format('COPY perm_text TO %L', current_setting('regress.key_file'));
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'COPY TO the key file: %', SQLSTATE;
+END $$;
+DO $$
+BEGIN
+    EXECUTE format('COPY perm_text TO %L WITH (FORMAT parquet)',
+                   current_setting('regress.key_file') || '.parquet');
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'COPY TO the key directory: %', SQLSTATE;
+END $$;
+SELECT count(*) FROM perm_text;
+RESET ROLE;
+-- the key file is intact
+SELECT bits FROM parquet_fdw.keys() WHERE key_id = 'regress_perm_key';
+SELECT parquet_fdw.drop_key('regress_perm_key');
+DROP TABLE perm_text;
 DROP FOREIGN TABLE ft_perm;
 REVOKE CREATE ON SCHEMA public FROM regress_pqfdw_user;
 DROP OWNED BY regress_pqfdw_user;

@@ -113,7 +113,7 @@ _PG_init(void)
 							   "",
 							   PGC_SUSET,
 							   0,
-							   NULL, NULL, NULL);
+							   pqfdw_kms_command_check_hook, NULL, NULL);
 	DefineCustomIntVariable("parquet_fdw.kms_command_timeout",
 							"Time kms_command may take before it is killed.",
 							NULL,

@@ -41,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { verifyEncryptedFile } from './lib/pme.mjs';
 import { sqlString } from './lib/duck.mjs';
-import { keyMaterialFilePath, unwrapMaterial } from './lib/key_tools.mjs';
+import { keyMaterialFilePath, unwrapKey, unwrapMaterial, wrapKey } from './lib/key_tools.mjs';
 import { connectWatched, counter, keysFound, logSize, serverLogSince } from './lib/stage.mjs';
 
 const argv = process.argv.slice(2);
@@ -389,6 +389,274 @@ for (const v of VARIANTS) {
   await q(`DROP OWNED BY ${ROLE}`);
   await q(`DROP ROLE ${ROLE}`);
   check('grants: kms_command needs pg_execute_server_program; master keys need a grant, checked before the KMS is asked', p);
+}
+
+// ------------------------------------------------------------------ hardening (issue 38)
+// A COPY whose key material goes to a file another OS user planted a
+// symlink for (the name has the backend's pid, which pg_stat_activity
+// shows): the symlink's target must stay untouched.  The directory is not
+// sticky, so fs.protected_symlinks does not stop the symlink either way.
+{
+  const p = [];
+  await useKeys(KEYS);
+  const plant = path.join(DIR, 'plant');
+  const victim = path.join(DIR, 'victim');
+  for (const d of [plant, victim]) {
+    fs.mkdirSync(d, { recursive: true });
+    fs.chownSync(d, owner.uid, owner.gid);
+  }
+  fs.chmodSync(plant, 0o777);
+  const precious = path.join(victim, 'precious.conf');
+  fs.writeFileSync(precious, 'precious = true\n');
+  fs.chownSync(precious, owner.uid, owner.gid);
+  const pid = (await q('SELECT pg_backend_pid() AS pid'))[0].pid;
+  const target = path.join(plant, 'x.parquet');
+  const tmp = `${keyMaterialFilePath(target)}.${pid}.tmp`;
+  fs.symlinkSync(precious, tmp);
+  fs.lchownSync(tmp, 65534, 65534); // nobody's
+  const e = await sqlError(`COPY kms_src TO ${sqlString(target)} WITH (FORMAT parquet, kms_footer_key 'mk_footer', key_material 'external')`);
+  if (e) p.push(`COPY: ${e.code} ${e.message}`);
+  if (fs.readFileSync(precious, 'utf8') !== 'precious = true\n') p.push('the symlink\'s target was overwritten');
+  if (!fs.lstatSync(precious).isFile()) p.push('the symlink\'s target is no longer a regular file');
+  const material = keyMaterialFilePath(target);
+  if (!fs.existsSync(material) || !fs.lstatSync(material).isFile()) p.push('the key material file is not a regular file');
+  if (fs.existsSync(tmp)) p.push('the temporary name is left');
+  if (!e) p.push(...await sameRows(target, 'kms_store_srv'));
+  // create_key: never into a directory others may write to
+  const open = path.join(DIR, 'openkeys');
+  fs.mkdirSync(open);
+  fs.chownSync(open, owner.uid, owner.gid);
+  fs.chmodSync(open, 0o777);
+  await useKeys(open);
+  p.push(...expectError(await sqlError('SELECT parquet_fdw.create_key(\'k_open\')'), '42501', /writable by others/));
+  if (fs.existsSync(path.join(open, 'k_open.key'))) p.push('a key file was written into a world-writable directory');
+  await useKeys(KEYS);
+  check('created files: a planted symlink at the key material\'s temporary name is replaced, never written through; no key in a world-writable directory', p);
+}
+
+// kms_command injection: a template that quotes a placeholder itself (as
+// archive_command examples do) is refused, and so is any value with a
+// character the shell could interpret, from SQL or from a file.
+{
+  const p = [];
+  const marker = path.join(DIR, 'marker-file');
+  const grantee = 'kms_stage_grantee';
+  await q(`DROP ROLE IF EXISTS ${grantee}`);
+  await q(`CREATE ROLE ${grantee}`);
+  await q(`GRANT SELECT ON kms_src TO ${grantee}`);
+  await q('SELECT parquet_fdw.grant_key(\'mk_footer\', $1)', [grantee]);
+  p.push(...expectError(await sqlError('SET parquet_fdw.kms_command = \'/bin/echo wrapped-"%u"-%i\''), '22023', /kms_command/));
+  p.push(...expectError(await sqlError('CREATE SERVER kms_quoted FOREIGN DATA WRAPPER parquet_fdw OPTIONS (kms_command \'/bin/echo \'\'%i\'\' %u\')'), '22023', /inside quotes/));
+  p.push(...expectError(await sqlError('CREATE SERVER kms_quoted FOREIGN DATA WRAPPER parquet_fdw OPTIONS (kms_command \'/bin/echo \\%u\')'), '22023', /after a backslash/));
+  await q(`SET ROLE ${grantee}`);
+  // old code: the quoted template ran id as the server's user
+  await sqlError(`COPY kms_src TO STDOUT WITH (FORMAT parquet, kms_footer_key 'mk_footer', kms_instance_url '$(id > ${marker})')`);
+  await q('RESET ROLE');
+  // with a template that is fine, the value itself is refused
+  await q(`SET parquet_fdw.kms_command = ${sqlString(command('ok'))}`);
+  await q(`SET ROLE ${grantee}`);
+  p.push(...expectError(await sqlError(`COPY kms_src TO STDOUT WITH (FORMAT parquet, kms_footer_key 'mk_footer', kms_instance_url '$(id > ${marker})')`), '22023', /kms_instance_url/));
+  await q('RESET ROLE');
+  // a value from a file: the footer's kmsInstanceURL of external key material
+  const file = path.join(DIR, 'inject.parquet');
+  const e = await sqlError(`COPY kms_src TO ${sqlString(file)} WITH (FORMAT parquet, kms_footer_key 'mk_footer', key_material 'external')`);
+  if (e) p.push(`COPY: ${e.code} ${e.message}`);
+  else {
+    const ext = JSON.parse(fs.readFileSync(keyMaterialFilePath(file), 'utf8'));
+    const footer = JSON.parse(ext.footerKey);
+    footer.kmsInstanceURL = `$(id > ${marker})`;
+    ext.footerKey = JSON.stringify(footer);
+    fs.writeFileSync(keyMaterialFilePath(file), JSON.stringify(ext));
+    await q('SET parquet_fdw.kek_cache_lifetime = 0');
+    const mark = calls().length;
+    p.push(...expectError(await sqlError(`COPY kms_in FROM ${sqlString(file)} WITH (FORMAT parquet)`), 'XX001', /KMS instance URL .*cannot be passed to kms_command as %u/));
+    if (calls().length !== mark) p.push('the KMS was run with the file\'s URL');
+    await q('RESET parquet_fdw.kek_cache_lifetime');
+  }
+  await q('RESET parquet_fdw.kms_command');
+  if (fs.existsSync(marker)) p.push(`the marker file appeared: ${fs.readFileSync(marker, 'utf8').trim()}`);
+  await q('SELECT parquet_fdw.revoke_key(\'mk_footer\', $1)', [grantee]);
+  await q(`DROP OWNED BY ${grantee}`);
+  await q(`DROP ROLE ${grantee}`);
+  check('kms_command injection: quoted placeholders refused (22023); unsafe %u from SQL (22023) or a file (XX001) refused; no marker file', p);
+}
+
+// kms_command_timeout while the wrapped key is written to stdin, and the
+// size cap of key material fields: a 64 kB wrappedKEK (the cap) fills a
+// pipe (64 kB on Linux) that a command which never reads leaves full.
+{
+  const p = [];
+  await q(`SET parquet_fdw.kms_command = ${sqlString(command('ok'))}`);
+  const file = path.join(DIR, 'bigkek.parquet');
+  const e = await sqlError(`COPY kms_src TO ${sqlString(file)} WITH (FORMAT parquet, kms_footer_key 'mk_footer', key_material 'external')`);
+  await q('RESET parquet_fdw.kms_command');
+  const setKek = (kek) => {
+    const ext = JSON.parse(fs.readFileSync(keyMaterialFilePath(file), 'utf8'));
+    const footer = JSON.parse(ext.footerKey);
+    footer.wrappedKEK = kek;
+    ext.footerKey = JSON.stringify(footer);
+    fs.writeFileSync(keyMaterialFilePath(file), JSON.stringify(ext));
+  };
+  // a watchdog: the old code waited in write() for as long as the command lived
+  const deaf = `${STATE} deaf`;
+  const killDeaf = () => {
+    let pids = '';
+    try {
+      pids = execFileSync('pgrep', ['-f', deaf]).toString().trim();
+    } catch {
+      pids = '';
+    }
+    for (const pid of pids.split('\n').filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
+    return pids;
+  };
+  if (e) p.push(`COPY: ${e.code} ${e.message}`);
+  else {
+    await q(`CREATE FOREIGN TABLE kms_deaf (${COLS}) SERVER kms_cmd_srv OPTIONS (filename ${sqlString(file)})`);
+    await q(`ALTER SERVER kms_cmd_srv OPTIONS (SET kms_command ${sqlString(command('deaf'))})`);
+    await q('SET parquet_fdw.kek_cache_lifetime = 0');
+    const timed = async (sql) => {
+      const watchdog = setTimeout(killDeaf, 20000);
+      const t = Date.now();
+      const err = await sqlError(sql);
+      clearTimeout(watchdog);
+      return { err, ms: Date.now() - t };
+    };
+    // too large: refused before the KMS is asked
+    setKek(`testkms:${'A'.repeat(100 * 1024)}`);
+    let mark = calls().length;
+    let r = await timed('SELECT count(*) FROM kms_deaf');
+    p.push(...expectError(r.err, 'XX001', /invalid key material/));
+    if (r.err && !/"wrappedKEK" is longer than 65536 bytes/.test(r.err.detail ?? '')) p.push(`detail: ${r.err.detail}`);
+    if (calls().length !== mark) p.push('a 100 kB wrappedKEK went to the KMS');
+    // at the cap: the write blocks; the timeout ends it
+    setKek(`testkms:${'A'.repeat(64 * 1024 - 8)}`);
+    await q('SET parquet_fdw.kms_command_timeout = 1000');
+    mark = calls().length;
+    r = await timed('SELECT count(*) FROM kms_deaf');
+    p.push(...expectError(r.err, '38000', /did not answer within 1000 ms/));
+    if (r.ms > 5000) p.push(`the 1 s timeout took ${r.ms} ms`);
+    if (calls().length === mark) p.push('the command was not run');
+    // and a cancel (statement_timeout) while it blocks
+    await q('SET parquet_fdw.kms_command_timeout = \'1h\'');
+    await q('SET statement_timeout = 1000');
+    r = await timed('SELECT count(*) FROM kms_deaf');
+    await q('RESET statement_timeout');
+    p.push(...expectError(r.err, '57014', /statement timeout/));
+    if (r.ms > 5000) p.push(`the cancel took ${r.ms} ms`);
+    await q('RESET parquet_fdw.kms_command_timeout');
+    await q('RESET parquet_fdw.kek_cache_lifetime');
+    await q(`ALTER SERVER kms_cmd_srv OPTIONS (SET kms_command ${sqlString(command('ok'))})`);
+    await q('DROP FOREIGN TABLE kms_deaf');
+  }
+  await new Promise((res) => setTimeout(res, 200));
+  const left = killDeaf();
+  if (left) p.push(`commands left running: ${left.replace(/\n/g, ' ')}`);
+  check('kms_command: wrappedKEK over 64 kB refused (XX001); a full stdin pipe ends at kms_command_timeout (38000) or a cancel (57014) within 5 s', p);
+}
+
+// The KEK cache is keyed by the wrapped KEK too: file B names file A's KEK
+// id (its data key wrapped under B's own KEK with A's id as AAD, as a
+// writer may do); read after A in the same backend, B must get its own KEK.
+{
+  const p = [];
+  const files = { a: path.join(DIR, 'kek_a.parquet'), b: path.join(DIR, 'kek_b.parquet') };
+  await q('SET parquet_fdw.kek_cache_lifetime = 0'); // a fresh KEK for each COPY
+  for (const f of Object.values(files)) {
+    const e = await sqlError(`COPY kms_src TO ${sqlString(f)} WITH (FORMAT parquet, kms_footer_key 'mk_footer', key_material 'external')`);
+    if (e) p.push(`COPY: ${e.code} ${e.message}`);
+  }
+  await q('RESET parquet_fdw.kek_cache_lifetime');
+  const read = (f) => JSON.parse(fs.readFileSync(keyMaterialFilePath(f), 'utf8'));
+  if (p.length === 0) {
+    const a = JSON.parse(read(files.a).footerKey);
+    const ext = read(files.b);
+    const b = JSON.parse(ext.footerKey);
+    if (a.keyEncryptionKeyID === b.keyEncryptionKeyID || a.wrappedKEK === b.wrappedKEK) p.push('A and B share a KEK already');
+    const kekB = unwrapKey(b.wrappedKEK, master.mk_footer, Buffer.from('mk_footer'));
+    const dek = unwrapKey(b.wrappedDEK, kekB, Buffer.from(b.keyEncryptionKeyID, 'base64'));
+    secrets.push(kekB, dek);
+    b.keyEncryptionKeyID = a.keyEncryptionKeyID;
+    b.wrappedDEK = wrapKey(dek, kekB, Buffer.from(a.keyEncryptionKeyID, 'base64'));
+    ext.footerKey = JSON.stringify(b);
+    fs.writeFileSync(keyMaterialFilePath(files.b), JSON.stringify(ext));
+    const c3 = new pg.Client();
+    await c3.connect();
+    await c3.query(`SET parquet_fdw.key_directory = ${sqlString(KEYS)}`);
+    for (const [n, f] of Object.entries(files))
+      await c3.query(`CREATE FOREIGN TABLE kms_kek_${n} (${COLS}) SERVER kms_store_srv OPTIONS (filename ${sqlString(f)})`);
+    for (const n of ['a', 'b']) {
+      try {
+        const r = (await c3.query(`SELECT count(*) AS n, count(*) FILTER (WHERE (s.*) IS DISTINCT FROM (k.*)) AS diff
+          FROM kms_kek_${n} s JOIN kms_src k USING (id)`)).rows[0];
+        if (r.n !== '3000' || r.diff !== '0') p.push(`${n}: ${r.n} rows, ${r.diff} differ`);
+      } catch (err) {
+        p.push(`${n} after a: ${err.code} ${err.message}`);
+      }
+    }
+    await c3.query('DROP FOREIGN TABLE kms_kek_a, kms_kek_b');
+    await c3.end();
+  }
+  check('KEK cache: a file naming a cached KEK id with other wrapped KEK bytes gets its own KEK in the same backend', p);
+}
+
+// The key store against roles with pg_read_server_files and
+// pg_write_server_files: COPY (any format) from or to a key file, by any
+// path to it, is refused; other files still work for them.
+{
+  const p = [];
+  const role = 'kms_files_user';
+  await q(`DROP ROLE IF EXISTS ${role}`);
+  await q(`CREATE ROLE ${role}`);
+  await q(`GRANT pg_read_server_files, pg_write_server_files TO ${role}`);
+  await q('DROP TABLE IF EXISTS kms_keytext');
+  await q('CREATE TABLE kms_keytext (t text)');
+  await q(`GRANT SELECT, INSERT ON kms_keytext, kms_src TO ${role}`);
+  await q('RESET parquet_fdw.key_directory');
+  await q('SELECT parquet_fdw.create_key(\'mk_default\')');
+  const defaultKey = path.join(dataDir, 'parquet_fdw_keys', 'mk_default.key');
+  const keyBytes = fs.readFileSync(defaultKey);
+  secrets.push(Buffer.from(keyBytes.toString().trim(), 'hex'));
+  const link = path.join(DIR, 'keylink');
+  fs.rmSync(link, { force: true });
+  fs.symlinkSync(path.join(dataDir, 'parquet_fdw_keys'), link);
+  const storeKey = path.join(KEYS, 'mk_footer.key');
+  const storeBytes = fs.readFileSync(storeKey);
+  const outside = path.join(DIR, 'plain.txt');
+  fs.writeFileSync(outside, 'hello\n');
+  const cases = [
+    [`COPY kms_keytext FROM ${sqlString(defaultKey)}`, 'from'],
+    ['COPY kms_keytext FROM \'parquet_fdw_keys/mk_default.key\'', 'from'], // relative to the data directory
+    [`COPY kms_keytext FROM ${sqlString(path.join(link, 'mk_default.key'))}`, 'from'],
+    [`COPY kms_keytext FROM ${sqlString(`${DIR}/plant/../keylink/mk_default.key`)}`, 'from'],
+    [`COPY kms_keytext FROM ${sqlString(defaultKey)} WITH (FORMAT parquet)`, 'from'],
+    [`COPY kms_keytext TO ${sqlString(defaultKey)}`, 'to'],
+    [`COPY kms_keytext TO ${sqlString(path.join(link, 'new.key'))}`, 'to'],
+    [`COPY kms_src TO ${sqlString(path.join(link, 'new.parquet'))} WITH (FORMAT parquet)`, 'to'],
+  ];
+  await q(`SET ROLE ${role}`);
+  for (const [sql, dir] of cases)
+    p.push(...expectError(await sqlError(sql), '42501', new RegExp(`permission denied to COPY ${dir}`)).map((m) => `${sql}: ${m}`));
+  const ok = await sqlError(`COPY kms_keytext FROM ${sqlString(outside)}`);
+  if (ok) p.push(`a file outside the key directory: ${ok.code} ${ok.message}`);
+  await q('RESET ROLE');
+  if ((await q('SELECT count(*) AS n FROM kms_keytext WHERE t <> \'hello\''))[0].n !== '0') p.push('key text was copied in');
+  if (!fs.readFileSync(defaultKey).equals(keyBytes) || !fs.readFileSync(storeKey).equals(storeBytes)) p.push('a key file changed');
+  if (fs.existsSync(path.join(dataDir, 'parquet_fdw_keys', 'new.key')) || fs.existsSync(path.join(dataDir, 'parquet_fdw_keys', 'new.parquet')))
+    p.push('a file was written into the key directory');
+  // a superuser still may
+  const su = await sqlError(`COPY kms_keytext FROM ${sqlString(defaultKey)}`);
+  if (su) p.push(`superuser: ${su.code} ${su.message}`);
+  await q('SELECT parquet_fdw.drop_key(\'mk_default\')');
+  fs.rmSync(link);
+  // the session's key directory (set by a superuser) too
+  await q(`SET parquet_fdw.key_directory = ${sqlString(KEYS)}`);
+  await q(`SET ROLE ${role}`);
+  p.push(...expectError(await sqlError(`COPY kms_keytext FROM ${sqlString(storeKey)}`), '42501', /permission denied to COPY from/));
+  await q('RESET ROLE');
+  await q('DROP TABLE kms_keytext');
+  await q(`DROP OWNED BY ${role}`);
+  await q(`DROP ROLE ${role}`);
+  check('key store: a role with pg_read/write_server_files cannot COPY from or to a key file (absolute, relative, symlink, ..; any format) -> 42501', p);
 }
 
 // ------------------------------------------------------------------ leakage

@@ -10,20 +10,21 @@
 // AES-GCM ciphertext and tag with the master key id as AAD: unlike the key
 // store's wrapping, so a file only this KMS can open proves the command ran.
 // MODE: ok; fail (exit 3); sleep (hangs); garbage (prints a non-key);
-// bad-wrap (prints a wrapped key with a control character).
+// bad-wrap (prints a wrapped key with a control character); deaf (hangs
+// without reading stdin, so that a large input fills the pipe).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const [dir, mode, op, id, url] = process.argv.slice(2);
-const input = fs.readFileSync(0, 'utf8').trim();
 fs.appendFileSync(path.join(dir, 'calls.log'), `${op} ${id} ${url}\n`);
+const input = mode === 'deaf' ? '' : fs.readFileSync(0, 'utf8').trim();
 
 if (mode === 'fail') {
   process.stderr.write('test KMS: refusing on purpose\n');
   process.exit(3);
 }
-if (mode === 'sleep') {
+if (mode === 'sleep' || mode === 'deaf') {
   setTimeout(() => {}, 3600e3);
 } else if (mode === 'garbage') {
   process.stdout.write('not a key\n');

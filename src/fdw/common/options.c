@@ -253,7 +253,10 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 		else if (strcmp(def->defname, "sorted") == 0)
 			(void) pqfdw_parse_sorted(defGetString(def));
 		else if (strcmp(def->defname, "kms_command") == 0)
+		{
 			pqfdw_check_program_permission("kms_command");
+			pqfdw_check_kms_command(defGetString(def));
+		}
 		else if (strcmp(def->defname, "hive_partitioning") == 0)
 			(void) hive_option(def);
 		else if (strcmp(def->defname, "union_by_name") == 0)

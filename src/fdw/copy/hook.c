@@ -649,6 +649,12 @@ pqfdw_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 {
 	Node	   *parsetree = pstmt->utilityStmt;
 
+	/* any format: key files are not for roles with pg_*_server_files */
+	if (IsA(parsetree, CopyStmt) && ((CopyStmt *) parsetree)->filename &&
+		!((CopyStmt *) parsetree)->is_program)
+		pqfdw_check_not_key_directory(((CopyStmt *) parsetree)->filename,
+									  ((CopyStmt *) parsetree)->is_from);
+
 	if (IsA(parsetree, CopyStmt) &&
 		pqfdw_copy_is_parquet(((CopyStmt *) parsetree)->options))
 	{

@@ -474,6 +474,10 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		else if (strcmp(name, "kms_instance_url") == 0)
 		{
 			ce->kms_url = defGetString(def);
+			/* %u of kms_command, here and for every reader of the file */
+			if (ce->kms_url[0] == '\0' || !pqfdw_kms_value_safe(ce->kms_url))
+				bad_value(def, ce->kms_url,
+						  "non-empty strings of letters, digits and the characters " PQFDW_KMS_SAFE_PUNCTUATION);
 			kms_def = def;
 		}
 		else if (strcmp(name, "partition_by") == 0)

@@ -45,6 +45,32 @@ keydir(void)
 	return is_absolute_path(dir) ? pstrdup(dir) : psprintf("%s/%s", DataDir, dir);
 }
 
+/*
+ * Keys are written only into a directory of the server's user that no one
+ * else may write to: another user could otherwise plant or replace key
+ * files.  (An administrator's symlink to such a directory is fine.)
+ */
+static void
+check_key_directory(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat key directory \"%s\": %m", dir)));
+	if (!S_ISDIR(st.st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("key directory \"%s\" is not a directory", dir)));
+	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("key directory \"%s\" is not owned by the server's user or is writable by others",
+						dir),
+				 errhint("Make the directory owned by the server's operating system user, mode 0700.")));
+}
+
 Datum
 parquet_fdw_create_key(PG_FUNCTION_ARGS)
 {
@@ -69,8 +95,10 @@ parquet_fdw_create_key(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not create key directory \"%s\": %m", dir)));
+	check_key_directory(dir);
 	path = psprintf("%s/%s.key", dir, id);
-	fd = OpenTransientFilePerm(path, O_WRONLY | O_CREAT | O_EXCL | PG_BINARY,
+	fd = OpenTransientFilePerm(path,
+							   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | PG_BINARY,
 							   S_IRUSR | S_IWUSR);
 	if (fd < 0)
 	{
@@ -102,6 +130,7 @@ parquet_fdw_create_key(PG_FUNCTION_ARGS)
 	explicit_bzero(key, sizeof(key));
 	explicit_bzero(hex, sizeof(hex));
 	CloseTransientFile(fd);
+	fsync_fname(dir, true);
 	PG_RETURN_VOID();
 }
 

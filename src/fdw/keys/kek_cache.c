@@ -8,8 +8,12 @@
  * key), so a query over many files asks the KMS once per master key rather
  * than once per file and column; parquet-java's KEK caches do the same,
  * for 600 s by default.  Writing reuses the KEK it made for a master key
- * in the same way.  Entries live in TopMemoryContext, never on disk, and
- * are wiped when they expire, are evicted, or the backend exits.  Whether
+ * in the same way.  An entry is found by the wrapped KEK's bytes too (their
+ * SHA-256), not by its id alone: the id is any string a file chooses, and a
+ * crafted file naming the id of a cached KEK must not have its data keys
+ * unwrapped, or its reader's later files answered, by another file's KEK.
+ * Entries live in TopMemoryContext, never on disk, and are wiped when they
+ * expire, are evicted, or the backend exits.  Whether
  * the user may use the master key is checked before every use
  * (key_material.c), so a cached KEK never outlives a revoked grant.
  *
@@ -17,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include "common/cryptohash.h"
+#include "common/sha2.h"
 #include "fdw/keys/keys.h"
 #include "storage/ipc.h"
 #include "utils/memutils.h"
@@ -31,6 +37,7 @@ typedef struct KekEntry
 	char	   *kms;			/* pqfdw_kms_identity(); NULL: a free slot */
 	char	   *master_id;
 	char	   *kek_id;			/* base64, as in the key material */
+	uint8		wrapped_digest[PG_SHA256_DIGEST_LENGTH];	/* of wrappedKEK */
 	char	   *wrapped_kek;	/* made by this backend for writing, or NULL */
 	PqKey		kek;
 	TimestampTz expires;
@@ -80,16 +87,36 @@ matches(const KekEntry *e, const char *kms, const char *master_id)
 		strcmp(e->master_id, master_id) == 0;
 }
 
+static void
+digest(const char *wrapped_kek, uint8 *out)
+{
+	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
+
+	if (ctx == NULL ||
+		pg_cryptohash_init(ctx) < 0 ||
+		pg_cryptohash_update(ctx, (const uint8 *) wrapped_kek,
+							 strlen(wrapped_kek)) < 0 ||
+		pg_cryptohash_final(ctx, out, PG_SHA256_DIGEST_LENGTH) < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not compute the SHA-256 of a wrapped key-encryption key: %s",
+						pg_cryptohash_error(ctx))));
+	pg_cryptohash_free(ctx);
+}
+
 bool
 pqfdw_kek_cache_get(const char *kms, const char *master_id, const char *kek_id,
-					PqKey *out)
+					const char *wrapped_kek, PqKey *out)
 {
+	uint8		d[PG_SHA256_DIGEST_LENGTH];
 	int			i;
 
 	expire();
+	digest(wrapped_kek, d);
 	for (i = 0; i < KEK_CACHE_ENTRIES; i++)
 		if (matches(&cache[i], kms, master_id) &&
-			strcmp(cache[i].kek_id, kek_id) == 0)
+			strcmp(cache[i].kek_id, kek_id) == 0 &&
+			memcmp(cache[i].wrapped_digest, d, sizeof(d)) == 0)
 		{
 			*out = cache[i].kek;
 			return true;
@@ -117,7 +144,7 @@ pqfdw_kek_cache_current(const char *kms, const char *master_id,
 
 void
 pqfdw_kek_cache_put(const char *kms, const char *master_id, const char *kek_id,
-					const char *wrapped_kek, const PqKey *kek)
+					const char *wrapped_kek, bool own, const PqKey *kek)
 {
 	MemoryContext old;
 	KekEntry   *slot = NULL;
@@ -148,8 +175,9 @@ pqfdw_kek_cache_put(const char *kms, const char *master_id, const char *kek_id,
 	slot->kms = pstrdup(kms);
 	slot->master_id = pstrdup(master_id);
 	slot->kek_id = pstrdup(kek_id);
-	slot->wrapped_kek = wrapped_kek ? pstrdup(wrapped_kek) : NULL;
+	slot->wrapped_kek = own ? pstrdup(wrapped_kek) : NULL;
 	MemoryContextSwitchTo(old);
+	digest(wrapped_kek, slot->wrapped_digest);
 	slot->kek = *kek;
 	slot->expires = TimestampTzPlusMilliseconds(GetCurrentTimestamp(),
 												(int64) pqfdw_kek_cache_lifetime * 1000);

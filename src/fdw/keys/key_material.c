@@ -37,6 +37,14 @@
 #define MAX_KEY_MATERIAL_FILE (64 * 1024 * 1024)
 
 /*
+ * A field of key material longer than this is refused: a real KMS's
+ * wrapped key is at most a few kilobytes, and a wrapped key goes to
+ * kms_command's stdin.  An entry of the external file holds one material.
+ */
+#define MAX_KEY_MATERIAL_FIELD (64 * 1024)
+#define MAX_KEY_MATERIAL_ENTRY (4 * MAX_KEY_MATERIAL_FIELD)
+
+/*
  * what, in the functions below: the footer or column and its Parquet file,
  * as errors name them.
  */
@@ -86,7 +94,8 @@ field(Jsonb *j, const char *name)
 }
 
 static char *
-string_field(Jsonb *j, const char *name, bool required, const char *what)
+string_field_max(Jsonb *j, const char *name, bool required, const char *what,
+				 int max)
 {
 	JsonbValue *v = field(j, name);
 
@@ -96,7 +105,16 @@ string_field(Jsonb *j, const char *name, bool required, const char *what)
 			bad_material(what, psprintf("It has no string field \"%s\".", name));
 		return NULL;
 	}
+	if (v->val.string.len > max)
+		bad_material(what, psprintf("Field \"%s\" is longer than %d bytes.",
+									name, max));
 	return pnstrdup(v->val.string.val, v->val.string.len);
+}
+
+static char *
+string_field(Jsonb *j, const char *name, bool required, const char *what)
+{
+	return string_field_max(j, name, required, what, MAX_KEY_MATERIAL_FIELD);
 }
 
 /* parquet-java writes every boolean field and rejects material without */
@@ -136,7 +154,8 @@ external_material(const char *file, const char *ref, const char *what,
 	Jsonb	   *all;
 	char	   *entry;
 
-	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	/* a FIFO planted there must not hang the backend: never wait on open */
+	fd = OpenTransientFile(path, O_RDONLY | O_NONBLOCK | PG_BINARY);
 	if (fd < 0 && errno == ENOENT && missing_ok)
 		return NULL;
 	if (fd < 0)
@@ -145,12 +164,30 @@ external_material(const char *file, const char *ref, const char *what,
 				 errmsg("could not open key material file \"%s\" for %s: %m",
 						path, what),
 				 errhint("Key tools with external key material keep it in this file beside the Parquet file.")));
-	if (fstat(fd, &st) != 0 || st.st_size > MAX_KEY_MATERIAL_FILE)
+	if (fstat(fd, &st) != 0)
+	{
+		int			save_errno = errno;
+
+		CloseTransientFile(fd);
+		errno = save_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat key material file \"%s\": %m", path)));
+	}
+	if (!S_ISREG(st.st_mode))
+	{
+		CloseTransientFile(fd);
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("key material file \"%s\" for %s is not a regular file",
+						path, what)));
+	}
+	if (st.st_size > MAX_KEY_MATERIAL_FILE)
 	{
 		CloseTransientFile(fd);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("key material file \"%s\" is larger than %d bytes or cannot be read",
+				 errmsg("key material file \"%s\" is larger than %d bytes",
 						path, MAX_KEY_MATERIAL_FILE)));
 	}
 	buf = palloc(st.st_size + 1);
@@ -162,7 +199,7 @@ external_material(const char *file, const char *ref, const char *what,
 				 errmsg("could not read key material file \"%s\": %m", path)));
 	buf[n] = '\0';
 	all = parse_object(buf, what);
-	entry = string_field(all, ref, false, what);
+	entry = string_field_max(all, ref, false, what, MAX_KEY_MATERIAL_ENTRY);
 	if (entry == NULL)
 		bad_material(what, psprintf("The key material file \"%s\" has no entry \"%s\".",
 									path, ref));
@@ -243,6 +280,7 @@ pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
 	{
 		const char *identity = pqfdw_kms_identity(kms->command);
 		char	   *kek_id = string_field(m, "keyEncryptionKeyID", true, where);
+		char	   *wrapped_kek = string_field(m, "wrappedKEK", true, where);
 		int			kek_id_len;
 		uint8	   *kek_id_bytes = pqfdw_decode_base64(kek_id, &kek_id_len);
 		PqKey		kek;
@@ -251,13 +289,14 @@ pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
 			bad_material(where, "Field \"keyEncryptionKeyID\" is not base64.");
 		/* the grant first: a cached KEK is no way around it */
 		pqfdw_check_key_usable(master_id, where);
-		if (!pqfdw_kek_cache_get(identity, master_id, kek_id, &kek))
+		if (!pqfdw_kek_cache_get(identity, master_id, kek_id, wrapped_kek,
+								 &kek))
 		{
-			pqfdw_kms_unwrap(kms->command, master_id, url,
-							 string_field(m, "wrappedKEK", true, where),
+			pqfdw_kms_unwrap(kms->command, master_id, url, wrapped_kek,
 							 psprintf("the key-encryption key of %s", where),
 							 &kek);
-			pqfdw_kek_cache_put(identity, master_id, kek_id, NULL, &kek);
+			pqfdw_kek_cache_put(identity, master_id, kek_id, wrapped_kek,
+								false, &kek);
 		}
 		if (!pqfdw_unwrap_locally(string_field(m, "wrappedDEK", true, where),
 								  &kek, kek_id_bytes, kek_id_len,

@@ -83,7 +83,7 @@ kek_for(PqKeyMaterialWriter *w, const char *master_id, const char *what)
 		k->wrapped_kek = pqfdw_kms_wrap(NULL, master_id, w->kms_url, &k->kek,
 										psprintf("the key-encryption key of %s", what));
 		pqfdw_kek_cache_put(identity, master_id, k->kek_id, k->wrapped_kek,
-							&k->kek);
+							true, &k->kek);
 	}
 	return k;
 }
@@ -189,6 +189,7 @@ void
 pqfdw_write_key_material_file(PqKeyMaterialWriter *w, const char *file)
 {
 	char	   *path;
+	char	   *dir;
 	char	   *tmp;
 	int			fd;
 	mode_t		oumask;
@@ -198,9 +199,18 @@ pqfdw_write_key_material_file(PqKeyMaterialWriter *w, const char *file)
 	path = pqfdw_key_material_path(file);
 	tmp = psprintf("%s.%d.tmp", path, MyProcPid);
 	appendStringInfoChar(&w->external, '}');
+
+	/*
+	 * The directory may be writable by others, who can see our pid: a name
+	 * planted there (a symlink to a file the server may write) must make
+	 * this fail, never be written through.  A leftover of a crashed backend
+	 * with our pid is ours to remove.
+	 */
+	(void) unlink(tmp);
 	/* as COPY TO writes files: readable by all; the keys in it are wrapped */
 	oumask = umask(S_IWGRP | S_IWOTH);
-	fd = OpenTransientFilePerm(tmp, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY,
+	fd = OpenTransientFilePerm(tmp,
+							   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | PG_BINARY,
 							   S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
 	umask(oumask);
 	if (fd < 0)
@@ -208,7 +218,8 @@ pqfdw_write_key_material_file(PqKeyMaterialWriter *w, const char *file)
 				(errcode_for_file_access(),
 				 errmsg("could not create key material file \"%s\": %m", tmp)));
 	errno = 0;
-	if (write(fd, w->external.data, w->external.len) != w->external.len)
+	if (write(fd, w->external.data, w->external.len) != w->external.len ||
+		pg_fsync(fd) != 0)
 	{
 		int			save_errno = errno ? errno : ENOSPC;
 
@@ -226,13 +237,25 @@ pqfdw_write_key_material_file(PqKeyMaterialWriter *w, const char *file)
 				(errcode_for_file_access(),
 				 errmsg("could not close key material file \"%s\": %m", tmp)));
 	}
-	/* fsyncs it, renames it, and fsyncs the directory */
-	if (durable_rename(tmp, path, LOG) != 0)
+
+	/*
+	 * Synced through our own descriptor above: durable_rename() would open
+	 * the temporary file again by name, which another user may have
+	 * replaced by then.  rename() replaces a symlink at path, never its
+	 * target.
+	 */
+	if (rename(tmp, path) != 0)
 	{
+		int			save_errno = errno;
+
 		(void) unlink(tmp);
+		errno = save_errno;
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not rename key material file \"%s\" to \"%s\": %m",
 						tmp, path)));
 	}
+	dir = pstrdup(path);
+	get_parent_directory(dir);
+	fsync_fname(dir[0] != '\0' ? dir : ".", true);
 }

@@ -17,6 +17,7 @@
 #include "format/read/file_crypto.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
+#include "utils/guc.h"
 
 extern char *pqfdw_key_directory;
 
@@ -61,6 +62,13 @@ extern bool pqfdw_key_usable(const char *id);
 /* ERROR unless the current user may use key id; purpose as above. */
 extern void pqfdw_check_key_usable(const char *id, const char *purpose);
 
+/*
+ * ERROR unless the current user is a superuser or path, with
+ * symlinks and ".." resolved, is outside the key directory: COPY's check,
+ * for roles with pg_read_server_files or pg_write_server_files.
+ */
+extern void pqfdw_check_not_key_directory(const char *path, bool is_from);
+
 /* kms.c, kms_command.c, kek_cache.c: the KMS of key tools' key material */
 
 extern char *pqfdw_kms_command;
@@ -76,6 +84,23 @@ typedef struct PqKmsCall
 	const char *kms_url;
 	const char *input;			/* the wrapped key, or the key in base64 */
 } PqKmsCall;
+
+/*
+ * Characters a value substituted into kms_command may hold: letters,
+ * digits and these, which the shell treats as ordinary characters whether
+ * quoted or not.  Enough for key ids, ARNs, Vault paths, URLs and base64.
+ */
+#define PQFDW_KMS_SAFE_PUNCTUATION "._-:/@+=,~"
+extern bool pqfdw_kms_value_safe(const char *v);
+
+/*
+ * An ERROR when kms_command has a placeholder (%o, %i, %u, %k) inside
+ * quotes or after a backslash, where the shell would interpret the value
+ * parquet_fdw quoted; the check hook of parquet_fdw.kms_command.
+ */
+extern void pqfdw_check_kms_command(const char *command);
+extern bool pqfdw_kms_command_check_hook(char **newval, void **extra,
+										 GucSource source);
 
 /* The command's stdout without its final newline (palloc'd). */
 extern char *pqfdw_run_kms_command(const PqKmsCall *call);
@@ -118,18 +143,20 @@ extern uint8 *pqfdw_decode_base64(const char *s, int *len);
 extern char *pqfdw_encode_base64(const uint8 *p, int len);
 
 /*
- * Unwrapped KEKs by (KMS, master key id, KEK id), for
+ * Unwrapped KEKs by (KMS, master key id, KEK id, wrapped KEK), for
  * parquet_fdw.kek_cache_lifetime seconds.  _current finds the KEK this
- * backend made for writing with a master key, and its wrapped form.
+ * backend made for writing with a master key (put with own), and its
+ * wrapped form.
  */
 extern bool pqfdw_kek_cache_get(const char *kms, const char *master_id,
-								const char *kek_id, PqKey *out);
+								const char *kek_id, const char *wrapped_kek,
+								PqKey *out);
 extern bool pqfdw_kek_cache_current(const char *kms, const char *master_id,
 									char **kek_id, char **wrapped_kek,
 									PqKey *out);
 extern void pqfdw_kek_cache_put(const char *kms, const char *master_id,
 								const char *kek_id, const char *wrapped_kek,
-								const PqKey *kek);
+								bool own, const PqKey *kek);
 
 /* key_material.c: keys of files written with parquet-java/Arrow key tools */
 

@@ -7,8 +7,11 @@
  * Like PostgreSQL's ssl_passphrase_command, the command runs through
  * /bin/sh as the server's user.  Placeholders: %o the operation ("wrap" or
  * "unwrap"), %i the master key id, %u the KMS instance URL, %k the
- * wrapped key (unwrap only), %% a percent sign; each substitution is
- * shell-quoted, for ids and URLs come from the files read.  The input
+ * wrapped key (unwrap only), %% a percent sign.  Ids, URLs and wrapped
+ * keys come from the files read, as untrusted as SQL: each value is
+ * single-quoted and may hold only letters, digits and the characters of
+ * PQFDW_KMS_SAFE_PUNCTUATION, and a template that quotes a placeholder
+ * itself is refused.  The input
  * (the wrapped key to unwrap, or the key to wrap in base64) goes to
  * stdin, never to the command line where ps would show it; stdout is the
  * answer.  stderr goes to the server log, as for ssl_passphrase_command.
@@ -18,6 +21,7 @@
  */
 #include "postgres.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -27,24 +31,119 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "portability/instr_time.h"
+#include "utils/guc.h"
 
 int			pqfdw_kms_command_timeout = 30000;
 
 /* A KMS answer longer than this is not a key or a wrapped key. */
 #define MAX_KMS_OUTPUT 8192
 
-static void
-append_quoted(StringInfo s, const char *v)
+bool
+pqfdw_kms_value_safe(const char *v)
 {
-	appendStringInfoChar(s, '\'');
 	for (; *v; v++)
-	{
-		if (*v == '\'')
-			appendStringInfoString(s, "'\\''");
-		else
-			appendStringInfoChar(s, *v);
-	}
+		if (!(isascii((unsigned char) *v) && isalnum((unsigned char) *v)) &&
+			strchr(PQFDW_KMS_SAFE_PUNCTUATION, *v) == NULL)
+			return false;
+	return true;
+}
+
+static bool
+printable(const char *v)
+{
+	for (; *v; v++)
+		if (*v < 0x20 || *v > 0x7e)
+			return false;
+	return true;
+}
+
+/*
+ * Each value is single-quoted, and may hold only safe characters: a value
+ * comes from SQL or from the Parquet file read, and the template's own
+ * quoting (which pqfdw_check_kms_command() restricts) must not matter.
+ */
+static void
+append_value(StringInfo s, const PqKmsCall *call, char placeholder,
+			 const char *what, const char *v)
+{
+	if (!pqfdw_kms_value_safe(v))
+		ereport(ERROR,
+				(errcode(call->wrap ? ERRCODE_INVALID_PARAMETER_VALUE :
+						 ERRCODE_DATA_CORRUPTED),
+				 printable(v) ?
+				 errmsg("%s \"%s\" cannot be passed to kms_command as %%%c",
+						what, v, placeholder) :
+				 errmsg("%s cannot be passed to kms_command as %%%c",
+						what, placeholder),
+				 errdetail("Values substituted into kms_command consist of letters, digits and the characters %s only.",
+						   PQFDW_KMS_SAFE_PUNCTUATION),
+				 errhint("The value %s.", call->wrap ?
+						 "comes from the statement's options" :
+						 "comes from the key material of the file read")));
 	appendStringInfoChar(s, '\'');
+	appendStringInfoString(s, v);
+	appendStringInfoChar(s, '\'');
+}
+
+/* Where the template has a placeholder the shell would see quoted, or NULL. */
+static const char *
+quoted_placeholder(const char *command)
+{
+	const char *p;
+	char		quote = '\0';
+
+	for (p = command; *p; p++)
+	{
+		if (quote == '\'')
+		{
+			if (*p == '\'')
+				quote = '\0';
+			else if (*p == '%' && p[1] == '%')
+				p++;
+			else if (*p == '%' && strchr("oiuk", p[1]) != NULL)
+				return p;
+			continue;
+		}
+		if (*p == '\\' && p[1] != '\0')
+		{
+			/* an escaped character; a placeholder right after it is quoted */
+			if (p[1] == '%')
+				return p;
+			p++;
+			continue;
+		}
+		if (*p == '"')
+			quote = quote == '"' ? '\0' : '"';
+		else if (*p == '\'' && quote == '\0')
+			quote = '\'';
+		else if (*p == '%' && p[1] == '%')
+			p++;
+		else if (*p == '%' && strchr("oiuk", p[1]) != NULL && quote != '\0')
+			return p;
+	}
+	return NULL;
+}
+
+bool
+pqfdw_kms_command_check_hook(char **newval, void **extra, GucSource source)
+{
+	if (*newval == NULL || quoted_placeholder(*newval) == NULL)
+		return true;
+	GUC_check_errdetail("A placeholder is inside quotes or after a backslash; parquet_fdw quotes every value it substitutes.");
+	GUC_check_errhint("Write %%o, %%i, %%u and %%k unquoted, for example \"/path/to/kms-client %%o %%i %%u\".");
+	return false;
+}
+
+void
+pqfdw_check_kms_command(const char *command)
+{
+	if (quoted_placeholder(command) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("kms_command \"%s\" has a placeholder inside quotes or after a backslash",
+						command),
+				 errdetail("parquet_fdw quotes every value it substitutes; quoted again, the shell would interpret it."),
+				 errhint("Write %%o, %%i, %%u and %%k unquoted, for example \"/path/to/kms-client %%o %%i %%u\".")));
 }
 
 static char *
@@ -53,6 +152,7 @@ expand_command(const PqKmsCall *call)
 	StringInfoData s;
 	const char *p;
 
+	pqfdw_check_kms_command(call->command);
 	initStringInfo(&s);
 	for (p = call->command; *p; p++)
 	{
@@ -64,13 +164,14 @@ expand_command(const PqKmsCall *call)
 		switch (*++p)
 		{
 			case 'o':
-				append_quoted(&s, call->wrap ? "wrap" : "unwrap");
+				append_value(&s, call, 'o', "the operation",
+							 call->wrap ? "wrap" : "unwrap");
 				break;
 			case 'i':
-				append_quoted(&s, call->master_id);
+				append_value(&s, call, 'i', "master key id", call->master_id);
 				break;
 			case 'u':
-				append_quoted(&s, call->kms_url);
+				append_value(&s, call, 'u', "KMS instance URL", call->kms_url);
 				break;
 			case 'k':
 				if (call->wrap)
@@ -78,7 +179,7 @@ expand_command(const PqKmsCall *call)
 							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 							 errmsg("kms_command uses %%k, which has no value when a key is wrapped"),
 							 errhint("Read the key to wrap from stdin; %%k names the wrapped key of an unwrap, which stdin also holds.")));
-				append_quoted(&s, call->input);
+				append_value(&s, call, 'k', "the wrapped key", call->input);
 				break;
 			case '%':
 				appendStringInfoChar(&s, '%');
@@ -124,6 +225,67 @@ kill_and_reap(pid_t pid)
 		;
 }
 
+/* Milliseconds left of the command's time since start (<= 0: none). */
+static long
+time_left(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return pqfdw_kms_command_timeout - (long) INSTR_TIME_GET_MILLISEC(now);
+}
+
+/*
+ * Write the input and a newline to the child's stdin (non-blocking), within
+ * the deadline; false on timeout.  A command that does not read its input
+ * may exit (EPIPE) or not: only the timeout or a cancel ends the wait, as
+ * while it answers.  A cancel kills the child.
+ */
+static bool
+write_input(pid_t pid, int fd, const char *input, size_t len, instr_time start)
+{
+	StringInfoData data;
+	size_t		done = 0;
+	bool		ok = true;
+
+	initStringInfo(&data);
+	appendBinaryStringInfo(&data, input, len);
+	appendStringInfoChar(&data, '\n');
+	while (done < (size_t) data.len)
+	{
+		struct pollfd pfd = {fd, POLLOUT, 0};
+		long		left = time_left(start);
+		int			rc;
+		ssize_t		n;
+
+		if (left <= 0)
+		{
+			ok = false;
+			break;
+		}
+		if (QueryCancelPending || ProcDiePending)
+		{
+			kill(-pid, SIGKILL);
+			break;
+		}
+		rc = poll(&pfd, 1, (int) Min(left, 100));
+		if (rc < 0 && errno != EINTR)
+			break;
+		if (rc <= 0)
+			continue;
+		n = write(fd, data.data + done, data.len - done);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			break;				/* EPIPE: the answer decides */
+		done += n;
+	}
+	explicit_bzero(data.data, data.len);
+	pfree(data.data);
+	return ok;
+}
+
 /*
  * Read the child's stdout until EOF into buf (len bytes so far), within the
  * deadline; false on timeout.  A cancel kills the child.
@@ -134,14 +296,10 @@ read_output(pid_t pid, int fd, char *buf, int *len, instr_time start)
 	for (;;)
 	{
 		struct pollfd pfd = {fd, POLLIN, 0};
-		instr_time	now;
-		long		left;
+		long		left = time_left(start);
 		int			rc;
 		ssize_t		n;
 
-		INSTR_TIME_SET_CURRENT(now);
-		INSTR_TIME_SUBTRACT(now, start);
-		left = pqfdw_kms_command_timeout - (long) INSTR_TIME_GET_MILLISEC(now);
 		if (left <= 0)
 			return false;
 		/* killed, its stdout ends; the caller then reaps it and cancels */
@@ -169,7 +327,6 @@ wait_exit(pid_t pid, int *status, instr_time start)
 {
 	for (;;)
 	{
-		instr_time	now;
 		pid_t		r = waitpid(pid, status, WNOHANG);
 
 		if (r == pid)
@@ -179,9 +336,7 @@ wait_exit(pid_t pid, int *status, instr_time start)
 			*status = -1;
 			return true;
 		}
-		INSTR_TIME_SET_CURRENT(now);
-		INSTR_TIME_SUBTRACT(now, start);
-		if ((long) INSTR_TIME_GET_MILLISEC(now) >= pqfdw_kms_command_timeout)
+		if (time_left(start) <= 0)
 			return false;
 		if (QueryCancelPending || ProcDiePending)
 			kill(-pid, SIGKILL);
@@ -237,15 +392,27 @@ pqfdw_run_kms_command(const PqKmsCall *call)
 				 errmsg("could not start kms_command: %m")));
 	}
 
-	/* a key is far smaller than a pipe's buffer: this write cannot block */
-	INSTR_TIME_SET_CURRENT(start);
-	if (write(in[1], call->input, input_len) != (ssize_t) input_len ||
-		write(in[1], "\n", 1) != 1)
+	/*
+	 * The input may not fit the pipe's buffer (a wrapped key from a file is
+	 * up to 64 kB, and a busy system's pipes hold one page): a write must
+	 * never wait beyond the deadline or a cancel.
+	 */
+	if (fcntl(in[1], F_SETFL, O_NONBLOCK) != 0)
 	{
-		/* the command need not read its input (EPIPE): its answer decides */
+		int			save_errno = errno;
+
+		close(in[1]);
+		close(out[0]);
+		kill_and_reap(pid);
+		errno = save_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not make the pipe to kms_command non-blocking: %m")));
 	}
+	INSTR_TIME_SET_CURRENT(start);
+	done = write_input(pid, in[1], call->input, input_len, start);
 	close(in[1]);
-	done = read_output(pid, out[0], buf, &len, start) &&
+	done = done && read_output(pid, out[0], buf, &len, start) &&
 		len <= MAX_KMS_OUTPUT && wait_exit(pid, &status, start);
 	close(out[0]);
 	if (!done && len > MAX_KMS_OUTPUT)

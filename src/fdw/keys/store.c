@@ -261,6 +261,59 @@ pqfdw_parse_column_keys(const char *column_keys)
 	return result;
 }
 
+/*
+ * path as the kernel resolves it (symlinks, "." and ".."), in palloc'd
+ * memory: realpath() of its longest existing prefix, and the rest as is
+ * (a file COPY TO would create; ".." after a missing directory resolves
+ * to nothing).
+ */
+static char *
+resolve_path(const char *path)
+{
+	/* the server's working directory is the data directory */
+	char	   *full = is_absolute_path(path) ? pstrdup(path) :
+		psprintf("%s/%s", DataDir, path);
+	char	   *prefix = pstrdup(full);
+	char	   *rest = pstrdup("");
+	char		real[PATH_MAX];
+
+	for (;;)
+	{
+		char	   *slash;
+
+		if (realpath(prefix[0] != '\0' ? prefix : "/", real) != NULL)
+			return psprintf("%s%s%s", real,
+							rest[0] != '\0' && strcmp(real, "/") != 0 ? "/" : "",
+							rest);
+		slash = strrchr(prefix, '/');
+		if (slash == NULL || (errno != ENOENT && errno != ENOTDIR))
+			return full;
+		rest = rest[0] != '\0' ? psprintf("%s/%s", slash + 1, rest) :
+			pstrdup(slash + 1);
+		*slash = '\0';
+	}
+}
+
+void
+pqfdw_check_not_key_directory(const char *path, bool is_from)
+{
+	char	   *dir;
+	char	   *file;
+	size_t		len;
+
+	if (superuser())
+		return;
+	dir = resolve_path(key_directory());
+	file = resolve_path(path);
+	len = strlen(dir);
+	if (strncmp(file, dir, len) == 0 && (file[len] == '\0' || file[len] == '/'))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to COPY %s \"%s\"",
+						is_from ? "from" : "to", path),
+				 errdetail("The file is in parquet_fdw's key directory, which only superusers may read or write with COPY.")));
+}
+
 bool
 pqfdw_key_available(const char *id)
 {
