@@ -241,7 +241,7 @@ await section('footer_memory', async () => {
   await q('DROP FOREIGN TABLE IF EXISTS hardening_footers');
   await q(`CREATE FOREIGN TABLE hardening_footers (i int, s text) SERVER hardening_srv OPTIONS (filename '${dir}')`);
   const footerBytes = async () => Number((await q(`SELECT coalesce(sum(total_bytes), 0)::bigint AS b FROM pg_backend_memory_contexts
-    WHERE name IN ('parquet_fdw footer cache', 'parquet_fdw footer')`))[0].b);
+    WHERE name IN ('parquet_fdw footer cache', 'parquet_fdw footer entries', 'parquet_fdw footer')`))[0].b);
   const vmHWM = async () => {
     const pid = (await q('SELECT pg_backend_pid() AS pid'))[0].pid;
     return Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);

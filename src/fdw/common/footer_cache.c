@@ -87,6 +87,7 @@ static HTAB *entries = NULL;
 static Size total_bytes = 0;	/* of the entries in the table */
 static Size pinned_bytes = 0;	/* of those with views */
 static Size trimmed_at = 0;		/* total_bytes after the last trim */
+static long peak_entries = 0;	/* most entries since the table was made */
 static uint64 use_clock = 0;
 static uint64 free_epoch = 1;	/* advances whenever entries are freed */
 
@@ -114,23 +115,53 @@ path_match(const void *key1, const void *key2, Size keysize)
 	return strcmp(*(const char *const *) key1, *(const char *const *) key2);
 }
 
-static void
-cache_init(void)
+static HTAB *
+new_table(long size)
 {
 	HASHCTL		ctl;
 
-	cache_cxt = AllocSetContextCreate(TopMemoryContext,
-									  "parquet_fdw footer cache",
-									  ALLOCSET_SMALL_SIZES);
 	ctl.keysize = sizeof(const char *);
 	ctl.entrysize = sizeof(FooterEntry);
 	ctl.hash = path_hash;
 	ctl.match = path_match;
 	ctl.hcxt = cache_cxt;
-	entries = hash_create("parquet_fdw footer cache", 256, &ctl,
-						  HASH_ELEM | HASH_FUNCTION | HASH_COMPARE |
-						  HASH_CONTEXT);
+	return hash_create("parquet_fdw footer entries", size, &ctl,
+					   HASH_ELEM | HASH_FUNCTION | HASH_COMPARE |
+					   HASH_CONTEXT);
+}
+
+static void
+cache_init(void)
+{
+	cache_cxt = AllocSetContextCreate(TopMemoryContext,
+									  "parquet_fdw footer cache",
+									  ALLOCSET_SMALL_SIZES);
+	entries = new_table(256);
 	RegisterXactCallback(footer_cache_xact, NULL);
+}
+
+/*
+ * A hash table never gives back the slots of removed entries: after a
+ * statement over many files, move the few entries left to a new one.
+ */
+static void
+shrink_table(void)
+{
+	long		n = hash_get_num_entries(entries);
+	HTAB	   *fresh;
+	HASH_SEQ_STATUS seq;
+	FooterEntry *e;
+
+	if (peak_entries < 1024 || n * 4 > peak_entries)
+		return;
+	fresh = new_table(Max(n, 256));
+	hash_seq_init(&seq, entries);
+	while ((e = hash_seq_search(&seq)) != NULL)
+		*(FooterEntry *) hash_search(fresh, &e->path, HASH_ENTER, NULL) = *e;
+	hash_destroy(entries);
+	entries = fresh;
+	last_found = NULL;
+	peak_entries = n;
 }
 
 static int
@@ -230,6 +261,7 @@ pqfdw_footer_cache_trim(void)
 		retire_entry(all[i]);
 	pfree(all);
 	trimmed_at = total_bytes;
+	shrink_table();
 }
 
 static void
@@ -395,6 +427,7 @@ pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp)
 	/* the key copied first: an entry never holds the caller's string */
 	key = MemoryContextStrdup(cxt, src->name);
 	e = hash_search(entries, &key, HASH_ENTER, &found);
+	peak_entries = Max(peak_entries, hash_get_num_entries(entries));
 	e->stamp = *stamp;
 	e->file = file;
 	e->cxt = cxt;
