@@ -9,6 +9,60 @@ CREATE FOREIGN TABLE ft_perm (id bigint)
 SELECT parquet_fdw.create_table_sql('/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');
 SELECT count(*) FROM parquet_fdw.metadata('/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');
 RESET ROLE;
+-- Members of parquet_fdw.read_files_role read Parquet files without
+-- pg_read_server_files, never in the key directory, and no other file.
+CREATE ROLE regress_pqfdw_readers;
+SET parquet_fdw.read_files_role = 'regress_pqfdw_readers';
+SET ROLE regress_pqfdw_user;
+CREATE FOREIGN TABLE ft_member (id bigint)
+    SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');
+RESET ROLE;
+GRANT regress_pqfdw_readers TO regress_pqfdw_user;
+CREATE TABLE perm_member (id bigint);
+GRANT SELECT, INSERT ON perm_member TO regress_pqfdw_user;
+SET ROLE regress_pqfdw_user;
+CREATE FOREIGN TABLE ft_member (id bigint)
+    SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');
+SELECT count(*) FROM ft_member;
+SELECT count(*) > 0 AS has_columns FROM parquet_fdw.schema('/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');
+COPY perm_member FROM '/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet' WITH (FORMAT parquet);
+SELECT count(*) = (SELECT count(*) FROM ft_member) AS copied_all FROM perm_member;
+-- not other files, nor the key directory, by any path
+COPY perm_member FROM '/tmp/parquet_fdw_test/fixtures/manifest.json';
+RESET ROLE;
+SELECT set_config('regress.key_dir', current_setting('data_directory') ||
+                  '/parquet_fdw_keys', false) IS NOT NULL AS set;
+SET ROLE regress_pqfdw_user;
+DO $$
+BEGIN
+    EXECUTE format('CREATE FOREIGN TABLE ft_keys (id bigint) SERVER parquet_srv OPTIONS (filename %L)',
+                   current_setting('regress.key_dir') || '/*.key');
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'a glob in the key directory: %', SQLSTATE;
+END $$;
+DO $$
+BEGIN
+    EXECUTE format('CREATE FOREIGN TABLE ft_keys (id bigint) SERVER parquet_srv OPTIONS (filename %L)',
+                   current_setting('regress.key_dir') || '/../parquet_fdw_keys/k.key');
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'a path with .. into the key directory: %', SQLSTATE;
+END $$;
+DO $$
+BEGIN
+    EXECUTE format('COPY perm_member FROM %L WITH (FORMAT parquet)',
+                   current_setting('regress.key_dir') || '/k.key');
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'COPY FROM the key directory: %', SQLSTATE;
+END $$;
+RESET ROLE;
+RESET parquet_fdw.read_files_role;
+SET ROLE regress_pqfdw_user;
+SELECT count(*) FROM parquet_fdw.schema('/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');
+RESET ROLE;
+DROP FOREIGN TABLE ft_member;
+DROP TABLE perm_member;
+REVOKE regress_pqfdw_readers FROM regress_pqfdw_user;
+DROP ROLE regress_pqfdw_readers;
 GRANT pg_read_server_files TO regress_pqfdw_user;
 SET ROLE regress_pqfdw_user;
 CREATE FOREIGN TABLE ft_perm (id bigint)

@@ -106,6 +106,14 @@ _PG_init(void)
 							   PGC_SUSET,
 							   0,
 							   NULL, NULL, NULL);
+	DefineCustomStringVariable("parquet_fdw.read_files_role",
+							   "Role whose members may read Parquet files on the server without pg_read_server_files.",
+							   "Foreign tables over files, IMPORT FOREIGN SCHEMA, the inspection functions and COPY FROM a Parquet file; never paths in the key directory.  Empty: none.",
+							   &pqfdw_read_files_role,
+							   "",
+							   PGC_SUSET,
+							   0,
+							   NULL, NULL, NULL);
 	DefineCustomStringVariable("parquet_fdw.kms_command",
 							   "Program that wraps and unwraps keys with a KMS's master keys, for key material of key tools (the server option kms_command overrides it).",
 							   "Placeholders: %o operation (wrap or unwrap), %i master key id, %u KMS instance URL, %k wrapped key; the key goes to stdin, the answer comes from stdout.  Empty: master keys are keys of the key store.",

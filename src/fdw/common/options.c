@@ -178,14 +178,63 @@ pqfdw_parse_sorted(const char *value)
 	return keys;
 }
 
-void
+/* parquet_fdw.read_files_role: a role whose members may read Parquet files */
+char	   *pqfdw_read_files_role = NULL;
+
+/*
+ * Whether the current user reads Parquet files on the server as a member
+ * of parquet_fdw.read_files_role only (false: superuser or
+ * pg_read_server_files); an ERROR when neither.
+ */
+bool
+pqfdw_read_files_member(void)
+{
+	Oid			role = pqfdw_read_files_role && pqfdw_read_files_role[0] ?
+		get_role_oid(pqfdw_read_files_role, true) : InvalidOid;
+
+	return OidIsValid(role) && has_privs_of_role(GetUserId(), role);
+}
+
+bool
 pqfdw_check_read_permission(void)
 {
-	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+	if (has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		return false;
+	if (!pqfdw_read_files_member())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to read Parquet files on the server"),
-				 errhint("Only superusers and roles with privileges of the pg_read_server_files role may read server files.")));
+				 errhint("Only superusers, roles with privileges of the pg_read_server_files role and members of the role named by parquet_fdw.read_files_role may read Parquet files on the server.")));
+	return true;
+}
+
+/*
+ * The paths of a filename option that a member of read_files_role may not
+ * name: those in the key directory (never Parquet, and only the server's).
+ */
+void
+pqfdw_check_readable_paths(List *items)
+{
+	ListCell   *lc;
+
+	foreach(lc, items)
+	{
+		char	   *item = pstrdup(lfirst(lc));
+		char	   *glob = strpbrk(item, "*?[");
+
+		/* a pattern: the directory its matches are in or below */
+		if (glob != NULL)
+		{
+			*glob = '\0';
+			if (strrchr(item, '/') != NULL)
+				strrchr(item, '/')[1] = '\0';
+		}
+		if (pqfdw_in_key_directory(item))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to read \"%s\"", (char *) lfirst(lc)),
+					 errdetail("The path is in parquet_fdw's key directory.")));
+	}
 }
 
 /* kms_command runs a program as the server's user, as COPY PROGRAM does. */
@@ -205,6 +254,8 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
 	Oid			catalog = PG_GETARG_OID(1);
 	char	   *filename = NULL;
+	List	   *items;
+	bool		member_only;
 	ListCell   *cell;
 
 	foreach(cell, options)
@@ -239,10 +290,12 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 				ereport(ERROR,
 						(errcode(ERRCODE_SYNTAX_ERROR),
 						 errmsg("conflicting or redundant options")));
-			pqfdw_check_read_permission();
+			member_only = pqfdw_check_read_permission();
 			filename = defGetString(def);
 			/* syntax only: files may be created after the table */
-			(void) pqfdw_split_paths(filename);
+			items = pqfdw_split_paths(filename);
+			if (member_only)
+				pqfdw_check_readable_paths(items);
 		}
 		else if (strcmp(def->defname, "footer_key") == 0)
 			pqfdw_check_key_id(defGetString(def), "footer_key");

@@ -175,7 +175,11 @@ extern const PqfdwDirListing *pqfdw_dir_listing(const char *dir);
 extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
 							  int64 *value);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
-extern void pqfdw_check_read_permission(void);
+extern char *pqfdw_read_files_role;
+/* a member of parquet_fdw.read_files_role? */
+extern bool pqfdw_read_files_member(void);
+extern bool pqfdw_check_read_permission(void);
+extern void pqfdw_check_readable_paths(List *items);
 
 /* source.c: files through transient file descriptors */
 extern PqSource *pqfdw_source_open(const char *path);

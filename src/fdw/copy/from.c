@@ -415,14 +415,19 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 				 errmsg("COPY FROM PROGRAM with FORMAT parquet is not supported")));
 	parse_from_options(stmt->options, &opts);
 
-	/* DoCopy()'s checks, in its order */
+	/*
+	 * DoCopy()'s checks, in its order; members of read_files_role may read
+	 * Parquet files too (the file must be Parquet: this is FORMAT parquet)
+	 */
 	if (stmt->filename != NULL &&
-		!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES) &&
+		!pqfdw_read_files_member())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be superuser or have privileges of the pg_read_server_files role to COPY from a file"),
 				 errhint("Anyone can COPY to stdout or from stdin. "
-						 "psql's \\copy command also works for anyone.")));
+						 "psql's \\copy command also works for anyone.  "
+						 "Members of the role named by parquet_fdw.read_files_role may COPY from Parquet files.")));
 
 	pstate = make_parsestate(NULL);
 	pstate->p_sourcetext = queryString;

@@ -238,8 +238,9 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	PqfdwKeyOptions ko = {NULL, NULL, NULL};
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
+	bool		member_only;
 
-	pqfdw_check_read_permission();
+	member_only = pqfdw_check_read_permission();
 	foreach(lc, stmt->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -257,6 +258,8 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
 				 errmsg("IMPORT FOREIGN SCHEMA needs an absolute directory path, not \"%s\"",
 						stmt->remote_schema)));
+	if (member_only)
+		pqfdw_check_readable_paths(list_make1(stmt->remote_schema));
 	files = pqfdw_expand_paths(stmt->remote_schema);
 
 	/* the directory is one hive-partitioned dataset: one table */
@@ -316,13 +319,16 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 	PqFile	   *file;
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
+	bool		member_only;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("path must not be NULL")));
-	pqfdw_check_read_permission();
+	member_only = pqfdw_check_read_permission();
 	filename = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	if (member_only)
+		pqfdw_check_readable_paths(pqfdw_split_paths(filename));
 	server = PG_ARGISNULL(2) ? "parquet_srv" :
 		text_to_cstring(PG_GETARG_TEXT_PP(2));
 

@@ -30,13 +30,16 @@ open_for_inspection(FunctionCallInfo fcinfo)
 {
 	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	PqFile	   *file;
+	bool		member_only;
 
-	pqfdw_check_read_permission();
+	member_only = pqfdw_check_read_permission();
 	if (!is_absolute_path(path))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("relative path not allowed: \"%s\"", path),
 				 errhint("Use an absolute path.")));
+	if (member_only)
+		pqfdw_check_readable_paths(list_make1(path));
 	file = pqfdw_file_open(path, NULL);
 	pqfdw_source_close(file->src);
 	return file;

@@ -294,19 +294,22 @@ resolve_path(const char *path)
 	}
 }
 
+bool
+pqfdw_in_key_directory(const char *path)
+{
+	char	   *dir = resolve_path(key_directory());
+	char	   *file = resolve_path(path);
+	size_t		len = strlen(dir);
+
+	return strncmp(file, dir, len) == 0 && (file[len] == '\0' || file[len] == '/');
+}
+
 void
 pqfdw_check_not_key_directory(const char *path, bool is_from)
 {
-	char	   *dir;
-	char	   *file;
-	size_t		len;
-
 	if (superuser())
 		return;
-	dir = resolve_path(key_directory());
-	file = resolve_path(path);
-	len = strlen(dir);
-	if (strncmp(file, dir, len) == 0 && (file[len] == '\0' || file[len] == '/'))
+	if (pqfdw_in_key_directory(path))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to COPY %s \"%s\"",
