@@ -118,7 +118,8 @@ pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 	pqfdw_check_key_usable(id, purpose);
 
 	path = key_path(id);
-	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	/* O_NONBLOCK: a FIFO at the name reads as empty, never waits */
+	fd = OpenTransientFile(path, O_RDONLY | O_NONBLOCK | PG_BINARY);
 	if (fd < 0)
 	{
 		if (errno == ENOENT)
