@@ -426,8 +426,7 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be superuser or have privileges of the pg_read_server_files role to COPY from a file"),
 				 errhint("Anyone can COPY to stdout or from stdin. "
-						 "psql's \\copy command also works for anyone.  "
-						 "Members of the role named by parquet_fdw.read_files_role may COPY from Parquet files.")));
+						 "psql's \\copy command also works for anyone.")));
 
 	pstate = make_parsestate(NULL);
 	pstate->p_sourcetext = queryString;
