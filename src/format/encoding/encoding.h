@@ -158,6 +158,29 @@ extern const uint8 *pq_delta_end(PqDeltaDecoder *d);
 extern void pq_delta_encode_i64(PqBuffer *out, const int64 *in, int n);
 extern void pq_delta_encode_i32(PqBuffer *out, const int32 *in, int n);
 
+/* ---- decoded size limit ---- */
+
+/*
+ * The most memory a page's values may take once decoded: their bytes plus
+ * one PqByteArray each (what the decoder holds and the scan converts).
+ * Most encodings cannot exceed the bytes present, but DELTA_BYTE_ARRAY's
+ * shared prefixes and the zero-width miniblocks of the DELTA_* length
+ * streams can stand for any amount.  As a page's uncompressed size is held
+ * to its codec's ratio and the allocation limit (codec.c), its decoded
+ * values are held to PQ_DECODED_RATIO times its encoded section, with a
+ * floor of PQ_DECODED_MIN so that small pages of long repeated values
+ * (20,000 values of 1.6 kB, the row-count page limit of parquet-mr and
+ * arrow-rs) still decode, and never more than MaxAllocSize.
+ */
+#define PQ_DECODED_MIN ((size_t) 32 * 1024 * 1024)
+#define PQ_DECODED_RATIO 64
+
+extern uint64 pq_decoded_limit(size_t encoded);
+
+/* pq_corrupt() naming what when decoded exceeds pq_decoded_limit(encoded) */
+extern void pq_check_decoded_size(const char *what, size_t encoded,
+								  uint64 decoded);
+
 /* ---- page value decoder ---- */
 
 /*
