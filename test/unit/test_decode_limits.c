@@ -5,7 +5,8 @@
  *		large allocation, and pages just inside the limit still decode.
  *
  * The pages are built here: the prefix and length streams with the
- * writer's DELTA_BINARY_PACKED encoder, the count bombs by hand.  The
+ * writer's DELTA_BINARY_PACKED encoder, the count bombs and the Variant
+ * value by hand.  The
  * limit is the one encoding.h documents (PQ_DECODED_MIN, PQ_DECODED_RATIO
  * times the encoded section); the boundary cases are computed from those
  * two numbers, which are checked first.
@@ -13,6 +14,7 @@
 #include "postgres.h"
 
 #include "format/encoding/encoding.h"
+#include "format/variant/variant.h"
 #include "unit_test.h"
 #include "utils/memutils.h"
 
@@ -227,6 +229,75 @@ test_delta_length_count_bomb(void)
 	CHECK_EQ_INT(d.remaining, 100000);
 }
 
+/*
+ * Nested Variant arrays whose two elements share their bytes: depth d
+ * levels of 5 bytes each stand for 2^d nulls.  At depth 24 that is 100 MB
+ * of JSON from a 121-byte value.
+ */
+static uint8 *
+variant_doubling(int depth, size_t *len)
+{
+	uint8	   *v = palloc(5 * depth + 1);
+	int			i;
+
+	/* built from the innermost null outwards */
+	v[5 * depth] = 0x00;		/* primitive null */
+	for (i = depth - 1; i >= 0; i--)
+	{
+		uint8	   *a = v + 5 * i;
+
+		a[0] = 0x03;			/* array, 1-byte count and offsets */
+		a[1] = 2;				/* two elements */
+		a[2] = 0;				/* both at offset 0 */
+		a[3] = 0;
+		a[4] = (uint8) (5 * (depth - 1 - i) + 1);	/* data length */
+	}
+	*len = 5 * depth + 1;
+	return ut_exact_copy(v, *len);
+}
+
+static void
+test_variant_shared_elements(void)
+{
+	static const uint8 meta[] = {0x01, 0x00, 0x00};
+	PqBuffer	buf;
+	size_t		len;
+	uint8	   *v;
+	size_t		base;
+
+	/* depth 3: eight nulls, the sharing itself is valid */
+	v = variant_doubling(3, &len);
+	pq_buffer_init(&buf, 64);
+	pq_variant_binary_to_json(&buf, meta, sizeof(meta), v, len);
+	CHECK(buf.len == strlen("[[[null,null],[null,null]],[[null,null],[null,null]]]"));
+	CHECK(memcmp(buf.data, "[[[null,null],[null,null]],[[null,null],[null,null]]]", buf.len) == 0);
+
+	v = variant_doubling(24, &len);
+	CHECK_EQ_INT(len, 121);
+	pq_buffer_reset(&buf);
+	base = shim_live_bytes();
+	shim_peak_reset();
+	CHECK_ERROR(pq_variant_binary_to_json(&buf, meta, sizeof(meta), v, len),
+				ERRCODE_DATA_CORRUPTED);
+	CHECK(strstr(shim_last_message, "renders to more than") != NULL);
+	/* the buffer doubles past the 32 MB limit once, no further */
+	CHECK(shim_peak_above(base) <= (size_t) 2 * PQ_DECODED_MIN + SMALL_PEAK);
+}
+
+/* What a dictionary page's claimed count must fit before it sizes arrays */
+static void
+test_plain_min_bytes(void)
+{
+	CHECK_EQ_INT(pq_plain_min_bytes(PQ_BOOLEAN, 0, 9), 2);
+	CHECK_EQ_INT(pq_plain_min_bytes(PQ_INT32, 0, 3), 12);
+	CHECK_EQ_INT(pq_plain_min_bytes(PQ_INT96, 12, 2), 24);
+	CHECK_EQ_INT(pq_plain_min_bytes(PQ_BYTE_ARRAY, 0, 5), 20);
+	/* 1000 FIXED_LEN_BYTE_ARRAY(2^20) entries: 1 GB, not 1000 bytes */
+	CHECK_EQ_INT(pq_plain_min_bytes(PQ_FIXED_LEN_BYTE_ARRAY, 1 << 20, 1000),
+				 (int64) 1000 << 20);
+	CHECK_EQ_INT(pq_plain_min_bytes(PQ_DOUBLE, 0, 0), 0);
+}
+
 void
 suite_decode_limits(void)
 {
@@ -237,4 +308,6 @@ suite_decode_limits(void)
 	ut_run("decode limits: small page at the floor", test_dba_floor_boundary);
 	ut_run("decode limits: large page at the ratio", test_dba_ratio_boundary);
 	ut_run("decode limits: DELTA_LENGTH count bomb", test_delta_length_count_bomb);
+	ut_run("decode limits: Variant elements sharing bytes", test_variant_shared_elements);
+	ut_run("decode limits: PLAIN sizes of dictionary claims", test_plain_min_bytes);
 }

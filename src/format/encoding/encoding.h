@@ -12,6 +12,7 @@
  *		delta_bytes.c	DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY
  *		byte_stream_split.c	BYTE_STREAM_SPLIT
  *		value_decoder.c		PqValueDecoder: one page's values, any encoding
+ *		decode_limits.c		sizes a decoder may allocate by
  *
  * Decoders never read outside [buf, buf + len): a count or length that does
  * not fit the bytes that exist raises pq_corrupt().
@@ -158,7 +159,7 @@ extern const uint8 *pq_delta_end(PqDeltaDecoder *d);
 extern void pq_delta_encode_i64(PqBuffer *out, const int64 *in, int n);
 extern void pq_delta_encode_i32(PqBuffer *out, const int32 *in, int n);
 
-/* ---- decoded size limit ---- */
+/* ---- decoded size limits (decode_limits.c) ---- */
 
 /*
  * The most memory a page's values may take once decoded: their bytes plus
@@ -180,6 +181,14 @@ extern uint64 pq_decoded_limit(size_t encoded);
 /* pq_corrupt() naming what when decoded exceeds pq_decoded_limit(encoded) */
 extern void pq_check_decoded_size(const char *what, size_t encoded,
 								  uint64 decoded);
+
+/*
+ * The fewest bytes n PLAIN values of the type take (BOOLEAN: one bit each,
+ * BYTE_ARRAY: the 4-byte length each): a page that claims more values
+ * than its bytes can hold is corrupt before anything is sized by the
+ * claim.
+ */
+extern uint64 pq_plain_min_bytes(int ptype, int type_length, int64 n);
 
 /* ---- page value decoder ---- */
 

@@ -12,29 +12,9 @@
 #include "format/common/pq_common.h"
 
 #include "format/encoding/internal.h"
-#include "utils/memutils.h"
 
 /* Values decoded per step where a temporary array is needed */
 #define VALDEC_CHUNK 256
-
-uint64
-pq_decoded_limit(size_t encoded)
-{
-	uint64		limit = Max((uint64) PQ_DECODED_MIN,
-							(uint64) encoded * PQ_DECODED_RATIO);
-
-	return Min(limit, (uint64) MaxAllocSize);
-}
-
-void
-pq_check_decoded_size(const char *what, size_t encoded, uint64 decoded)
-{
-	uint64		limit = pq_decoded_limit(encoded);
-
-	if (decoded > limit)
-		pq_corrupt("%s of %zu bytes decodes to " UINT64_FORMAT " bytes, more than the " UINT64_FORMAT " allowed for it",
-				   what, encoded, decoded, limit);
-}
 
 /* Is this value encoding defined for this physical type? */
 static bool

@@ -27,8 +27,18 @@
  */
 #include "format/read/assemble.h"
 
+#include "utils/memutils.h"
+
 #define PQ_BYTE_BLOCK (64 * 1024)
 #define PQ_ARENA_VALUES 1024
+
+/*
+ * Level entries of one leaf in one batch.  RLE levels make a list of any
+ * length a few bytes long, so the count is bounded here: at most as many
+ * as PostgreSQL can allocate value trees for in one chunk (33 million),
+ * which also keeps every count and index an int.
+ */
+#define PQ_MAX_BATCH_ENTRIES ((int) (MaxAllocSize / sizeof(PqValue)))
 
 /* A block of copied byte-array values; blocks never move. */
 typedef struct ByteBlock
@@ -399,6 +409,9 @@ copy_entries(PqAssembler *a, LeafStream *s, int end)
 
 	if (k <= 0)
 		return;
+	if (k > PQ_MAX_BATCH_ENTRIES - base)
+		pq_too_large("column \"%s\" has more than %d level entries in a batch of rows starting at row " INT64_FORMAT,
+					 s->leaf->name, PQ_MAX_BATCH_ENTRIES, a->row);
 	ensure_entries(a, s, base + k);
 	for (i = 0; i < k; i++)
 	{
