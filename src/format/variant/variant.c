@@ -9,17 +9,17 @@
  * data.  Values are rendered straight from the buffers, without building
  * a tree.
  *
- * Nothing stops the fields or elements of a container from sharing their
- * bytes (offsets may repeat), so a few nested containers can stand for
- * JSON of any size.  Each object or array is held to pq_decoded_limit() of
- * its own bytes, checked after each field or element: the output stays
- * within twice that limit and is refused long before the nesting unfolds.
+ * The fields or elements of a container must not share their bytes: with
+ * repeated offsets a few nested containers would stand for JSON of any
+ * size (2^d values from 5d bytes).  Each value is contiguous, so the sizes
+ * of a container's children add up to at most its data length; a
+ * container whose children add up to more is corrupt.  The rendering of a
+ * value thus stays proportional to its bytes and the keys it names.
  *
  *-------------------------------------------------------------------------
  */
 #include "format/variant/variant.h"
 
-#include "format/encoding/encoding.h"
 #include "format/json/render.h"
 #include "format/variant/internal.h"
 
@@ -170,14 +170,12 @@ pq_variant_object_field(const PqVariantObject *o, const PqVariantMeta *m,
 	*avail = o->data_len - off;
 }
 
-/* The JSON of a container of size bytes, started at start, is too long. */
-static void
-check_rendered(const PqBuffer *buf, size_t start, size_t size,
-			   const char *what)
+void
+pq_variant_check_disjoint(size_t used, size_t data_len, const char *what)
 {
-	if (buf->len - start > pq_decoded_limit(size))
-		pq_corrupt("Variant %s of %zu bytes renders to more than " UINT64_FORMAT " bytes of JSON",
-				   what, size, pq_decoded_limit(size));
+	if (used > data_len)
+		pq_corrupt("Variant %s values overlap: they take %zu bytes of its %zu data bytes",
+				   what, used, data_len);
 }
 
 /* A key of an object, for the duplicate check of unsorted objects. */
@@ -233,7 +231,7 @@ render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 	const uint8 *prev = NULL;
 	size_t		prev_len = 0;
 	bool		ascending = true;
-	size_t		start = buf->len;
+	size_t		used = 0;
 	uint32		i;
 
 	pq_variant_object_open(&o, p, avail);
@@ -252,8 +250,8 @@ render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 			pq_buffer_append_byte(buf, ',');
 		pq_json_string(buf, (const char *) key, key_len);
 		pq_buffer_append_byte(buf, ':');
-		pq_variant_render(buf, m, value, value_avail, depth + 1);
-		check_rendered(buf, start, o.size, "object");
+		used += pq_variant_render(buf, m, value, value_avail, depth + 1);
+		pq_variant_check_disjoint(used, o.data_len, "object");
 		prev = key;
 		prev_len = key_len;
 	}
@@ -273,7 +271,7 @@ render_array(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 	size_t		pos = read_count(p, avail, (header >> 2) & 1, &n);
 	size_t		data_len = check_data(p, avail, pos, n, offset_size, "array");
 	const uint8 *data = p + pos + ((size_t) n + 1) * offset_size;
-	size_t		start = buf->len;
+	size_t		used = 0;
 	uint32		i;
 
 	pq_buffer_append_byte(buf, '[');
@@ -287,8 +285,8 @@ render_array(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 					   i, off, data_len);
 		if (i > 0)
 			pq_buffer_append_byte(buf, ',');
-		pq_variant_render(buf, m, data + off, data_len - off, depth + 1);
-		check_rendered(buf, start, (data - p) + data_len, "array");
+		used += pq_variant_render(buf, m, data + off, data_len - off, depth + 1);
+		pq_variant_check_disjoint(used, data_len, "array");
 	}
 	pq_buffer_append_byte(buf, ']');
 	return (data - p) + data_len;
