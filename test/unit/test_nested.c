@@ -949,6 +949,9 @@ typedef struct EndlessList
 	int64		total;
 	int16		rep[PQ_SEGMENT_CAP];
 	int16		def[PQ_SEGMENT_CAP];
+	/* with a dictionary: every entry is a value, dictionary id 0 */
+	const PqDictionary *dict;
+	uint32		indices[PQ_SEGMENT_CAP];
 } EndlessList;
 
 static int
@@ -964,6 +967,12 @@ endless_next(void *arg, int leaf, int max, PqSegment *seg)
 	seg->n = n;
 	seg->rep = el->rep;
 	seg->def = el->def;
+	if (el->dict)
+	{
+		seg->nvalues = n;
+		seg->indices = el->indices;
+		seg->dict = el->dict;
+	}
 	el->given += n;
 	return n;
 }
@@ -1015,6 +1024,56 @@ test_list_entry_limit(void)
 	CHECK(strstr(shim_last_message, "level entries") != NULL);
 }
 
+/*
+ * One dictionary entry of 1 MB named by every element of a list: the
+ * index bytes cost nothing, but each element is converted on its own.
+ * 1023 of them fit the 1 GB a leaf's values may take in a batch; 1024 do
+ * not.
+ */
+static void
+test_list_dictionary_bytes(void)
+{
+	PqSchemaNode *el = leaf("element", PQ_OPTIONAL, PQ_BYTE_ARRAY);
+	PqSchemaNode *l = group1("my_list", PQ_OPTIONAL, PQ_LT_LIST, -1,
+							 group1("list", PQ_REPEATED, PQ_LT_NONE, -1, el));
+	EndlessList *src = palloc0(sizeof(EndlessList));
+	PqLeafSource ls = {endless_next, endless_skip, endless_position, src};
+	PqDictionary dict;
+	PqByteArray entry;
+	PqAssembler *a;
+	const PqLeafBatch *lb;
+	int			i;
+
+	root1(l);
+	entry.len = 1024 * 1024;
+	entry.ptr = palloc0(entry.len);
+	dict.id = 1;
+	dict.count = 1;
+	dict.fixed = NULL;
+	dict.ba = &entry;
+	src->dict = &dict;
+	for (i = 0; i < PQ_SEGMENT_CAP; i++)
+	{
+		src->rep[i] = 1;
+		src->def[i] = 3;
+		src->indices[i] = 0;
+	}
+
+	src->total = 1023;
+	a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, ls);
+	pq_assembler_reset(a);
+	lb = pq_assembler_next(a, 1);
+	CHECK_EQ_INT(lb[0].nvalues, 1023);
+	CHECK(lb[0].ba[1022].ptr == entry.ptr);
+
+	src->given = 0;
+	src->total = 1024;
+	a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, ls);
+	pq_assembler_reset(a);
+	CHECK_ERROR(pq_assembler_next(a, 1), ERRCODE_PROGRAM_LIMIT_EXCEEDED);
+	CHECK(strstr(shim_last_message, "bytes of values") != NULL);
+}
+
 void
 suite_nested(void)
 {
@@ -1029,4 +1088,5 @@ suite_nested(void)
 	ut_run("nested: DuckDB fixed-size arrays (NULL slots)", test_fixed_size_arrays);
 	ut_run("nested: leaves that disagree", test_leaves_disagree);
 	ut_run("nested: list entries of a batch are limited", test_list_entry_limit);
+	ut_run("nested: dictionary bytes of a batch are limited", test_list_dictionary_bytes);
 }
