@@ -62,3 +62,26 @@ BEGIN
 END
 $$;
 SELECT :after_one > 0 AS pooled, reader_buffer_bytes() <= :after_one AS not_grown;
+
+-- A page whose values decode to far more than the file holds (issue 38):
+-- 300 bytes, one DELTA_BYTE_ARRAY page of 65,536 values each repeating a
+-- 4096-byte prefix, 268 MB decoded.  A role whose only privilege is INSERT
+-- on the table loads it through COPY FROM STDIN: a clean ERROR
+-- (data_corrupted), no row, the backend alive.
+CREATE TABLE decode_bomb (s text);
+CREATE ROLE regress_decode_user;
+GRANT INSERT, SELECT ON decode_bomb TO regress_decode_user;
+SET ROLE regress_decode_user;
+\set VERBOSITY sqlstate
+\copy decode_bomb FROM '/tmp/parquet_fdw_test/fixtures/bad_delta_bytes_bomb.parquet' WITH (FORMAT parquet)
+\set VERBOSITY default
+SELECT count(*) AS rows_loaded FROM decode_bomb;
+RESET ROLE;
+SELECT 1 AS still_alive;
+-- The message names the limit, the column and the page.
+CREATE FOREIGN TABLE ft_decode_bomb (s text)
+    SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/bad_delta_bytes_bomb.parquet');
+SELECT s FROM ft_decode_bomb;
+DROP TABLE decode_bomb;
+DROP ROLE regress_decode_user;

@@ -6,7 +6,9 @@
  *		uncompressed size; then the page bytes.  The body is decompressed
  *		(when the size is plausible, as the column reader checks first),
  *		its levels decoded as a v1 page prefixes them, and its values read
- *		in uneven batches with the decoder of the encoding.
+ *		in uneven batches with the decoder of the encoding.  Decoding may
+ *		allocate what pq_decoded_limit() allows for the values section and
+ *		little more: a page that makes it allocate beyond is a crash.
  */
 #include "fuzz.h"
 
@@ -41,6 +43,8 @@ one(const uint8 *data, size_t size)
 	void	   *out;
 	int			done = 0;
 	int			step = 1;
+	size_t		base;
+	size_t		budget;
 
 	if (codec != PQ_CODEC_UNCOMPRESSED)
 	{
@@ -71,9 +75,18 @@ one(const uint8 *data, size_t size)
 		len -= used;
 	}
 
-	pq_valdec_init(&d, encoding, ptype, type_length, body, len, nvalues);
 	width = pq_fixed_width(ptype, type_length);
 	out = palloc(Max((size_t) Max(width, (int) sizeof(PqByteArray)) * 4096, 1));
+
+	/*
+	 * Beyond the values: DELTA_BYTE_ARRAY's prefix lengths, copies of
+	 * BYTE_STREAM_SPLIT FIXED_LEN_BYTE_ARRAY values (at most the section).
+	 */
+	budget = pq_decoded_limit(len) + sizeof(int32) * (size_t) nvalues + len +
+		64 * 1024;
+	base = shim_live_bytes();
+	shim_peak_reset();
+	pq_valdec_init(&d, encoding, ptype, type_length, body, len, nvalues);
 	while (done < nvalues)
 	{
 		int			n = Min(step, nvalues - done);
@@ -86,6 +99,12 @@ one(const uint8 *data, size_t size)
 			pq_valdec_read_fixed(&d, n, out);
 		done += n;
 		step = step * 3 % 4096 + 1;
+	}
+	if (shim_peak_above(base) > budget)
+	{
+		fprintf(stderr, "fuzz_page: %zu bytes of values allocated %zu bytes, more than %zu\n",
+				len, shim_peak_above(base), budget);
+		abort();
 	}
 }
 

@@ -23,6 +23,7 @@ import * as pw from 'parquet-wasm';
 import { duck, duckQuery, sqlString } from './lib/duck.mjs';
 import { duckCreateTypesSql, markdownTable, pgTypesQuery, COLUMNS } from './lib/types_table.mjs';
 import { walkPages } from './lib/parquet.mjs';
+import { deltaBytesBomb, BOMB_PREFIX, BOMB_VALUES } from './lib/hostile_parquet.mjs';
 import { fixedArraysSql, legacyLists, nestedDeclSql, nestedTypesSql } from './lib/nested_tables.mjs';
 
 if (process.argv[2] === '--doc') {
@@ -408,6 +409,21 @@ async function badFixtures() {
     verifyPages(name, { pageTypes: ['DATA_PAGE_V2'] });
     const why = 'data page v2 of a list column whose num_rows (999) disagrees with its repetition levels (1000 rows)';
     add(name, { writer: 'gen_fixtures.mjs (patched arrow-rs file)', expect: 'error', reference: 'none', errorCode: 'XX001', why, exercises: why });
+  }
+  // Issue 38, defect 2: a 300-byte file whose one DELTA_BYTE_ARRAY page
+  // decodes to 268 MB.  DuckDB reads it (it is valid Parquet): the refusal
+  // is the reader's limit on decoded bytes, not damage.
+  {
+    const name = 'bad_delta_bytes_bomb.parquet';
+    const file = path.join(OUT, name);
+    fs.writeFileSync(file, deltaBytesBomb());
+    const r = await duckQuery(`SELECT count(*), min(length(s)), sum(length(s)) FROM read_parquet(${sqlString(file)})`);
+    const [count, minLen, total] = r.rows[0].map(Number);
+    check(name, fs.statSync(file).size < 512 && count === BOMB_VALUES && minLen === BOMB_PREFIX &&
+      total === BOMB_PREFIX + (BOMB_VALUES - 1) * (BOMB_PREFIX + 1),
+    `a file under 512 bytes DuckDB reads as ${BOMB_VALUES} values of ${BOMB_PREFIX}+ bytes, found ${count}, ${minLen}, ${total}`);
+    const why = 'DELTA_BYTE_ARRAY page of 65,536 values repeating 4096-byte prefixes: 268 MB decoded from 300 bytes';
+    add(name, { writer: 'test/js/lib/hostile_parquet.mjs (hand-built)', expect: 'error', reference: 'none', errorCode: 'XX001', why, exercises: why });
   }
 }
 

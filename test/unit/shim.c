@@ -30,6 +30,37 @@ typedef struct ShimChunk
 
 static ShimChunk chunks = {&chunks, &chunks, 0, 0};
 
+/* Bytes allocated and not freed, and the most there were since a reset */
+static size_t shim_live;
+static size_t shim_peak;
+
+static void
+shim_count(size_t added, size_t removed)
+{
+	shim_live += added;
+	shim_live -= removed;
+	if (shim_live > shim_peak)
+		shim_peak = shim_live;
+}
+
+void
+shim_peak_reset(void)
+{
+	shim_peak = shim_live;
+}
+
+size_t
+shim_peak_above(size_t base)
+{
+	return shim_peak > base ? shim_peak - base : 0;
+}
+
+size_t
+shim_live_bytes(void)
+{
+	return shim_live;
+}
+
 static void *
 shim_alloc(size_t size, bool zero)
 {
@@ -45,6 +76,7 @@ shim_alloc(size_t size, bool zero)
 	c->prev = &chunks;
 	chunks.next->prev = c;
 	chunks.next = c;
+	shim_count(size, 0);
 	if (zero)
 		memset(c + 1, 0, size);
 	return c + 1;
@@ -101,6 +133,7 @@ pfree(void *pointer)
 
 	c->prev->next = c->next;
 	c->next->prev = c->prev;
+	shim_count(0, c->size);
 	free(c);
 }
 
@@ -109,6 +142,7 @@ shim_realloc(void *pointer, Size size)
 {
 	ShimChunk  *c = ((ShimChunk *) pointer) - 1;
 	ShimChunk  *n;
+	size_t		old_size = c->size;
 
 	c->prev->next = c->next;
 	c->next->prev = c->prev;
@@ -116,6 +150,7 @@ shim_realloc(void *pointer, Size size)
 	if (n == NULL)
 		abort();
 	n->size = size;
+	shim_count(size, old_size);
 	n->next = chunks.next;
 	n->prev = &chunks;
 	chunks.next->prev = n;
@@ -211,6 +246,8 @@ shim_free_all(void)
 		free(c);
 	}
 	chunks.prev = &chunks;
+	shim_live = 0;
+	shim_peak = 0;
 }
 
 bool
@@ -300,9 +337,10 @@ pg_re_throw(void)
 #ifndef UNIT_SUITES
 #define UNIT_SUITES \
 	suite_thrift(), suite_metadata(), suite_bitpack_rle(), suite_plain(), \
-	suite_delta(), suite_byte_stream_split(), suite_codec(), suite_bloom(), \
-	suite_writer(), suite_json_render(), suite_variant_encode(), \
-	suite_variant(), suite_nested(), suite_encrypt(), suite_segment_select()
+	suite_delta(), suite_decode_limits(), suite_byte_stream_split(), \
+	suite_codec(), suite_bloom(), suite_writer(), suite_json_render(), \
+	suite_variant_encode(), suite_variant(), suite_nested(), suite_encrypt(), \
+	suite_segment_select()
 #endif
 
 uint8 *

@@ -11,6 +11,7 @@
 #include "format/read/assemble.h"
 #include "format/metadata/schema_nested.h"
 #include "unit_test.h"
+#include "utils/memutils.h"
 
 /* ---- hand-built schema trees ---- */
 
@@ -936,6 +937,143 @@ test_leaves_disagree(void)
 				 "[{[{null,'x'},{null,'y'},{null,'z'}],null}]") == 0);
 }
 
+/*
+ * One row whose list of null elements never ends: RLE levels make such a
+ * list a few bytes long (issue 38).  Gathering it must stop at the entry
+ * limit with program_limit_exceeded, not grow until memory runs out or an
+ * int count wraps.
+ */
+typedef struct EndlessList
+{
+	int64		given;
+	int64		total;
+	int16		rep[PQ_SEGMENT_CAP];
+	int16		def[PQ_SEGMENT_CAP];
+	/* with a dictionary: every entry is a value, dictionary id 0 */
+	const PqDictionary *dict;
+	uint32		indices[PQ_SEGMENT_CAP];
+} EndlessList;
+
+static int
+endless_next(void *arg, int leaf, int max, PqSegment *seg)
+{
+	EndlessList *el = arg;
+	int			n = (int) Min((int64) max, el->total - el->given);
+
+	memset(seg, 0, sizeof(PqSegment));
+	if (n <= 0)
+		return 0;
+	el->rep[0] = el->given == 0 ? 0 : 1;
+	seg->n = n;
+	seg->rep = el->rep;
+	seg->def = el->def;
+	if (el->dict)
+	{
+		seg->nvalues = n;
+		seg->indices = el->indices;
+		seg->dict = el->dict;
+	}
+	el->given += n;
+	return n;
+}
+
+static int64
+endless_position(void *arg, int leaf)
+{
+	return ((EndlessList *) arg)->given;
+}
+
+static void
+endless_skip(void *arg, int leaf, int64 n)
+{
+	((EndlessList *) arg)->given += n;
+}
+
+static void
+test_list_entry_limit(void)
+{
+	PqSchemaNode *el = leaf("element", PQ_OPTIONAL, PQ_INT32);
+	PqSchemaNode *l = group1("my_list", PQ_OPTIONAL, PQ_LT_LIST, -1,
+							 group1("list", PQ_REPEATED, PQ_LT_NONE, -1, el));
+	EndlessList *src = palloc0(sizeof(EndlessList));
+	PqLeafSource ls = {endless_next, endless_skip, endless_position, src};
+	PqAssembler *a;
+	int			limit = (int) (MaxAllocSize / sizeof(PqValue));
+	int			i;
+
+	root1(l);
+	/* entries after the first repeat at level 1; each is a null element */
+	for (i = 0; i < PQ_SEGMENT_CAP; i++)
+	{
+		src->rep[i] = 1;
+		src->def[i] = 2;
+	}
+
+	/* a list of exactly the limit is gathered */
+	src->total = limit;
+	a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, ls);
+	pq_assembler_reset(a);
+	CHECK_EQ_INT(pq_assembler_next(a, 1)[0].n, limit);
+
+	/* one entry more is refused */
+	src->given = 0;
+	src->total = (int64) limit + 1;
+	a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, ls);
+	pq_assembler_reset(a);
+	CHECK_ERROR(pq_assembler_next(a, 1), ERRCODE_PROGRAM_LIMIT_EXCEEDED);
+	CHECK(strstr(shim_last_message, "level entries") != NULL);
+}
+
+/*
+ * One dictionary entry of 1 MB named by every element of a list: the
+ * index bytes cost nothing, but each element is converted on its own.
+ * 1023 of them fit the 1 GB a leaf's values may take in a batch; 1024 do
+ * not.
+ */
+static void
+test_list_dictionary_bytes(void)
+{
+	PqSchemaNode *el = leaf("element", PQ_OPTIONAL, PQ_BYTE_ARRAY);
+	PqSchemaNode *l = group1("my_list", PQ_OPTIONAL, PQ_LT_LIST, -1,
+							 group1("list", PQ_REPEATED, PQ_LT_NONE, -1, el));
+	EndlessList *src = palloc0(sizeof(EndlessList));
+	PqLeafSource ls = {endless_next, endless_skip, endless_position, src};
+	PqDictionary dict;
+	PqByteArray entry;
+	PqAssembler *a;
+	const PqLeafBatch *lb;
+	int			i;
+
+	root1(l);
+	entry.len = 1024 * 1024;
+	entry.ptr = palloc0(entry.len);
+	dict.id = 1;
+	dict.count = 1;
+	dict.fixed = NULL;
+	dict.ba = &entry;
+	src->dict = &dict;
+	for (i = 0; i < PQ_SEGMENT_CAP; i++)
+	{
+		src->rep[i] = 1;
+		src->def[i] = 3;
+		src->indices[i] = 0;
+	}
+
+	src->total = 1023;
+	a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, ls);
+	pq_assembler_reset(a);
+	lb = pq_assembler_next(a, 1);
+	CHECK_EQ_INT(lb[0].nvalues, 1023);
+	CHECK(lb[0].ba[1022].ptr == entry.ptr);
+
+	src->given = 0;
+	src->total = 1024;
+	a = pq_assembler_create(l, (const PqSchemaNode *const *) &el, 1, ls);
+	pq_assembler_reset(a);
+	CHECK_ERROR(pq_assembler_next(a, 1), ERRCODE_PROGRAM_LIMIT_EXCEEDED);
+	CHECK(strstr(shim_last_message, "bytes of values") != NULL);
+}
+
 void
 suite_nested(void)
 {
@@ -949,4 +1087,6 @@ suite_nested(void)
 	ut_run("nested: invalid levels", test_bad_levels);
 	ut_run("nested: DuckDB fixed-size arrays (NULL slots)", test_fixed_size_arrays);
 	ut_run("nested: leaves that disagree", test_leaves_disagree);
+	ut_run("nested: list entries of a batch are limited", test_list_entry_limit);
+	ut_run("nested: dictionary bytes of a batch are limited", test_list_dictionary_bytes);
 }

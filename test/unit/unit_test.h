@@ -17,6 +17,15 @@ extern char shim_last_message[2048];
 extern void shim_free_all(void);
 
 /*
+ * Allocation accounting: the bytes palloc'd and not freed, and the peak
+ * since shim_peak_reset() beyond base (a shim_live_bytes() value), so a
+ * test can show that a hostile input failed without a large allocation.
+ */
+extern size_t shim_live_bytes(void);
+extern void shim_peak_reset(void);
+extern size_t shim_peak_above(size_t base);
+
+/*
  * Runs the memory context reset callbacks registered so far (as deleting
  * the context would), keeping the memory for inspection.
  */
@@ -90,6 +99,7 @@ extern void suite_metadata(void);
 extern void suite_bitpack_rle(void);
 extern void suite_plain(void);
 extern void suite_delta(void);
+extern void suite_decode_limits(void);
 extern void suite_byte_stream_split(void);
 extern void suite_codec(void);
 extern void suite_bloom(void);

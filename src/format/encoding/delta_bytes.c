@@ -9,12 +9,16 @@
  * value when they have no suffix, and otherwise into one arena whose size
  * is computed and checked before it is allocated.
  *
+ * Zero-width miniblocks make a length stream of any count a few bytes
+ * long, and prefixes make a value of any length: the array is checked
+ * against pq_decoded_limit() before it is allocated, and the total of the
+ * values' lengths after the lengths are read, before the arena.
+ *
  *-------------------------------------------------------------------------
  */
 #include "format/common/pq_common.h"
 
 #include "format/encoding/internal.h"
-#include "utils/memutils.h"
 
 /* Lengths decoded per step */
 #define LENGTH_CHUNK 256
@@ -83,6 +87,8 @@ pq_delta_length_decode(PqValueDecoder *d, const uint8 *buf, size_t len,
 
 	pq_delta_init(&dd, buf, len);
 	count = (int) Min(dd.total_values, (uint64) max_values);
+	pq_check_decoded_size("DELTA_LENGTH_BYTE_ARRAY data", len,
+						  (uint64) count * sizeof(PqByteArray));
 	d->arrays = palloc(sizeof(PqByteArray) * count);
 	d->array_pos = 0;
 	d->remaining = count;
@@ -102,6 +108,7 @@ pq_delta_byte_array_decode(PqValueDecoder *d, const uint8 *buf, size_t len,
 	int32	   *prefix;
 	uint8	   *arena = NULL;
 	uint64		arena_size = 0;
+	uint64		total;
 	uint64		prev_len = 0;
 	size_t		used;
 	int			count;
@@ -109,6 +116,8 @@ pq_delta_byte_array_decode(PqValueDecoder *d, const uint8 *buf, size_t len,
 
 	pq_delta_init(&pd, buf, len);
 	count = (int) Min(pd.total_values, (uint64) max_values);
+	total = (uint64) count * sizeof(PqByteArray);
+	pq_check_decoded_size("DELTA_BYTE_ARRAY data", len, total);
 	prefix = palloc(sizeof(int32) * count);
 	pq_delta_read_i32(&pd, prefix, count);
 	suffixes = pq_delta_end(&pd);
@@ -137,13 +146,13 @@ pq_delta_byte_array_decode(PqValueDecoder *d, const uint8 *buf, size_t len,
 					   vlen, d->type_length);
 		if (prefix[i] > 0 && vals[i].len > 0)
 			arena_size += vlen;
+		total += vlen;
 		prev_len = vlen;
 	}
-	if (arena_size > MaxAllocHugeSize)
-		pq_unsupported("DELTA_BYTE_ARRAY page expands to " UINT64_FORMAT " bytes, more than can be allocated",
-					   arena_size);
+	/* values without a suffix take no arena, but the scan copies each */
+	pq_check_decoded_size("DELTA_BYTE_ARRAY data", len, total);
 	if (arena_size > 0)
-		arena = palloc_extended(arena_size, MCXT_ALLOC_HUGE);
+		arena = palloc(arena_size);
 
 	/* value i replaces suffix i in place; it only needs value i - 1 */
 	used = 0;

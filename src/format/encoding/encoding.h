@@ -12,6 +12,7 @@
  *		delta_bytes.c	DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY
  *		byte_stream_split.c	BYTE_STREAM_SPLIT
  *		value_decoder.c		PqValueDecoder: one page's values, any encoding
+ *		decode_limits.c		sizes a decoder may allocate by
  *
  * Decoders never read outside [buf, buf + len): a count or length that does
  * not fit the bytes that exist raises pq_corrupt().
@@ -157,6 +158,37 @@ extern const uint8 *pq_delta_end(PqDeltaDecoder *d);
 /* Encode n values with block size 128 and 4 miniblocks. */
 extern void pq_delta_encode_i64(PqBuffer *out, const int64 *in, int n);
 extern void pq_delta_encode_i32(PqBuffer *out, const int32 *in, int n);
+
+/* ---- decoded size limits (decode_limits.c) ---- */
+
+/*
+ * The most memory a page's values may take once decoded: their bytes plus
+ * one PqByteArray each (what the decoder holds and the scan converts).
+ * Most encodings cannot exceed the bytes present, but DELTA_BYTE_ARRAY's
+ * shared prefixes and the zero-width miniblocks of the DELTA_* length
+ * streams can stand for any amount.  As a page's uncompressed size is held
+ * to its codec's ratio and the allocation limit (codec.c), its decoded
+ * values are held to PQ_DECODED_RATIO times its encoded section, with a
+ * floor of PQ_DECODED_MIN so that small pages of long repeated values
+ * (20,000 values of 1.6 kB, the row-count page limit of parquet-mr and
+ * arrow-rs) still decode, and never more than MaxAllocSize.
+ */
+#define PQ_DECODED_MIN ((size_t) 32 * 1024 * 1024)
+#define PQ_DECODED_RATIO 64
+
+extern uint64 pq_decoded_limit(size_t encoded);
+
+/* pq_corrupt() naming what when decoded exceeds pq_decoded_limit(encoded) */
+extern void pq_check_decoded_size(const char *what, size_t encoded,
+								  uint64 decoded);
+
+/*
+ * The fewest bytes n PLAIN values of the type take (BOOLEAN: one bit each,
+ * BYTE_ARRAY: the 4-byte length each): a page that claims more values
+ * than its bytes can hold is corrupt before anything is sized by the
+ * claim.
+ */
+extern uint64 pq_plain_min_bytes(int ptype, int type_length, int64 n);
 
 /* ---- page value decoder ---- */
 

@@ -27,8 +27,25 @@
  */
 #include "format/read/assemble.h"
 
+#include "utils/memutils.h"
+
 #define PQ_BYTE_BLOCK (64 * 1024)
 #define PQ_ARENA_VALUES 1024
+
+/*
+ * Level entries of one leaf in one batch.  RLE levels make a list of any
+ * length a few bytes long, so the count is bounded here: at most as many
+ * as PostgreSQL can allocate value trees for in one chunk (33 million),
+ * which also keeps every count and index an int.
+ */
+#define PQ_MAX_BATCH_ENTRIES ((int) (MaxAllocSize / sizeof(PqValue)))
+
+/*
+ * Bytes of one leaf's byte-array values in one batch.  A dictionary value
+ * is not copied here, but each row that names it is converted on its own:
+ * a few index bytes can name a large entry thousands of times.
+ */
+#define PQ_MAX_BATCH_BYTES ((size_t) MaxAllocSize)
 
 /* A block of copied byte-array values; blocks never move. */
 typedef struct ByteBlock
@@ -63,6 +80,7 @@ typedef struct LeafStream
 	uint8	   *fixed;
 	PqByteArray *ba;
 	ByteBlock  *blocks;			/* copies of this batch's byte arrays */
+	size_t		batch_bytes;	/* their lengths, dictionary values too */
 	PqLeafBatch batch;
 
 	/* building: next entry and value of the batch, expected repetition */
@@ -320,6 +338,15 @@ reset_bytes(LeafStream *s)
 	s->blocks = b;
 }
 
+static void batch_too_large(PqAssembler *a, LeafStream *s) pg_attribute_noreturn();
+
+static void
+batch_too_large(PqAssembler *a, LeafStream *s)
+{
+	pq_too_large("column \"%s\" has more than %zu bytes of values in a batch of rows starting at row " INT64_FORMAT,
+				 s->leaf->name, PQ_MAX_BATCH_BYTES, a->row);
+}
+
 /* Append the values of the segment's next k values to the batch. */
 static void
 copy_values(PqAssembler *a, LeafStream *s, int k)
@@ -350,8 +377,13 @@ copy_values(PqAssembler *a, LeafStream *s, int k)
 					   (const uint8 *) dict->fixed + (size_t) id * s->width,
 					   s->width);
 			else
+			{
 				s->ba[base + i] = dict->ba[id];
+				s->batch_bytes += dict->ba[id].len;
+			}
 		}
+		if (s->batch_bytes > PQ_MAX_BATCH_BYTES)
+			batch_too_large(a, s);
 	}
 	else if (s->width > 0)
 		memcpy(s->fixed + (size_t) base * s->width,
@@ -362,7 +394,12 @@ copy_values(PqAssembler *a, LeafStream *s, int k)
 		for (i = 0; i < k; i++)
 		{
 			const PqByteArray *v = &seg->ba[s->vpos + i];
-			uint8	   *p = byte_space(a, s, v->len);
+			uint8	   *p;
+
+			s->batch_bytes += v->len;
+			if (s->batch_bytes > PQ_MAX_BATCH_BYTES)
+				batch_too_large(a, s);
+			p = byte_space(a, s, v->len);
 
 			if (v->len > 0)
 				memcpy(p, v->ptr, v->len);
@@ -399,6 +436,9 @@ copy_entries(PqAssembler *a, LeafStream *s, int end)
 
 	if (k <= 0)
 		return;
+	if (k > PQ_MAX_BATCH_ENTRIES - base)
+		pq_too_large("column \"%s\" has more than %d level entries in a batch of rows starting at row " INT64_FORMAT,
+					 s->leaf->name, PQ_MAX_BATCH_ENTRIES, a->row);
 	ensure_entries(a, s, base + k);
 	for (i = 0; i < k; i++)
 	{
@@ -433,6 +473,7 @@ gather_leaf(PqAssembler *a, LeafStream *s, int nrows)
 
 	s->batch.n = 0;
 	s->batch.nvalues = 0;
+	s->batch_bytes = 0;
 	reset_bytes(s);
 	for (;;)
 	{

@@ -359,10 +359,9 @@ load_dictionary(PqColumnReader *r, const PqPageHeader *ph, const uint8 *src)
 		pq_unsupported("dictionary page encoding %s is not supported",
 					   pq_encoding_name(dh->encoding));
 
-	/* every dictionary entry takes at least one byte (BOOLEAN: one bit) */
-	if (r->col->physical_type == PQ_BOOLEAN ?
-		(size_t) dh->num_values > bodylen * 8 :
-		(size_t) dh->num_values > bodylen)
+	/* the entries are sized by the claim: it must fit the bytes */
+	if (pq_plain_min_bytes(r->col->physical_type, r->col->type_length,
+						   dh->num_values) > bodylen)
 		pq_corrupt("dictionary page claims %d values in %zu bytes",
 				   dh->num_values, bodylen);
 

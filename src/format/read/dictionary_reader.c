@@ -290,9 +290,9 @@ pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
 		MemoryContextSwitchTo(old);
 		return false;
 	}
-	/* every dictionary entry takes at least one byte (BOOLEAN: one bit) */
-	if (col->physical_type == PQ_BOOLEAN ?
-		(size_t) dh->num_values > ulen * 8 : (size_t) dh->num_values > ulen)
+	/* the entries are sized by the claim: it must fit the bytes */
+	if (pq_plain_min_bytes(col->physical_type, col->type_length,
+						   dh->num_values) > ulen)
 		pq_corrupt("dictionary page claims %d values in %zu bytes",
 				   dh->num_values, ulen);
 

@@ -70,6 +70,13 @@ extern void pq_variant_object_field(const PqVariantObject *o,
 									const uint8 **key, size_t *key_len,
 									const uint8 **value, size_t *avail);
 
+/*
+ * The values of an object or array rendered so far take used bytes: more
+ * than its data_len means they share bytes, which is corrupt.
+ */
+extern void pq_variant_check_disjoint(size_t used, size_t data_len,
+									  const char *what);
+
 /* Unsigned byte order of keys (the order the spec asks objects to keep). */
 extern int	pq_variant_key_cmp(const uint8 *a, size_t alen,
 							   const uint8 *b, size_t blen);

@@ -292,6 +292,7 @@ render_shredded_object(PqBuffer *buf, const PqVariantMeta *m,
 	int			max;
 	int			i;
 	bool		first = true;
+	size_t		used = 0;
 
 	max = obj_node->n_children;
 	if (value != NULL)
@@ -369,7 +370,10 @@ render_shredded_object(PqBuffer *buf, const PqVariantMeta *m,
 		if (e->shredded)
 			render_pair(buf, m, &e->pair, depth + 1);
 		else
-			pq_variant_render(buf, m, e->bin, e->bin_avail, depth + 1);
+		{
+			used += pq_variant_render(buf, m, e->bin, e->bin_avail, depth + 1);
+			pq_variant_check_disjoint(used, rest.data_len, "object");
+		}
 	}
 	pq_buffer_append_byte(buf, '}');
 	pfree(entries);

@@ -9,6 +9,13 @@
  * data.  Values are rendered straight from the buffers, without building
  * a tree.
  *
+ * The fields or elements of a container must not share their bytes: with
+ * repeated offsets a few nested containers would stand for JSON of any
+ * size (2^d values from 5d bytes).  Each value is contiguous, so the sizes
+ * of a container's children add up to at most its data length; a
+ * container whose children add up to more is corrupt.  The rendering of a
+ * value thus stays proportional to its bytes and the keys it names.
+ *
  *-------------------------------------------------------------------------
  */
 #include "format/variant/variant.h"
@@ -163,6 +170,14 @@ pq_variant_object_field(const PqVariantObject *o, const PqVariantMeta *m,
 	*avail = o->data_len - off;
 }
 
+void
+pq_variant_check_disjoint(size_t used, size_t data_len, const char *what)
+{
+	if (used > data_len)
+		pq_corrupt("Variant %s values overlap: they take %zu bytes of its %zu data bytes",
+				   what, used, data_len);
+}
+
 /* A key of an object, for the duplicate check of unsorted objects. */
 typedef struct ObjectKey
 {
@@ -216,6 +231,7 @@ render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 	const uint8 *prev = NULL;
 	size_t		prev_len = 0;
 	bool		ascending = true;
+	size_t		used = 0;
 	uint32		i;
 
 	pq_variant_object_open(&o, p, avail);
@@ -234,7 +250,8 @@ render_object(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 			pq_buffer_append_byte(buf, ',');
 		pq_json_string(buf, (const char *) key, key_len);
 		pq_buffer_append_byte(buf, ':');
-		pq_variant_render(buf, m, value, value_avail, depth + 1);
+		used += pq_variant_render(buf, m, value, value_avail, depth + 1);
+		pq_variant_check_disjoint(used, o.data_len, "object");
 		prev = key;
 		prev_len = key_len;
 	}
@@ -254,6 +271,7 @@ render_array(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 	size_t		pos = read_count(p, avail, (header >> 2) & 1, &n);
 	size_t		data_len = check_data(p, avail, pos, n, offset_size, "array");
 	const uint8 *data = p + pos + ((size_t) n + 1) * offset_size;
+	size_t		used = 0;
 	uint32		i;
 
 	pq_buffer_append_byte(buf, '[');
@@ -267,7 +285,8 @@ render_array(PqBuffer *buf, const PqVariantMeta *m, const uint8 *p,
 					   i, off, data_len);
 		if (i > 0)
 			pq_buffer_append_byte(buf, ',');
-		pq_variant_render(buf, m, data + off, data_len - off, depth + 1);
+		used += pq_variant_render(buf, m, data + off, data_len - off, depth + 1);
+		pq_variant_check_disjoint(used, data_len, "array");
 	}
 	pq_buffer_append_byte(buf, ']');
 	return (data - p) + data_len;

@@ -124,6 +124,10 @@ function decodeAt(meta, bytes, pos, end, depth) {
     const children = [];
     // Keys in any order (DuckDB writes them unsorted), but unique.
     const seen = new Set();
+    // Each value is contiguous (spec: "each nested Variant value is
+    // contiguous and self-contained"): values that share bytes would make
+    // their sizes add up to more than the data (issue 38).
+    let used = 0;
     for (let i = 0; i < n; i++) {
       let key = null;
       if (isObject) key = metadataKey(meta, uintLE(bytes, idsAt + i * idSize, idSize));
@@ -135,7 +139,9 @@ function decodeAt(meta, bytes, pos, end, depth) {
         seen.add(k);
         checkUtf8(key);
       }
-      const [child] = decodeAt(meta, bytes, dataAt + off, dataEnd, depth + 1);
+      const [child, size] = decodeAt(meta, bytes, dataAt + off, dataEnd, depth + 1);
+      used += size;
+      if (used > dataLen) corrupt(`values take ${used} of ${dataLen} data bytes: they overlap`);
       children.push(isObject ? [key, child] : child);
     }
     const node = isObject ? { t: 'object', fields: children } : { t: 'array', items: children };
