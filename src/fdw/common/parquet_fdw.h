@@ -62,6 +62,15 @@ extern bool pqfdw_footer_cache_same_schema(const PqFile *a, const PqFile *b);
 
 /* Evict unpinned entries, least recently used first, to fit the budget. */
 extern void pqfdw_footer_cache_trim(void);
+
+/*
+ * A planning starts (returns what _end takes back) and ends: the footers
+ * it views are made in pqfdw_footer_cache_planning_context() (the current
+ * context outside planning), deleted at its end (plan/plan_footers.c).
+ */
+extern MemoryContext pqfdw_footer_cache_planning_begin(void);
+extern MemoryContext pqfdw_footer_cache_planning_context(void);
+extern void pqfdw_footer_cache_planning_end(MemoryContext outer);
 extern int	pqfdw_metadata_cache_size;
 
 /* buffer_pool.c: spare buffers of column readers (pq_buffer_pool) */

@@ -54,12 +54,7 @@ pqfdw_upper_pushdown_ok(const PqfdwPlanState *st)
  */
 extern void pqfdw_column_stats_init(void);
 
-/*
- * plan_footers.c: the memory context of the footers the current planning
- * estimates with, deleted when it returns (CurrentMemoryContext outside
- * planning); the planner_hook that does it.
- */
-extern MemoryContext pqfdw_plan_footer_context(void);
+/* plan_footers.c: the planner_hook marking plannings for the footer cache */
 extern void pqfdw_plan_footers_init(void);
 
 /* planner.c */

@@ -1,16 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * plan_footers.c
- *		Where the planner keeps the footers it estimates with: a memory
- *		context that lives as long as the planning.
+ *		The planner_hook that tells the footer cache when a planning starts
+ *		and ends.
  *
- * The footers of a table's files pin their footer cache entries while
- * views of them live (fdw/common/footer_cache.c).  The planner needs the
- * footers of every file it plans for, but nothing after planning holds
- * them, while the planner's own memory lives until the statement ends.
- * So they are made in a context of their own, deleted when planning
- * returns (planner_hook), and the cache trims itself then: a plan over
- * 100,000 files does not keep their footers while it runs.
+ * The planner needs the footers of every file it plans for, but nothing
+ * after planning holds them, while the planner's own memory lives until
+ * the statement ends.  So they are made in a context of the footer
+ * cache's, deleted when planning returns, and the cache trims itself then
+ * (fdw/common/footer_cache.c): a plan over 100,000 files does not keep
+ * their footers while it runs.
  *
  *-------------------------------------------------------------------------
  */
@@ -19,33 +18,16 @@
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/plan/plan.h"
 #include "optimizer/planner.h"
-#include "utils/memutils.h"
 
 static planner_hook_type prev_planner_hook = NULL;
-static int	planning_depth = 0;
-static MemoryContext footer_cxt = NULL; /* of the innermost planning */
-
-MemoryContext
-pqfdw_plan_footer_context(void)
-{
-	if (planning_depth == 0)
-		return CurrentMemoryContext;
-	if (footer_cxt == NULL)
-		footer_cxt = AllocSetContextCreate(CurrentMemoryContext,
-										   "parquet_fdw plan footers",
-										   ALLOCSET_DEFAULT_SIZES);
-	return footer_cxt;
-}
 
 static PlannedStmt *
 plan_footers_planner(Query *parse, const char *query_string,
 					 int cursorOptions, ParamListInfo boundParams)
 {
-	MemoryContext outer = footer_cxt;
+	MemoryContext outer = pqfdw_footer_cache_planning_begin();
 	PlannedStmt *result;
 
-	footer_cxt = NULL;
-	planning_depth++;
 	PG_TRY();
 	{
 		result = prev_planner_hook ?
@@ -54,13 +36,7 @@ plan_footers_planner(Query *parse, const char *query_string,
 	}
 	PG_FINALLY();
 	{
-		planning_depth--;
-		if (footer_cxt != NULL)
-		{
-			MemoryContextDelete(footer_cxt);
-			pqfdw_footer_cache_trim();
-		}
-		footer_cxt = outer;
+		pqfdw_footer_cache_planning_end(outer);
 	}
 	PG_END_TRY();
 	return result;

@@ -264,7 +264,7 @@ kept_footers(SizedTable *s, const bool *pruned, List **paths)
 		return s->files;
 	s->kept = kept;
 	/* released when planning returns (plan_footers.c) */
-	cxt = pqfdw_plan_footer_context();
+	cxt = pqfdw_footer_cache_planning_context();
 	if (cxt != CurrentMemoryContext && !s->forget_footers_registered)
 	{
 		s->forget_footers.func = forget_sized;
