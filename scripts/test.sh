@@ -34,6 +34,11 @@
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
+#   interop_cases  files real writers produced (Impala's test data in
+#                ../shared/testdata/interop-cases or $INTEROP_CASES_DIR): an
+#                old parquet-mr's chunk sizes, 100-level nesting, chunk
+#                metadata that disagrees with the pages (XX001), INT96 values
+#                without a date; vs the README, DuckDB and hyparquet
 #   pruning      corpus files with statistics/page index/bloom filters: every
 #                pruning kind on gives the same rows as all of them off
 #   nested_pruning  struct fields and list elements of a DuckDB file prune
@@ -480,7 +485,7 @@ if [ -d "$CORPUS/data" ] && ! pgfdw_as_postgres test -r "$CORPUS/data/alltypes_p
 	export PARQUET_TESTING_DIR=$CORPUS_COPY
 fi
 
-CLUSTER_STAGES=(formulas conformance conformance_parallel pruning nested_pruning
+CLUSTER_STAGES=(formulas conformance conformance_parallel interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
 	kms datasets copy_datasets hardening soak_concurrency differential interop
 	interop_parallel)
@@ -524,6 +529,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage conformance compare.mjs conformance
 	# the same files through parallel plans (forced): same rows as DuckDB's
 	run_js_stage conformance_parallel compare.mjs conformance --parallel
+	run_js_stage interop_cases check_interop_cases.mjs
 	run_js_stage pruning check_pruning.mjs
 	run_js_stage nested_pruning check_nested_pruning.mjs
 	run_js_stage geo_pruning check_geo_pruning.mjs

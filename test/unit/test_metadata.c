@@ -594,6 +594,108 @@ test_find_field_hinted(void)
 	shim_free_all();
 }
 
+/*
+ * A chain of depth groups, each the only child of the one above, over one
+ * INT32 leaf: every group named name, OPTIONAL, and every third REPEATED
+ * (as lists nest).  depth counts the levels below the root, leaf included.
+ */
+static PqFileMetaData *
+chain_metadata(int depth, const char *name)
+{
+	PqFileMetaData *md = palloc0(sizeof(PqFileMetaData));
+	int			i;
+
+	md->n_schema = depth + 1;
+	md->schema = palloc0(sizeof(PqSchemaElement) * (depth + 1));
+	md->schema[0].name = "root";
+	for (i = 0; i < depth; i++)
+	{
+		PqSchemaElement *e = &md->schema[i];
+
+		e->has_num_children = true;
+		e->num_children = 1;
+		e[1].name = (char *) name;
+		e[1].has_repetition_type = true;
+		e[1].repetition_type = i % 3 == 2 ? PQ_REPEATED : PQ_OPTIONAL;
+	}
+	md->schema[depth].has_type = true;
+	md->schema[depth].type = PQ_INT32;
+	return md;
+}
+
+/*
+ * Impala's deepest schemas (100 nested complex types, leaves about 200
+ * levels down) build, up to the limit of 1000 levels; a hostile depth is a
+ * clean ERROR, not a stack overflow.
+ */
+static void
+test_schema_depth(void)
+{
+	PqSchema   *s;
+	const PqColumnDescr *c;
+	int			depths[] = {200, 1000};
+	int			k;
+
+	for (k = 0; k < 2; k++)
+	{
+		int			d = depths[k];
+
+		s = pq_schema_build(chain_metadata(d, "f"));
+		CHECK_EQ_INT(s->n_columns, 1);
+		c = &s->columns[0];
+		CHECK_EQ_INT(c->node->depth, d);
+		CHECK_EQ_INT(c->max_rep, d / 3);
+		CHECK_EQ_INT(c->max_def, d);
+		/* "f.f. ... .f": d names and d - 1 dots */
+		CHECK_EQ_INT(strlen(c->path), 2 * d - 1);
+		CHECK(strncmp(c->path, "f.f.f", 5) == 0);
+		CHECK(c->path[2 * d - 2] == 'f');
+		shim_free_all();
+	}
+	CHECK_ERROR(pq_schema_build(chain_metadata(1001, "f")),
+				ERRCODE_DATA_CORRUPTED);
+	CHECK(msg_contains("nested deeper than 1000 levels"));
+	shim_free_all();
+	CHECK_ERROR(pq_schema_build(chain_metadata(10000, "f")),
+				ERRCODE_DATA_CORRUPTED);
+	CHECK(msg_contains("nested deeper than 1000 levels"));
+	shim_free_all();
+}
+
+/*
+ * Column paths repeat every ancestor's name: long names over a deep chain
+ * with many leaves must not turn a small footer into gigabytes of paths.
+ */
+static void
+test_schema_path_bytes(void)
+{
+	char	   *name = palloc(4001);
+	PqFileMetaData *md;
+	int			depth = 900;
+	int			leaves = 100;
+	int			i;
+
+	memset(name, 'n', 4000);
+	name[4000] = '\0';
+	/* 900 levels of 4000-byte names over 100 leaves: 360 MB of paths */
+	md = chain_metadata(depth, name);
+	md->schema[depth - 1].num_children = leaves;
+	md->schema = repalloc(md->schema, sizeof(PqSchemaElement) * (depth + leaves));
+	for (i = 0; i < leaves; i++)
+	{
+		PqSchemaElement *e = &md->schema[depth + i];
+
+		memset(e, 0, sizeof(*e));
+		e->name = "x";
+		e->has_type = true;
+		e->type = PQ_INT32;
+	}
+	md->n_schema = depth + leaves;
+	CHECK_ERROR(pq_schema_build(md), ERRCODE_DATA_CORRUPTED);
+	CHECK(msg_contains("column paths of the schema take more than"));
+	shim_free_all();
+}
+
 static void
 test_page_header_hand_bytes(void)
 {
@@ -1910,6 +2012,8 @@ suite_metadata(void)
 	ut_run("metadata_index_round_trip", test_index_round_trip);
 	ut_run("metadata_other_round_trips", test_other_round_trips);
 	ut_run("metadata_find_field_hinted", test_find_field_hinted);
+	ut_run("metadata_schema_depth", test_schema_depth);
+	ut_run("metadata_schema_path_bytes", test_schema_path_bytes);
 
 	if (corpus_dir() == NULL)
 	{

@@ -313,11 +313,15 @@ pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out)
 	PqByteArray ba;
 	uint8	   *fixed;
 	int64		saved_row_base = cv->row_base;
+	uint8		bad = 0;
 
 	if (!pqfdw_converter_keeps_values(cv) || b.ptr == NULL || b.len < 0)
 		return false;
 	cv->row_base = -1;
 	cv->cur_def = NULL;
+	/* a statistic out of range bounds nothing, and is no row's value */
+	cv->bad = &bad;
+	cv->nbad = 0;
 	if (cv->physical_type == PQ_BYTE_ARRAY)
 	{
 		ba.ptr = b.ptr;
@@ -330,13 +334,20 @@ pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out)
 			pq_fixed_width(cv->physical_type, cv->type_length);
 
 		if (b.len != width)
+		{
+			cv->bad = NULL;
+			cv->row_base = saved_row_base;
 			return false;
+		}
 		/* statistics bytes are not aligned */
 		fixed = palloc(width);
 		memcpy(fixed, b.ptr, width);
 		cv->fn(cv, fixed, NULL, 1, out);
 	}
+	cv->bad = NULL;
 	cv->row_base = saved_row_base;
+	if (cv->nbad > 0)
+		return false;
 	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
 		*out = apply_cast(cv, *out);
 	return true;
@@ -412,16 +423,31 @@ pqfdw_dictionary_datums(PqConverter *cv, const PqDictionary *dict)
 	saved_rows = cv->cur_rows;
 	MemoryContextReset(cv->dict_cxt);
 	cv->dict_id = 0;
+	cv->dict_bad = NULL;
 	old = MemoryContextSwitchTo(cv->dict_cxt);
 	dd = palloc_extended(sizeof(Datum) * Max(dict->count, 1), MCXT_ALLOC_HUGE);
-	/* dictionary entries have no row number */
+
+	/*
+	 * Dictionary entries have no row number.  One out of range is an ERROR
+	 * only for the rows that hold it: the others, and the rows a WHERE
+	 * clause the scan evaluates leaves out, still read.
+	 */
 	cv->cur_def = NULL;
 	cv->cur_rows = NULL;
 	cv->row_base = -1;
+	cv->bad = palloc_extended(Max(dict->count, 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	cv->nbad = 0;
 	cv->fn(cv, dict->fixed, dict->ba, dict->count, dd);
+	if (cv->nbad > 0)
+	{
+		cv->dict_bad = cv->bad;
+		cv->dict_bad_what = cv->bad_what;
+	}
+	cv->bad = NULL;
 	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
 		for (i = 0; i < dict->count; i++)
-			dd[i] = apply_cast(cv, dd[i]);
+			if (cv->dict_bad == NULL || !cv->dict_bad[i])
+				dd[i] = apply_cast(cv, dd[i]);
 	MemoryContextSwitchTo(old);
 	cv->row_base = saved_row_base;
 	cv->cur_def = saved_def;
@@ -429,6 +455,33 @@ pqfdw_dictionary_datums(PqConverter *cv, const PqDictionary *dict)
 	cv->dict_datums = dd;
 	cv->dict_id = dict->id;
 	return dd;
+}
+
+bool
+pqfdw_dictionary_exact(const PqConverter *cv)
+{
+	return cv->dict_bad == NULL ||
+		(cv->cast == PQ_CAST_NONE && !cv->need_typmod_func);
+}
+
+/*
+ * A row holds a dictionary entry out of range: its ERROR, or with
+ * defer_bad_rows a note for when the caller knows whether it keeps the row
+ * (the Datum is the entry's placeholder until then).
+ */
+static void
+note_bad_row(PqConverter *cv, int dense_index)
+{
+	if (!cv->defer_bad_rows)
+		pqfdw_value_out_of_range(cv, dense_index, cv->dict_bad_what);
+	if (cv->nbad_rows == cv->bad_rows_cap)
+	{
+		cv->bad_rows_cap = Max(cv->bad_rows_cap * 2, 16);
+		cv->bad_rows = cv->bad_rows ?
+			repalloc_huge(cv->bad_rows, sizeof(int64) * cv->bad_rows_cap) :
+			MemoryContextAllocHuge(cv->cxt, sizeof(int64) * cv->bad_rows_cap);
+	}
+	cv->bad_rows[cv->nbad_rows++] = pqfdw_dense_row(cv, dense_index);
 }
 
 /* Dense Datums for the segment's values, converted once per dictionary. */
@@ -441,6 +494,10 @@ dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
 	{
 		const Datum *dd = pqfdw_dictionary_datums(cv, seg->dict);
 
+		if (unlikely(cv->dict_bad != NULL))
+			for (i = 0; i < seg->nvalues; i++)
+				if (cv->dict_bad[seg->indices[i]])
+					note_bad_row(cv, i);
 		for (i = 0; i < seg->nvalues; i++)
 			dense[i] = dd[seg->indices[i]];
 		return;

@@ -74,6 +74,27 @@ struct PqConverter
 	MemoryContext dict_cxt;
 	uint32		dict_id;
 	Datum	   *dict_datums;
+	uint8	   *dict_bad;		/* entries out of range, or NULL: an ERROR
+								 * for each row that holds one */
+	const char *dict_bad_what;
+
+	/*
+	 * While a dictionary or a statistic converts: where
+	 * pqfdw_value_out_of_range_deferred() marks values out of range.
+	 */
+	uint8	   *bad;
+	int			nbad;
+	const char *bad_what;
+
+	/*
+	 * Set by a caller that converts rows before it knows which it keeps (a
+	 * scan with a filter): rows holding a dictionary entry out of range are
+	 * noted here instead of raising, for pqfdw_converter_check_kept().
+	 */
+	bool		defer_bad_rows;
+	int64	   *bad_rows;		/* row numbers, as row_base counts them */
+	int			nbad_rows;
+	int			bad_rows_cap;
 
 	/* error reporting: which rows the current segment covers */
 	int64		row_base;		/* row number of the segment's first entry */
@@ -146,6 +167,21 @@ extern void pqfdw_segment_codes(const PqConverter *cv, const PqSegment *seg,
  */
 extern const Datum *pqfdw_dictionary_datums(PqConverter *cv,
 											const PqDictionary *dict);
+
+/*
+ * With defer_bad_rows: raise the ERROR of the first noted row among the
+ * kept ones, first_row + sel[0..m) (all n from first_row when sel is
+ * NULL), and forget the notes.
+ */
+extern void pqfdw_converter_check_kept(PqConverter *cv, int64 first_row,
+									   const int *sel, int m, int n);
+
+/*
+ * After pqfdw_dictionary_datums(): does every Datum compare as its entry
+ * does?  Entries out of range are placeholders that order like them, but
+ * only in the natural type: false when they also needed a cast.
+ */
+extern bool pqfdw_dictionary_exact(const PqConverter *cv);
 
 /*
  * Plain ASCII without NUL bytes is valid UTF-8 text: checked eight bytes at
@@ -260,5 +296,16 @@ extern char *pqfdw_node_path(const PqSchemaNode *node);
  */
 extern void pqfdw_value_out_of_range(PqConverter *cv, int dense_index,
 									 const char *what) pg_attribute_noreturn();
+
+/* The row number (as row_base counts) of a segment's dense value. */
+extern int64 pqfdw_dense_row(const PqConverter *cv, int dense_index);
+
+/*
+ * The same for a value no row holds yet (a dictionary entry, a statistic):
+ * marked in cv->bad, and the caller stores a placeholder that orders like
+ * the value (just below or above the type's range); otherwise the ERROR.
+ */
+extern void pqfdw_value_out_of_range_deferred(PqConverter *cv, int dense_index,
+											  const char *what);
 
 #endif							/* PQFDW_CONVERT_H */

@@ -97,6 +97,19 @@ unix_usecs_to_timestamp(int64 us, Timestamp *ts)
 	return IS_VALID_TIMESTAMP(*ts);
 }
 
+/*
+ * A timestamp of Unix-epoch microseconds us that is out of range: an ERROR
+ * for a row, in a dictionary or statistic the value just outside the range
+ * on its side (not an infinity), which compares with every timestamp as
+ * the value itself does.
+ */
+static Timestamp
+timestamp_out_of_range(PqConverter *cv, int i, int64 us, const char *what)
+{
+	pqfdw_value_out_of_range_deferred(cv, i, what);
+	return us < 0 ? MIN_TIMESTAMP - 1 : END_TIMESTAMP;
+}
+
 static void
 conv_timestamp(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 			   int n, Datum *out)
@@ -114,9 +127,9 @@ conv_timestamp(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 		else if (cv->time_unit == PQ_UNIT_NANOS)
 			us = floor_div(v[i], 1000);
 		else if (pg_mul_s64_overflow(v[i], 1000, &us))
-			pqfdw_value_out_of_range(cv, i, "timestamp");
+			us = v[i] < 0 ? PG_INT64_MIN : PG_INT64_MAX;
 		if (unlikely(!unix_usecs_to_timestamp(us, &ts)))
-			pqfdw_value_out_of_range(cv, i, "timestamp");
+			ts = timestamp_out_of_range(cv, i, us, "timestamp");
 		out[i] = TimestampGetDatum(ts);
 	}
 }
@@ -128,7 +141,13 @@ conv_timestamp(PqConverter *cv, const void *fixed, const PqByteArray *ba,
  * arithmetic, both when writing and reading, so timestamps beyond the
  * nanosecond range (e.g. year 290000) are stored with a wrapped day number;
  * the same wrapping arithmetic recovers the microseconds Spark meant.
+ * Impala wrote a time of day without a date (its "dateless" timestamps,
+ * gone since Impala 3.x) with day number 0xFFFFFFFE, boost's
+ * not_a_date_time: a time 4714 years BC, out of PostgreSQL's range like
+ * any day before Julian day 0, and named for what it is in the ERROR.
  */
+#define INT96_NO_DATE (-2)
+
 static void
 conv_int96(PqConverter *cv, const void *fixed, const PqByteArray *ba, int n,
 		   Datum *out)
@@ -147,7 +166,9 @@ conv_int96(PqConverter *cv, const void *fixed, const PqByteArray *ba, int n,
 		us = (int64) ((uint64) (jday - UNIX_EPOCH_JDATE) * (uint64) USECS_PER_DAY +
 					  (uint64) (nanos / 1000));
 		if (unlikely(!unix_usecs_to_timestamp(us, &ts)))
-			pqfdw_value_out_of_range(cv, i, "INT96 timestamp");
+			ts = timestamp_out_of_range(cv, i, us, jday == INT96_NO_DATE ?
+										"INT96 timestamp without a date (day number -2, Impala's dateless value)" :
+										"INT96 timestamp");
 		out[i] = TimestampGetDatum(ts);
 	}
 }

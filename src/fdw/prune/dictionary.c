@@ -62,7 +62,7 @@ load_values(DictState *ds, PqConverter *cv, int leaf, DictValues *dv)
 	 */
 	dv->values = pqfdw_dictionary_datums(cv, &dict);
 	dv->count = dict.count;
-	dv->usable = true;
+	dv->usable = pqfdw_dictionary_exact(cv);
 }
 
 /* The dictionary of an attribute's chunk, read on first use. */

@@ -553,10 +553,14 @@ pqfdw_filter_segment(PqFilter *f, AttrNumber attnum, PqConverter *cv,
 		{
 			const uint8 *answers = dictionary_answers(f, leaf, cv, seg->dict);
 
-			for (i = 0; i < seg->nvalues; i++)
-				f->dense[i] = answers[seg->indices[i]];
-			scatter(seg, max_def, f->dense, null_answer(leaf), tri);
-			continue;
+			/* entries out of range compare right only uncast */
+			if (leaf->raw != PQR_DATUM || pqfdw_dictionary_exact(cv))
+			{
+				for (i = 0; i < seg->nvalues; i++)
+					f->dense[i] = answers[seg->indices[i]];
+				scatter(seg, max_def, f->dense, null_answer(leaf), tri);
+				continue;
+			}
 		}
 		if (leaf->raw != PQR_DATUM &&
 			raw_dense(f, leaf, cv, seg->fixed, seg->ba, seg->nvalues, f->dense))

@@ -825,6 +825,19 @@ fill_column_rows(PqTableReader *tr, PqTableColumn *c, int n, const int *sel,
 	}
 }
 
+/* The ERROR of a value out of range in a row of the n that the filter kept m of. */
+static void
+check_kept(PqTableReader *tr, int n, int m)
+{
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+		if (tr->cols[i].conv.nbad_rows > 0)
+			pqfdw_converter_check_kept(&tr->cols[i].conv,
+									   tr->file_row + tr->rg_pos,
+									   m < n ? tr->sel : NULL, m, n);
+}
+
 /*
  * Fill the batch with the n rows at tr->rg_pos, or with those of them the
  * filter passes; returns how many rows the batch holds.
@@ -837,12 +850,21 @@ fill_batch(PqTableReader *tr, int n)
 	int			m = n;
 	int			i;
 
+	/*
+	 * A value out of range is an ERROR only in a row the filter keeps: rows
+	 * are converted before the filter's answer is known.
+	 */
+	for (i = 0; i < tr->ncols; i++)
+		tr->cols[i].conv.defer_bad_rows = filtering;
 	if (filtering)
 	{
 		m = filter_rows(tr, n, true);
 		tr->rows_filtered += n - m;
 		if (m == 0)
+		{
+			check_kept(tr, n, m);
 			return 0;
+		}
 	}
 	for (i = 0; i < tr->ncols; i++)
 	{
@@ -876,6 +898,8 @@ fill_batch(PqTableReader *tr, int n)
 			if (c->output)
 				compact_column(tr, c->attnum - 1, tr->sel, m);
 		}
+	if (filtering)
+		check_kept(tr, n, m);
 	return m;
 }
 

@@ -11,10 +11,18 @@
 #include <limits.h>
 #include <math.h>
 
-#include "lib/stringinfo.h"
+/*
+ * Deeper nesting than this is not a real schema: Impala's deepest (100
+ * nested complex types) has leaves 199 levels down; the walks of the tree
+ * are recursive and stay far below a megabyte of stack at this depth.
+ */
+#define PQ_MAX_SCHEMA_DEPTH 1000
 
-/* Deeper nesting than this is not a real schema. */
-#define PQ_MAX_SCHEMA_DEPTH 100
+/*
+ * All column paths together: a few names repeated on every leaf of a deep
+ * tree would otherwise make megabytes of footer into gigabytes of paths.
+ */
+#define PQ_MAX_PATH_BYTES (64 * 1024 * 1024)
 
 typedef struct SchemaBuildState
 {
@@ -22,6 +30,7 @@ typedef struct SchemaBuildState
 	int			next;			/* next schema element to consume */
 	PqSchema   *schema;
 	int			n_leaves;
+	size_t		path_bytes;		/* column paths made so far */
 } SchemaBuildState;
 
 /*
@@ -281,31 +290,54 @@ build_node(SchemaBuildState *st, PqSchemaNode *parent, int depth)
 	return n;
 }
 
-static void
-collect_leaves(PqSchema *schema, PqSchemaNode *n, const PqFileMetaData *md)
+/* The dotted path of leaf n below the root, its size bounded. */
+static char *
+leaf_path(SchemaBuildState *st, const PqSchemaNode *n)
 {
+	const PqSchemaNode *p;
+	size_t		len = 0;
+	char	   *path;
+	char	   *end;
+
+	for (p = n; p->parent != NULL; p = p->parent)
+	{
+		len += strlen(p->name) + 1;
+		if (len > PQ_MAX_PATH_BYTES)
+			break;
+	}
+	st->path_bytes += len;
+	if (st->path_bytes > PQ_MAX_PATH_BYTES)
+		pq_corrupt("column paths of the schema take more than %d bytes",
+				   PQ_MAX_PATH_BYTES);
+	path = palloc(Max(len, 1));
+	end = path + Max(len, 1) - 1;
+	*end = '\0';
+	for (p = n; p->parent != NULL; p = p->parent)
+	{
+		size_t		l = strlen(p->name);
+
+		end -= l;
+		memcpy(end, p->name, l);
+		if (p->parent->parent != NULL)
+			*--end = '.';
+	}
+	return path;
+}
+
+static void
+collect_leaves(SchemaBuildState *st, PqSchemaNode *n)
+{
+	PqSchema   *schema = st->schema;
+	const PqFileMetaData *md = st->md;
 	int			i;
 
 	if (n->is_leaf)
 	{
 		PqColumnDescr *c = &schema->columns[n->first_leaf];
-		StringInfoData path;
-		PqSchemaNode *p;
-		PqSchemaNode *chain[PQ_MAX_SCHEMA_DEPTH + 2];
-		int			depth = 0;
 
-		for (p = n; p->parent != NULL; p = p->parent)
-			chain[depth++] = p;
-		initStringInfo(&path);
-		for (i = depth - 1; i >= 0; i--)
-		{
-			if (i != depth - 1)
-				appendStringInfoChar(&path, '.');
-			appendStringInfoString(&path, chain[i]->name);
-		}
 		c->index = n->first_leaf;
 		c->node = n;
-		c->path = path.data;
+		c->path = leaf_path(st, n);
 		c->physical_type = n->physical_type;
 		c->type_length = n->type_length;
 		c->max_def = n->max_def;
@@ -315,7 +347,7 @@ collect_leaves(PqSchema *schema, PqSchemaNode *n, const PqFileMetaData *md)
 		return;
 	}
 	for (i = 0; i < n->n_children; i++)
-		collect_leaves(schema, n->children[i], md);
+		collect_leaves(st, n->children[i]);
 }
 
 static int
@@ -361,7 +393,7 @@ pq_schema_build(const PqFileMetaData *md)
 				   md->n_schema, schema->root->name, st.next);
 	schema->n_columns = st.n_leaves;
 	schema->columns = palloc0(sizeof(PqColumnDescr) * Max(st.n_leaves, 1));
-	collect_leaves(schema, schema->root, md);
+	collect_leaves(&st, schema->root);
 	schema->unique_names = names_unique(schema->root);
 	return schema;
 }

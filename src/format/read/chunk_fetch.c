@@ -63,6 +63,7 @@ pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers, int n,
 	size_t		total = 0;
 	uint8	   *buf;
 	size_t		off;
+	int64		slack;
 	int			i;
 
 	slots = palloc(sizeof(ChunkSlot) * Max(n, 1));
@@ -71,7 +72,7 @@ pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers, int n,
 		slots[i].reader = readers[i];
 		pq_file_chunk_range(readers[i]->file, row_group,
 							readers[i]->col->index, &slots[i].start,
-							&slots[i].len);
+							&slots[i].len, &slack);
 		/* each is inside the data area, so the sum fits */
 		total += slots[i].len;
 	}

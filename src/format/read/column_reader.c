@@ -111,12 +111,15 @@ pq_column_reader_release(PqColumnReader *r)
 	MemoryContextReset(r->chunk_cxt);
 	r->chunk = NULL;
 	r->chunk_len = 0;
+	r->chunk_slack = 0;
 	r->pos = 0;
 	r->sel = NULL;
 	r->nsel = 0;
 	r->sel_next = 0;
 	r->row = 0;
 	r->end_row = 0;
+	r->chunk_values = 0;
+	r->entries_seen = 0;
 	r->has_dict = false;
 	r->in_page = false;
 	r->rereading = false;
@@ -151,18 +154,30 @@ static void
 begin_chunk(PqColumnReader *r, int row_group, int64 *start, int64 *len)
 {
 	const PqColumnMetaData *cm;
+	int64		slack;
 
 	pq_column_reader_release(r);
 	r->row_group = row_group;
 	set_location(r);
 	cm = pq_file_chunk_meta(r->file, row_group, r->col->index);
-	pq_file_chunk_range(r->file, row_group, r->col->index, start, len);
+	pq_file_chunk_range(r->file, row_group, r->col->index, start, len, &slack);
+	r->chunk_slack = slack;
 	r->codec = cm->codec;
 	if (!pq_codec_supported(r->codec))
 		pq_unsupported("compression codec %s is not supported",
 					   pq_codec_name(r->codec));
 	r->end_row = r->col->max_rep > 0 ? cm->num_values :
 		r->file->md.row_groups[row_group].num_rows;
+
+	/*
+	 * num_values counts level entries, NULLs included: one per row without
+	 * repetition.  Metadata that disagrees with the pages is never guessed
+	 * right (Impala and DuckDB refuse such chunks too).
+	 */
+	r->chunk_values = cm->num_values;
+	if (r->col->max_rep == 0 && cm->num_values != r->end_row)
+		pq_corrupt("column chunk metadata states " INT64_FORMAT " values, but the row group has " INT64_FORMAT " rows",
+				   cm->num_values, r->end_row);
 	r->cipher = pq_file_chunk_cipher(r->file, row_group, r->col->index);
 	r->dict_first = cm->has_dictionary_page_offset &&
 		cm->dictionary_page_offset > 0 &&
@@ -176,7 +191,7 @@ use_chunk(PqColumnReader *r, const uint8 *chunk, int64 start, int64 len)
 {
 	r->chunk = chunk;
 	r->chunk_start = start;
-	r->chunk_len = len;
+	r->chunk_len = len - r->chunk_slack;
 	r->bytes_read += len;
 }
 
@@ -313,6 +328,7 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 	r->chunk = buf;
 	r->chunk_start = start;
 	r->chunk_len = prefix;
+	r->chunk_slack = 0;
 }
 
 /*
@@ -707,6 +723,12 @@ load_next_page(PqColumnReader *r, int64 skip)
 			if (r->sel != NULL && r->row < r->end_row)
 				elog(ERROR, "rows " INT64_FORMAT " to " INT64_FORMAT " of column \"%s\" were not loaded",
 					 r->row, r->end_row - 1, r->col->path);
+			if (r->sel == NULL && r->entries_seen != r->chunk_values)
+			{
+				pq_errloc.page_offset = -1;
+				pq_corrupt("column chunk metadata states " INT64_FORMAT " values, but its pages hold " INT64_FORMAT,
+						   r->chunk_values, r->entries_seen);
+			}
 			return false;
 		}
 		MemoryContextReset(r->page_cxt);
@@ -716,10 +738,24 @@ load_next_page(PqColumnReader *r, int64 skip)
 
 		if (ref)
 			r->page_ordinal = ref->ordinal;
+		if (ref == NULL && r->chunk_slack > 0)
+			avail += r->chunk_slack;
 		if (r->cipher)
 			hlen = read_encrypted_page_header(r, p, avail, &ph);
 		else
 			hlen = pq_read_page_header(p, avail, &ph);
+		if (ref == NULL && r->chunk_slack > 0)
+		{
+			/* the chunk's size left out this header and no other bytes */
+			if (r->pos == 0 && ph.type == PQ_PAGE_DICTIONARY &&
+				hlen <= r->chunk_slack)
+				r->chunk_len += hlen;
+			r->chunk_slack = 0;
+			avail = r->chunk_len - r->pos;
+			if (hlen > avail)
+				pq_corrupt("page header of %zu bytes extends past the end of the column chunk",
+						   hlen);
+		}
 		if (ph.compressed_page_size < 0 || ph.uncompressed_page_size < 0)
 			pq_corrupt("page header has negative sizes (compressed %d, uncompressed %d)",
 					   ph.compressed_page_size, ph.uncompressed_page_size);
@@ -755,6 +791,13 @@ load_next_page(PqColumnReader *r, int64 skip)
 			pq_corrupt("data page precedes the first page of the offset index");
 
 		entries = data_page_entries(&ph);
+		if (!r->rereading)
+		{
+			r->entries_seen += entries;
+			if (r->entries_seen > r->chunk_values)
+				pq_corrupt("column chunk metadata states " INT64_FORMAT " values, but its pages hold " INT64_FORMAT " or more",
+						   r->chunk_values, r->entries_seen);
+		}
 		if (ref && entries != ref->nrows)
 			pq_corrupt("data page has %d rows, but the offset index gives it " INT64_FORMAT,
 					   entries, ref->nrows);

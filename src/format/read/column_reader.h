@@ -77,6 +77,9 @@ typedef struct PqColumnReader
 	const uint8 *chunk;
 	int64		chunk_start;
 	size_t		chunk_len;
+	size_t		chunk_slack;	/* bytes after chunk_len read for a
+								 * dictionary page header the chunk's size
+								 * left out (PQ_MAX_DICT_HEADER_SIZE) */
 	size_t		pos;
 
 	PqPageRef  *sel;			/* NULL when reading the whole chunk */
@@ -87,6 +90,8 @@ typedef struct PqColumnReader
 	/* level entries (rows, for flat columns) consumed in the row group */
 	int64		row;
 	int64		end_row;		/* entries in the row group */
+	int64		chunk_values;	/* level entries the chunk's metadata states */
+	int64		entries_seen;	/* level entries of the data pages met */
 
 	bool		has_dict;
 	PqDictionary dict;

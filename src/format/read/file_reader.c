@@ -67,6 +67,35 @@ forget_error_location(void *arg)
 	pq_errloc_set_file(NULL);
 }
 
+/*
+ * Was the file written by parquet-mr before 1.2.9?  created_by reads
+ * "parquet-mr version 1.2.5-cdh4.5.0 (build ...)" for those writers.
+ */
+static bool
+uncounted_dictionary_headers(const char *created_by)
+{
+	static const char prefix[] = "parquet-mr version ";
+	int			v[3];
+	int			i;
+	const char *p;
+
+	if (created_by == NULL ||
+		strncmp(created_by, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	p = created_by + sizeof(prefix) - 1;
+	for (i = 0; i < 3; i++)
+	{
+		if (*p < '0' || *p > '9')
+			return false;
+		v[i] = 0;
+		while (*p >= '0' && *p <= '9' && v[i] < 1000)
+			v[i] = v[i] * 10 + (*p++ - '0');
+		if (i < 2 && *p++ != '.')
+			return false;
+	}
+	return v[0] < 1 || (v[0] == 1 && (v[1] < 2 || (v[1] == 2 && v[2] < 9)));
+}
+
 PqFile *
 pq_file_open(PqSource *src)
 {
@@ -122,6 +151,8 @@ pq_file_open(PqSource *src)
 		pq_corrupt("negative row count " INT64_FORMAT, file->md.num_rows);
 
 	file->schema = pq_schema_build(&file->md);
+	file->dict_header_uncounted =
+		uncounted_dictionary_headers(file->md.created_by);
 
 	for (rg = 0; rg < file->md.n_row_groups; rg++)
 	{
@@ -223,7 +254,7 @@ pq_file_chunk_meta(const PqFile *file, int row_group, int column)
 
 void
 pq_file_chunk_range(const PqFile *file, int row_group, int column,
-					int64 *start, int64 *len)
+					int64 *start, int64 *len, int64 *slack)
 {
 	const PqColumnMetaData *cm = pq_file_chunk_meta(file, row_group, column);
 	int64		s = cm->data_page_offset;
@@ -244,6 +275,9 @@ pq_file_chunk_range(const PqFile *file, int row_group, int column,
 	 */
 	if (l > file->data_end - s)
 		l = file->data_end - s;
+	*slack = 0;
+	if (file->dict_header_uncounted)
+		*slack = Min(PQ_MAX_DICT_HEADER_SIZE, file->data_end - s - l);
 	*start = s;
-	*len = l;
+	*len = l + *slack;
 }

@@ -44,7 +44,17 @@ typedef struct PqFile
 	void	   *geo_cache;		/* GeoParquet "geo" metadata read for pruning
 								 * (fdw/prune/geo_covering.c) */
 	PqFileCrypto *crypto;		/* NULL for files without encryption */
+	bool		dict_header_uncounted;	/* written by parquet-mr < 1.2.9 */
 } PqFile;
+
+/*
+ * parquet-mr before 1.2.9 left the dictionary page header out of a chunk's
+ * total_compressed_size (PARQUET-816, IMPALA-694).  For its files the chunk
+ * range is read with up to this many bytes more, and the column reader
+ * extends the chunk by the header it finds at the chunk's start, never
+ * further.
+ */
+#define PQ_MAX_DICT_HEADER_SIZE 100
 
 /* Smallest valid file: "PAR1" + footer length + "PAR1" and a footer byte */
 #define PQ_MIN_FILE_SIZE 12
@@ -68,10 +78,13 @@ extern PqFile *pq_file_view(const PqFile *parsed, PqSource *src);
 /*
  * Byte range [*start, *start + *len) of a column chunk, validated against
  * the file.  Uses the smaller valid offset of the dictionary and first data
- * page (dictionary_page_offset 0 means absent).
+ * page (dictionary_page_offset 0 means absent).  For dict_header_uncounted
+ * files *len includes up to PQ_MAX_DICT_HEADER_SIZE bytes past the stated
+ * end (*slack of them; always 0 for other files), which belong to the chunk
+ * only as far as its dictionary page header reaches.
  */
 extern void pq_file_chunk_range(const PqFile *file, int row_group, int column,
-								int64 *start, int64 *len);
+								int64 *start, int64 *len, int64 *slack);
 
 /*
  * Column chunk metadata, with a clear error when it is not usable; for
