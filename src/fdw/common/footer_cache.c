@@ -282,7 +282,7 @@ pqfdw_footer_cache_planning_context(void)
 	if (planning_cxt == NULL)
 		planning_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											 "parquet_fdw plan footers",
-											 ALLOCSET_DEFAULT_SIZES);
+											 ALLOCSET_SMALL_SIZES);
 	return planning_cxt;
 }
 
