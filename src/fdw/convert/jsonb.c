@@ -27,6 +27,7 @@
 #include "fdw/convert/nested.h"
 #include "format/json/render.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
@@ -70,6 +71,8 @@ pqfdw_json_render(PqBuffer *buf, const PqSchemaNode *node, bool as_element,
 	int			n;
 	int			i;
 
+	/* schemas nest up to 1000 levels (format/metadata/schema.c) */
+	check_stack_depth();
 	pq_shape_of(node, as_element, &sh);
 	switch (sh.kind)
 	{
@@ -372,6 +375,8 @@ push_node(JsonbBuild *b, JsonbIteratorToken tok, const PqSchemaNode *node,
 	int			n;
 	int			i;
 
+	/* schemas nest up to 1000 levels (format/metadata/schema.c) */
+	check_stack_depth();
 	pq_shape_of(node, as_element, &sh);
 	switch (sh.kind)
 	{

@@ -27,6 +27,7 @@
 #include "fdw/convert/nested.h"
 #include "funcapi.h"
 #include "fdw/common/parquet_fdw.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -241,10 +242,13 @@ static PqNestedPlan *
 plan_node(NestedPlanState *ps, const PqSchemaNode *node, bool as_element,
 		  Oid typid, int32 typmod, const char *what)
 {
-	PqNestedPlan *p = palloc0(sizeof(PqNestedPlan));
+	PqNestedPlan *p;
 	PqShape		sh;
 	Oid			elemtype;
 
+	/* schemas nest up to 1000 levels (format/metadata/schema.c) */
+	check_stack_depth();
+	p = palloc0(sizeof(PqNestedPlan));
 	p->what = what;
 	p->type = typid;
 	p->typmod = typmod;
@@ -444,6 +448,7 @@ Datum
 pqfdw_nested_datum(PqNestedColumn *nc, PqNestedPlan *p, const PqValue *slot,
 				   bool *isnull)
 {
+	check_stack_depth();
 	*isnull = false;
 	switch (p->kind)
 	{
