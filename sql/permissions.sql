@@ -28,7 +28,12 @@ SELECT count(*) > 0 AS has_columns FROM parquet_fdw.schema('/tmp/parquet_fdw_tes
 COPY perm_member FROM '/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet' WITH (FORMAT parquet);
 SELECT count(*) = (SELECT count(*) FROM ft_member) AS copied_all FROM perm_member;
 -- not other files, nor the key directory, by any path
-COPY perm_member FROM '/tmp/parquet_fdw_test/fixtures/manifest.json';
+DO $$
+BEGIN
+    COPY perm_member FROM '/tmp/parquet_fdw_test/fixtures/manifest.json';
+EXCEPTION WHEN insufficient_privilege THEN
+    RAISE NOTICE 'COPY FROM a file that is not Parquet: %', SQLSTATE;
+END $$;
 RESET ROLE;
 SELECT set_config('regress.key_dir', current_setting('data_directory') ||
                   '/parquet_fdw_keys', false) IS NOT NULL AS set;
