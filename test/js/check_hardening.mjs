@@ -17,6 +17,9 @@
 //   stale_plan       a prepared statement and a PL/pgSQL function over a
 //                    directory: files added and removed after planning are
 //                    seen, as by a fresh query
+//   parallel_replace a file replaced by one of the same size and row groups
+//                    after two processes of a parallel scan opened it and
+//                    before a third did: ERROR HV021, never rows of both
 //
 // Runs as root against the cluster of scripts/test.sh (PG* environment): the
 // planted links belong to the user nobody, in directories without the
@@ -364,6 +367,44 @@ await section('stale_plan', async () => {
   await q('DEALLOCATE grow_count');
   await q('DEALLOCATE grow_count_b');
   await q('RESET plan_cache_mode');
+});
+
+// -------------------------------------------------------- parallel_replace
+await section('parallel_replace', async () => {
+  const dir = openDir(path.join(root, 'replace'));
+  // a.parquet: 4 row groups, the last slow (150 ms a row, 1.5 s); b.parquet:
+  // 100 row groups of 10 rows, 5 ms a row.  Whoever takes a's last row group
+  // opens b about 1.5 s in; the others opened it at once.  b is replaced at
+  // 0.6 s by version 2, of the same size and row groups.
+  await q(`COPY (SELECT 1 AS v, i AS id FROM generate_series(1, 40) i) TO '${dir}/a.parquet' (FORMAT parquet, row_group_size 10)`);
+  const bRows = (v) => `SELECT ${v} AS v, 100000 + i AS id FROM generate_series(1, 1000) i`;
+  await q(`COPY (${bRows(1)}) TO '${dir}/b.parquet' (FORMAT parquet, row_group_size 10)`);
+  await q(`COPY (${bRows(2)}) TO '${root}/b2.parquet' (FORMAT parquet, row_group_size 10)`);
+  const same = fs.statSync(`${dir}/b.parquet`).size === fs.statSync(`${root}/b2.parquet`).size;
+  c.check('parallel_replace: both versions of b.parquet have the same size', same ? [] : ['sizes differ']);
+  await q(`CREATE OR REPLACE FUNCTION hardening_slow(id int) RETURNS bool LANGUAGE plpgsql PARALLEL SAFE AS
+           $$ BEGIN PERFORM pg_sleep(CASE WHEN id > 100000 THEN 0.005 WHEN id > 30 THEN 0.15 ELSE 0 END); RETURN true; END $$`);
+  await q('DROP FOREIGN TABLE IF EXISTS hardening_replace');
+  await q(`CREATE FOREIGN TABLE hardening_replace (v int, id int, f text) SERVER hardening_srv
+           OPTIONS (filename '${dir}', filename_column 'f')`);
+  await q('SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0');
+  const sql = `SELECT f, count(*)::int AS n, min(v) AS vmin, max(v) AS vmax FROM hardening_replace WHERE hardening_slow(id) GROUP BY f`;
+  const plan = (await q(`EXPLAIN (COSTS OFF) ${sql}`)).map((r) => r['QUERY PLAN']).join('\n');
+  c.check('parallel_replace: the scan is parallel', /Parallel Foreign Scan/.test(plan) && /Workers Planned: [1-9]/.test(plan) ? [] : [plan]);
+  const swap = setTimeout(() => fs.renameSync(`${root}/b2.parquet`, `${dir}/b.parquet`), 600);
+  let r;
+  try {
+    r = { rows: (await client.query(sql)).rows };
+  } catch (e) {
+    r = { code: e.code, message: e.message };
+  }
+  clearTimeout(swap);
+  const p = [];
+  for (const row of r.rows || []) if (row.vmin !== row.vmax) p.push(`${row.f} gave rows of versions ${row.vmin} and ${row.vmax}`);
+  if (r.code !== 'HV021' || !/b\.parquet" changed during a parallel scan/.test(r.message))
+    p.push(`expected HV021 "changed during a parallel scan", got ${r.code ? `${r.code} ${r.message}` : JSON.stringify(r.rows)}`);
+  c.check('parallel_replace: a file replaced under a parallel scan is an ERROR, not a mix', p);
+  await q('RESET max_parallel_workers_per_gather; RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size');
 });
 
 await client.end();

@@ -138,6 +138,12 @@ pqfdw_source_close(PqSource *src)
 	}
 }
 
+void
+pqfdw_source_stamp(const PqSource *src, PqFileStamp *stamp)
+{
+	*stamp = ((const FdSource *) src)->stamp;
+}
+
 PqFile *
 pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
 {

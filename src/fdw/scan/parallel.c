@@ -16,9 +16,12 @@
  * once per row group, never by every worker.  The leader reads the
  * footers once when it sets up the shared memory; every process then maps
  * a unit number to (file, row group) through the same per-file counts, and
- * the table reader checks, when it opens a file, that the file still has
- * that many row groups.  Only counts go into shared memory: encryption
- * keys are looked up by each process from the key store, never shared.
+ * the table reader checks, when it opens a file, that it is the file the
+ * leader found (same inode, size and modification time): a file replaced
+ * between two processes' opens would otherwise give rows of two versions
+ * under one name.  Only counts and stamps go into shared memory:
+ * encryption keys are looked up by each process from the key store, never
+ * shared.
  *
  *-------------------------------------------------------------------------
  */
@@ -28,18 +31,19 @@
 #include "fdw/scan/parallel.h"
 #include "utils/memutils.h"
 
-/* Where the leader's paths are: after per_file, each ending in a NUL. */
+/* Where the leader's paths are: after its files, each ending in a NUL. */
 static char *
 paths_area(PqParallelScan *shared)
 {
-	return (char *) &shared->per_file[2 * Max(shared->nfiles, 1)];
+	return (char *) &shared->files[Max(shared->nfiles, 1)];
 }
 
 Size
 pqfdw_parallel_size(List *paths)
 {
-	Size		size = add_size(offsetof(PqParallelScan, per_file),
-								mul_size(sizeof(int), 2 * Max(list_length(paths), 1)));
+	Size		size = add_size(offsetof(PqParallelScan, files),
+								mul_size(sizeof(PqParallelFile),
+										 Max(list_length(paths), 1)));
 	ListCell   *lc;
 
 	foreach(lc, paths)
@@ -116,8 +120,9 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
 			most = Max(most, f->md.row_groups[rg].num_rows);
 		if (wanted > 1 && has_offset_indexes(f))
 			pieces = (int) Max(1, Min((int64) wanted, most / PQFDW_MIN_PIECE_ROWS));
-		shared->per_file[i] = f->md.n_row_groups;
-		shared->per_file[shared->nfiles + i] = pieces;
+		shared->files[i].row_groups = f->md.n_row_groups;
+		shared->files[i].pieces = pieces;
+		pqfdw_source_stamp(f->src, &shared->files[i].stamp);
 		shared->nunits += (uint64) f->md.n_row_groups * pieces;
 		if (pieces > 1)
 			shared->split_row_groups += f->md.n_row_groups;
@@ -171,8 +176,8 @@ pqfdw_parallel_claim(void *arg, PqScanUnit *out)
 	}
 	for (;;)
 	{
-		uint64		units = (uint64) shared->per_file[cur->file] *
-			shared->per_file[shared->nfiles + cur->file];
+		uint64		units = (uint64) shared->files[cur->file].row_groups *
+			shared->files[cur->file].pieces;
 
 		if (unit < cur->file_first + units)
 			break;
@@ -181,8 +186,8 @@ pqfdw_parallel_claim(void *arg, PqScanUnit *out)
 	}
 	index = unit - cur->file_first;
 	out->file = cur->file;
-	out->file_row_groups = shared->per_file[cur->file];
-	out->pieces = shared->per_file[shared->nfiles + cur->file];
+	out->file_stamp = &shared->files[cur->file].stamp;
+	out->pieces = shared->files[cur->file].pieces;
 	out->row_group = (int) (index / out->pieces);
 	out->piece = (int) (index % out->pieces);
 	return true;

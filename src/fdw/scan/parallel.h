@@ -12,6 +12,7 @@
 #ifndef PQFDW_PARALLEL_H
 #define PQFDW_PARALLEL_H
 
+#include "fdw/common/parquet_fdw.h"
 #include "format/read/file_crypto.h"
 #include "nodes/pg_list.h"
 #include "port/atomics.h"
@@ -35,6 +36,17 @@ typedef enum PqScanCounter
 	PQFDW_NCOUNTERS
 } PqScanCounter;
 
+/*
+ * A file as the leader found it: every process must read that very file,
+ * or two processes could read two versions of it under one name.
+ */
+typedef struct PqParallelFile
+{
+	int			row_groups;
+	int			pieces;			/* each row group is cut into (1: whole) */
+	PqFileStamp stamp;
+} PqParallelFile;
+
 typedef struct PqParallelScan
 {
 	pg_atomic_uint64 next_unit; /* the next unit nobody has taken */
@@ -44,12 +56,8 @@ typedef struct PqParallelScan
 	uint64		paths_hash;		/* of the leader's files (file_set.c) */
 	int			split_row_groups;	/* row groups cut into pieces */
 
-	/*
-	 * Per file: its row group count, then (at nfiles + file) the pieces
-	 * each of its row groups is cut into (1: whole row groups); then the
-	 * leader's paths, each ending in a NUL.
-	 */
-	int			per_file[FLEXIBLE_ARRAY_MEMBER];
+	/* the leader's files; after them its paths, each ending in a NUL */
+	PqParallelFile files[FLEXIBLE_ARRAY_MEMBER];
 } PqParallelScan;
 
 /* One unit: a row group, or piece `piece` of its `pieces` equal parts. */
@@ -57,7 +65,7 @@ typedef struct PqScanUnit
 {
 	int			file;
 	int			row_group;
-	int			file_row_groups;	/* the file's row groups at the start */
+	const PqFileStamp *file_stamp;	/* the file when the scan began */
 	int			piece;
 	int			pieces;
 } PqScanUnit;

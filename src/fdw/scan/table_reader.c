@@ -675,10 +675,29 @@ enter_row_group(PqTableReader *tr)
 }
 
 /*
- * Parallel scans: the next row group the shared cursor gives this process.
- * The file must still have the row groups it had when the scan began,
- * or units would be lost or read twice.
+ * Parallel scans: the file this process opened must be the one the leader
+ * found when the scan began.  A file replaced in between, even by one of
+ * the same size and row groups, would give rows of two versions under one
+ * name, and units would be lost or read twice.
  */
+static void
+check_same_file(PqTableReader *tr, const PqFileStamp *leader)
+{
+	PqFileStamp now;
+
+	pqfdw_source_stamp(tr->file->src, &now);
+	if (now.inode != leader->inode || now.device != leader->device ||
+		now.size != leader->size || now.mtime_sec != leader->mtime_sec ||
+		now.mtime_nsec != leader->mtime_nsec)
+		ereport(ERROR,
+				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+				 errmsg("Parquet file \"%s\" changed during a parallel scan",
+						tr->file->src->name),
+				 errdetail("It was replaced or written to after the scan began."),
+				 errhint("Run the query again once the file is no longer being written.")));
+}
+
+/* Parallel scans: the next row group the shared cursor gives this process. */
 static bool
 next_claimed_row_group(PqTableReader *tr)
 {
@@ -687,7 +706,6 @@ next_claimed_row_group(PqTableReader *tr)
 		PqScanUnit	unit;
 		int			file;
 		int			rg;
-		int			planned;
 		int			i;
 
 		if (!tr->claim(tr->claim_arg, &unit))
@@ -697,19 +715,13 @@ next_claimed_row_group(PqTableReader *tr)
 			continue;
 		file = unit.file;
 		rg = unit.row_group;
-		planned = unit.file_row_groups;
 		tr->unit_piece = unit.piece;
 		tr->unit_pieces = unit.pieces;
 		if (tr->file == NULL || tr->file_index != file)
+		{
 			open_file(tr, file);
-		if (tr->file->md.n_row_groups != planned)
-			ereport(ERROR,
-					(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
-					 errmsg("Parquet file \"%s\" changed during a parallel scan",
-							tr->file->src->name),
-					 errdetail("It had %d row groups when the scan began and has %d now.",
-							   planned, tr->file->md.n_row_groups),
-					 errhint("Run the query again once the file is no longer being written.")));
+			check_same_file(tr, unit.file_stamp);
+		}
 		/* a process's units only increase: add the row groups skipped */
 		Assert(rg >= tr->row_group);
 		for (i = Max(tr->row_group, 0); i < rg; i++)
