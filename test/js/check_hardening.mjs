@@ -17,6 +17,9 @@
 //   stale_plan       a prepared statement and a PL/pgSQL function over a
 //                    directory: files added and removed after planning are
 //                    seen, as by a fresh query
+//   wide_fixed       a FIXED_LEN_BYTE_ARRAY 64 MB wide (2 values) reads,
+//                    values checked by MD5 computed here; a hand-built
+//                    file whose type_length is over 1 GB is XX001
 //   parallel_replace a file replaced by one of the same size and row groups
 //                    after two processes of a parallel scan opened it and
 //                    before a third did: ERROR HV021, never rows of both
@@ -26,10 +29,12 @@
 // sticky bit, so fs.protected_symlinks does not stop the server following
 // them.  Prints "hardening: N passed, N failed".
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { wideFixedFile } from './lib/hostile_parquet.mjs';
 import { counter, filesBelow } from './lib/stage.mjs';
 
 const c = counter();
@@ -367,6 +372,30 @@ await section('stale_plan', async () => {
   await q('DEALLOCATE grow_count');
   await q('DEALLOCATE grow_count_b');
   await q('RESET plan_cache_mode');
+});
+
+// -------------------------------------------------------------- wide_fixed
+await section('wide_fixed', async () => {
+  // 4096 values of 64 MB would be 256 GB of scratch: the reader takes one
+  // value a segment instead.
+  const width = 64 * 1024 * 1024;
+  const file = path.join(root, 'wide.parquet');
+  fs.writeFileSync(file, wideFixedFile(width, 2));
+  const want = [1, 2].map((b) => createHash('md5').update(Buffer.alloc(width, b)).digest('hex'));
+  await q('DROP FOREIGN TABLE IF EXISTS hardening_wide');
+  await q(`CREATE FOREIGN TABLE hardening_wide (s bytea) SERVER hardening_srv OPTIONS (filename '${file}')`);
+  const r = await failure('SELECT 1 FROM hardening_wide LIMIT 0');
+  const rows = r.code ? [] : await q('SELECT octet_length(s) AS n, md5(s) AS h FROM hardening_wide');
+  const got = rows.map((x) => `${x.n}:${x.h}`).join(',');
+  c.check('wide_fixed: a FIXED_LEN_BYTE_ARRAY(67108864) column reads (MD5 computed here)',
+    got === want.map((h) => `${width}:${h}`).join(',') ? [] : [`${r.code || ''} got ${got}`]);
+  // type_length 2^30 + 1: one value could not fit a page
+  fs.writeFileSync(path.join(root, 'huge_width.parquet'), wideFixedFile(4, 1, 2 ** 30 + 1));
+  await q('DROP FOREIGN TABLE IF EXISTS hardening_huge_width');
+  await q(`CREATE FOREIGN TABLE hardening_huge_width (s bytea) SERVER hardening_srv OPTIONS (filename '${root}/huge_width.parquet')`);
+  const e = await failure('SELECT octet_length(s) FROM hardening_huge_width');
+  c.check('wide_fixed: type_length 1073741825 is XX001',
+    e.code === 'XX001' && /type_length 1073741825/.test(e.message) ? [] : [`${e.code} ${e.message}`]);
 });
 
 // -------------------------------------------------------- parallel_replace

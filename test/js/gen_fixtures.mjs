@@ -23,7 +23,7 @@ import * as pw from 'parquet-wasm';
 import { duck, duckQuery, sqlString } from './lib/duck.mjs';
 import { duckCreateTypesSql, markdownTable, pgTypesQuery, COLUMNS } from './lib/types_table.mjs';
 import { walkPages } from './lib/parquet.mjs';
-import { deltaBytesBomb, BOMB_PREFIX, BOMB_VALUES } from './lib/hostile_parquet.mjs';
+import { deltaBytesBomb, BOMB_PREFIX, BOMB_VALUES, wideFixedFile, WIDE_WIDTH, WIDE_VALUES, brotliZerosFile, ZEROS_VALUES } from './lib/hostile_parquet.mjs';
 import { fixedArraysSql, legacyLists, nestedDeclSql, nestedTypesSql } from './lib/nested_tables.mjs';
 
 if (process.argv[2] === '--doc') {
@@ -424,6 +424,32 @@ async function badFixtures() {
     `a file under 512 bytes DuckDB reads as ${BOMB_VALUES} values of ${BOMB_PREFIX}+ bytes, found ${count}, ${minLen}, ${total}`);
     const why = 'DELTA_BYTE_ARRAY page of 65,536 values repeating 4096-byte prefixes: 268 MB decoded from 300 bytes';
     add(name, { writer: 'test/js/lib/hostile_parquet.mjs (hand-built)', expect: 'error', reference: 'none', errorCode: 'XX001', why, exercises: why });
+  }
+  // Issue 38: a FIXED_LEN_BYTE_ARRAY 2 MB wide is read with segments of one
+  // value, not scratch of 4096 values (8 GB) sized by a width from the file.
+  {
+    const name = 'flba_wide.parquet';
+    const file = path.join(OUT, name);
+    fs.writeFileSync(file, wideFixedFile());
+    const r = await duckQuery(`SELECT count(*), min(octet_length(s)), max(octet_length(s)) FROM read_parquet(${sqlString(file)})`);
+    const [count, minLen, maxLen] = r.rows[0].map(Number);
+    check(name, fs.statSync(file).size < 64 * 1024 && count === WIDE_VALUES && minLen === WIDE_WIDTH && maxLen === WIDE_WIDTH,
+      `DuckDB reads ${WIDE_VALUES} values of ${WIDE_WIDTH} bytes, found ${count}, ${minLen}, ${maxLen}`);
+    add(name, { writer: 'test/js/lib/hostile_parquet.mjs (hand-built)', exercises: 'FIXED_LEN_BYTE_ARRAY(2097152): 3 values of 2 MB in one GZIP page' });
+  }
+  // Issue 38: a BROTLI page of 40 MB from a few hundred bytes.  Valid (DuckDB
+  // reads it); refused because ZSTD and BROTLI pages over 32 MB are held to
+  // 1032 times their compressed size.
+  {
+    const name = 'bad_brotli_ratio.parquet';
+    const file = path.join(OUT, name);
+    fs.writeFileSync(file, brotliZerosFile());
+    const r = await duckQuery(`SELECT count(*), sum(s) FROM read_parquet(${sqlString(file)})`);
+    const [count, sum] = r.rows[0].map(Number);
+    check(name, fs.statSync(file).size < 1024 && count === ZEROS_VALUES && sum === 0,
+      `a file under 1 kB DuckDB reads as ${ZEROS_VALUES} zeros, found ${count}, ${sum}`);
+    const why = 'BROTLI page of 40 MB (10,485,760 INT32 zeros) in under 1 kB: over 32 MB and 1032 times its size';
+    add(name, { writer: 'test/js/lib/hostile_parquet.mjs (hand-built)', expect: 'error', reference: 'none', errorCode: '54000', why, exercises: why });
   }
 }
 

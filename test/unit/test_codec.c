@@ -714,6 +714,56 @@ append_hadoop_frame(PqBuffer *buf, const uint8 *data, int len)
 	buf->len += 8 + n;
 }
 
+/*
+ * ZSTD and BROTLI allow ratios of 30,000 and more: their pages are read
+ * whatever the ratio up to PQ_DECODED_MIN, beyond it up to 1032 times the
+ * compressed bytes (issue 38: no tiny file stands for gigabytes).  The
+ * pages are real: made by the libraries, 40 MB of zeros in a few kB.
+ */
+static void
+test_unbounded_codec_ratio(void)
+{
+	size_t		big = PQ_DECODED_MIN + 8 * 1024 * 1024;
+	size_t		small = 16 * 1024 * 1024;
+	uint8	   *zeros = palloc0(big);
+	size_t		zcap = ZSTD_compressBound(big);
+	uint8	   *z = palloc(zcap);
+	size_t		zlen = ZSTD_compress(z, zcap, zeros, big, 3);
+	size_t		blen = BrotliEncoderMaxCompressedSize(big);
+	uint8	   *b = palloc(blen);
+	uint8	   *out = palloc(small);
+	size_t		i;
+
+	CHECK(!ZSTD_isError(zlen) && zlen < big / 1032);
+	CHECK_ERROR(pq_check_page_size(PQ_CODEC_ZSTD, zlen, big),
+				ERRCODE_PROGRAM_LIMIT_EXCEEDED);
+	CHECK(strstr(shim_last_message, "read up to 1032 times their compressed size") != NULL);
+	CHECK(BrotliEncoderCompress(1, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_GENERIC,
+								big, zeros, &blen, b));
+	CHECK(blen < big / 1032);
+	CHECK_ERROR(pq_check_page_size(PQ_CODEC_BROTLI, blen, big),
+				ERRCODE_PROGRAM_LIMIT_EXCEEDED);
+
+	/* up to the floor any ratio is read, and decompresses */
+	zlen = ZSTD_compress(z, zcap, zeros, small, 3);
+	CHECK(!ZSTD_isError(zlen) && zlen < small / 1032);
+	pq_check_page_size(PQ_CODEC_ZSTD, zlen, small);
+	memset(out, 1, small);
+	pq_decompress(PQ_CODEC_ZSTD, z, zlen, out, small);
+	for (i = 0; i < small && out[i] == 0; i++)
+		;
+	CHECK(i == small);
+
+	/* beyond it, at 1032 times or less */
+	pq_check_page_size(PQ_CODEC_ZSTD, big / 1032 + 1, big);
+	pq_check_page_size(PQ_CODEC_BROTLI, big / 1000, big);
+	CHECK_ERROR(pq_check_page_size(PQ_CODEC_BROTLI, big / 1032 - 1, big),
+				ERRCODE_PROGRAM_LIMIT_EXCEEDED);
+	/* GZIP keeps its own bound, its format's maximum */
+	pq_check_page_size(PQ_CODEC_GZIP, big / 1032 + 1, big);
+	shim_free_all();
+}
+
 static void
 test_lz4_independent(void)
 {
@@ -974,6 +1024,7 @@ suite_codec(void)
 	ut_run("codec_snappy_against_library", test_snappy_against_library);
 	ut_run("codec_brotli_independent", test_brotli_independent);
 	ut_run("codec_lz4_independent", test_lz4_independent);
+	ut_run("codec_unbounded_ratio", test_unbounded_codec_ratio);
 	ut_run("codec_size_mismatch", test_size_mismatch);
 	ut_run("codec_garbage", test_garbage);
 	ut_run("codec_empty_page", test_empty_page);

@@ -15,6 +15,7 @@
 #include "format/metadata/schema.h"
 #include "format/thrift/compact.h"
 #include "unit_test.h"
+#include "utils/memutils.h"
 
 /* ---- helpers ---- */
 
@@ -660,6 +661,41 @@ test_schema_depth(void)
 				ERRCODE_DATA_CORRUPTED);
 	CHECK(msg_contains("nested deeper than 1000 levels"));
 	shim_free_all();
+}
+
+/*
+ * A FIXED_LEN_BYTE_ARRAY's width is a number from the file: one value must
+ * fit a page of at most 1 GB, so a wider type is refused when the schema
+ * is built, before any reader sizes anything by it.
+ */
+static void
+test_flba_width_limit(void)
+{
+	int			widths[] = {16, 4 * 1024 * 1024, (int) MaxAllocSize};
+	int			k;
+
+	for (k = 0; k < 3; k++)
+	{
+		PqFileMetaData *md = chain_metadata(1, "w");
+		PqSchema   *s;
+
+		md->schema[1].type = PQ_FIXED_LEN_BYTE_ARRAY;
+		md->schema[1].has_type_length = true;
+		md->schema[1].type_length = widths[k];
+		s = pq_schema_build(md);
+		CHECK_EQ_INT(s->columns[0].type_length, widths[k]);
+		shim_free_all();
+	}
+	{
+		PqFileMetaData *md = chain_metadata(1, "w");
+
+		md->schema[1].type = PQ_FIXED_LEN_BYTE_ARRAY;
+		md->schema[1].has_type_length = true;
+		md->schema[1].type_length = (int) MaxAllocSize + 1;
+		CHECK_ERROR(pq_schema_build(md), ERRCODE_DATA_CORRUPTED);
+		CHECK(msg_contains("more than the largest page"));
+		shim_free_all();
+	}
 }
 
 /*
@@ -2014,6 +2050,7 @@ suite_metadata(void)
 	ut_run("metadata_find_field_hinted", test_find_field_hinted);
 	ut_run("metadata_schema_depth", test_schema_depth);
 	ut_run("metadata_schema_path_bytes", test_schema_path_bytes);
+	ut_run("metadata_flba_width_limit", test_flba_width_limit);
 
 	if (corpus_dir() == NULL)
 	{

@@ -568,7 +568,7 @@ pqfdw_convert_segment_rows(PqConverter *cv, const PqSegment *seg,
 
 		cv->scratch.def = palloc(sizeof(int16) * PQ_SEGMENT_CAP);
 		cv->scratch.indices = palloc(sizeof(uint32) * PQ_SEGMENT_CAP);
-		cv->scratch.fixed = palloc((Size) width * PQ_SEGMENT_CAP);
+		cv->scratch.fixed = palloc((Size) width * pq_segment_cap(width));
 		cv->scratch.ba = palloc(sizeof(PqByteArray) * PQ_SEGMENT_CAP);
 		MemoryContextSwitchTo(old);
 	}

@@ -207,9 +207,17 @@ pq_compress(int codec, int level, const uint8 *src, size_t srclen,
 }
 
 /*
+ * ZSTD and BROTLI allow ratios past 30,000 and 10^6 (a block or meta-block
+ * of one repeated byte), so a few kB could stand for a 1 GB page, and a file
+ * of many such columns for far more memory than its size.  Beyond
+ * PQ_DECODED_MIN, which holds every page real writers cut, their pages are
+ * held to DEFLATE's own maximum ratio.
+ */
+#define PQ_UNBOUNDED_CODEC_RATIO 1032
+
+/*
  * Upper bound of uncompressed/compressed size per codec, so that a page
  * header cannot make us allocate far more than its data can produce.
- * ZSTD and BROTLI have no useful bound below the allocation limit.
  */
 void
 pq_check_page_size(int codec, size_t compressed, size_t uncompressed)
@@ -220,6 +228,12 @@ pq_check_page_size(int codec, size_t compressed, size_t uncompressed)
 	if (!pq_decompressed_size_plausible(codec, compressed, uncompressed))
 		pq_corrupt("page claims %zu uncompressed bytes from %zu %s-compressed bytes",
 				   uncompressed, compressed, pq_codec_name(codec));
+	if ((codec == PQ_CODEC_ZSTD || codec == PQ_CODEC_BROTLI) &&
+		uncompressed > PQ_DECODED_MIN &&
+		uncompressed / PQ_UNBOUNDED_CODEC_RATIO > compressed)
+		pq_too_large("%s page of %zu bytes decompresses to %zu bytes: pages over %zu bytes are read up to %d times their compressed size",
+					 pq_codec_name(codec), compressed, uncompressed,
+					 PQ_DECODED_MIN, PQ_UNBOUNDED_CODEC_RATIO);
 }
 
 bool

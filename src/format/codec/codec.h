@@ -48,8 +48,10 @@ extern bool pq_decompressed_size_plausible(int codec, size_t compressed,
 
 /*
  * pq_too_large() when a page's uncompressed size cannot be held in memory
- * (over MaxAllocSize: a valid file PostgreSQL cannot read), pq_corrupt()
- * when it is implausible for the codec.
+ * (over MaxAllocSize: a valid file PostgreSQL cannot read) or is a ZSTD or
+ * BROTLI page over PQ_DECODED_MIN more than 1032 times its compressed size
+ * (valid, but refused: see codec.c); pq_corrupt() when it is implausible
+ * for the codec.
  */
 extern void pq_check_page_size(int codec, size_t compressed,
 							   size_t uncompressed);

@@ -211,6 +211,14 @@ extern void pq_auth_failure(const char *fmt,...) pg_attribute_printf(1, 2) pg_at
  * Returns the number of digits and sets *negative.  (DECIMAL values stored
  * in BYTE_ARRAY/FIXED_LEN_BYTE_ARRAY, of any length.)
  */
+/*
+ * What a page may decode or decompress to from any number of bytes: the
+ * floor of the decoded-values limit (encoding/decode_limits.c) and the size
+ * up to which ZSTD and BROTLI pages are read whatever their ratio
+ * (codec/codec.c).  Writers cut pages at about 1 MB.
+ */
+#define PQ_DECODED_MIN ((size_t) 32 * 1024 * 1024)
+
 #define PQ_DECIMAL_DIGITS_CAP(len) ((len) * 3 + 12)
 extern int	pq_twos_be_digits(const uint8 *be, size_t len, char *digits,
 							  bool *negative);

@@ -169,11 +169,10 @@ extern void pq_delta_encode_i32(PqBuffer *out, const int32 *in, int n);
  * streams can stand for any amount.  As a page's uncompressed size is held
  * to its codec's ratio and the allocation limit (codec.c), its decoded
  * values are held to PQ_DECODED_RATIO times its encoded section, with a
- * floor of PQ_DECODED_MIN so that small pages of long repeated values
+ * floor of PQ_DECODED_MIN (pq_common.h) so that small pages of long repeated values
  * (20,000 values of 1.6 kB, the row-count page limit of parquet-mr and
  * arrow-rs) still decode, and never more than MaxAllocSize.
  */
-#define PQ_DECODED_MIN ((size_t) 32 * 1024 * 1024)
 #define PQ_DECODED_RATIO 64
 
 extern uint64 pq_decoded_limit(size_t encoded);

@@ -11,6 +11,8 @@
 #include <limits.h>
 #include <math.h>
 
+#include "utils/memutils.h"
+
 /*
  * Deeper nesting than this is not a real schema: Impala's deepest (100
  * nested complex types) has leaves 199 levels down; the walks of the tree
@@ -279,6 +281,10 @@ build_node(SchemaBuildState *st, PqSchemaNode *parent, int depth)
 			if (!e->has_type_length || e->type_length <= 0)
 				pq_corrupt("FIXED_LEN_BYTE_ARRAY column \"%s\" has invalid type_length %d",
 						   n->name, e->has_type_length ? e->type_length : 0);
+			/* one value must fit a page, itself at most 1 GB */
+			if ((Size) e->type_length > MaxAllocSize)
+				pq_corrupt("FIXED_LEN_BYTE_ARRAY column \"%s\" has type_length %d, more than the largest page of %zu bytes",
+						   n->name, e->type_length, (size_t) MaxAllocSize);
 			n->type_length = e->type_length;
 		}
 		else if (e->type == PQ_INT96)

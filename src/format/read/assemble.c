@@ -272,7 +272,7 @@ static void
 ensure_values(PqAssembler *a, LeafStream *s, int need)
 {
 	MemoryContext old;
-	int			cap = Max(s->vcap, 256);
+	int			cap = Max(s->vcap, Min(256, pq_segment_cap(s->width)));
 
 	if (need <= s->vcap)
 		return;

@@ -65,15 +65,13 @@ pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 	r->value_width = value_width(col);
 
 	old = MemoryContextSwitchTo(cxt);
-	r->cap = PQ_SEGMENT_CAP;
+	r->cap = pq_segment_cap(r->value_width);
 	r->def = palloc(sizeof(int16) * r->cap);
 	r->rep = palloc(sizeof(int16) * r->cap);
 	r->indices = palloc(sizeof(uint32) * r->cap);
+	/* fixed values get room when a page shows they exist (decode_segment) */
 	if (col->physical_type == PQ_BYTE_ARRAY)
 		r->ba = palloc(sizeof(PqByteArray) * r->cap);
-	else
-		r->fixed = palloc_extended((Size) r->value_width * r->cap,
-								   MCXT_ALLOC_HUGE);
 	MemoryContextSwitchTo(old);
 	return r;
 }
@@ -905,6 +903,9 @@ decode_segment(PqColumnReader *r, int n, PqSegment *seg)
 	}
 	else
 	{
+		if (r->fixed == NULL)
+			r->fixed = MemoryContextAlloc(r->cxt,
+										  (Size) r->value_width * r->cap);
 		pq_valdec_read_fixed(&r->values, nvalues, r->fixed);
 		seg->fixed = r->fixed;
 	}

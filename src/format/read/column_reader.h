@@ -139,6 +139,22 @@ typedef struct PqColumnReader
 /* Maximum level entries per segment. */
 #define PQ_SEGMENT_CAP 4096
 
+/*
+ * Most bytes a segment's fixed-width values take: a wide FIXED_LEN_BYTE_ARRAY
+ * gets fewer values a segment (one at least), so that its width, a number
+ * from the file, never multiplies PQ_SEGMENT_CAP into an allocation.
+ */
+#define PQ_SEGMENT_FIXED_BYTES (1024 * 1024)
+
+/* Values a segment holds for values of width bytes (0: BYTE_ARRAY). */
+static inline int
+pq_segment_cap(int width)
+{
+	if (width <= PQ_SEGMENT_FIXED_BYTES / PQ_SEGMENT_CAP)
+		return PQ_SEGMENT_CAP;
+	return Max(1, PQ_SEGMENT_FIXED_BYTES / width);
+}
+
 extern PqColumnReader *pq_column_reader_create(PqFile *file, int column,
 											   MemoryContext parent);
 

@@ -7,6 +7,8 @@
 //   GZIP DATA_PAGE in DELTA_BYTE_ARRAY: 65,536 values, the first 4096
 //   bytes of 'a', each later one the previous value's first 4096 bytes and
 //   one 'b'.  Decoded, 268 MB; on disk, a few hundred bytes.
+//   wideFixedFile(): a valid FIXED_LEN_BYTE_ARRAY column 2 MB wide.
+//   brotliZerosFile(): a valid BROTLI page of 40 MB in under 1 kB.
 import zlib from 'node:zlib';
 
 // Thrift compact protocol: field types
@@ -74,8 +76,12 @@ function deltaBinaryPacked(values) {
   return w.buffer();
 }
 
-/** A one-column file: the page header and body given, the footer built. */
-function oneColumnFile({ body, uncompressedSize, numValues, encoding, codec }) {
+/**
+ * A one-column file: the page header and body given, the footer built.  The
+ * column "s" is a required UTF8 BYTE_ARRAY unless type (a physical type
+ * number) and typeLength say otherwise.
+ */
+function oneColumnFile({ body, uncompressedSize, numValues, encoding, codec, type = 6, typeLength }) {
   const ph = new CompactWriter();
   ph.begin();
   ph.i32(1, 0); // DATA_PAGE
@@ -97,7 +103,13 @@ function oneColumnFile({ body, uncompressedSize, numValues, encoding, codec }) {
   md.list(2, T.STRUCT, [0, 1], (i) => {
     md.begin();
     if (i === 0) { md.string(4, 'schema'); md.i32(5, 1); }
-    else { md.i32(1, 6); md.i32(3, 0); md.string(4, 's'); md.i32(6, 0); } // BYTE_ARRAY REQUIRED UTF8
+    else if (type === 6) { md.i32(1, 6); md.i32(3, 0); md.string(4, 's'); md.i32(6, 0); } // BYTE_ARRAY REQUIRED UTF8
+    else {
+      md.i32(1, type);
+      if (typeLength !== undefined) md.i32(2, typeLength);
+      md.i32(3, 0); // REQUIRED
+      md.string(4, 's');
+    }
     md.end();
   });
   md.i64(3, numValues);
@@ -107,7 +119,7 @@ function oneColumnFile({ body, uncompressedSize, numValues, encoding, codec }) {
       md.begin();
       md.i64(2, 4);
       md.begin(3);
-      md.i32(1, 6);
+      md.i32(1, type);
       md.list(2, T.I32, [encoding, 3], (e) => md.zigzag(e));
       md.list(3, T.BINARY, ['s'], (s) => { md.varint(s.length); md.bytes.push(...Buffer.from(s)); });
       md.i32(4, codec);
@@ -154,4 +166,32 @@ export function deltaBytesBomb() {
   const plain = deltaBytesPage(n, BOMB_PREFIX);
   const body = zlib.gzipSync(plain, { level: 9 });
   return oneColumnFile({ body, uncompressedSize: plain.length, numValues: n, encoding: 7 /* DELTA_BYTE_ARRAY */, codec: 2 /* GZIP */ });
+}
+
+export const WIDE_WIDTH = 2 * 1024 * 1024;
+export const WIDE_VALUES = 3;
+
+/**
+ * A valid FIXED_LEN_BYTE_ARRAY(width) column of n values, value k all bytes
+ * k + 1, in one GZIP PLAIN page (by default 3 values of 2 MB, 6 MB in a few
+ * kB).  Readers that size their scratch as width x values-per-batch ask for
+ * gigabytes.  typeLength, when given, is what the schema claims instead.
+ */
+export function wideFixedFile(width = WIDE_WIDTH, n = WIDE_VALUES, typeLength = width) {
+  const plain = Buffer.alloc(width * n);
+  for (let k = 0; k < n; k++) plain.fill(k + 1, k * width, (k + 1) * width);
+  const body = zlib.gzipSync(plain, { level: 9 });
+  return oneColumnFile({ body, uncompressedSize: plain.length, numValues: n, encoding: 0, codec: 2, type: 7, typeLength });
+}
+
+export const ZEROS_VALUES = 10 * 1024 * 1024;
+
+/**
+ * A valid required INT32 column of 10,485,760 zeros: one BROTLI PLAIN page
+ * of 40 MB in well under 1 kB (a ratio past 40,000).
+ */
+export function brotliZerosFile() {
+  const plain = Buffer.alloc(ZEROS_VALUES * 4);
+  const body = zlib.brotliCompressSync(plain, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } });
+  return oneColumnFile({ body, uncompressedSize: plain.length, numValues: ZEROS_VALUES, encoding: 0, codec: 4, type: 1 });
 }
