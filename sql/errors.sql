@@ -42,6 +42,22 @@ SELECT d FROM ft_range;
 SELECT ts FROM ft_range;
 SELECT 1 AS still_alive;
 
+-- The same date in a dictionary page: an ERROR for the rows that hold it
+-- only, when a row's value is needed.  The rows the scan's WHERE clause
+-- leaves out, and the other rows, read (the entry stands in filters as a
+-- date just after the range, as its value would).  Row id + 1 holds
+-- DATE '2000-01-01' + id % 10, except that id % 10 = 2 holds the date out
+-- of range (rows 3, 13, ...).
+CREATE FOREIGN TABLE ft_range_dict (id bigint, d date)
+    SERVER parquet_srv
+    OPTIONS (filename '/tmp/parquet_fdw_test/fixtures/range_date_dict.parquet');
+SELECT id, d FROM ft_range_dict WHERE id < 10 AND id <> 2 ORDER BY id;
+SELECT count(*), min(d), max(d) FROM ft_range_dict WHERE d < DATE '2000-01-06';
+-- 40 rows of 2000-01-07 to 2000-01-10 and the 10 rows after the range
+SELECT count(*) FROM ft_range_dict WHERE d > DATE '2000-01-06';
+SELECT d FROM ft_range_dict;
+SELECT id, d FROM ft_range_dict WHERE id > 10 AND d > DATE '2000-01-06';
+
 -- Readers take their large buffers from the backend's pool and give them
 -- back when their scan ends, also when it fails: failing scans over and
 -- over do not grow the pool.

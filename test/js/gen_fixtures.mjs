@@ -319,6 +319,16 @@ async function rangeFixtures() {
       CASE WHEN i = 3 THEN TIMESTAMP '5000-01-01 (BC)' ELSE TIMESTAMP '2000-01-01' + to_seconds(i) END AS ts
     FROM range(10) t(i)) TO ${sqlString(path.join(OUT, name))} (FORMAT parquet, COMPRESSION snappy, DICTIONARY_SIZE_LIMIT 1)`);
   add(name, { writer: 'duckdb', exercises: 'a date after 5874897 AD (row 3) and a timestamp before 4713 BC (row 4): reading them is a class-22 ERROR naming column and row; other columns read' });
+  // The same date in a dictionary: an ERROR only for the row that holds it.
+  const dictName = 'range_date_dict.parquet';
+  const dictFile = path.join(OUT, dictName);
+  await c.run(`COPY (SELECT i AS id,
+      CASE WHEN i % 10 = 2 THEN DATE '5880000-01-01' ELSE DATE '2000-01-01' + (i % 10)::INTEGER END AS d
+    FROM range(100) t(i)) TO ${sqlString(dictFile)} (FORMAT parquet, COMPRESSION snappy)`);
+  const enc = await duckQuery(`SELECT encodings FROM parquet_metadata(${sqlString(dictFile)}) WHERE path_in_schema = 'd'`);
+  check(dictName, String(enc.rows[0][0]).includes('DICTIONARY'), `column d dictionary-encoded, found ${enc.rows[0][0]}`);
+  const why = 'the date after 5874897 AD in a dictionary, held by rows 3, 13, ..., 93 (id % 10 = 2): reading d is an ERROR only for those rows (sql/errors.sql reads the others)';
+  add(dictName, { writer: 'duckdb', reference: 'none', expect: 'error', errorCode: '22008', why, exercises: why });
 }
 
 // ------------------------------------------------------------- bad files

@@ -44,7 +44,12 @@ conv_date(PqConverter *cv, const void *fixed, const PqByteArray *ba, int n,
 
 		if (unlikely(pg_sub_s32_overflow(v[i], POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE, &d) ||
 					 !IS_VALID_DATE(d)))
-			pqfdw_value_out_of_range(cv, i, "date");
+		{
+			/* in a dictionary or statistic: just outside the range */
+			pqfdw_value_out_of_range_deferred(cv, i, "date");
+			d = v[i] < 0 ? DATETIME_MIN_JULIAN - POSTGRES_EPOCH_JDATE - 1 :
+				DATE_END_JULIAN - POSTGRES_EPOCH_JDATE;
+		}
 		out[i] = DateADTGetDatum(d);
 	}
 }
@@ -66,7 +71,10 @@ conv_time(PqConverter *cv, const void *fixed, const PqByteArray *ba, int n,
 		else
 			us = floor_div(((const int64 *) fixed)[i], 1000);
 		if (unlikely(us < 0 || us > USECS_PER_DAY))
-			pqfdw_value_out_of_range(cv, i, "time of day");
+		{
+			pqfdw_value_out_of_range_deferred(cv, i, "time of day");
+			us = us < 0 ? -1 : USECS_PER_DAY + 1;
+		}
 		out[i] = TimeADTGetDatum(us);
 	}
 }
@@ -190,7 +198,12 @@ conv_interval(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 		uint32		millis = pq_load_le32(p + 8);
 
 		if (unlikely(months > PG_INT32_MAX || days > PG_INT32_MAX))
-			pqfdw_value_out_of_range(cv, i, "interval");
+		{
+			/* unsigned fields: always above the range */
+			pqfdw_value_out_of_range_deferred(cv, i, "interval");
+			months = Min(months, PG_INT32_MAX);
+			days = Min(days, PG_INT32_MAX);
+		}
 		iv[i].month = (int32) months;
 		iv[i].day = (int32) days;
 		iv[i].time = (int64) millis * 1000;

@@ -49,7 +49,12 @@ conv_int32_int2(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 	for (i = 0; i < n; i++)
 	{
 		if (unlikely(v[i] < PG_INT16_MIN || v[i] > PG_INT16_MAX))
-			pqfdw_value_out_of_range(cv, i, "value");
+		{
+			/* in a dictionary or statistic: the nearest end of the range */
+			pqfdw_value_out_of_range_deferred(cv, i, "value");
+			out[i] = Int16GetDatum(v[i] < 0 ? PG_INT16_MIN : PG_INT16_MAX);
+			continue;
+		}
 		out[i] = Int16GetDatum((int16) v[i]);
 	}
 }
@@ -66,9 +71,15 @@ conv_uint32_small(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 
 	for (i = 0; i < n; i++)
 	{
-		if (unlikely(v[i] > limit))
-			pqfdw_value_out_of_range(cv, i, "unsigned value");
-		out[i] = to_int2 ? Int16GetDatum((int16) v[i]) : Int32GetDatum((int32) v[i]);
+		uint32		u = v[i];
+
+		if (unlikely(u > limit))
+		{
+			/* in a dictionary or statistic: just above the range */
+			pqfdw_value_out_of_range_deferred(cv, i, "unsigned value");
+			u = limit + 1;
+		}
+		out[i] = to_int2 ? Int16GetDatum((int16) u) : Int32GetDatum((int32) u);
 	}
 }
 
