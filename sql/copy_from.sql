@@ -252,3 +252,14 @@ RESET ROLE;
 COPY cf_perm (id, c_text) FROM '/tmp/parquet_fdw_test/out/cf_sorted.parquet' WITH (FORMAT parquet) WHERE id < 5;
 DROP TABLE cf_perm;
 DROP ROLE regress_cf_user;
+
+-- Errors in a file read from STDIN name STDIN, not the temporary file the
+-- stream is kept in: a value out of range, a damaged page, not Parquet.
+CREATE TABLE cf_named (id bigint, d date);
+\copy cf_named FROM '/tmp/parquet_fdw_test/fixtures/range_datetime.parquet' WITH (FORMAT parquet)
+CREATE TABLE cf_named_s (s text);
+\copy cf_named_s FROM '/tmp/parquet_fdw_test/fixtures/bad_page_header.parquet' WITH (FORMAT parquet)
+DROP TABLE cf_named_s;
+\copy cf_named (id) FROM '/tmp/parquet_fdw_test/fixtures/bad_not_parquet.parquet' WITH (FORMAT parquet)
+SELECT count(*) AS rows_loaded FROM cf_named;
+DROP TABLE cf_named;

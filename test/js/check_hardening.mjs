@@ -10,6 +10,9 @@
 //                    each to the next: every file once (rows counted here)
 //   dir_cache        70,000 directories listed: the listing cache stays in
 //                    its 64 MB budget (pg_backend_memory_contexts)
+//   walk_cancel      a cancel during the walk of 20,000 directories stops
+//                    it there: the backend's listing cache holds a part of
+//                    what a whole walk leaves
 //   footer_memory    a statement over 20,000 files in a transaction that
 //                    goes on: the footers kept stay within the cache budget
 //   fifo             a FIFO named x.parquet, matched by a glob, named, and
@@ -232,6 +235,53 @@ await section('dir_cache', async () => {
   if (Number(mem) === 0) p.push('no listing cache context found');
   c.check(`dir_cache: 70,280 directories listed, cache ${(Number(mem) / 1048576).toFixed(1)} MB (budget 64 MB)`, p);
   fs.rmSync(many, { recursive: true });
+});
+
+// ------------------------------------------------------------- walk_cancel
+await section('walk_cancel', async () => {
+  const tree = path.join(root, 'walk');
+  fs.mkdirSync(tree);
+  for (let i = 0; i < 100; i++) {
+    const d = path.join(tree, `g${i}`);
+    fs.mkdirSync(d);
+    for (let j = 0; j < 200; j++) fs.mkdirSync(path.join(d, `h${j}`));
+  }
+  fs.chmodSync(path.join(tree, 'g0', 'h0'), 0o777);
+  await q(`COPY (SELECT 1 AS i) TO '${tree}/g0/h0/x.parquet' (FORMAT parquet)`);
+  await q('DROP FOREIGN TABLE IF EXISTS hardening_walk');
+  await q(`CREATE FOREIGN TABLE hardening_walk (i int) SERVER hardening_srv OPTIONS (filename '${tree}')`);
+  // each session has its own listing cache: a new one starts cold
+  const session = async () => {
+    const cl = new pg.Client();
+    await cl.connect();
+    const pid = (await cl.query('SELECT pg_backend_pid() AS p')).rows[0].p;
+    const cacheBytes = async () => Number((await cl.query("SELECT coalesce(sum(total_bytes), 0)::bigint AS b FROM pg_backend_memory_contexts WHERE name = 'parquet_fdw directory listings'")).rows[0].b);
+    return { cl, pid, cacheBytes };
+  };
+  const whole = await session();
+  const t0 = Date.now();
+  const n = (await whole.cl.query('SELECT count(*)::int AS n FROM hardening_walk')).rows[0].n;
+  const walkMs = Date.now() - t0;
+  const wholeBytes = await whole.cacheBytes();
+  await whole.cl.end();
+  const cut = await session();
+  const cancelAt = Math.max(20, Math.floor(walkMs / 4));
+  const timer = setTimeout(() => client.query('SELECT pg_cancel_backend($1)', [cut.pid]), cancelAt);
+  let code = '';
+  try {
+    await cut.cl.query('SELECT count(*)::int AS n FROM hardening_walk');
+  } catch (e) {
+    code = e.code;
+  }
+  clearTimeout(timer);
+  const cutBytes = await cut.cacheBytes();
+  await cut.cl.end();
+  const p = [];
+  if (n !== 1) p.push(`the whole walk found ${n} rows, 1 expected`);
+  if (code !== '57014') p.push(`cancelled at ${cancelAt} ms of a ${walkMs} ms walk: ${code || 'no error'}`);
+  if (!(cutBytes < wholeBytes * 0.75)) p.push(`the listing cache holds ${cutBytes} bytes after the cancel, ${wholeBytes} after a whole walk`);
+  c.check(`walk_cancel: a cancel at ${cancelAt} ms of a ${walkMs} ms walk of 20,100 directories stops it (cache ${(cutBytes / 1048576).toFixed(1)} of ${(wholeBytes / 1048576).toFixed(1)} MB)`, p);
+  fs.rmSync(tree, { recursive: true });
 });
 
 // ----------------------------------------------------------- footer_memory

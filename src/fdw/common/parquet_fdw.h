@@ -192,12 +192,16 @@ extern void pqfdw_check_readable_paths(List *items);
 
 /* source.c: files through transient file descriptors */
 extern PqSource *pqfdw_source_open(const char *path);
+/* the same, called name in messages and the footer cache */
+extern PqSource *pqfdw_source_open_named(const char *path, const char *name);
 extern void pqfdw_source_close(PqSource *src);
 /* what fstat (or stat) said of src's file when it was opened */
 extern void pqfdw_source_stamp(const PqSource *src, PqFileStamp *stamp);
 /* decrypt NULL: keys only from the files' key metadata */
 extern PqFile *pqfdw_file_open(const char *path,
 							   const PqDecryptionConfig *decrypt);
+extern PqFile *pqfdw_file_open_named(const char *path, const char *name,
+									 const PqDecryptionConfig *decrypt);
 
 /*
  * Opens every path and checks that the schemas agree; returns a List of

@@ -94,6 +94,12 @@ stat_stamp(const struct stat *st, PqFileStamp *stamp)
 PqSource *
 pqfdw_source_open(const char *path)
 {
+	return pqfdw_source_open_named(path, path);
+}
+
+PqSource *
+pqfdw_source_open_named(const char *path, const char *name)
+{
 	struct stat st;
 	PqFileStamp stamp;
 	int			fd;
@@ -107,23 +113,23 @@ pqfdw_source_open(const char *path)
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not open Parquet file \"%s\": %m", path)));
+				 errmsg("could not open Parquet file \"%s\": %m", name)));
 	if (fstat(fd, &st) != 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not stat Parquet file \"%s\": %m", path)));
+				 errmsg("could not stat Parquet file \"%s\": %m", name)));
 	if (S_ISDIR(st.st_mode))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is a directory", path)));
+				 errmsg("\"%s\" is a directory", name)));
 	if (!S_ISREG(st.st_mode))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is not a regular file", path),
+				 errmsg("\"%s\" is not a regular file", name),
 				 errhint("Parquet files are read from regular files only, not from FIFOs, sockets or devices.")));
 
 	stat_stamp(&st, &stamp);
-	return &new_source(path, fd, &stamp)->src;
+	return &new_source(name, fd, &stamp)->src;
 }
 
 void
@@ -147,7 +153,14 @@ pqfdw_source_stamp(const PqSource *src, PqFileStamp *stamp)
 PqFile *
 pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
 {
-	PqSource   *src = pqfdw_source_open(path);
+	return pqfdw_file_open_named(path, path, decrypt);
+}
+
+PqFile *
+pqfdw_file_open_named(const char *path, const char *name,
+					  const PqDecryptionConfig *decrypt)
+{
+	PqSource   *src = pqfdw_source_open_named(path, name);
 
 	src->decrypt = decrypt ? decrypt :
 		pqfdw_decryption_config(NULL, NULL, NULL, NULL);

@@ -485,6 +485,9 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 																		opts.aad_prefix,
 																		NULL),
 												cxt);
+	/* messages name the client's stream, not its temporary file */
+	if (stdin_file >= 0)
+		pqfdw_table_reader_set_name(st->reader, st->path);
 	copy_options = list_make1(makeDefElem("format",
 										  (Node *) makeString("binary"), -1));
 	if (opts.freeze != NULL)
@@ -516,7 +519,11 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 
 	pqfdw_table_reader_end(st->reader);
 	if (stdin_file >= 0)
+	{
+		/* the next stream is another file: keep no footer under its name */
+		pqfdw_footer_cache_forget(st->path);
 		FileClose(stdin_file);
+	}
 	MemoryContextDelete(cxt);
 	table_close(rel, NoLock);
 	free_parsestate(pstate);

@@ -118,6 +118,13 @@ pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
 	MemoryContextSwitchTo(old);
 }
 
+void
+pqfdw_table_reader_set_name(PqTableReader *tr, const char *name)
+{
+	Assert(list_length(tr->paths) == 1 && tr->file_index < 0);
+	tr->only_name = MemoryContextStrdup(tr->cxt, name);
+}
+
 PqTableReader *
 pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
 							   List *paths, List *attnums,
@@ -226,8 +233,11 @@ open_file(PqTableReader *tr, int next)
 
 	/* the first file's footer lives as long as the reader, for comparisons */
 	old = MemoryContextSwitchTo(tr->first_file ? tr->file_cxt : tr->cxt);
-	tr->file = pqfdw_file_open(path, tr->decrypt);
+	tr->file = pqfdw_file_open_named(path, tr->only_name ? tr->only_name : path,
+									 tr->decrypt);
 	MemoryContextSwitchTo(old);
+	/* from here on, path is what messages call the file */
+	path = tr->file->src->name;
 	if (tr->first_file == NULL)
 		tr->first_file = tr->file;
 	else if ((tr->ds == NULL || !tr->ds->union_by_name) &&

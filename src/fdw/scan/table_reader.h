@@ -84,6 +84,7 @@ struct PqTableReader
 	TupleDesc	tupdesc;
 	int			natts;
 	List	   *paths;
+	const char *only_name;		/* the one file's name in messages, or NULL */
 	PqDecryptionConfig *decrypt;	/* keys of encrypted files */
 	int			ncols;			/* columns read */
 	PqTableColumn *cols;
@@ -218,6 +219,13 @@ extern void pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
  * its name (exactly, or case-insensitively when unambiguous) converted to
  * its type.  decrypt may be NULL.
  */
+/*
+ * Name the reader's one file name in messages instead of its path: COPY
+ * FROM STDIN reads the client's stream from a temporary file, whose path
+ * means nothing to the user.
+ */
+extern void pqfdw_table_reader_set_name(PqTableReader *tr, const char *name);
+
 extern PqTableReader *pqfdw_table_reader_create_desc(TupleDesc tupdesc,
 													 const char *relname,
 													 List *paths,
