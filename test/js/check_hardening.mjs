@@ -214,19 +214,26 @@ await section('walk_links', async () => {
   c.check('walk_links: a link back up the tree ends the walk', n2 === 3 ? [] : [`${n2} rows, 3 expected`]);
 });
 
+// groups x each empty directories under root/name and one file in the first;
+// a foreign table `table` over the tree.  Returns the tree's path.
+async function directoryTree(name, groups, each, table) {
+  const tree = path.join(root, name);
+  fs.mkdirSync(tree);
+  for (let i = 0; i < groups; i++) {
+    const d = path.join(tree, `g${i}`);
+    fs.mkdirSync(d);
+    for (let j = 0; j < each; j++) fs.mkdirSync(path.join(d, `h${j}`));
+  }
+  fs.chmodSync(path.join(tree, 'g0', 'h0'), 0o777);
+  await q(`COPY (SELECT 1 AS i) TO '${tree}/g0/h0/x.parquet' (FORMAT parquet)`);
+  await q(`DROP FOREIGN TABLE IF EXISTS ${table}`);
+  await q(`CREATE FOREIGN TABLE ${table} (i int) SERVER hardening_srv OPTIONS (filename '${tree}')`);
+  return tree;
+}
+
 // --------------------------------------------------------------- dir_cache
 await section('dir_cache', async () => {
-  const many = path.join(root, 'many');
-  fs.mkdirSync(many);
-  for (let i = 0; i < 280; i++) {
-    const d = path.join(many, `g${i}`);
-    fs.mkdirSync(d);
-    for (let j = 0; j < 250; j++) fs.mkdirSync(path.join(d, `h${j}`));
-  }
-  fs.chmodSync(path.join(many, 'g0', 'h0'), 0o777);
-  await q(`COPY (SELECT 1 AS i) TO '${many}/g0/h0/x.parquet' (FORMAT parquet)`);
-  await q('DROP FOREIGN TABLE IF EXISTS hardening_many');
-  await q(`CREATE FOREIGN TABLE hardening_many (i int) SERVER hardening_srv OPTIONS (filename '${many}')`);
+  const many = await directoryTree('many', 280, 250, 'hardening_many');
   const n = (await q('SELECT count(*)::int AS n FROM hardening_many'))[0].n;
   const mem = (await q("SELECT coalesce(sum(total_bytes), 0)::bigint AS b FROM pg_backend_memory_contexts WHERE name = 'parquet_fdw directory listings'"))[0].b;
   const p = [];
@@ -239,17 +246,7 @@ await section('dir_cache', async () => {
 
 // ------------------------------------------------------------- walk_cancel
 await section('walk_cancel', async () => {
-  const tree = path.join(root, 'walk');
-  fs.mkdirSync(tree);
-  for (let i = 0; i < 100; i++) {
-    const d = path.join(tree, `g${i}`);
-    fs.mkdirSync(d);
-    for (let j = 0; j < 200; j++) fs.mkdirSync(path.join(d, `h${j}`));
-  }
-  fs.chmodSync(path.join(tree, 'g0', 'h0'), 0o777);
-  await q(`COPY (SELECT 1 AS i) TO '${tree}/g0/h0/x.parquet' (FORMAT parquet)`);
-  await q('DROP FOREIGN TABLE IF EXISTS hardening_walk');
-  await q(`CREATE FOREIGN TABLE hardening_walk (i int) SERVER hardening_srv OPTIONS (filename '${tree}')`);
+  const tree = await directoryTree('walk', 100, 200, 'hardening_walk');
   // each session has its own listing cache: a new one starts cold
   const session = async () => {
     const cl = new pg.Client();
