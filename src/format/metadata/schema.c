@@ -8,9 +8,7 @@
  */
 #include "format/metadata/schema.h"
 
-#include <limits.h>
-#include <math.h>
-
+#include "format/metadata/type_rules.h"
 #include "utils/memutils.h"
 
 /*
@@ -113,100 +111,23 @@ logical_from_converted(const PqSchemaElement *e, PqLogicalType *lt)
 }
 
 /*
- * Check that a resolved logical type fits the node's physical type; a
- * mismatch (e.g. STRING on INT32) is a corrupt schema.  Unrecognized
- * LogicalType ids are read as the physical type.
+ * Check that a resolved logical type fits the node's physical type
+ * (type_rules.c, the writer's rule too); a mismatch (e.g. STRING on INT32)
+ * is a corrupt schema.  Unrecognized LogicalType ids are read as the
+ * physical type.
  */
 static void
 validate_logical(PqSchemaNode *n)
 {
-	PqLogicalType *lt = &n->logical;
-	int			pt = n->physical_type;
-	bool		ok = true;
-
 	if (!n->is_leaf)
 		return;
-	switch (lt->id)
-	{
-		case PQ_LT_NONE:
-		case PQ_LT_UNKNOWN:
-			break;
-		case PQ_LT_STRING:
-		case PQ_LT_ENUM:
-		case PQ_LT_JSON:
-		case PQ_LT_BSON:
-		case PQ_LT_GEOMETRY:
-		case PQ_LT_GEOGRAPHY:
-			ok = (pt == PQ_BYTE_ARRAY);
-			break;
-		case PQ_LT_UUID:
-			ok = (pt == PQ_FIXED_LEN_BYTE_ARRAY && n->type_length == 16);
-			break;
-		case PQ_LT_FLOAT16:
-			ok = (pt == PQ_FIXED_LEN_BYTE_ARRAY && n->type_length == 2);
-			break;
-		case PQ_LT_INTERVAL:
-			ok = (pt == PQ_FIXED_LEN_BYTE_ARRAY && n->type_length == 12);
-			break;
-		case PQ_LT_DATE:
-			ok = (pt == PQ_INT32);
-			break;
-		case PQ_LT_TIME:
-			if (lt->time_unit == PQ_UNIT_MILLIS)
-				ok = (pt == PQ_INT32);
-			else if (lt->time_unit == PQ_UNIT_MICROS ||
-					 lt->time_unit == PQ_UNIT_NANOS)
-				ok = (pt == PQ_INT64);
-			else
-				ok = false;
-			break;
-		case PQ_LT_TIMESTAMP:
-			ok = (pt == PQ_INT64 && lt->time_unit != PQ_UNIT_NONE);
-			break;
-		case PQ_LT_INTEGER:
-			if (lt->int_bit_width == 64)
-				ok = (pt == PQ_INT64);
-			else if (lt->int_bit_width == 8 || lt->int_bit_width == 16 ||
-					 lt->int_bit_width == 32)
-				ok = (pt == PQ_INT32);
-			else
-				ok = false;
-			break;
-		case PQ_LT_DECIMAL:
-			{
-				int			maxprec;
-
-				if (pt == PQ_INT32)
-					maxprec = 9;
-				else if (pt == PQ_INT64)
-					maxprec = 18;
-				else if (pt == PQ_FIXED_LEN_BYTE_ARRAY)
-					maxprec = (int) floor(log10(2) * (8.0 * n->type_length - 1));
-				else if (pt == PQ_BYTE_ARRAY)
-					maxprec = INT_MAX;
-				else
-				{
-					ok = false;
-					break;
-				}
-				ok = lt->decimal_precision >= 1 &&
-					lt->decimal_precision <= maxprec &&
-					lt->decimal_scale >= 0 &&
-					lt->decimal_scale <= lt->decimal_precision;
-				break;
-			}
-		default:
-			/* LIST, MAP, VARIANT on a leaf; unrecognized ids */
-			if (lt->id == PQ_LT_UNRECOGNIZED)
-				lt->id = PQ_LT_NONE;
-			else
-				ok = false;
-			break;
-	}
-	if (!ok)
+	if (n->logical.id == PQ_LT_UNRECOGNIZED)
+		n->logical.id = PQ_LT_NONE;
+	if (!pq_logical_fits_physical(&n->logical, n->physical_type,
+								  n->type_length))
 		pq_corrupt("column \"%s\" has logical type %s, which is invalid for physical type %s",
 				   n->name, pq_logical_type_string(n),
-				   pq_physical_type_name(pt));
+				   pq_physical_type_name(n->physical_type));
 }
 
 static PqSchemaNode *

@@ -14,9 +14,9 @@
  */
 #include "format/common/pq_common.h"
 
-#include <math.h>
-
 #include "format/codec/codec.h"
+#include "format/metadata/schema.h"
+#include "format/metadata/type_rules.h"
 #include "format/write/column_writer.h"
 #include "format/write/file_writer.h"
 
@@ -133,90 +133,22 @@ bad_schema(const char *field, const char *why)
 					field != NULL ? field : "", why)));
 }
 
-/* Digits a DECIMAL can have in a physical type; 0 if it cannot be one. */
-static int
-max_decimal_precision(int pt, int type_length)
-{
-	switch (pt)
-	{
-		case PQ_INT32:
-			return 9;
-		case PQ_INT64:
-			return 18;
-		case PQ_BYTE_ARRAY:
-			return PG_INT32_MAX;
-		case PQ_FIXED_LEN_BYTE_ARRAY:
-			/* the digits of 2^(8n-1) - 1 */
-			return (int) floor(log10(2) * (8.0 * Min(type_length, 256) - 1));
-		default:
-			return 0;
-	}
-}
-
 /* Reject annotations readers would refuse for the physical type. */
 static void
 check_leaf_type(const PqWriterField *f, int converted)
 {
 	int			pt = f->physical_type;
-	const PqLogicalType *lt = &f->logical;
-	bool		ok = true;
+	PqLogicalType lt = f->logical;
 
 	if (pt < PQ_BOOLEAN || pt > PQ_FIXED_LEN_BYTE_ARRAY)
 		bad_schema(f->name, "unknown physical type");
 	if (pt == PQ_FIXED_LEN_BYTE_ARRAY && f->type_length <= 0)
 		bad_schema(f->name, "FIXED_LEN_BYTE_ARRAY needs a positive length");
-	switch (lt->id)
-	{
-		case PQ_LT_NONE:
-		case PQ_LT_UNKNOWN:
-			break;
-		case PQ_LT_STRING:
-		case PQ_LT_ENUM:
-		case PQ_LT_JSON:
-		case PQ_LT_BSON:
-		case PQ_LT_GEOMETRY:
-		case PQ_LT_GEOGRAPHY:
-		case PQ_LT_VARIANT:
-			ok = pt == PQ_BYTE_ARRAY;
-			break;
-		case PQ_LT_UUID:
-			ok = pt == PQ_FIXED_LEN_BYTE_ARRAY && f->type_length == 16;
-			break;
-		case PQ_LT_FLOAT16:
-			ok = pt == PQ_FIXED_LEN_BYTE_ARRAY && f->type_length == 2;
-			break;
-		case PQ_LT_DATE:
-			ok = pt == PQ_INT32;
-			break;
-		case PQ_LT_TIME:
-			ok = lt->time_unit == PQ_UNIT_MILLIS ? pt == PQ_INT32 :
-				(pt == PQ_INT64 && (lt->time_unit == PQ_UNIT_MICROS ||
-									lt->time_unit == PQ_UNIT_NANOS));
-			break;
-		case PQ_LT_TIMESTAMP:
-			ok = pt == PQ_INT64 && lt->time_unit >= PQ_UNIT_MILLIS &&
-				lt->time_unit <= PQ_UNIT_NANOS;
-			break;
-		case PQ_LT_INTEGER:
-			ok = (pt == PQ_INT32 && (lt->int_bit_width == 8 ||
-									 lt->int_bit_width == 16 ||
-									 lt->int_bit_width == 32)) ||
-				(pt == PQ_INT64 && lt->int_bit_width == 64);
-			break;
-		case PQ_LT_DECIMAL:
-			ok = lt->decimal_precision > 0 && lt->decimal_scale >= 0 &&
-				lt->decimal_scale <= lt->decimal_precision &&
-				lt->decimal_precision <= max_decimal_precision(pt, f->type_length);
-			break;
-		default:
-			ok = false;
-			break;
-	}
-	if (!ok)
+	/* INTERVAL is a ConvertedType only: checked as the reader resolves it */
+	if (converted == PQ_CT_INTERVAL && lt.id == PQ_LT_NONE)
+		lt.id = PQ_LT_INTERVAL;
+	if (!pq_logical_fits_physical(&lt, pt, f->type_length))
 		bad_schema(f->name, "logical type does not fit the physical type");
-	if (converted == PQ_CT_INTERVAL &&
-		(pt != PQ_FIXED_LEN_BYTE_ARRAY || f->type_length != 12))
-		bad_schema(f->name, "INTERVAL needs FIXED_LEN_BYTE_ARRAY(12)");
 	if (f->bloom_filter && pt == PQ_BOOLEAN)
 		bad_schema(f->name, "BOOLEAN columns cannot have a Bloom filter");
 	if (f->bloom_filter && f->bloom_fpp >= 1.0)
