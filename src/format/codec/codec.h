@@ -68,12 +68,13 @@ extern uint32 pq_crc32(const uint8 *buf, size_t len);
 /*
  * Per-library entry points, called only by codec.c after it has checked
  * that both sizes fit in int32 (Parquet page sizes are i32) and replaced a
- * default level by a concrete, in-range one.  dst is never NULL, even when
- * dstlen is 0.
+ * default level by a concrete, in-range one (codecs without levels ignore
+ * it).  dst is never NULL, even when dstlen is 0.
  */
 extern void pq_snappy_decompress(const uint8 *src, size_t srclen,
 								 uint8 *dst, size_t dstlen);
-extern void pq_snappy_compress(const uint8 *src, size_t srclen, PqBuffer *out);
+extern void pq_snappy_compress(int level, const uint8 *src, size_t srclen,
+							   PqBuffer *out);
 extern void pq_gzip_decompress(const uint8 *src, size_t srclen,
 							   uint8 *dst, size_t dstlen);
 extern void pq_gzip_compress(int level, const uint8 *src, size_t srclen,
@@ -88,11 +89,11 @@ extern void pq_zstd_compress(int level, const uint8 *src, size_t srclen,
 							 PqBuffer *out);
 extern void pq_lz4_raw_decompress(const uint8 *src, size_t srclen,
 								  uint8 *dst, size_t dstlen);
-extern void pq_lz4_raw_compress(const uint8 *src, size_t srclen,
+extern void pq_lz4_raw_compress(int level, const uint8 *src, size_t srclen,
 								PqBuffer *out);
 extern void pq_lz4_hadoop_decompress(const uint8 *src, size_t srclen,
 									 uint8 *dst, size_t dstlen);
-extern void pq_lz4_hadoop_compress(const uint8 *src, size_t srclen,
-								   PqBuffer *out);
+extern void pq_lz4_hadoop_compress(int level, const uint8 *src,
+								   size_t srclen, PqBuffer *out);
 
 #endif							/* PQ_CODEC_H */

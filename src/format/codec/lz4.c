@@ -123,14 +123,14 @@ pq_lz4_block_compress(const uint8 *src, size_t srclen, PqBuffer *out)
 }
 
 void
-pq_lz4_raw_compress(const uint8 *src, size_t srclen, PqBuffer *out)
+pq_lz4_raw_compress(int level, const uint8 *src, size_t srclen, PqBuffer *out)
 {
 	pq_lz4_block_compress(src, srclen, out);
 }
 
 /* One Hadoop frame for the whole page, as Arrow and parquet-rs write it. */
 void
-pq_lz4_hadoop_compress(const uint8 *src, size_t srclen, PqBuffer *out)
+pq_lz4_hadoop_compress(int level, const uint8 *src, size_t srclen, PqBuffer *out)
 {
 	size_t		prefix;
 	size_t		clen;

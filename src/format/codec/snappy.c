@@ -11,7 +11,7 @@
 #include <snappy-c.h>
 
 void
-pq_snappy_compress(const uint8 *src, size_t srclen, PqBuffer *out)
+pq_snappy_compress(int level, const uint8 *src, size_t srclen, PqBuffer *out)
 {
 	size_t		len = snappy_max_compressed_length(srclen);
 
