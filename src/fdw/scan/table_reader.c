@@ -696,9 +696,8 @@ check_same_file(PqTableReader *tr, const PqFileStamp *leader)
 	PqFileStamp now;
 
 	pqfdw_source_stamp(tr->file->src, &now);
-	if (now.inode != leader->inode || now.device != leader->device ||
-		now.size != leader->size || now.mtime_sec != leader->mtime_sec ||
-		now.mtime_nsec != leader->mtime_nsec)
+	/* compared as the footer cache compares stamps */
+	if (memcmp(&now, leader, sizeof(PqFileStamp)) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
 				 errmsg("Parquet file \"%s\" changed during a parallel scan",
