@@ -10,8 +10,7 @@
 #include "fdw/prune/bloom.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/copy/copy_to.h"
-#include "fdw/aggregate/grouped_scan.h"
-#include "fdw/aggregate/top_n.h"
+#include "fdw/pushdown/pushdown.h"
 #include "fdw/prune/dictionary.h"
 #include "fdw/inspect/import.h"
 #include "fdw/plan/plan.h"
@@ -150,146 +149,97 @@ _PG_init(void)
 }
 
 /*
- * Executor callbacks: grouped scans (fdw/aggregate/) run above the scan
- * they read through; every other plan is the scan's (fdw/scan/scan.c).
+ * Executor callbacks go to the methods of the plan's kind: the table's
+ * scan (fdw/scan/scan.c) or work pushed into it (fdw/pushdown/).
  */
-static inline PqfdwPlanKind
-plan_kind(ForeignScanState *node)
+static const PqExecMethods *const exec_methods[PQFDW_NPLAN_KINDS] = {
+	[PQFDW_PLAN_SCAN] = &pqfdw_scan_methods,
+	[PQFDW_PLAN_FOOTER] = &pqfdw_footer_methods,
+	[PQFDW_PLAN_GROUPED] = &pqfdw_grouped_methods,
+	[PQFDW_PLAN_TOP_N] = &pqfdw_top_n_methods,
+};
+
+static inline const PqExecMethods *
+methods(ForeignScanState *node)
 {
-	return pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan);
+	return exec_methods[pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan)];
 }
 
 /*
- * The scan a grouped or top-N plan reads through, whose row-group cursor
- * its parallel workers share; NULL for the table's own scans.
+ * The scan whose row-group cursor parallel processes share; NULL for plans
+ * that are never parallel and before begin.
  */
 static PqScanState *
-inner_scan(ForeignScanState *node)
+shared_scan(ForeignScanState *node)
 {
-	switch (plan_kind(node))
-	{
-		case PQFDW_PLAN_GROUPED:
-			return pqfdw_grouped_scan_state(node);
-		case PQFDW_PLAN_TOP_N:
-			return pqfdw_top_n_scan_state(node);
-		default:
-			return NULL;
-	}
+	const PqExecMethods *m = methods(node);
+
+	return m->shared_scan ? m->shared_scan(node) : NULL;
 }
 
 static void
 begin_foreign_scan(ForeignScanState *node, int eflags)
 {
-	switch (plan_kind(node))
-	{
-		case PQFDW_PLAN_GROUPED:
-			pqfdw_grouped_begin(node, eflags);
-			break;
-		case PQFDW_PLAN_TOP_N:
-			pqfdw_top_n_begin(node, eflags);
-			break;
-		default:
-			pqfdw_BeginForeignScan(node, eflags);
-	}
+	methods(node)->begin(node, eflags);
 }
 
 static TupleTableSlot *
 iterate_foreign_scan(ForeignScanState *node)
 {
-	switch (plan_kind(node))
-	{
-		case PQFDW_PLAN_GROUPED:
-			return pqfdw_grouped_next(node);
-		case PQFDW_PLAN_TOP_N:
-			return pqfdw_top_n_next(node);
-		default:
-			return pqfdw_IterateForeignScan(node);
-	}
+	return methods(node)->next(node);
 }
 
 static void
 rescan_foreign_scan(ForeignScanState *node)
 {
-	switch (plan_kind(node))
-	{
-		case PQFDW_PLAN_GROUPED:
-			pqfdw_grouped_rescan(node);
-			break;
-		case PQFDW_PLAN_TOP_N:
-			pqfdw_top_n_rescan(node);
-			break;
-		default:
-			pqfdw_ReScanForeignScan(node);
-	}
+	methods(node)->rescan(node);
 }
 
 static void
 end_foreign_scan(ForeignScanState *node)
 {
-	switch (plan_kind(node))
-	{
-		case PQFDW_PLAN_GROUPED:
-			pqfdw_grouped_end(node);
-			break;
-		case PQFDW_PLAN_TOP_N:
-			pqfdw_top_n_end(node);
-			break;
-		default:
-			pqfdw_EndForeignScan(node);
-	}
+	if (methods(node)->end)
+		methods(node)->end(node);
 }
 
 static void
 explain_foreign_scan(ForeignScanState *node, struct ExplainState *es)
 {
-	switch (plan_kind(node))
-	{
-		case PQFDW_PLAN_GROUPED:
-			pqfdw_grouped_explain(node, es);
-			break;
-		case PQFDW_PLAN_TOP_N:
-			pqfdw_top_n_explain(node, es);
-			break;
-		default:
-			pqfdw_ExplainForeignScan(node, es);
-	}
+	methods(node)->explain(node, es);
 }
 
 static Size
 estimate_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt)
 {
-	return inner_scan(node) ? pqfdw_scan_estimate_dsm(inner_scan(node)) :
-		pqfdw_EstimateDSMForeignScan(node, pcxt);
+	PqScanState *st = shared_scan(node);
+
+	return st ? pqfdw_scan_estimate_dsm(st) : 0;
 }
 
 static void
 initialize_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt,
 							void *coordinate)
 {
-	if (inner_scan(node))
-		pqfdw_scan_init_dsm(inner_scan(node), pcxt, coordinate);
-	else
-		pqfdw_InitializeDSMForeignScan(node, pcxt, coordinate);
+	PqScanState *st = shared_scan(node);
+
+	if (st)
+		pqfdw_scan_init_dsm(st, pcxt, coordinate);
 }
 
 static void
 initialize_worker_foreign_scan(ForeignScanState *node, shm_toc *toc,
 							   void *coordinate)
 {
-	if (inner_scan(node))
-		pqfdw_scan_init_worker(inner_scan(node), coordinate);
-	else
-		pqfdw_InitializeWorkerForeignScan(node, toc, coordinate);
+	PqScanState *st = shared_scan(node);
+
+	if (st)
+		pqfdw_scan_init_worker(st, coordinate);
 }
 
 static void
 shutdown_foreign_scan(ForeignScanState *node)
 {
-	if (inner_scan(node))
-		pqfdw_scan_shutdown(inner_scan(node));
-	else if (plan_kind(node) == PQFDW_PLAN_SCAN ||
-			 plan_kind(node) == PQFDW_PLAN_FOOTER)
-		pqfdw_ShutdownForeignScan(node);
+	pqfdw_scan_shutdown(shared_scan(node));
 }
 
 PG_FUNCTION_INFO_V1(parquet_fdw_handler);

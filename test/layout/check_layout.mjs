@@ -29,7 +29,7 @@ const LAYERS = [
 	['fdw/dataset'],
 	['fdw/prune'],
 	['fdw/scan'],
-	['fdw/aggregate'],
+	['fdw/pushdown'],
 	['fdw/plan', 'fdw/copy', 'fdw/inspect'],
 	['fdw'],
 ];

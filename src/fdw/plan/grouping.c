@@ -2,7 +2,7 @@
  *
  * grouping.c
  *		GROUP BY and aggregates computed inside the scan (grouped scans,
- *		fdw/aggregate/), offered as a ForeignScan of the grouping relation.
+ *		fdw/pushdown/), offered as a ForeignScan of the grouping relation.
  *
  * A query over one parquet_fdw table qualifies when the scan evaluates all
  * of its WHERE quals, its grouping keys are vector expressions of integer,
@@ -35,7 +35,7 @@
 
 #include "access/sysattr.h"
 #include "catalog/pg_type.h"
-#include "fdw/aggregate/accumulate.h"
+#include "fdw/pushdown/accumulate.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
@@ -404,7 +404,7 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	path = pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									 ngroups, startup, total, NIL, NULL,
-									 list_make2(makeInteger(PQFDW_UPPER_GROUPED),
+									 list_make2(makeInteger(PQFDW_PLAN_GROUPED),
 												list_make5(scan_private,
 														   prune_values,
 														   scan_tlist,
@@ -439,6 +439,7 @@ pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 	List	   *fdw_private = list_copy(linitial(priv));
 
 	Assert(list_length(fdw_private) == PQFDW_PRIVATE_EXTRA);
+	linitial(fdw_private) = makeInteger(PQFDW_PLAN_GROUPED);
 	fdw_private = lappend(fdw_private, list_nth(priv, 3));
 	return make_foreignscan(tlist, list_nth(priv, 4), 0, lsecond(priv),
 							fdw_private, copyObject(lthird(priv)), NIL,

@@ -84,7 +84,7 @@ extern List *pqfdw_path_nodes(PqfdwPlanState *st);
 
 /*
  * grouping.c: GROUP BY and aggregates computed by the scan (grouped scans,
- * fdw/aggregate/), as a ForeignScan of the grouping relation.
+ * fdw/pushdown/), as a ForeignScan of the grouping relation.
  */
 extern void pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 								 RelOptInfo *input_rel,
@@ -97,7 +97,7 @@ extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 
 /*
  * top_n.c: ORDER BY ... LIMIT over one table computed by the scan (top-N
- * scans, fdw/aggregate/top_n.c), as a ForeignScan of the final relation.
+ * scans, fdw/pushdown/top_n_scan.c), as a ForeignScan of the final relation.
  */
 extern void pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 							  RelOptInfo *output_rel,
@@ -106,13 +106,6 @@ extern ForeignScan *pqfdw_top_n_plan(PlannerInfo *root, RelOptInfo *rel,
 									 ForeignPath *best_path, List *tlist,
 									 Plan *outer_plan);
 extern bool pqfdw_enable_top_n_scan;	/* GUC */
-
-/* The first item of a grouped or top-N path's fdw_private. */
-typedef enum PqfdwUpperPath
-{
-	PQFDW_UPPER_GROUPED = 1,
-	PQFDW_UPPER_TOP_N
-} PqfdwUpperPath;
 
 /*
  * sort_order.c: the pathkeys of the order the option sorted (PqfdwSortKey

@@ -116,8 +116,10 @@ pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 	*local_clauses = list_difference_ptr(extract_actual_clauses(scan_clauses, false),
 										 filters);
 
-	fdw_private = list_make5(pqfdw_path_nodes(st), st->attnums,
-							 makeInteger(st->row_groups), filters, prune);
+	fdw_private = list_make5(makeInteger(PQFDW_PLAN_SCAN),
+							 pqfdw_path_nodes(st), st->attnums,
+							 makeInteger(st->row_groups), filters);
+	fdw_private = lappend(fdw_private, prune);
 	fdw_private = lappend(fdw_private, makeInteger(baserel->relid));
 	fdw_private = lappend(fdw_private, variant_keys(root, baserel, foreigntableid,
 													st->attnums));

@@ -2,7 +2,7 @@
  *
  * top_n.c
  *		ORDER BY ... LIMIT n over one foreign table computed by the scan
- *		(top-N scans, fdw/aggregate/top_n.c), offered as a ForeignScan of
+ *		(top-N scans, fdw/pushdown/top_n_scan.c), offered as a ForeignScan of
  *		the final relation.
  *
  * A query qualifies when it reads one parquet_fdw table without grouping,
@@ -125,7 +125,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *output_rel,
 										startup / divisor,
 										startup / divisor + rows * cpu_tuple_cost,
 										root->sort_pathkeys, NULL,
-										list_make2(makeInteger(PQFDW_UPPER_TOP_N),
+										list_make2(makeInteger(PQFDW_PLAN_TOP_N),
 												   private));
 	partial->path.parallel_aware = true;
 	partial->path.parallel_safe = true;
@@ -206,7 +206,7 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 									 Min(count, baserel->rows), startup,
 									 startup + count * cpu_tuple_cost,
 									 root->sort_pathkeys, NULL,
-									 list_make2(makeInteger(PQFDW_UPPER_TOP_N),
+									 list_make2(makeInteger(PQFDW_PLAN_TOP_N),
 												list_make5(scan_private,
 														   prune_values,
 														   keys,
@@ -240,6 +240,7 @@ pqfdw_top_n_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 	Index		relid = bms_singleton_member(root->all_baserels);
 
 	Assert(list_length(fdw_private) == PQFDW_PRIVATE_EXTRA);
+	linitial(fdw_private) = makeInteger(PQFDW_PLAN_TOP_N);
 	fdw_private = lappend(fdw_private,
 						  list_make3(list_nth(priv, 3), list_nth(priv, 4),
 									 lthird(priv)));

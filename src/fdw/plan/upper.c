@@ -11,7 +11,7 @@
  * one parquet_fdw table with no WHERE, GROUP BY, HAVING or grouping sets
  * whose target uses only such aggregates (plain: no FILTER, DISTINCT or
  * ORDER BY), a ForeignScan of the grouping relation whose scan tuple holds
- * them (fdw/scan/footer_aggregate.c computes them).  Anything else is left
+ * them (fdw/pushdown/footer_answers.c computes them).  Anything else is left
  * to PostgreSQL's Aggregate over the scan.
  *
  *-------------------------------------------------------------------------
@@ -24,6 +24,7 @@
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
+#include "fdw/pushdown/pushdown.h"
 #include "fdw/scan/scan.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
@@ -67,7 +68,7 @@ minmax_kind(Oid aggfnoid)
  * leaf of signed integers, dates, times, timestamps, DECIMALs or strings.
  * Whether a row group's bounds are exact and in PostgreSQL's order for the
  * declared type and collation is decided when they are read
- * (footer_aggregate.c), which reads the column where they are not.
+ * (footer_answers.c), which reads the column where they are not.
  */
 static bool
 stats_column(PqfdwPlanState *st, AttrNumber attnum)
@@ -258,10 +259,13 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 	add_path(output_rel, (Path *)
 			 pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 									   1, cost, cost, NIL, NULL,
-									   lappend(list_make5(pqfdw_path_nodes(st),
-														  makeInteger(st->relid),
-														  kinds, attnums, file_set),
-											   scan_tlist)));
+									   list_make3(makeInteger(PQFDW_PLAN_FOOTER),
+												  lappend(list_make5(makeInteger(PQFDW_PLAN_FOOTER),
+																	 pqfdw_path_nodes(st),
+																	 makeInteger(st->relid),
+																	 kinds, attnums),
+														  file_set),
+												  scan_tlist)));
 }
 
 /*
@@ -285,24 +289,31 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 }
 
 /*
- * The plan of a footer path (grouped and top-N paths have two items, the
- * first a PqfdwUpperPath): no scanned relation; the scan tuple is the
- * aggregates (fdw_scan_tlist), and setrefs points the target list at them.
- * The executor gets paths, relid, kinds, attnums and what it needs to
- * prune the files named at execution when they differ from those planned:
- * their hash, the relation's index and the file clauses
- * (footer_aggregate.c).
+ * The plan of an upper path, whose fdw_private is its plan kind and what
+ * that kind's planner needs.  A footer path's: no scanned relation; the
+ * scan tuple is the aggregates (fdw_scan_tlist), and setrefs points the
+ * target list at them; the executor gets its fdw_private (pushdown.h):
+ * paths, relid, kinds, attnums and what it needs to prune the files named
+ * at execution when they differ from those planned.
  */
 ForeignScan *
 pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel, ForeignPath *best_path,
 				 List *tlist, Plan *outer_plan)
 {
-	List	   *priv = best_path->fdw_private;
+	List	   *priv = lsecond(best_path->fdw_private);
 
-	if (list_length(priv) == 2)
-		return intVal(linitial(priv)) == PQFDW_UPPER_GROUPED ?
-			pqfdw_grouping_plan(root, rel, best_path, tlist, outer_plan) :
-			pqfdw_top_n_plan(root, rel, best_path, tlist, outer_plan);
-	return make_foreignscan(tlist, NIL, 0, NIL, list_truncate(list_copy(priv), 5),
-							copyObject(llast(priv)), NIL, outer_plan);
+	switch ((PqfdwPlanKind) intVal(linitial(best_path->fdw_private)))
+	{
+		case PQFDW_PLAN_GROUPED:
+			return pqfdw_grouping_plan(root, rel, best_path, tlist, outer_plan);
+		case PQFDW_PLAN_TOP_N:
+			return pqfdw_top_n_plan(root, rel, best_path, tlist, outer_plan);
+		case PQFDW_PLAN_FOOTER:
+			return make_foreignscan(tlist, NIL, 0, NIL, list_copy(priv),
+									copyObject(lthird(best_path->fdw_private)),
+									NIL, outer_plan);
+		default:
+			elog(ERROR, "parquet_fdw: unknown upper path");
+	}
+	return NULL;
 }

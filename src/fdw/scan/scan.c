@@ -120,13 +120,6 @@ file_check(void *arg, int file)
 	return pqfdw_file_pruner_check(((PqScanState *) arg)->file_pruner, file);
 }
 
-/* A plan of fdw/plan/upper.c: no relation scanned, footer_aggregate.c runs it. */
-static inline bool
-footer_aggregate_plan(ForeignScanState *node)
-{
-	return pqfdw_plan_kind((ForeignScan *) node->ss.ps.plan) == PQFDW_PLAN_FOOTER;
-}
-
 static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
 
 /* The file clauses, over the reader's files. */
@@ -247,17 +240,12 @@ pqfdw_scan_reader(PqScanState *st)
 	return st->reader;
 }
 
-void
-pqfdw_BeginForeignScan(ForeignScanState *node, int eflags)
+static void
+scan_begin(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	PqScanState *st;
 
-	if (footer_aggregate_plan(node))
-	{
-		pqfdw_footer_aggregate_begin(node, eflags);
-		return;
-	}
 	st = pqfdw_scan_begin(node, node->ss.ss_currentRelation,
 						  plan->scan.scanrelid, eflags);
 	node->fdw_state = st;
@@ -518,16 +506,14 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 	}
 }
 
-TupleTableSlot *
-pqfdw_IterateForeignScan(ForeignScanState *node)
+static TupleTableSlot *
+scan_next(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
 	PqTableReader *tr;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
 	int			row;
 
-	if (footer_aggregate_plan(node))
-		return pqfdw_footer_aggregate_next(node);
 	tr = st->reader;
 	ExecClearTuple(slot);
 	while (st->batch_pos >= st->batch_n)
@@ -573,14 +559,9 @@ pqfdw_scan_rescan(PqScanState *st)
 		pqfdw_file_pruner_reset(st->file_pruner);
 }
 
-void
-pqfdw_ReScanForeignScan(ForeignScanState *node)
+static void
+scan_rescan(ForeignScanState *node)
 {
-	if (footer_aggregate_plan(node))
-	{
-		pqfdw_footer_aggregate_rescan(node);
-		return;
-	}
 	pqfdw_scan_rescan(node->fdw_state);
 }
 
@@ -593,11 +574,10 @@ pqfdw_scan_end(PqScanState *st)
 	MemoryContextDelete(st->scan_cxt);
 }
 
-void
-pqfdw_EndForeignScan(ForeignScanState *node)
+static void
+scan_end(ForeignScanState *node)
 {
-	if (!footer_aggregate_plan(node))
-		pqfdw_scan_end(node->fdw_state);
+	pqfdw_scan_end(node->fdw_state);
 }
 
 /* This process's counters, in the order of PqScanCounter. */
@@ -620,13 +600,10 @@ local_counters(PqScanState *st, int64 *c)
 		st->pruning_bytes_read;
 }
 
-void
-pqfdw_ExplainForeignScan(ForeignScanState *node, ExplainState *es)
+static void
+scan_explain(ForeignScanState *node, ExplainState *es)
 {
-	if (footer_aggregate_plan(node))
-		pqfdw_footer_aggregate_explain(node, es);
-	else
-		pqfdw_scan_explain(node->fdw_state, node, es);
+	pqfdw_scan_explain(node->fdw_state, node, es);
 }
 
 void
@@ -767,12 +744,6 @@ pqfdw_scan_estimate_dsm(PqScanState *st)
 	return pqfdw_parallel_size(st->paths);
 }
 
-Size
-pqfdw_EstimateDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt)
-{
-	return pqfdw_scan_estimate_dsm(node->fdw_state);
-}
-
 static void
 attach_shared(PqScanState *st, PqParallelScan *shared)
 {
@@ -792,13 +763,6 @@ pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt, void *coordinate)
 	st->split_row_groups = ((PqParallelScan *) coordinate)->split_row_groups;
 	st->parallel_units = (int64) ((PqParallelScan *) coordinate)->nunits;
 	attach_shared(st, coordinate);
-}
-
-void
-pqfdw_InitializeDSMForeignScan(ForeignScanState *node, ParallelContext *pcxt,
-							   void *coordinate)
-{
-	pqfdw_scan_init_dsm(node->fdw_state, pcxt, coordinate);
 }
 
 void
@@ -822,13 +786,6 @@ pqfdw_scan_init_worker(PqScanState *st, void *coordinate)
 		prune_files(st);
 	}
 	attach_shared(st, coordinate);
-}
-
-void
-pqfdw_InitializeWorkerForeignScan(ForeignScanState *node, shm_toc *toc,
-								  void *coordinate)
-{
-	pqfdw_scan_init_worker(node->fdw_state, coordinate);
 }
 
 /*
@@ -855,9 +812,17 @@ pqfdw_scan_shutdown(PqScanState *st)
 		pqfdw_parallel_read_counters(st->shared, st->worker_counters);
 }
 
-void
-pqfdw_ShutdownForeignScan(ForeignScanState *node)
+static PqScanState *
+scan_shared(ForeignScanState *node)
 {
-	if (!footer_aggregate_plan(node))
-		pqfdw_scan_shutdown(node->fdw_state);
+	return node->fdw_state;
 }
+
+const PqExecMethods pqfdw_scan_methods = {
+	.begin = scan_begin,
+	.next = scan_next,
+	.rescan = scan_rescan,
+	.end = scan_end,
+	.explain = scan_explain,
+	.shared_scan = scan_shared,
+};

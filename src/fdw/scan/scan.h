@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * scan.h
- *		FdwRoutine callbacks of the executor side (scan.c, analyze.c) and
- *		the plan-time facts the planner hands them in fdw_private.
+ *		The scan of a foreign table (scan.c, analyze.c), the method table
+ *		every plan kind's executor callbacks fill, and the plan-time facts
+ *		the planner hands them in fdw_private.
  *
  *-------------------------------------------------------------------------
  */
@@ -12,22 +13,49 @@
 #include "fdw/scan/table_reader.h"
 #include "foreign/fdwapi.h"
 
-/* scan.c */
-extern void pqfdw_BeginForeignScan(ForeignScanState *node, int eflags);
-extern TupleTableSlot *pqfdw_IterateForeignScan(ForeignScanState *node);
-extern void pqfdw_ReScanForeignScan(ForeignScanState *node);
-extern void pqfdw_EndForeignScan(ForeignScanState *node);
-extern void pqfdw_ExplainForeignScan(ForeignScanState *node,
-									 struct ExplainState *es);
-
 /*
- * scan.c, for plans that read a table without being its scan (grouped
- * scans, fdw/aggregate/): the scan of rel, range table entry scanrelid,
- * set up from the plan's fdw_private and fdw_exprs; its reader (NULL with
- * EXPLAIN only) hands out the batches, pruned and filtered.
+ * What a ForeignScan plan runs, stored as the first item of its
+ * fdw_private: a scan of the table (scan.c), or work pushed into the scan
+ * (fdw/pushdown/): aggregates the footers answer, a grouped scan, a top-N
+ * scan.  The planner (fdw/plan/) writes it; fdw/parquet_fdw.c sends each
+ * executor callback to the kind's methods.
  */
+typedef enum PqfdwPlanKind
+{
+	PQFDW_PLAN_SCAN,
+	PQFDW_PLAN_FOOTER,
+	PQFDW_PLAN_GROUPED,
+	PQFDW_PLAN_TOP_N
+} PqfdwPlanKind;
+
+#define PQFDW_NPLAN_KINDS (PQFDW_PLAN_TOP_N + 1)
+
 typedef struct PqScanState PqScanState;
 
+/*
+ * The executor callbacks of one plan kind, as CustomExecMethods are for a
+ * custom scan.  shared_scan (NULL: never parallel) gives the scan whose
+ * row-group cursor parallel processes share; end may be NULL.
+ */
+typedef struct PqExecMethods
+{
+	void		(*begin) (ForeignScanState *node, int eflags);
+	TupleTableSlot *(*next) (ForeignScanState *node);
+	void		(*rescan) (ForeignScanState *node);
+	void		(*end) (ForeignScanState *node);
+	void		(*explain) (ForeignScanState *node, struct ExplainState *es);
+	PqScanState *(*shared_scan) (ForeignScanState *node);
+} PqExecMethods;
+
+/* scan.c: plans of PQFDW_PLAN_SCAN */
+extern const PqExecMethods pqfdw_scan_methods;
+
+/*
+ * scan.c, for plans that read a table through a scan (fdw/pushdown/): the
+ * scan of rel, range table entry scanrelid, set up from the plan's
+ * fdw_private and fdw_exprs; its reader (NULL with EXPLAIN only) hands out
+ * the batches, pruned and filtered.
+ */
 extern PqScanState *pqfdw_scan_begin(ForeignScanState *node, Relation rel,
 									 Index scanrelid, int eflags);
 extern PqTableReader *pqfdw_scan_reader(PqScanState *st);
@@ -46,37 +74,9 @@ extern void pqfdw_scan_shutdown(PqScanState *st);
 extern bool pqfdw_IsForeignScanParallelSafe(PlannerInfo *root,
 											RelOptInfo *rel,
 											RangeTblEntry *rte);
-extern Size pqfdw_EstimateDSMForeignScan(ForeignScanState *node,
-										 ParallelContext *pcxt);
-extern void pqfdw_InitializeDSMForeignScan(ForeignScanState *node,
-										   ParallelContext *pcxt,
-										   void *coordinate);
 extern void pqfdw_ReInitializeDSMForeignScan(ForeignScanState *node,
 											 ParallelContext *pcxt,
 											 void *coordinate);
-extern void pqfdw_InitializeWorkerForeignScan(ForeignScanState *node,
-											  shm_toc *toc,
-											  void *coordinate);
-extern void pqfdw_ShutdownForeignScan(ForeignScanState *node);
-
-/*
- * footer_aggregate.c: aggregates the footers answer (plans of
- * fdw/plan/upper.c); fdw_private holds, per scan tuple column, its kind and
- * the attribute min/max read.
- */
-typedef enum PqfdwFooterKind
-{
-	PQFDW_FOOTER_COUNT = 1,		/* count(*) */
-	PQFDW_FOOTER_MIN,
-	PQFDW_FOOTER_MAX,
-	PQFDW_FOOTER_COUNT_COLUMN	/* count(column) */
-} PqfdwFooterKind;
-
-extern void pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags);
-extern TupleTableSlot *pqfdw_footer_aggregate_next(ForeignScanState *node);
-extern void pqfdw_footer_aggregate_rescan(ForeignScanState *node);
-extern void pqfdw_footer_aggregate_explain(ForeignScanState *node,
-										   struct ExplainState *es);
 
 /* analyze.c */
 extern bool pqfdw_AnalyzeForeignTable(Relation relation,
@@ -85,7 +85,7 @@ extern bool pqfdw_AnalyzeForeignTable(Relation relation,
 
 /*
  * Plan-time facts passed to the executor in ForeignScan.fdw_private, as a
- * List: paths (List of String), attnums to read (IntList), row groups
+ * List: the plan kind (Integer), paths (List of String), attnums to read (IntList), row groups
  * (Integer), quals to evaluate on batches (List of OpExpr, see filter.c),
  * quals to prune row groups with (List of Expr, see fdw/prune/statistics.c),
  * and the relation's range table index at plan time (Integer): the Vars in
@@ -96,6 +96,7 @@ extern bool pqfdw_AnalyzeForeignTable(Relation relation,
  */
 enum PqfdwPrivateIndex
 {
+	PQFDW_PRIVATE_KIND,			/* PqfdwPlanKind, in every kind's fdw_private */
 	PQFDW_PRIVATE_PATHS,
 	PQFDW_PRIVATE_ATTNUMS,
 	PQFDW_PRIVATE_ROW_GROUPS,
@@ -123,30 +124,15 @@ extern List *pqfdw_scan_files(Oid relid, List *planned_hash, uint64 *hash);
 extern List *pqfdw_plan_hash(uint64 hash);
 extern uint64 pqfdw_plan_hash_value(List *pair);
 
-/*
- * What a ForeignScan plan runs: a scan of the table (scan.c), aggregates
- * from the footers (footer_aggregate.c: no relation, five items of
- * fdw_private), a grouped scan (fdw/aggregate/grouped_scan.c: no relation,
- * a scan's fdw_private and PQFDW_PRIVATE_EXTRA) or a top-N scan
- * (fdw/aggregate/top_n.c: the table, a scan's fdw_private and
- * PQFDW_PRIVATE_EXTRA).
- */
-typedef enum PqfdwPlanKind
-{
-	PQFDW_PLAN_SCAN,
-	PQFDW_PLAN_FOOTER,
-	PQFDW_PLAN_GROUPED,
-	PQFDW_PLAN_TOP_N
-} PqfdwPlanKind;
-
+/* The kind a plan's fdw_private names (elog when it names none). */
 static inline PqfdwPlanKind
 pqfdw_plan_kind(ForeignScan *plan)
 {
-	bool		extra = list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA;
+	int			kind = intVal(linitial(plan->fdw_private));
 
-	if (plan->scan.scanrelid != 0)
-		return extra ? PQFDW_PLAN_TOP_N : PQFDW_PLAN_SCAN;
-	return extra ? PQFDW_PLAN_GROUPED : PQFDW_PLAN_FOOTER;
+	if (kind < 0 || kind >= PQFDW_NPLAN_KINDS)
+		elog(ERROR, "parquet_fdw: unknown plan kind %d", kind);
+	return (PqfdwPlanKind) kind;
 }
 
 #endif							/* PQFDW_SCAN_H */

@@ -15,7 +15,7 @@
 #ifndef PQFDW_GROUP_TABLE_H
 #define PQFDW_GROUP_TABLE_H
 
-#include "fdw/aggregate/vexpr.h"
+#include "fdw/pushdown/vexpr.h"
 
 typedef struct PqGroupTable PqGroupTable;
 

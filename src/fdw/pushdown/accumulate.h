@@ -19,7 +19,7 @@
 #ifndef PQFDW_ACCUMULATE_H
 #define PQFDW_ACCUMULATE_H
 
-#include "fdw/aggregate/vexpr.h"
+#include "fdw/pushdown/vexpr.h"
 
 typedef struct PqAccum PqAccum;
 

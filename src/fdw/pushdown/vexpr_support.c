@@ -11,7 +11,7 @@
  */
 #include "postgres.h"
 
-#include "fdw/aggregate/vexpr_node.h"
+#include "fdw/pushdown/vexpr_node.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/fmgroids.h"

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * top_n.c
+ * top_n_scan.c
  *		Top-N scans: ORDER BY ... LIMIT computed on the scan's batches.
  *
  * The best LIMIT + OFFSET rows seen so far are kept in a heap whose top is
@@ -26,7 +26,7 @@
 
 #include "access/nbtree.h"
 #include "executor/executor.h"
-#include "fdw/aggregate/top_n.h"
+#include "fdw/pushdown/pushdown.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/prune/pages.h"
 #include "fdw/prune/prune.h"
@@ -313,8 +313,8 @@ init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 	tn->null_pred.value_index = -1;
 }
 
-void
-pqfdw_top_n_begin(ForeignScanState *node, int eflags)
+static void
+top_n_begin(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	PqTopN	   *tn = palloc0(sizeof(PqTopN));
@@ -421,8 +421,8 @@ consume(PqTopN *tn)
 	tn->done = true;
 }
 
-TupleTableSlot *
-pqfdw_top_n_next(ForeignScanState *node)
+static TupleTableSlot *
+top_n_next(ForeignScanState *node)
 {
 	PqTopN	   *tn = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -448,8 +448,8 @@ pqfdw_top_n_next(ForeignScanState *node)
 	return ExecStoreVirtualTuple(slot);
 }
 
-void
-pqfdw_top_n_rescan(ForeignScanState *node)
+static void
+top_n_rescan(ForeignScanState *node)
 {
 	PqTopN	   *tn = node->fdw_state;
 	int			i;
@@ -468,8 +468,8 @@ pqfdw_top_n_rescan(ForeignScanState *node)
 	tn->done = false;
 }
 
-void
-pqfdw_top_n_end(ForeignScanState *node)
+static void
+top_n_end(ForeignScanState *node)
 {
 	PqTopN	   *tn = node->fdw_state;
 
@@ -480,16 +480,16 @@ pqfdw_top_n_end(ForeignScanState *node)
 		MemoryContextDelete(tn->row_cxt);
 }
 
-PqScanState *
-pqfdw_top_n_scan_state(ForeignScanState *node)
+static PqScanState *
+top_n_shared_scan(ForeignScanState *node)
 {
 	PqTopN	   *tn = node->fdw_state;
 
 	return tn ? tn->scan : NULL;
 }
 
-void
-pqfdw_top_n_explain(ForeignScanState *node, ExplainState *es)
+static void
+top_n_explain(ForeignScanState *node, ExplainState *es)
 {
 	PqTopN	   *tn = node->fdw_state;
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
@@ -535,3 +535,12 @@ pqfdw_top_n_explain(ForeignScanState *node, ExplainState *es)
 							   tn->rows_skipped, es);
 	}
 }
+
+const PqExecMethods pqfdw_top_n_methods = {
+	.begin = top_n_begin,
+	.next = top_n_next,
+	.rescan = top_n_rescan,
+	.end = top_n_end,
+	.explain = top_n_explain,
+	.shared_scan = top_n_shared_scan,
+};

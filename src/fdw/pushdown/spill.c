@@ -8,7 +8,7 @@
  */
 #include "postgres.h"
 
-#include "fdw/aggregate/spill.h"
+#include "fdw/pushdown/spill.h"
 #include "utils/memutils.h"
 
 static void

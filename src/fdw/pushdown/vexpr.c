@@ -18,7 +18,7 @@
 #include "postgres.h"
 
 #include "catalog/pg_type.h"
-#include "fdw/aggregate/vexpr_node.h"
+#include "fdw/pushdown/vexpr_node.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/fmgrprotos.h"
 

@@ -18,7 +18,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/int.h"
-#include "fdw/aggregate/vexpr_node.h"
+#include "fdw/pushdown/vexpr_node.h"
 #include "utils/float.h"
 #include "utils/varlena.h"
 

@@ -24,10 +24,10 @@
 
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "executor/executor.h"
-#include "fdw/aggregate/accumulate.h"
-#include "fdw/aggregate/group_table.h"
-#include "fdw/aggregate/grouped_scan.h"
-#include "fdw/aggregate/spill.h"
+#include "fdw/pushdown/accumulate.h"
+#include "fdw/pushdown/group_table.h"
+#include "fdw/pushdown/pushdown.h"
+#include "fdw/pushdown/spill.h"
 #include "miscadmin.h"
 #include "fdw/scan/scan.h"
 #include "catalog/pg_type.h"
@@ -128,8 +128,8 @@ init_states(PqGrouped *gs, ForeignScan *plan)
 	gs->next_group = 0;
 }
 
-void
-pqfdw_grouped_begin(ForeignScanState *node, int eflags)
+static void
+grouped_begin(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	EState	   *estate = node->ss.ps.state;
@@ -439,8 +439,8 @@ consume_partition(PqGrouped *gs, ForeignScan *plan)
 	end_input(gs);
 }
 
-TupleTableSlot *
-pqfdw_grouped_next(ForeignScanState *node)
+static TupleTableSlot *
+grouped_next(ForeignScanState *node)
 {
 	PqGrouped  *gs = node->fdw_state;
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
@@ -496,8 +496,8 @@ drop_pending(PqGrouped *gs)
 	}
 }
 
-void
-pqfdw_grouped_rescan(ForeignScanState *node)
+static void
+grouped_rescan(ForeignScanState *node)
 {
 	PqGrouped  *gs = node->fdw_state;
 
@@ -507,8 +507,8 @@ pqfdw_grouped_rescan(ForeignScanState *node)
 	gs->ngroups = gs->next_group = 0;
 }
 
-void
-pqfdw_grouped_end(ForeignScanState *node)
+static void
+grouped_end(ForeignScanState *node)
 {
 	PqGrouped  *gs = node->fdw_state;
 
@@ -523,8 +523,8 @@ pqfdw_grouped_end(ForeignScanState *node)
 	}
 }
 
-void
-pqfdw_grouped_explain(ForeignScanState *node, ExplainState *es)
+static void
+grouped_explain(ForeignScanState *node, ExplainState *es)
 {
 	PqGrouped  *gs = node->fdw_state;
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
@@ -572,10 +572,19 @@ pqfdw_grouped_explain(ForeignScanState *node, ExplainState *es)
 	}
 }
 
-PqScanState *
-pqfdw_grouped_scan_state(ForeignScanState *node)
+static PqScanState *
+grouped_shared_scan(ForeignScanState *node)
 {
 	PqGrouped  *gs = node->fdw_state;
 
 	return gs ? gs->scan : NULL;
 }
+
+const PqExecMethods pqfdw_grouped_methods = {
+	.begin = grouped_begin,
+	.next = grouped_next,
+	.rescan = grouped_rescan,
+	.end = grouped_end,
+	.explain = grouped_explain,
+	.shared_scan = grouped_shared_scan,
+};

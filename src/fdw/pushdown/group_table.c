@@ -19,7 +19,7 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
-#include "fdw/aggregate/group_table.h"
+#include "fdw/pushdown/group_table.h"
 #include "utils/builtins.h"
 
 #define PQFDW_MEMO_SIZE 256

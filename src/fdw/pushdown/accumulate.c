@@ -14,7 +14,7 @@
 
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
-#include "fdw/aggregate/accumulate.h"
+#include "fdw/pushdown/accumulate.h"
 #include "fdw/common/pg_compat.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"

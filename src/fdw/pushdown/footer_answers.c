@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * footer_aggregate.c
+ * footer_answers.c
  *		Execution of the aggregates the footers answer (fdw/plan/upper.c):
  *		one row of count(*) and min/max values.
  *
@@ -30,6 +30,7 @@
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/dataset/dataset.h"
 #include "fdw/prune/prune.h"
+#include "fdw/pushdown/pushdown.h"
 #include "fdw/scan/scan.h"
 #include "fdw/scan/table_reader.h"
 #include "mb/pg_wchar.h"
@@ -67,22 +68,23 @@ typedef struct PqFooterAggregate
 	MemoryContext cxt;			/* the values */
 } PqFooterAggregate;
 
-void
-pqfdw_footer_aggregate_begin(ForeignScanState *node, int eflags)
+static void
+footer_begin(ForeignScanState *node, int eflags)
 {
 	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 	PqFooterAggregate *fa = palloc0(sizeof(PqFooterAggregate));
+	List	   *kinds = list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_KINDS);
 	ListCell   *lc;
 	ListCell   *ac;
 	int			i = 0;
 
-	foreach(lc, (List *) linitial(plan->fdw_private))
+	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_PATHS))
 		fa->paths = lappend(fa->paths, strVal(lfirst(lc)));
-	fa->relid = intVal(lsecond(plan->fdw_private));
-	fa->file_set = list_nth(plan->fdw_private, 4);
-	fa->ncols = list_length(lthird(plan->fdw_private));
+	fa->relid = intVal(list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_RELID));
+	fa->file_set = list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_FILE_SET);
+	fa->ncols = list_length(kinds);
 	fa->cols = palloc0(sizeof(PqFooterColumn) * fa->ncols);
-	forboth(lc, lthird(plan->fdw_private), ac, lfourth(plan->fdw_private))
+	forboth(lc, kinds, ac, list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_ATTNUMS))
 	{
 		fa->cols[i].kind = lfirst_int(lc);
 		fa->cols[i].attnum = lfirst_int(ac);
@@ -405,8 +407,8 @@ compute(PqFooterAggregate *fa)
 	fa->computed = true;
 }
 
-TupleTableSlot *
-pqfdw_footer_aggregate_next(ForeignScanState *node)
+static TupleTableSlot *
+footer_next(ForeignScanState *node)
 {
 	PqFooterAggregate *fa = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
@@ -426,14 +428,14 @@ pqfdw_footer_aggregate_next(ForeignScanState *node)
 	return ExecStoreVirtualTuple(slot);
 }
 
-void
-pqfdw_footer_aggregate_rescan(ForeignScanState *node)
+static void
+footer_rescan(ForeignScanState *node)
 {
 	((PqFooterAggregate *) node->fdw_state)->done = false;
 }
 
-void
-pqfdw_footer_aggregate_explain(ForeignScanState *node, ExplainState *es)
+static void
+footer_explain(ForeignScanState *node, ExplainState *es)
 {
 	PqFooterAggregate *fa = node->fdw_state;
 	StringInfoData buf;
@@ -479,3 +481,10 @@ pqfdw_footer_aggregate_explain(ForeignScanState *node, ExplainState *es)
 		ExplainPropertyInteger("Bytes Read", "bytes", fa->bytes_read, es);
 	}
 }
+
+const PqExecMethods pqfdw_footer_methods = {
+	.begin = footer_begin,
+	.next = footer_next,
+	.rescan = footer_rescan,
+	.explain = footer_explain,
+};

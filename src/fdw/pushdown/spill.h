@@ -15,7 +15,7 @@
 #ifndef PQFDW_SPILL_H
 #define PQFDW_SPILL_H
 
-#include "fdw/aggregate/vexpr.h"
+#include "fdw/pushdown/vexpr.h"
 #include "storage/buffile.h"
 
 #define PQFDW_SPILL_BITS 4

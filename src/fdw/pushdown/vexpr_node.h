@@ -10,7 +10,7 @@
 #ifndef PQFDW_VEXPR_NODE_H
 #define PQFDW_VEXPR_NODE_H
 
-#include "fdw/aggregate/vexpr.h"
+#include "fdw/pushdown/vexpr.h"
 
 typedef enum VOp
 {
