@@ -20,10 +20,23 @@
 #include "format/metadata/bloom.h"
 #include "fdw/prune/bloom.h"
 #include "fdw/prune/physical_value.h"
+#include "fdw/prune/prune_method.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
 bool		pqfdw_enable_bloom_pruning = true;
+
+/*
+ * What the Bloom filters look for to decide one predicate: the hashes of
+ * the stored forms of its values, or one probe per branch of an OR.
+ */
+typedef struct PqBloomProbe
+{
+	bool		usable;			/* false: Bloom filters cannot decide it */
+	int			nhashes;		/* 0 (usable): no value can be stored */
+	uint64	   *hashes;			/* XXH64 of each value's stored form */
+	struct PqBloomProbe *args;	/* PQ_PRUNE_OR: one per branch */
+} PqBloomProbe;
 
 /* BloomFilterHeader union members this reader knows */
 #define PQ_BLOOM_ALGORITHM_BLOCK 1
@@ -108,9 +121,9 @@ probe_init(PqBloomProbe *probe, PqPrunePred *p, PqConverter **cvs,
 	}
 }
 
-PqBloomProbe *
-pqfdw_bloom_probes_create(PqPrunePred *preds, int npreds, PqConverter **cvs,
-						  MemoryContext cxt)
+static PqBloomProbe *
+bloom_probes_create(PqPrunePred *preds, int npreds, PqConverter **cvs,
+					MemoryContext cxt)
 {
 	PqBloomProbe *probes = MemoryContextAlloc(cxt, sizeof(PqBloomProbe) *
 											  Max(npreds, 1));
@@ -325,15 +338,37 @@ pred_may_match(PqPrunePred *p, const PqBloomProbe *probe, PqFile *file,
 	return false;
 }
 
-bool
-pqfdw_row_group_bloom_may_match(PqPrunePred *preds, const PqBloomProbe *probes,
-								int npreds, PqFile *file, int row_group,
-								const int *leaf)
+static bool
+bloom_exclude(PqPruner *pr, int i, const PqPruneTarget *t, void *arg)
 {
-	int			i;
+	const PqBloomProbe *probes = arg;
 
-	for (i = 0; i < npreds; i++)
-		if (!pred_may_match(&preds[i], &probes[i], file, row_group, leaf))
-			return false;
-	return true;
+	return !pred_may_match(&pr->preds[i], &probes[i], t->file, t->row_group,
+						   t->att_leaf);
 }
+
+/* The values' hashes, made once per (re)scan, or per file under union_by_name */
+static void
+bloom_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
+{
+	PqBloomProbe *probes = pr->method_state[PQ_PRUNED_BLOOM];
+
+	/* under union_by_name a column's physical type may change per file */
+	if (t->union_by_name && pr->method_file[PQ_PRUNED_BLOOM] != t->file_index)
+		probes = NULL;
+	pr->method_file[PQ_PRUNED_BLOOM] = t->file_index;
+	if (probes == NULL)
+	{
+		probes = bloom_probes_create(pr->preds, pr->npreds, t->att_cv,
+									 pr->value_cxt);
+		pr->method_state[PQ_PRUNED_BLOOM] = probes;
+	}
+	pqfdw_prune_by_predicate(pr, t, bloom_exclude, probes, v);
+}
+
+const PqPruneMethod pqfdw_prune_bloom = {
+	.counter = PQ_PRUNED_BLOOM,
+	.explain = "Row Groups Pruned by Bloom Filter",
+	.enabled = &pqfdw_enable_bloom_pruning,
+	.check = bloom_check,
+};

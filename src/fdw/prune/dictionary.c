@@ -17,6 +17,7 @@
 #include "postgres.h"
 
 #include "fdw/prune/dictionary.h"
+#include "fdw/prune/prune_method.h"
 #include "format/read/dictionary_reader.h"
 #include "utils/memutils.h"
 
@@ -128,10 +129,9 @@ pred_may_match(DictState *ds, PqPrunePred *p)
 	}
 }
 
-bool
-pqfdw_row_group_dictionary_may_match(PqPrunePred *preds, int npreds,
-									 PqFile *file, int row_group,
-									 PqConverter **cvs, const int *leaf)
+static bool
+dictionary_may_match(PqPrunePred *preds, int npreds, PqFile *file,
+					 int row_group, PqConverter **cvs, const int *leaf)
 {
 	DictState	ds;
 	MemoryContext cxt;
@@ -185,3 +185,17 @@ pqfdw_row_group_dictionary_may_match(PqPrunePred *preds, int npreds,
 	MemoryContextDelete(cxt);
 	return match;
 }
+
+static void
+dictionary_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
+{
+	v->may_match = dictionary_may_match(pr->preds, pr->npreds, t->file,
+										t->row_group, t->att_cv, t->att_leaf);
+}
+
+const PqPruneMethod pqfdw_prune_dictionary = {
+	.counter = PQ_PRUNED_DICTIONARY,
+	.explain = "Row Groups Pruned by Dictionary",
+	.enabled = &pqfdw_enable_dictionary_pruning,
+	.check = dictionary_check,
+};

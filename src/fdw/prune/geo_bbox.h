@@ -65,15 +65,4 @@ extern bool pqfdw_geo_boxes_meet(const PqGeoBox *a, const PqGeoBox *b);
 extern bool pqfdw_geo_may_match(PqPrunePred *p, const PqFile *file,
 								const PqRowGroup *rg, PqConverter *cv, int c);
 
-/*
- * Whether a top-level predicate is a bounding box predicate (or an OR of
- * nothing else).
- */
-extern bool pqfdw_prune_has_bbox(const PqPrunePred *preds, int npreds);
-
-/* Whether one of those excludes the row group by itself. */
-extern bool pqfdw_bbox_preds_exclude(PqPrunePred *preds, int npreds,
-									 const PqFile *file, int row_group,
-									 PqConverter **cvs, const int *leaf);
-
 #endif							/* PQFDW_GEO_BBOX_H */

@@ -21,6 +21,8 @@
 
 #include "catalog/pg_type.h"
 #include "fdw/prune/pages.h"
+#include "fdw/prune/prune_method.h"
+#include "utils/memutils.h"
 
 bool		pqfdw_enable_page_index_pruning = true;
 
@@ -333,3 +335,24 @@ pqfdw_page_ranges(PqPrunePred *preds, int npreds, PqFile *file, int row_group,
 	*nranges = result ? n : 0;
 	return result;
 }
+
+/* The ranges live as long as the row group. */
+static void
+page_index_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
+{
+	MemoryContext old = MemoryContextSwitchTo(t->rg_cxt);
+
+	v->ranges = pqfdw_page_ranges(pr->preds, pr->npreds, t->file,
+								  t->row_group, t->att_cv, t->att_leaf,
+								  &v->nranges, &v->pages_total,
+								  &v->pages_pruned);
+	MemoryContextSwitchTo(old);
+	v->may_match = !(v->ranges != NULL && v->nranges == 0);
+}
+
+const PqPruneMethod pqfdw_prune_page_index = {
+	.counter = PQ_PRUNED_PAGE_INDEX,
+	.explain = "Row Groups Pruned by Page Index",
+	.enabled = &pqfdw_enable_page_index_pruning,
+	.check = page_index_check,
+};

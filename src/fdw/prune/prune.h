@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * prune.h
- *		Row group pruning from column chunk statistics (statistics.c).
+ *		Pruning predicates: their executor form (PqPrunePred), built from
+ *		quals by predicate.c, and what the pruning methods share to test
+ *		them against statistics (statistics.c) and nested leaves.
  *
  *-------------------------------------------------------------------------
  */
@@ -13,6 +15,10 @@
 #include "fmgr.h"
 #include "nodes/pg_list.h"
 #include "nodes/primnodes.h"
+
+/* strategies beyond btree's: <>, and LIKE 'prefix%' as [prefix, prefix_end) */
+#define PQ_STRATEGY_NE 6
+#define PQ_STRATEGY_PREFIX 7
 
 /* struct fields a nested predicate may select */
 #define PQ_PRUNE_MAX_STEPS 8
@@ -234,14 +240,6 @@ extern void pqfdw_prune_json_use_candidate(PqPrunePred *p, int i);
 extern void pqfdw_prune_bind_json(PqPrunePred *preds, int npreds,
 								  AttrNumber attnum, const PqNestedColumn *nc,
 								  int row_group, MemoryContext cxt);
-
-/*
- * nested_count.c: whether a top-level predicate reads only leaves inside
- * nested columns (a struct field or list element comparison, or an OR of
- * them); variant: those inside a VARIANT, else the others.
- */
-extern bool pqfdw_prune_has_nested(const PqPrunePred *preds, int npreds,
-								   bool variant);
 
 /* GUC parquet_fdw.enable_statistics_pruning */
 extern bool pqfdw_enable_statistics_pruning;

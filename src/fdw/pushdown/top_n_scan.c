@@ -64,14 +64,15 @@ typedef struct PqTopN
 	bool		done;
 	int			next;			/* of the sorted output */
 
-	/* skipping row groups: "first key <= (>=) the worst kept" */
-	PqRowGroupCheck prev_check;
-	void	   *prev_arg;
-	PqPrunePred key_pred;
-	PqPrunePred null_pred;
+	/*
+	 * Skipping row groups and pages: the pruner's bound, "first key <=
+	 * (>=) the worst kept" (key_preds[0]), OR "first key IS NULL"
+	 * (key_preds[1]) when NULLs sort first.
+	 */
+	PqPruner   *pruner;
+	PqPrunePred key_preds[2];
+	PqPrunePred key_or;
 	Datum		worst_key;
-	int64		row_groups_skipped;
-	int64		rows_skipped;	/* by pages of row groups read */
 } PqTopN;
 
 static int
@@ -178,101 +179,32 @@ keep_row(PqTopN *tn, int r, PqTopNRow *dst)
 }
 
 /*
- * The rows of the row group whose pages may hold a row that enters the full
- * heap (by the page index of the first key: key_pred, and NULL keys when
- * they sort first), intersected with the ranges the scan's check left;
- * false when none are.  tn->worst_key is set when the worst key is not
- * NULL.
+ * Once the heap is full, a row group or page can matter only if it may hold
+ * a first key that sorts before the worst kept row's (or equal, when later
+ * keys decide), or a NULL first key when NULLs sort first: the pruner's
+ * bound, for the row groups after this batch.  A NULL worst key lets only
+ * NULLs in, and none when NULLs sort last.
  */
-static bool
-narrow_pages(PqTopN *tn, PqTableReader *tr, int row_group, bool worst_null)
+static void
+update_bound(PqTopN *tn)
 {
-	int64		rg_rows = tr->file->md.row_groups[row_group].num_rows;
-	int64		before = tr->rg_ranges ?
-		pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : rg_rows;
-	int64		total = 0;
-	int64		pruned = 0;
-	PqRowRange *r = NULL;
-	int			nr = 0;
-	MemoryContext old = MemoryContextSwitchTo(tr->rg_cxt);
+	PqTopNRow  *worst;
+	int			c = tn->key_col[0];
+	bool		nulls_first = tn->ssup[0].ssup_nulls_first;
+	PqPrunePred *bound = NULL;
 
-	if (!worst_null)
-		r = pqfdw_page_ranges(&tn->key_pred, 1, tr->file, row_group,
-							  tr->att_cv, tr->att_leaf, &nr, &total, &pruned);
-	if ((worst_null || r != NULL) && tn->ssup[0].ssup_nulls_first)
+	if (tn->capacity > 0 && tn->nrows == tn->capacity)
 	{
-		int			nn = 0;
-		PqRowRange *n = pqfdw_page_ranges(&tn->null_pred, 1, tr->file,
-										  row_group, tr->att_cv,
-										  tr->att_leaf, &nn, &total, &pruned);
-
-		/* NULL ranges: every row may hold a NULL key */
-		if (n == NULL)
-			r = NULL;
-		else if (worst_null)
-			r = n, nr = nn;
-		else
-			r = pq_row_ranges_union(r, nr, n, nn, &nr);
-	}
-	if (r != NULL && tr->rg_ranges != NULL)
-		r = pq_row_ranges_intersect(tr->rg_ranges, tr->rg_nranges, r, nr, &nr);
-	MemoryContextSwitchTo(old);
-	if (r == NULL)
-		return true;
-	tr->rg_ranges = r;
-	tr->rg_nranges = nr;
-	tn->rows_skipped += before - pq_row_ranges_rows(r, nr);
-	return nr > 0;
-}
-
-/*
- * Row group check: skip the row group when the heap is full and its
- * statistics show no row can enter it; then the scan's own check, and of
- * what it leaves, the pages that may hold a row to enter.
- */
-static bool
-row_group_check(void *arg, PqTableReader *tr, int row_group)
-{
-	PqTopN	   *tn = arg;
-	bool		full = tn->capacity > 0 && tn->nrows == tn->capacity &&
-		pqfdw_enable_statistics_pruning;
-
-	if (full)
-	{
-		PqTopNRow  *worst = &tn->rows[tn->heap[0]];
-		int			c = tn->key_col[0];
-		bool		no_nulls = !pqfdw_row_group_may_match(&tn->null_pred, 1,
-														  tr->file, row_group,
-														  tr->att_cv,
-														  tr->att_leaf);
-		bool		skip;
-
+		worst = &tn->rows[tn->heap[0]];
 		if (worst->nulls[c])
-			/* NULLs first: only NULL keys can tie or beat it */
-			skip = tn->ssup[0].ssup_nulls_first && no_nulls;
+			bound = nulls_first ? &tn->key_preds[1] : NULL;
 		else
 		{
 			tn->worst_key = worst->values[c];
-			skip = !pqfdw_row_group_may_match(&tn->key_pred, 1, tr->file,
-											  row_group, tr->att_cv,
-											  tr->att_leaf) &&
-				(no_nulls || !tn->ssup[0].ssup_nulls_first);
-		}
-		if (skip)
-		{
-			tn->row_groups_skipped++;
-			return false;
+			bound = nulls_first ? &tn->key_or : &tn->key_preds[0];
 		}
 	}
-	if (tn->prev_check && !tn->prev_check(tn->prev_arg, tr, row_group))
-		return false;
-	if (full && pqfdw_enable_page_index_pruning &&
-		!narrow_pages(tn, tr, row_group, tn->rows[tn->heap[0]].nulls[tn->key_col[0]]))
-	{
-		tn->row_groups_skipped++;
-		return false;
-	}
-	return true;
+	pqfdw_pruner_set_bound(tn->pruner, bound);
 }
 
 /* The statistics predicates of the first key, against the worst kept row. */
@@ -289,28 +221,32 @@ init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 	if (!get_ordering_op_properties(sortop, &opfamily, &opcintype, &strategy))
 		elog(ERROR, "operator %u is not a valid ordering operator", sortop);
 	reverse = strategy == BTGreaterStrategyNumber;
-	tn->key_pred.kind = PQ_PRUNE_COMPARE;
-	tn->key_pred.attnum = col->attnum;
+	tn->key_preds[0].kind = PQ_PRUNE_COMPARE;
+	tn->key_preds[0].attnum = col->attnum;
 	/* with one key, an equal first key does not enter; else later keys decide */
 	if (tn->nkeys == 1)
-		tn->key_pred.strategy = reverse ? BTGreaterStrategyNumber :
+		tn->key_preds[0].strategy = reverse ? BTGreaterStrategyNumber :
 			BTLessStrategyNumber;
 	else
-		tn->key_pred.strategy = reverse ? BTGreaterEqualStrategyNumber :
+		tn->key_preds[0].strategy = reverse ? BTGreaterEqualStrategyNumber :
 			BTLessEqualStrategyNumber;
-	tn->key_pred.values = &tn->worst_key;
-	tn->key_pred.nvalues = 1;
-	tn->key_pred.value_index = -1;
-	tn->key_pred.collation = collation;
+	tn->key_preds[0].values = &tn->worst_key;
+	tn->key_preds[0].nvalues = 1;
+	tn->key_preds[0].value_index = -1;
+	tn->key_preds[0].collation = collation;
 	/* the opclass's input type: varchar columns compare with text's proc */
 	cmp_proc = get_opfamily_proc(opfamily, opcintype, opcintype, BTORDER_PROC);
 	if (!OidIsValid(cmp_proc))
 		elog(ERROR, "missing support function %d(%u,%u) in opfamily %u",
 			 BTORDER_PROC, opcintype, opcintype, opfamily);
-	fmgr_info(cmp_proc, &tn->key_pred.cmp);
-	tn->null_pred.kind = PQ_PRUNE_IS_NULL;
-	tn->null_pred.attnum = col->attnum;
-	tn->null_pred.value_index = -1;
+	fmgr_info(cmp_proc, &tn->key_preds[0].cmp);
+	tn->key_preds[1].kind = PQ_PRUNE_IS_NULL;
+	tn->key_preds[1].attnum = col->attnum;
+	tn->key_preds[1].value_index = -1;
+	tn->key_or.kind = PQ_PRUNE_OR;
+	tn->key_or.args = tn->key_preds;
+	tn->key_or.nargs = 2;
+	tn->key_or.value_index = -1;
 }
 
 static void
@@ -374,10 +310,7 @@ top_n_begin(ForeignScanState *node, int eflags)
 	tn->scratch.values = palloc0(sizeof(Datum) * Max(tn->tr->ncols, 1));
 	tn->scratch.nulls = palloc0(sizeof(bool) * Max(tn->tr->ncols, 1));
 	init_key_preds(tn, first_sortop, first_collation);
-	tn->prev_check = tn->tr->rg_check;
-	tn->prev_arg = tn->tr->rg_check_arg;
-	tn->tr->rg_check = row_group_check;
-	tn->tr->rg_check_arg = tn;
+	tn->pruner = pqfdw_scan_pruner(tn->scan);
 }
 
 static int
@@ -415,6 +348,7 @@ consume(PqTopN *tn)
 				sift_down(tn, 0);
 			}
 		}
+		update_bound(tn);
 	}
 	qsort_arg(tn->heap, tn->nrows, sizeof(int), cmp_positions, tn);
 	tn->next = (int) Min(tn->offset, (int64) tn->nrows);
@@ -466,6 +400,7 @@ top_n_rescan(ForeignScanState *node)
 	tn->nrows = 0;
 	tn->next = 0;
 	tn->done = false;
+	update_bound(tn);
 }
 
 static void
@@ -529,10 +464,14 @@ top_n_explain(ForeignScanState *node, ExplainState *es)
 	pqfdw_scan_explain(tn->scan, node, es);
 	if (es->analyze && tn->tr)
 	{
+		int64		row_groups;
+		int64		rows;
+
+		pqfdw_pruner_bound_counts(tn->pruner, &row_groups, &rows);
 		ExplainPropertyInteger("Row Groups Skipped by Top-N", NULL,
-							   tn->row_groups_skipped, es);
+							   row_groups, es);
 		ExplainPropertyInteger("Rows Skipped by Top-N Page Index", NULL,
-							   tn->rows_skipped, es);
+							   rows, es);
 	}
 }
 

@@ -35,14 +35,6 @@ typedef struct SampleSelection
 	bool	   *chosen;			/* per row group of all files */
 } SampleSelection;
 
-static bool
-chosen_row_group(void *arg, PqTableReader *tr, int row_group)
-{
-	SampleSelection *sel = arg;
-
-	return sel->chosen[sel->first[tr->file_index] + row_group];
-}
-
 /* Pick row groups at random until they hold enough rows. */
 static SampleSelection *
 choose_row_groups(List *files, int targrows, double *totalrows)
@@ -130,8 +122,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 		if (!TupleDescAttr(tupdesc, i - 1)->attisdropped)
 			attnums = lappend_int(attnums, i);
 	tr = pqfdw_table_reader_create(rel, opts.paths, attnums, opts.hive, caller);
-	tr->rg_check = chosen_row_group;
-	tr->rg_check_arg = sel;
+	pqfdw_table_reader_set_sample(tr, sel->chosen, sel->first);
 
 	/* reservoir sampling as in file_fdw (Vitter's algorithm Z) */
 	reservoir_init_selection_state(&rstate, targrows);

@@ -13,6 +13,7 @@
 #define PQFDW_PARALLEL_H
 
 #include "fdw/common/parquet_fdw.h"
+#include "fdw/prune/pruner.h"
 #include "format/read/file_crypto.h"
 #include "nodes/pg_list.h"
 #include "port/atomics.h"
@@ -22,18 +23,10 @@ typedef enum PqScanCounter
 {
 	PQFDW_COUNT_ROWS_FILTERED,
 	PQFDW_COUNT_ROW_GROUPS_READ,
-	PQFDW_COUNT_PRUNED_STATS,
-	PQFDW_COUNT_PRUNED_BLOOM,
-	PQFDW_COUNT_PRUNED_DICT,
-	PQFDW_COUNT_PRUNED_PAGES,
-	PQFDW_COUNT_PRUNED_NESTED,
-	PQFDW_COUNT_PRUNED_BBOX,
-	PQFDW_COUNT_PRUNED_VARIANT,
-	PQFDW_COUNT_PAGES_TOTAL,
-	PQFDW_COUNT_PAGES_PRUNED,
 	PQFDW_COUNT_PAGES_READ,
 	PQFDW_COUNT_BYTES_READ,
-	PQFDW_NCOUNTERS
+	PQFDW_COUNT_PRUNE,			/* the pruner's, in PqPruneCounter order */
+	PQFDW_NCOUNTERS = PQFDW_COUNT_PRUNE + PQ_NPRUNE_COUNTERS
 } PqScanCounter;
 
 /*

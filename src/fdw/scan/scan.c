@@ -1,17 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * scan.c
- *		Executor callbacks: decode batches with the table reader, prune row
- *		groups, filter batches, hand out tuples from the batch.
+ *		The scan of a foreign table: its table reader (with the pruner of
+ *		its quals and the filter of its batches) hands out batches, the
+ *		scan a tuple per row; and the parallel scan's shared cursor.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "fdw/prune/bloom.h"
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
-#include "fdw/prune/dictionary.h"
-#include "fdw/prune/geo_bbox.h"
 #include "access/parallel.h"
 #include "executor/executor.h"
 #include "fdw/scan/parallel.h"
@@ -21,7 +19,6 @@
 #include "optimizer/optimizer.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/value.h"
-#include "fdw/prune/pages.h"
 #include "fdw/common/parquet_fdw.h"
 #include "fdw/prune/prune.h"
 #include "rewrite/rewriteManip.h"
@@ -65,31 +62,9 @@ struct PqScanState
 	Index		scanrelid;
 	ExprContext *econtext;
 
-	/* row group pruning */
-	PqPrunePred *preds;
-	int			npreds;
+	/* row group pruning (NULL with EXPLAIN only) */
 	List	   *prune_exprs;
-	List	   *prune_value_states; /* ExprStates of fdw_exprs */
-	bool		prune_values_ready;
-	MemoryContext param_cxt;	/* evaluated values, reset on rescan */
-	PqBloomProbe *bloom_probes; /* hashes of the values, in param_cxt */
-	int			bloom_file;		/* union_by_name: the file they hash for */
-
-	/* EXPLAIN ANALYZE */
-	int64		row_groups_pruned_stats;
-	int64		files_pruned_stats; /* every row group excluded by statistics
-									 * (scans without workers) */
-	int			stats_file;		/* the file being counted, -1: none */
-	bool		stats_file_kept;	/* some row group of it was not excluded */
-	int64		row_groups_pruned_bloom;
-	int64		row_groups_pruned_dict;
-	int64		row_groups_pruned_pages;
-	int64		row_groups_pruned_nested;	/* of those: by a nested leaf */
-	int64		row_groups_pruned_bbox; /* by a geometry's bounding box */
-	int64		row_groups_pruned_variant;	/* of those: by a VARIANT field */
-	int64		pages_total;
-	int64		pages_pruned;
-	int64		pruning_bytes_read; /* Bloom filters and dictionaries */
+	PqPruner   *pruner;
 
 	/* datasets: files pruned by partition (plan time, run time) */
 	bool		hive;
@@ -110,8 +85,6 @@ struct PqScanState
 	int64		parallel_units;
 	int64		worker_counters[PQFDW_NCOUNTERS];
 };
-
-static bool row_group_check(void *arg, PqTableReader *tr, int row_group);
 
 /* File check of the table reader: files the file clauses rule out. */
 static bool
@@ -197,8 +170,6 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "parquet_fdw scan",
 										 ALLOCSET_DEFAULT_SIZES);
-	st->param_cxt = AllocSetContextCreate(st->scan_cxt, "parquet_fdw params",
-										  ALLOCSET_SMALL_SIZES);
 	st->reader = pqfdw_table_reader_create(rel, st->paths, st->attnums,
 										   st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
 										   st->scan_cxt);
@@ -217,20 +188,14 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 		pqfdw_table_reader_set_variant_keys(st->reader, intVal(linitial(pair)),
 											lsecond(pair));
 	}
-	st->preds = pqfdw_prune_init(st->prune_exprs, st->scanrelid, &st->npreds);
-	st->prune_value_states = ExecInitExprList(list_copy_head(plan->fdw_exprs,
-															 nvalues),
-											  (PlanState *) node);
+	st->pruner = pqfdw_pruner_create(st->prune_exprs, st->scanrelid,
+									 list_copy_head(plan->fdw_exprs, nvalues),
+									 (PlanState *) node, st->scan_cxt);
+	pqfdw_table_reader_set_pruner(st->reader, st->pruner);
 	st->rel = rel;
 	st->node = node;
 	st->file_clauses = list_copy_tail(plan->fdw_exprs, nvalues);
 	prune_files(st);
-	if (st->npreds > 0)
-	{
-		st->stats_file = -1;
-		st->reader->rg_check = row_group_check;
-		st->reader->rg_check_arg = st;
-	}
 	return st;
 }
 
@@ -238,6 +203,12 @@ PqTableReader *
 pqfdw_scan_reader(PqScanState *st)
 {
 	return st->reader;
+}
+
+PqPruner *
+pqfdw_scan_pruner(PqScanState *st)
+{
+	return st->pruner;
 }
 
 static void
@@ -281,171 +252,6 @@ init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
 												 ALLOCSET_DEFAULT_SIZES);
 		}
 	}
-}
-
-/*
- * Evaluate the values the pruning predicates compare with: constants,
- * parameters of prepared statements and initplans.  Done at the first row
- * group of each (re)scan, not in BeginForeignScan, so that initplans run
- * only when the scan does.
- */
-static void
-evaluate_prune_values(PqScanState *st, ExprContext *econtext)
-{
-	int			n = list_length(st->prune_value_states);
-	Datum	   *values;
-	bool	   *isnull;
-	ListCell   *lc;
-	int			i = 0;
-	MemoryContext old;
-
-	MemoryContextReset(st->param_cxt);
-	old = MemoryContextSwitchTo(st->param_cxt);
-	values = palloc(sizeof(Datum) * Max(n, 1));
-	isnull = palloc(sizeof(bool) * Max(n, 1));
-	foreach(lc, st->prune_value_states)
-	{
-		ExprState  *es = (ExprState *) lfirst(lc);
-		Oid			type = exprType((Node *) es->expr);
-		int16		typlen;
-		bool		typbyval;
-		Datum		v;
-
-		MemoryContextSwitchTo(econtext->ecxt_per_tuple_memory);
-		v = ExecEvalExpr(es, econtext, &isnull[i]);
-		MemoryContextSwitchTo(st->param_cxt);
-		get_typlenbyval(type, &typlen, &typbyval);
-		values[i] = isnull[i] ? (Datum) 0 : datumCopy(v, typbyval, typlen);
-		i++;
-	}
-	pqfdw_prune_set_values(st->preds, st->npreds, values, isnull);
-	MemoryContextSwitchTo(old);
-	ResetExprContext(econtext);
-	st->prune_values_ready = true;
-}
-
-/*
- * Row group check of the table reader: prune with statistics (footer
- * only), then Bloom filters, then dictionaries (each a read).
- */
-static bool
-row_group_check(void *arg, PqTableReader *tr, int row_group)
-{
-	PqScanState *st = arg;
-	MemoryContext old;
-	bool		match = true;
-	int64		bytes_before = tr->file->src->bytes_read;
-
-	/*
-	 * A row group cut into pieces for workers is checked for each piece
-	 * but counted once, by its first piece.
-	 */
-	int64		count = tr->unit_piece == 0 ? 1 : 0;
-	int64		pages_total = 0;
-	int64		pages_pruned = 0;
-	int			i;
-
-	/*
-	 * predicates on struct fields, list elements and jsonb key paths read
-	 * their leaves
-	 */
-	for (i = 0; i < tr->ncols; i++)
-		if (tr->cols[i].nested != NULL)
-		{
-			pqfdw_prune_bind_nested(st->preds, st->npreds, tr->cols[i].attnum,
-									tr->cols[i].nested->plan);
-			pqfdw_prune_bind_json(st->preds, st->npreds, tr->cols[i].attnum,
-								  tr->cols[i].missing ? NULL : tr->cols[i].nested,
-								  row_group, tr->rg_cxt);
-		}
-	if (!st->prune_values_ready)
-	{
-		evaluate_prune_values(st, st->econtext);
-		st->bloom_probes = NULL;
-	}
-	old = MemoryContextSwitchTo(tr->batch_cxt);
-	if (pqfdw_enable_statistics_pruning &&
-		!pqfdw_row_group_may_match(st->preds, st->npreds, tr->file,
-								   row_group, tr->att_cv, tr->att_leaf))
-	{
-		st->row_groups_pruned_stats += count;
-		if (pqfdw_nested_preds_exclude(st->preds, st->npreds, NULL, tr->file,
-									   row_group, false))
-			st->row_groups_pruned_nested += count;
-		if (pqfdw_bbox_preds_exclude(st->preds, st->npreds, tr->file,
-									 row_group, tr->att_cv, tr->att_leaf))
-			st->row_groups_pruned_bbox += count;
-		if (pqfdw_nested_preds_exclude(st->preds, st->npreds, NULL, tr->file,
-									   row_group, true))
-			st->row_groups_pruned_variant += count;
-		match = false;
-	}
-	if (tr->claim == NULL)
-	{
-		if (st->stats_file != tr->file_index)
-		{
-			st->stats_file = tr->file_index;
-			st->stats_file_kept = false;
-		}
-		st->stats_file_kept |= match;
-		if (row_group == tr->file->md.n_row_groups - 1 && !st->stats_file_kept)
-			st->files_pruned_stats++;
-	}
-	if (match && pqfdw_enable_bloom_pruning)
-	{
-		/* under union_by_name a column's physical type may change per file */
-		if (tr->ds->union_by_name && st->bloom_file != tr->file_index)
-			st->bloom_probes = NULL;
-		st->bloom_file = tr->file_index;
-		if (st->bloom_probes == NULL)
-			st->bloom_probes = pqfdw_bloom_probes_create(st->preds, st->npreds,
-														 tr->att_cv,
-														 st->param_cxt);
-		if (!pqfdw_row_group_bloom_may_match(st->preds, st->bloom_probes,
-											 st->npreds, tr->file, row_group,
-											 tr->att_leaf))
-		{
-			st->row_groups_pruned_bloom += count;
-			if (pqfdw_nested_preds_exclude(st->preds, st->npreds,
-										   st->bloom_probes, tr->file,
-										   row_group, false))
-				st->row_groups_pruned_nested += count;
-			if (pqfdw_nested_preds_exclude(st->preds, st->npreds,
-										   st->bloom_probes, tr->file,
-										   row_group, true))
-				st->row_groups_pruned_variant += count;
-			match = false;
-		}
-	}
-	if (match && pqfdw_enable_dictionary_pruning &&
-		!pqfdw_row_group_dictionary_may_match(st->preds, st->npreds, tr->file,
-											  row_group, tr->att_cv,
-											  tr->att_leaf))
-	{
-		st->row_groups_pruned_dict += count;
-		match = false;
-	}
-	MemoryContextSwitchTo(old);
-
-	/* the ranges live as long as the row group: in rg_cxt */
-	if (match && pqfdw_enable_page_index_pruning)
-	{
-		old = MemoryContextSwitchTo(tr->rg_cxt);
-		tr->rg_ranges = pqfdw_page_ranges(st->preds, st->npreds, tr->file,
-										  row_group, tr->att_cv, tr->att_leaf,
-										  &tr->rg_nranges, &pages_total,
-										  &pages_pruned);
-		st->pages_total += pages_total * count;
-		st->pages_pruned += pages_pruned * count;
-		MemoryContextSwitchTo(old);
-		if (tr->rg_ranges != NULL && tr->rg_nranges == 0)
-		{
-			st->row_groups_pruned_pages += count;
-			match = false;
-		}
-	}
-	st->pruning_bytes_read += tr->file->src->bytes_read - bytes_before;
-	return match;
 }
 
 static bool
@@ -553,8 +359,7 @@ pqfdw_scan_rescan(PqScanState *st)
 	pqfdw_table_reader_rescan(st->reader);
 	st->batch_n = st->batch_pos = 0;
 	st->formed_first = st->formed_end = 0;
-	st->prune_values_ready = false;
-	st->stats_file = -1;
+	pqfdw_pruner_rescan(st->pruner);
 	if (st->file_pruner)
 		pqfdw_file_pruner_reset(st->file_pruner);
 }
@@ -584,20 +389,14 @@ scan_end(ForeignScanState *node)
 static void
 local_counters(PqScanState *st, int64 *c)
 {
+	const int64 *pc = pqfdw_pruner_counts(st->pruner);
+
 	c[PQFDW_COUNT_ROWS_FILTERED] = st->reader->rows_filtered;
 	c[PQFDW_COUNT_ROW_GROUPS_READ] = st->reader->row_groups_read;
-	c[PQFDW_COUNT_PRUNED_STATS] = st->row_groups_pruned_stats;
-	c[PQFDW_COUNT_PRUNED_BLOOM] = st->row_groups_pruned_bloom;
-	c[PQFDW_COUNT_PRUNED_DICT] = st->row_groups_pruned_dict;
-	c[PQFDW_COUNT_PRUNED_PAGES] = st->row_groups_pruned_pages;
-	c[PQFDW_COUNT_PRUNED_NESTED] = st->row_groups_pruned_nested;
-	c[PQFDW_COUNT_PRUNED_BBOX] = st->row_groups_pruned_bbox;
-	c[PQFDW_COUNT_PRUNED_VARIANT] = st->row_groups_pruned_variant;
-	c[PQFDW_COUNT_PAGES_TOTAL] = st->pages_total;
-	c[PQFDW_COUNT_PAGES_PRUNED] = st->pages_pruned;
 	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
 	c[PQFDW_COUNT_BYTES_READ] = pqfdw_table_reader_bytes_read(st->reader) +
-		st->pruning_bytes_read;
+		pc[PQ_PRUNE_BYTES_READ];
+	memcpy(&c[PQFDW_COUNT_PRUNE], pc, sizeof(int64) * PQ_NPRUNE_COUNTERS);
 }
 
 static void
@@ -687,35 +486,9 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 			/* a file all of whose row groups statistics exclude */
 			if (st->files_total > 1 && st->shared == NULL)
 				ExplainPropertyInteger("Files Pruned by Statistics", NULL,
-									   st->files_pruned_stats, es);
-			ExplainPropertyInteger("Row Groups Pruned by Statistics", NULL,
-								   c[PQFDW_COUNT_PRUNED_STATS], es);
-			ExplainPropertyInteger("Row Groups Pruned by Bloom Filter", NULL,
-								   c[PQFDW_COUNT_PRUNED_BLOOM], es);
-			ExplainPropertyInteger("Row Groups Pruned by Dictionary", NULL,
-								   c[PQFDW_COUNT_PRUNED_DICT], es);
-			/* of the above, by struct field or list element quals */
-			if (pqfdw_prune_has_nested(st->preds, st->npreds, false))
-				ExplainPropertyInteger("Row Groups Pruned by Nested Fields",
-									   NULL, c[PQFDW_COUNT_PRUNED_NESTED], es);
-			/* of the above, by a geometry's bounding box */
-			if (pqfdw_prune_has_bbox(st->preds, st->npreds))
-				ExplainPropertyInteger("Row Groups Pruned by Bounding Box",
-									   NULL, c[PQFDW_COUNT_PRUNED_BBOX], es);
-			/* ... and by quals on shredded VARIANT fields */
-			if (pqfdw_prune_has_nested(st->preds, st->npreds, true))
-				ExplainPropertyInteger("Row Groups Pruned by Variant Fields",
-									   NULL, c[PQFDW_COUNT_PRUNED_VARIANT], es);
-			/* only files with a page index that a qual could use */
-			if (c[PQFDW_COUNT_PAGES_TOTAL] > 0)
-			{
-				ExplainPropertyInteger("Row Groups Pruned by Page Index", NULL,
-									   c[PQFDW_COUNT_PRUNED_PAGES], es);
-				ExplainPropertyInteger("Pages Total", NULL,
-									   c[PQFDW_COUNT_PAGES_TOTAL], es);
-				ExplainPropertyInteger("Pages Pruned by Page Index", NULL,
-									   c[PQFDW_COUNT_PAGES_PRUNED], es);
-			}
+									   pqfdw_pruner_files_pruned(st->pruner),
+									   es);
+			pqfdw_pruner_explain(st->pruner, &c[PQFDW_COUNT_PRUNE], es);
 		}
 		ExplainPropertyInteger("Data Pages Read", NULL,
 							   c[PQFDW_COUNT_PAGES_READ], es);

@@ -59,6 +59,7 @@ extern const PqExecMethods pqfdw_scan_methods;
 extern PqScanState *pqfdw_scan_begin(ForeignScanState *node, Relation rel,
 									 Index scanrelid, int eflags);
 extern PqTableReader *pqfdw_scan_reader(PqScanState *st);
+extern PqPruner *pqfdw_scan_pruner(PqScanState *st);
 extern void pqfdw_scan_rescan(PqScanState *st);
 extern void pqfdw_scan_end(PqScanState *st);
 extern void pqfdw_scan_explain(PqScanState *st, ForeignScanState *node,

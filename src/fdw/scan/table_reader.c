@@ -620,29 +620,15 @@ start_columns(PqTableReader *tr)
 static void
 restrict_to_piece(PqTableReader *tr, int64 num_rows)
 {
-	int64		lo = num_rows * tr->unit_piece / tr->unit_pieces;
-	int64		hi = num_rows * (tr->unit_piece + 1) / tr->unit_pieces;
-	PqRowRange whole = {0, num_rows};
-	const PqRowRange *in = tr->rg_ranges ? tr->rg_ranges : &whole;
-	int			nin = tr->rg_ranges ? tr->rg_nranges : 1;
-	PqRowRange *out = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) * nin);
-	int			n = 0;
-	int			k;
+	PqRowRange	piece = {num_rows * tr->unit_piece / tr->unit_pieces,
+	num_rows * (tr->unit_piece + 1) / tr->unit_pieces};
+	PqRowRange	whole = {0, num_rows};
+	MemoryContext old = MemoryContextSwitchTo(tr->rg_cxt);
 
-	for (k = 0; k < nin; k++)
-	{
-		int64		s = Max(in[k].start, lo);
-		int64		e = Min(in[k].end, hi);
-
-		if (s < e)
-		{
-			out[n].start = s;
-			out[n].end = e;
-			n++;
-		}
-	}
-	tr->rg_ranges = out;
-	tr->rg_nranges = n;
+	tr->rg_ranges = pq_row_ranges_intersect(tr->rg_ranges ? tr->rg_ranges : &whole,
+											tr->rg_ranges ? tr->rg_nranges : 1,
+											&piece, 1, &tr->rg_nranges);
+	MemoryContextSwitchTo(old);
 }
 
 /*
@@ -659,7 +645,11 @@ enter_row_group(PqTableReader *tr)
 	MemoryContextReset(tr->rg_cxt);
 	tr->rg_ranges = NULL;
 	tr->rg_nranges = 0;
-	if (tr->rg_check && !tr->rg_check(tr->rg_check_arg, tr, tr->row_group))
+	if (tr->sample &&
+		!tr->sample[tr->sample_first[tr->file_index] + tr->row_group])
+		return false;
+	if (tr->pruner && pqfdw_pruner_active(tr->pruner) &&
+		!pqfdw_table_reader_prune(tr))
 		return false;
 	if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
 		return false;

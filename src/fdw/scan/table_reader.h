@@ -13,6 +13,7 @@
 
 #include "fdw/convert/nested.h"
 #include "fdw/dataset/dataset.h"
+#include "fdw/prune/pruner.h"
 #include "fdw/scan/filter.h"
 #include "fdw/scan/parallel.h"
 #include "format/read/chunk_fetch.h"
@@ -20,9 +21,6 @@
 #include "utils/relcache.h"
 
 typedef struct PqTableReader PqTableReader;
-
-/* Called before a row group is read; false skips it. */
-typedef bool (*PqRowGroupCheck) (void *arg, PqTableReader *tr, int row_group);
 
 /*
  * Parallel scans: the next unit this process reads (a row group or a piece
@@ -113,7 +111,7 @@ struct PqTableReader
 	int64		file_row;		/* file row of the row group's first row */
 
 	/*
-	 * Rows of the row group to read, sorted (NULL: all of them); rg_check
+	 * Rows of the row group to read, sorted (NULL: all of them); pruning
 	 * may set them, allocated in rg_cxt.  rg_pos is the next row to return.
 	 */
 	PqRowRange *rg_ranges;
@@ -132,8 +130,13 @@ struct PqTableReader
 	Datum	   *batch_values;
 	bool	   *batch_nulls;
 
-	PqRowGroupCheck rg_check;
-	void	   *rg_check_arg;
+	/*
+	 * What prunes the row groups (set_pruner; NULL: nothing), and which
+	 * row groups a sample reads (set_sample; NULL: all).
+	 */
+	PqPruner   *pruner;
+	const bool *sample;			/* per row group of all files */
+	const int  *sample_first;	/* per file: index of its first row group */
 
 	/*
 	 * Parallel scans: row groups come from claim, not in order; a unit may
@@ -147,7 +150,7 @@ struct PqTableReader
 	/*
 	 * Quals evaluated on batches (filter.h): the columns they test
 	 * (filtered) are decoded first, the others only for the rows that pass
-	 * (late materialization).  When rg_check left row ranges (a page index),
+	 * (late materialization).  When pruning left row ranges (a page index),
 	 * the ranges are first narrowed to the passing rows, so that the other
 	 * columns read only the pages holding them (rg_filtered).
 	 */
@@ -269,6 +272,22 @@ extern void pqfdw_table_reader_set_unscaled(PqTableReader *tr,
  * (att_codes), when it is a flat column; false otherwise.
  */
 extern bool pqfdw_table_reader_set_codes(PqTableReader *tr, AttrNumber attnum);
+
+/* Prune each row group with pr before reading it. */
+extern void pqfdw_table_reader_set_pruner(PqTableReader *tr, PqPruner *pr);
+
+/*
+ * Read only the row groups sample marks (indexed by the file's first row
+ * group, first[file], plus the row group).
+ */
+extern void pqfdw_table_reader_set_sample(PqTableReader *tr, const bool *sample,
+										  const int *first);
+
+/*
+ * table_reader_prune.c (for table_reader.c): whether the row group just
+ * entered may hold rows to return, its row ranges set in rg_ranges.
+ */
+extern bool pqfdw_table_reader_prune(PqTableReader *tr);
 
 /* GUC parquet_fdw.enable_late_materialization */
 extern bool pqfdw_enable_late_materialization;
