@@ -1,8 +1,9 @@
 // The rules of docs/ARCHITECTURE.md "What may include what", checked on the
 // tree: folders by job, includes that run one way (a folder includes only its
-// own files and folders of a lower layer), no circle between files (a file
-// using a function of another that uses one of its own, read from the
-// built objects with nm), PostgreSQL-free format layer apart from
+// own files and folders of a lower layer), no circle between files or
+// between folders (a file using a function of another that uses one of its
+// own, read from the built objects with nm), the table reader's state seen
+// only by its files, PostgreSQL-free format layer apart from
 // palloc/ereport, a comment naming each file and its job, no file over 1,000
 // lines.  Prints one line per violation and "layout: N passed, N failed".
 //
@@ -89,8 +90,9 @@ for (const f of sources) {
 	}
 }
 
-// Circles between files, at the level of functions and data: nm on the
-// objects.  A strongly connected component of more than one file is a circle.
+// Circles between files and between folders, at the level of functions and
+// data: nm on the objects.  A strongly connected component of more than one
+// file (folder) is a circle.
 const objects = sources.filter(f => f.endsWith('.c')).map(f => f.replace(/\.c$/, '.o'));
 const missing = objects.filter(o => !fs.existsSync(o));
 check(missing.length === 0, `objects missing (run make first): ${missing.slice(0, 3).join(' ')}`);
@@ -116,14 +118,54 @@ if (missing.length === 0) {
 			if (d && d !== o)
 				edges.get(o).set(d, s);
 		}
+	// Circles between files, and between folders (a folder's files using
+	// functions of another folder whose files use functions of the first).
+	const folderOfObject = o => folderOf(o.replace(/\.o$/, '.c'));
+	const folderEdges = new Map();
+	for (const [a, out] of edges)
+		for (const [b, s] of out) {
+			const fa = folderOfObject(a), fb = folderOfObject(b);
+			if (fa === fb)
+				continue;
+			if (!folderEdges.has(fa))
+				folderEdges.set(fa, new Map());
+			if (!folderEdges.has(fb))
+				folderEdges.set(fb, new Map());
+			folderEdges.get(fa).set(fb, `${a} uses ${s} of ${b}`);
+		}
+	for (const [what, graph] of [['files', edges], ['folders', folderEdges]])
+		for (const comp of components(graph)) {
+			checks++;
+			if (comp.length > 1) {
+				const why = [];
+				for (const a of comp)
+					for (const [b, s] of graph.get(a))
+						if (comp.includes(b))
+							why.push(what === 'files' ? `${a} uses ${s} of ${b}` : s);
+				problems.push(`circle between ${what} ${comp.join(', ')}: ${why.join('; ')}`);
+			}
+		}
+}
+
+// The table reader's state is private to its files.
+for (const f of sources) {
+	const text = fs.readFileSync(f, 'utf8');
+	if (/^#include\s+"fdw\/scan\/table_reader_state\.h"/m.test(text))
+		check(/^src\/fdw\/scan\/table_reader[a-z_]*\.[ch]$/.test(f),
+			`${f}: includes the table reader's private state (use batch.h and table_reader.h)`);
+}
+
+// Strongly connected components of a graph (Map node -> Map of next nodes).
+function components(graph) {
 	let counter = 0;
 	const index = new Map(), low = new Map(), stack = [], onStack = new Set();
+	const out = [];
 	const strong = v => {
 		index.set(v, counter);
 		low.set(v, counter++);
 		stack.push(v);
 		onStack.add(v);
-		for (const w of edges.get(v).keys()) {
+		for (const w of graph.get(v).keys()) {
 			if (!index.has(w)) {
 				strong(w);
 				low.set(v, Math.min(low.get(v), low.get(w)));
@@ -138,20 +180,13 @@ if (missing.length === 0) {
 				onStack.delete(w);
 				comp.push(w);
 			} while (w !== v);
-			checks++;
-			if (comp.length > 1) {
-				const why = [];
-				for (const a of comp)
-					for (const [b, s] of edges.get(a))
-						if (comp.includes(b))
-							why.push(`${a} uses ${s} of ${b}`);
-				problems.push(`circle between ${comp.join(', ')}: ${why.join('; ')}`);
-			}
+			out.push(comp);
 		}
 	};
-	for (const o of objects)
-		if (!index.has(o))
-			strong(o);
+	for (const v of graph.keys())
+		if (!index.has(v))
+			strong(v);
+	return out;
 }
 
 for (const p of problems)

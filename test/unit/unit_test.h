@@ -110,5 +110,6 @@ extern void suite_variant(void);
 extern void suite_nested(void);
 extern void suite_encrypt(void);
 extern void suite_segment_select(void);
+extern void suite_row_ranges(void);
 
 #endif							/* UNIT_TEST_H */

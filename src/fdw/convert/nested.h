@@ -8,8 +8,9 @@
  *							plan of arrays, composites, scalars and JSON;
  *							Datums from value trees; natural types
  *		jsonb.c		value trees -> JSON text -> jsonb / json
- *		nested_column.c		a field's leaf readers and assembler per file,
- *							batches of rows -> Datums
+ *
+ * The reading of a nested column (its leaf readers and assembler, batches
+ * of rows -> Datums) is the table reader's: fdw/scan/table_reader_nested.c.
  *
  *-------------------------------------------------------------------------
  */
@@ -135,27 +136,5 @@ extern bool pqfdw_json_render(PqBuffer *buf, const PqSchemaNode *node,
 /* jsonb (or json) Datum of slot; *isnull when it is NULL. */
 extern Datum pqfdw_json_datum(const PqNestedPlan *p, const PqValue *slot,
 							  bool *isnull);
-
-/* nested_column.c */
-
-extern PqNestedColumn *pqfdw_nested_column_create(const PqSchemaNode *field,
-												  Oid typid, int32 typmod,
-												  const char *attname,
-												  List *variant_keys,
-												  int max_rows,
-												  MemoryContext cxt);
-
-/* Open the readers and assembler on file (field is its node), in cxt. */
-extern void pqfdw_nested_column_open(PqNestedColumn *nc, PqFile *file,
-									 const PqSchemaNode *field,
-									 MemoryContext cxt);
-
-/*
- * Convert the next n rows of the row group, starting at row group row
- * rg_pos (rows before it are skipped), into values[0, n) / nulls[0, n);
- * file_row is the file row of rg_pos, for messages.
- */
-extern void pqfdw_nested_column_fill(PqNestedColumn *nc, int64 rg_pos, int n,
-									 Datum *values, bool *nulls, int64 file_row);
 
 #endif							/* PQFDW_CONVERT_NESTED_H */

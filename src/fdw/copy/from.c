@@ -88,7 +88,8 @@ struct PqCopyFrom
 	PqCopyFromField *fields;
 	bool		header_sent;
 	bool		eof;
-	int			batch_rows;		/* rows in the reader's batch */
+	const PqBatch *batch;		/* the reader's batch, NULL before one */
+	int			batch_rows;		/* rows in it */
 	int			next_row;		/* first batch row not yet in the stream */
 	int64		rows_decoded;	/* before the batch */
 	const char *path;
@@ -145,7 +146,6 @@ batch_value(PG_FUNCTION_ARGS)
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	PqCopyFromField *f = (PqCopyFromField *) fcinfo->flinfo->fn_extra;
 	PqCopyFrom *st = f->st;
-	PqTableReader *tr = st->reader;
 	uint32		row;
 	Datum		d;
 
@@ -162,7 +162,7 @@ batch_value(PG_FUNCTION_ARGS)
 	buf->cursor += sizeof(uint32);
 	if (row >= (uint32) st->batch_rows)
 		elog(ERROR, "parquet COPY FROM: row %u is not in the current batch", row);
-	d = tr->batch_values[pqfdw_batch_index(tr, f->att, (int) row)];
+	d = st->batch->values[pqfdw_batch_index(st->batch, f->att, (int) row)];
 	if (OidIsValid(f->domain))
 		domain_check(d, false, f->domain, &f->domain_extra, st->cxt);
 	return d;
@@ -232,7 +232,8 @@ row_stream(void *outbuf, int minread, int maxread)
 		errcb.previous = error_context_stack;
 		error_context_stack = &errcb;
 		/* CopyFrom() holds no Datum of the previous batch now */
-		st->batch_rows = pqfdw_table_reader_next_batch(tr);
+		st->batch = pqfdw_table_reader_next(tr);
+		st->batch_rows = st->batch ? st->batch->nrows : 0;
 		error_context_stack = errcb.previous;
 		st->next_row = 0;
 		if (st->batch_rows == 0)
@@ -251,7 +252,7 @@ row_stream(void *outbuf, int minread, int maxread)
 		int			i;
 
 		for (i = 0; i < st->nfields; i++)
-			size += tr->batch_nulls[pqfdw_batch_index(tr, st->fields[i].att, row)] ? 4 : 8;
+			size += st->batch->nulls[pqfdw_batch_index(st->batch, st->fields[i].att, row)] ? 4 : 8;
 		if (n + size > maxread)
 			break;
 		p = out + n;
@@ -260,7 +261,7 @@ row_stream(void *outbuf, int minread, int maxread)
 		p += 2;
 		for (i = 0; i < st->nfields; i++)
 		{
-			if (tr->batch_nulls[pqfdw_batch_index(tr, st->fields[i].att, row)])
+			if (st->batch->nulls[pqfdw_batch_index(st->batch, st->fields[i].att, row)])
 				p = put_int32(p, -1);
 			else
 			{

@@ -35,21 +35,33 @@ static const PqPruneMethod *const methods[] = {
 	&pqfdw_prune_page_index,
 };
 
+/*
+ * The predicates' kinds: a key path learns that it goes into a VARIANT when
+ * it is bound to a file's leaves, so after each binding.
+ */
+static void
+set_kinds(PqPruner *pr)
+{
+	int			i;
+
+	pr->kinds = 0;
+	for (i = 0; i < pr->npreds; i++)
+	{
+		pr->pred_kinds[i] = pqfdw_pred_kind(&pr->preds[i]);
+		pr->kinds |= pr->pred_kinds[i];
+	}
+}
+
 PqPruner *
 pqfdw_pruner_create(List *clauses, Index relid, List *value_exprs,
 					PlanState *ps, MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PqPruner   *pr = palloc0(sizeof(PqPruner));
-	int			i;
 
 	pr->preds = pqfdw_prune_init(clauses, relid, &pr->npreds);
 	pr->pred_kinds = palloc0(sizeof(uint32) * Max(pr->npreds, 1));
-	for (i = 0; i < pr->npreds; i++)
-	{
-		pr->pred_kinds[i] = pqfdw_pred_kind(&pr->preds[i]);
-		pr->kinds |= pr->pred_kinds[i];
-	}
+	set_kinds(pr);
 	pr->value_states = ExecInitExprList(value_exprs, ps);
 	pr->econtext = ps->ps_ExprContext;
 	pr->value_cxt = AllocSetContextCreate(cxt, "parquet_fdw params",
@@ -80,6 +92,7 @@ pqfdw_pruner_bind_column(PqPruner *pr, AttrNumber attnum,
 	pqfdw_prune_bind_nested(pr->preds, pr->npreds, attnum, nc->plan);
 	pqfdw_prune_bind_json(pr->preds, pr->npreds, attnum, missing ? NULL : nc,
 						  row_group, cxt);
+	set_kinds(pr);
 }
 
 /* The values of this (re)scan into the predicates; method states anew. */

@@ -259,7 +259,7 @@ aggregate_values(PqFooterAggregate *fa, AttrNumber attnum, Relation rel)
 										  attnum - 1)->attcollation;
 	PqFooterColumn **minmax = palloc(sizeof(PqFooterColumn *) * fa->ncols);
 	int			nminmax = 0;
-	int			n;
+	const PqBatch *b;
 	int			k;
 	int64		count = 0;
 
@@ -273,19 +273,19 @@ aggregate_values(PqFooterAggregate *fa, AttrNumber attnum, Relation rel)
 		if (c->kind != PQFDW_FOOTER_COUNT_COLUMN)
 			minmax[nminmax++] = c;
 	}
-	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
+	while ((b = pqfdw_table_reader_next(tr)) != NULL)
 	{
 		int			i;
 
-		for (i = 0; i < n; i++)
+		for (i = 0; i < b->nrows; i++)
 		{
-			size_t		pos = pqfdw_batch_index(tr, attnum - 1, i);
+			size_t		pos = pqfdw_batch_index(b, attnum - 1, i);
 
-			if (tr->batch_nulls[pos])
+			if (b->nulls[pos])
 				continue;
 			count++;
 			for (k = 0; k < nminmax; k++)
-				accumulate(minmax[k], collation, tr->batch_values[pos]);
+				accumulate(minmax[k], collation, b->values[pos]);
 		}
 		CHECK_FOR_INTERRUPTS();
 	}

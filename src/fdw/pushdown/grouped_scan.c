@@ -157,15 +157,15 @@ grouped_begin(ForeignScanState *node, int eflags)
 	gs->vecs = palloc0(sizeof(PqVector *) * list_length(plan->fdw_scan_tlist));
 	gs->arg_vec = palloc0(sizeof(int) * Max(gs->naggs, 1));
 	gs->accs = palloc0(sizeof(PqAccum *) * Max(gs->naggs, 1));
-	gs->gids = palloc(sizeof(int32) * tr->batch_rows);
+	gs->gids = palloc(sizeof(int32) * pqfdw_table_reader_batch(tr)->capacity);
 	gs->filters = palloc0(sizeof(PqVExpr *) * Max(gs->naggs, 1));
 	gs->filter_of = palloc(sizeof(int) * Max(gs->naggs, 1));
 	aggs = palloc0(sizeof(Aggref *) * Max(gs->naggs, 1));
 	gs->skip = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
 	gs->masked = palloc0(sizeof(PqVector) * Max(gs->naggs, 1));
 	gs->masked_nulls = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
-	gs->zeros = palloc0(sizeof(int64) * tr->batch_rows);
-	gs->slots = palloc(sizeof(int32) * tr->batch_rows);
+	gs->zeros = palloc0(sizeof(int64) * pqfdw_table_reader_batch(tr)->capacity);
+	gs->slots = palloc(sizeof(int32) * pqfdw_table_reader_batch(tr)->capacity);
 	foreach(lc, plan->fdw_scan_tlist)
 	{
 		Expr	   *expr = lfirst_node(TargetEntry, lc)->expr;
@@ -191,8 +191,8 @@ grouped_begin(ForeignScanState *node, int eflags)
 			{
 				gs->filters[a] = pqfdw_vexpr_compile(agg->aggfilter,
 													 gs->scanrelid,
-													 tr->batch_rows);
-				gs->skip[a] = palloc(sizeof(bool) * tr->batch_rows);
+													 pqfdw_table_reader_batch(tr)->capacity);
+				gs->skip[a] = palloc(sizeof(bool) * pqfdw_table_reader_batch(tr)->capacity);
 			}
 			if (agg->aggfilter)
 			{
@@ -204,13 +204,13 @@ grouped_begin(ForeignScanState *node, int eflags)
 					i++;
 					continue;
 				}
-				gs->masked_nulls[a] = palloc(sizeof(bool) * tr->batch_rows);
+				gs->masked_nulls[a] = palloc(sizeof(bool) * pqfdw_table_reader_batch(tr)->capacity);
 			}
 		}
 		if (expr)
 		{
 			gs->exprs[gs->nvec] = pqfdw_vexpr_compile(expr, gs->scanrelid,
-													  tr->batch_rows);
+													  pqfdw_table_reader_batch(tr)->capacity);
 			gs->vec_types[gs->nvec] = exprType((Node *) expr);
 			gs->nvec++;
 		}
@@ -339,13 +339,13 @@ end_input(PqGrouped *gs)
  * neither the argument nor its errors for the others), NULL elsewhere.
  */
 static void
-eval_vectors(PqGrouped *gs, PqTableReader *tr, int n)
+eval_vectors(PqGrouped *gs, const PqBatch *b, int n)
 {
 	int			i;
 	int			r;
 
 	for (i = 0; i < gs->nkeys; i++)
-		gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], tr, n, NULL);
+		gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], b, n, NULL);
 	for (i = 0; i < gs->naggs; i++)
 	{
 		int			v = gs->arg_vec[i];
@@ -355,7 +355,7 @@ eval_vectors(PqGrouped *gs, PqTableReader *tr, int n)
 		/* the first aggregate with this filter computes the shared mask */
 		if (gs->filter_of[i] == i)
 		{
-			const PqVector *f = pqfdw_vexpr_eval(gs->filters[i], tr, n, NULL);
+			const PqVector *f = pqfdw_vexpr_eval(gs->filters[i], b, n, NULL);
 
 			for (r = 0; r < n; r++)
 				skip[r] = f->nulls[r] || f->i[r] == 0;
@@ -364,14 +364,14 @@ eval_vectors(PqGrouped *gs, PqTableReader *tr, int n)
 			continue;
 		if (gs->filter_of[i] < 0)
 		{
-			gs->vecs[v] = pqfdw_vexpr_eval(gs->exprs[v], tr, n, NULL);
+			gs->vecs[v] = pqfdw_vexpr_eval(gs->exprs[v], b, n, NULL);
 			continue;
 		}
 		if (gs->exprs[v] != NULL)
 		{
 			bool	   *mnulls = gs->masked_nulls[i];
 
-			*m = *pqfdw_vexpr_eval(gs->exprs[v], tr, n, skip);
+			*m = *pqfdw_vexpr_eval(gs->exprs[v], b, n, skip);
 			/* constants are not masked by skip: every rejected row is NULL */
 			for (r = 0; r < n; r++)
 				mnulls[r] = m->nulls[r] || skip[r];
@@ -395,7 +395,7 @@ static void
 consume_table(PqGrouped *gs, ForeignScan *plan)
 {
 	PqTableReader *tr = pqfdw_scan_reader(gs->scan);
-	int			n;
+	const PqBatch *b;
 	int			i;
 
 	init_states(gs, plan);
@@ -403,10 +403,10 @@ consume_table(PqGrouped *gs, ForeignScan *plan)
 	if (gs->nkeys == 0)
 		for (i = 0; i < gs->naggs; i++)
 			pqfdw_accum_reserve(gs->accs[i], 1);
-	while ((n = pqfdw_table_reader_next_batch(tr)) > 0)
+	while ((b = pqfdw_table_reader_next(tr)) != NULL)
 	{
-		eval_vectors(gs, tr, n);
-		add_rows(gs, n);
+		eval_vectors(gs, b, b->nrows);
+		add_rows(gs, b->nrows);
 	}
 	end_input(gs);
 }
@@ -422,7 +422,7 @@ consume_partition(PqGrouped *gs, ForeignScan *plan)
 	gs->pending = list_delete_first(gs->pending);
 	if (gs->reader == NULL)
 		gs->reader = pqfdw_spill_reader_create(gs->nvec, gs->vec_types,
-											   pqfdw_scan_reader(gs->scan)->batch_rows,
+											   pqfdw_table_reader_batch(pqfdw_scan_reader(gs->scan))->capacity,
 											   gs->spill_cxt);
 	init_states(gs, plan);
 	gs->level = part->level + 1;

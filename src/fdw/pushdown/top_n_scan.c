@@ -41,7 +41,7 @@
 
 typedef struct PqTopNRow
 {
-	Datum	   *values;			/* per read column (tr->cols order) */
+	Datum	   *values;			/* per read column (batch->cols order) */
 	bool	   *nulls;
 } PqTopNRow;
 
@@ -49,11 +49,13 @@ typedef struct PqTopN
 {
 	PqScanState *scan;
 	PqTableReader *tr;
+	const PqBatch *batch;		/* the reader's, refilled by each next */
+	TupleDesc	tupdesc;
 	int64		count;
 	int64		offset;
 	int			capacity;		/* count + offset */
 	int			nkeys;
-	int		   *key_col;		/* index into tr->cols of each key */
+	int		   *key_col;		/* index into batch->cols of each key */
 	SortSupportData *ssup;
 
 	PqTopNRow  *rows;			/* capacity of them */
@@ -97,16 +99,16 @@ compare_rows(const PqTopNRow *a, const PqTopNRow *b, PqTopN *tn)
 static inline int
 compare_row_batch(PqTopN *tn, int r, const PqTopNRow *a)
 {
-	PqTableReader *tr = tn->tr;
+	const PqBatch *b = tn->batch;
 	int			k;
 
 	for (k = 0; k < tn->nkeys; k++)
 	{
 		int			c = tn->key_col[k];
-		size_t		pos = pqfdw_batch_index(tr, tr->cols[c].attnum - 1, r);
+		size_t		pos = pqfdw_batch_index(b, b->cols[c].att, r);
 
-		tn->scratch.values[c] = tr->batch_values[pos];
-		tn->scratch.nulls[c] = tr->batch_nulls[pos];
+		tn->scratch.values[c] = b->values[pos];
+		tn->scratch.nulls[c] = b->nulls[pos];
 	}
 	return compare_rows(&tn->scratch, a, tn);
 }
@@ -160,20 +162,20 @@ sift_up(PqTopN *tn, int i)
 static void
 keep_row(PqTopN *tn, int r, PqTopNRow *dst)
 {
-	PqTableReader *tr = tn->tr;
+	const PqBatch *b = tn->batch;
 	MemoryContext old = MemoryContextSwitchTo(tn->row_cxt);
 	int			i;
 
-	for (i = 0; i < tr->ncols; i++)
+	for (i = 0; i < b->ncols; i++)
 	{
-		Form_pg_attribute att = TupleDescAttr(tr->tupdesc, tr->cols[i].attnum - 1);
-		size_t		pos = pqfdw_batch_index(tr, tr->cols[i].attnum - 1, r);
+		Form_pg_attribute att = TupleDescAttr(tn->tupdesc, b->cols[i].att);
+		size_t		pos = pqfdw_batch_index(b, b->cols[i].att, r);
 
 		if (!att->attbyval && !dst->nulls[i] && dst->values[i] != (Datum) 0)
 			pfree(DatumGetPointer(dst->values[i]));
-		dst->nulls[i] = !tr->cols[i].output || tr->batch_nulls[pos];
+		dst->nulls[i] = !b->cols[i].output || b->nulls[pos];
 		dst->values[i] = dst->nulls[i] ? (Datum) 0 :
-			datumCopy(tr->batch_values[pos], att->attbyval, att->attlen);
+			datumCopy(b->values[pos], att->attbyval, att->attlen);
 	}
 	MemoryContextSwitchTo(old);
 }
@@ -211,7 +213,7 @@ update_bound(PqTopN *tn)
 static void
 init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 {
-	PqTableColumn *col = &tn->tr->cols[tn->key_col[0]];
+	const PqBatchColumn *col = &tn->batch->cols[tn->key_col[0]];
 	Oid			opfamily;
 	Oid			opcintype;
 	PqOrderingStrategy strategy;
@@ -222,7 +224,7 @@ init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 		elog(ERROR, "operator %u is not a valid ordering operator", sortop);
 	reverse = strategy == BTGreaterStrategyNumber;
 	tn->key_preds[0].kind = PQ_PRUNE_COMPARE;
-	tn->key_preds[0].attnum = col->attnum;
+	tn->key_preds[0].attnum = col->att + 1;
 	/* with one key, an equal first key does not enter; else later keys decide */
 	if (tn->nkeys == 1)
 		tn->key_preds[0].strategy = reverse ? BTGreaterStrategyNumber :
@@ -241,7 +243,7 @@ init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 			 BTORDER_PROC, opcintype, opcintype, opfamily);
 	fmgr_info(cmp_proc, &tn->key_preds[0].cmp);
 	tn->key_preds[1].kind = PQ_PRUNE_IS_NULL;
-	tn->key_preds[1].attnum = col->attnum;
+	tn->key_preds[1].attnum = col->att + 1;
 	tn->key_preds[1].value_index = -1;
 	tn->key_or.kind = PQ_PRUNE_OR;
 	tn->key_or.args = tn->key_preds;
@@ -270,6 +272,8 @@ top_n_begin(ForeignScanState *node, int eflags)
 	tn->tr = pqfdw_scan_reader(tn->scan);
 	if (tn->tr == NULL)
 		return;
+	tn->batch = pqfdw_table_reader_batch(tn->tr);
+	tn->tupdesc = RelationGetDescr(node->ss.ss_currentRelation);
 
 	tn->nkeys = list_length(lthird(spec));
 	tn->key_col = palloc(sizeof(int) * tn->nkeys);
@@ -280,8 +284,8 @@ top_n_begin(ForeignScanState *node, int eflags)
 		AttrNumber	attnum = linitial_int(key);
 
 		tn->key_col[k] = -1;
-		for (i = 0; i < tn->tr->ncols; i++)
-			if (tn->tr->cols[i].attnum == attnum)
+		for (i = 0; i < tn->batch->ncols; i++)
+			if (tn->batch->cols[i].att == attnum - 1)
 				tn->key_col[k] = i;
 		if (tn->key_col[k] < 0)
 			elog(ERROR, "sort key %d of a top-N scan is not read", attnum);
@@ -302,13 +306,13 @@ top_n_begin(ForeignScanState *node, int eflags)
 	tn->rows = palloc0(sizeof(PqTopNRow) * Max(tn->capacity, 1));
 	for (i = 0; i < tn->capacity; i++)
 	{
-		tn->rows[i].values = palloc0(sizeof(Datum) * Max(tn->tr->ncols, 1));
-		tn->rows[i].nulls = palloc(sizeof(bool) * Max(tn->tr->ncols, 1));
-		memset(tn->rows[i].nulls, true, sizeof(bool) * Max(tn->tr->ncols, 1));
+		tn->rows[i].values = palloc0(sizeof(Datum) * Max(tn->batch->ncols, 1));
+		tn->rows[i].nulls = palloc(sizeof(bool) * Max(tn->batch->ncols, 1));
+		memset(tn->rows[i].nulls, true, sizeof(bool) * Max(tn->batch->ncols, 1));
 	}
 	tn->heap = palloc(sizeof(int) * Max(tn->capacity, 1));
-	tn->scratch.values = palloc0(sizeof(Datum) * Max(tn->tr->ncols, 1));
-	tn->scratch.nulls = palloc0(sizeof(bool) * Max(tn->tr->ncols, 1));
+	tn->scratch.values = palloc0(sizeof(Datum) * Max(tn->batch->ncols, 1));
+	tn->scratch.nulls = palloc0(sizeof(bool) * Max(tn->batch->ncols, 1));
 	init_key_preds(tn, first_sortop, first_collation);
 	tn->pruner = pqfdw_scan_pruner(tn->scan);
 }
@@ -326,14 +330,13 @@ cmp_positions(const void *a, const void *b, void *arg)
 static void
 consume(PqTopN *tn)
 {
-	PqTableReader *tr = tn->tr;
-	int			n;
+	const PqBatch *b;
 
-	while (tn->capacity > 0 && (n = pqfdw_table_reader_next_batch(tr)) > 0)
+	while (tn->capacity > 0 && (b = pqfdw_table_reader_next(tn->tr)) != NULL)
 	{
 		int			r;
 
-		for (r = 0; r < n; r++)
+		for (r = 0; r < b->nrows; r++)
 		{
 			if (tn->nrows < tn->capacity)
 			{
@@ -360,7 +363,7 @@ top_n_next(ForeignScanState *node)
 {
 	PqTopN	   *tn = node->fdw_state;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
-	PqTableReader *tr = tn->tr;
+	const PqBatch *b = tn->batch;
 	PqTopNRow  *row;
 	int			i;
 
@@ -371,10 +374,10 @@ top_n_next(ForeignScanState *node)
 		return slot;
 	row = &tn->rows[tn->heap[tn->next++]];
 	/* columns not read are NULL */
-	memset(slot->tts_isnull, true, sizeof(bool) * tr->natts);
-	for (i = 0; i < tr->ncols; i++)
+	memset(slot->tts_isnull, true, sizeof(bool) * b->natts);
+	for (i = 0; i < b->ncols; i++)
 	{
-		int			att = tr->cols[i].attnum - 1;
+		int			att = b->cols[i].att;
 
 		slot->tts_values[att] = row->values[i];
 		slot->tts_isnull[att] = row->nulls[i];
@@ -392,7 +395,7 @@ top_n_rescan(ForeignScanState *node)
 	pqfdw_scan_rescan(tn->scan);
 	MemoryContextReset(tn->row_cxt);
 	for (i = 0; i < tn->capacity; i++)
-		for (c = 0; c < tn->tr->ncols; c++)
+		for (c = 0; c < tn->batch->ncols; c++)
 		{
 			tn->rows[i].values[c] = (Datum) 0;
 			tn->rows[i].nulls[c] = true;

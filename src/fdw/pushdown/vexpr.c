@@ -248,10 +248,10 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
  * NULL too, so that every strict operator above leaves them alone.
  */
 static void
-eval_var(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
+eval_var(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 {
-	const Datum *v = tr->batch_values + pqfdw_batch_index(tr, e->att, 0);
-	const bool *nulls = tr->batch_nulls + pqfdw_batch_index(tr, e->att, 0);
+	const Datum *v = b->values + pqfdw_batch_index(b, e->att, 0);
+	const bool *nulls = b->nulls + pqfdw_batch_index(b, e->att, 0);
 	int			r;
 
 	e->out.codes = NULL;
@@ -261,16 +261,16 @@ eval_var(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 			e->nbuf[r] = nulls[r] || skip[r];
 		nulls = e->nbuf;
 	}
-	else if (tr->att_codes[e->att] && tr->att_codes[e->att]->dict_id != 0)
-		e->out.codes = tr->att_codes[e->att];
+	else if (b->codes[e->att] && b->codes[e->att]->dict_id != 0)
+		e->out.codes = b->codes[e->att];
 	e->out.nulls = nulls;
 	switch (e->out.type)
 	{
 		case NUMERICOID:
 			/* read unscaled: the converter knows the scale */
-			e->out.scale = tr->att_out_cv[e->att]->decimal_scale;
+			e->out.scale = b->converters[e->att]->decimal_scale;
 			e->out.w = NULL;
-			if (tr->att_out_cv[e->att]->unscaled_wide)
+			if (b->converters[e->att]->unscaled_wide)
 			{
 				/* Datums point to int128 values */
 				for (r = 0; r < n; r++)
@@ -316,7 +316,7 @@ eval_var(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 	}
 }
 
-static void eval_node(PqVExpr *e, PqTableReader *tr, int n,
+static void eval_node(PqVExpr *e, const PqBatch *b, int n,
 					  const bool *skip);
 
 /*
@@ -325,7 +325,7 @@ static void eval_node(PqVExpr *e, PqTableReader *tr, int n,
  * false (true) if one was, else NULL if one was NULL, else true (false).
  */
 static void
-eval_and_or(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
+eval_and_or(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 {
 	int64		undecided = e->op == VOP_AND;
 	int64	   *restrict out = e->out.i;
@@ -343,7 +343,7 @@ eval_and_or(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 	{
 		const PqVector *v = &e->args[j]->out;
 
-		eval_node(e->args[j], tr, n, sk);
+		eval_node(e->args[j], b, n, sk);
 		for (r = 0; r < n; r++)
 		{
 			if (sk[r])
@@ -365,7 +365,7 @@ eval_and_or(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
  * earlier one took (true, not NULL), then each branch only on its rows.
  */
 static void
-eval_case(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
+eval_case(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 {
 	int			nwhen = e->nargs / 2;
 	int		   *restrict branch = e->branch;
@@ -384,7 +384,7 @@ eval_case(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 	{
 		const PqVector *c = &e->args[2 * j]->out;
 
-		eval_node(e->args[2 * j], tr, n, sk);
+		eval_node(e->args[2 * j], b, n, sk);
 		for (r = 0; r < n; r++)
 			if (!sk[r] && !c->nulls[r] && c->i[r] != 0)
 			{
@@ -404,7 +404,7 @@ eval_case(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 		}
 		if (!taken)
 			continue;
-		eval_node(res, tr, n, sk);
+		eval_node(res, b, n, sk);
 		for (r = 0; r < n; r++)
 		{
 			if (sk[r])
@@ -421,34 +421,34 @@ eval_case(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
 }
 
 static void
-eval_node(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
+eval_node(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 {
 	if (e->op == VOP_VAR)
 	{
-		eval_var(e, tr, n, skip);
+		eval_var(e, b, n, skip);
 		return;
 	}
 	if (e->op == VOP_CONST)
 		return;
 	if (e->op == VOP_AND || e->op == VOP_OR)
 	{
-		eval_and_or(e, tr, n, skip);
+		eval_and_or(e, b, n, skip);
 		return;
 	}
 	if (e->op == VOP_CASE)
 	{
-		eval_case(e, tr, n, skip);
+		eval_case(e, b, n, skip);
 		return;
 	}
-	eval_node(e->a, tr, n, skip);
+	eval_node(e->a, b, n, skip);
 	if (e->b)
-		eval_node(e->b, tr, n, skip);
+		eval_node(e->b, b, n, skip);
 	pqfdw_vexpr_apply(e, n, skip);
 }
 
 const PqVector *
-pqfdw_vexpr_eval(PqVExpr *e, PqTableReader *tr, int n, const bool *skip)
+pqfdw_vexpr_eval(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 {
-	eval_node(e, tr, n, skip);
+	eval_node(e, b, n, skip);
 	return &e->out;
 }

@@ -122,7 +122,7 @@ extern PqVExpr *pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows);
  * as NULL, so no operator can fail on them (an aggregate's FILTER: PostgreSQL
  * does not evaluate the arguments of rows the filter rejects).
  */
-extern const PqVector *pqfdw_vexpr_eval(PqVExpr *e, PqTableReader *tr, int n,
+extern const PqVector *pqfdw_vexpr_eval(PqVExpr *e, const PqBatch *b, int n,
 										const bool *skip);
 
 #endif							/* PQFDW_VEXPR_H */

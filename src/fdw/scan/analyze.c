@@ -128,12 +128,12 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	reservoir_init_selection_state(&rstate, targrows);
 	for (;;)
 	{
-		int			n = pqfdw_table_reader_next_batch(tr);
+		const PqBatch *b = pqfdw_table_reader_next(tr);
 		int			r;
 
-		if (n == 0)
+		if (b == NULL)
 			break;
-		for (r = 0; r < n; r++)
+		for (r = 0; r < b->nrows; r++)
 		{
 			int			k = -1;
 
@@ -154,10 +154,10 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 			{
 				for (i = 0; i < tupdesc->natts; i++)
 				{
-					size_t		pos = pqfdw_batch_index(tr, i, r);
+					size_t		pos = pqfdw_batch_index(b, i, r);
 
-					values[i] = tr->batch_values[pos];
-					nulls[i] = tr->batch_nulls[pos];
+					values[i] = b->values[pos];
+					nulls[i] = b->nulls[pos];
 				}
 				rows[k] = heap_form_tuple(tupdesc, values, nulls);
 			}

@@ -40,6 +40,7 @@ struct PqScanState
 	MemoryContext scan_cxt;
 
 	/* the current batch (only rows that passed the filter) */
+	const PqBatch *batch;
 	int			batch_n;
 	int			batch_pos;
 
@@ -101,11 +102,10 @@ prune_files(PqScanState *st)
 {
 	if (st->file_clauses == NIL)
 		return;
-	st->file_pruner = pqfdw_file_pruner_create(st->reader->ds, st->file_clauses,
+	st->file_pruner = pqfdw_file_pruner_create(pqfdw_table_reader_dataset(st->reader), st->file_clauses,
 											   RelationGetDescr(st->rel),
 											   (PlanState *) st->node);
-	st->reader->file_check = file_check;
-	st->reader->file_check_arg = st;
+	pqfdw_table_reader_set_file_check(st->reader, file_check, st);
 }
 
 PqScanState *
@@ -177,7 +177,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 		pqfdw_table_reader_set_filter(st->reader,
 									  pqfdw_filter_create(st->filter_exprs,
 														  st->scanrelid,
-														  st->reader->batch_rows,
+														  pqfdw_table_reader_batch(st->reader)->capacity,
 														  st->scan_cxt),
 									  list_nth(plan->fdw_private,
 											   PQFDW_PRIVATE_OUTPUT));
@@ -257,13 +257,13 @@ init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
 static bool
 next_batch(PqScanState *st)
 {
-	PqTableReader *tr = st->reader;
-	int			n = pqfdw_table_reader_next_batch(tr);
+	const PqBatch *b = pqfdw_table_reader_next(st->reader);
 
-	if (n == 0)
+	if (b == NULL)
 		return false;
+	st->batch = b;
 	st->batch_pos = 0;
-	st->batch_n = n;
+	st->batch_n = b->nrows;
 	st->formed_first = st->formed_end = 0;
 	return true;
 }
@@ -275,7 +275,7 @@ next_batch(PqScanState *st)
 static void
 fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 {
-	PqTableReader *tr = st->reader;
+	const PqBatch *b = st->batch;
 	int			i;
 
 	if (st->former && st->batch_pos >= st->formed_end)
@@ -285,9 +285,7 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 
 		MemoryContextReset(st->form_cxt);
 		old = MemoryContextSwitchTo(st->form_cxt);
-		pqfdw_form_rows(st->former, tr->batch_values, tr->batch_nulls,
-						tr->batch_rows,
-						NULL,
+		pqfdw_form_rows(st->former, b->values, b->nulls, b->capacity, NULL,
 						st->batch_pos, n, st->formed);
 		MemoryContextSwitchTo(old);
 		st->formed_first = st->batch_pos;
@@ -304,10 +302,10 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 		}
 		else
 		{
-			size_t		pos = pqfdw_batch_index(tr, attno - 1, row);
+			size_t		pos = pqfdw_batch_index(b, attno - 1, row);
 
-			slot->tts_values[i] = tr->batch_values[pos];
-			slot->tts_isnull[i] = tr->batch_nulls[pos];
+			slot->tts_values[i] = b->values[pos];
+			slot->tts_isnull[i] = b->nulls[pos];
 		}
 	}
 }
@@ -316,11 +314,10 @@ static TupleTableSlot *
 scan_next(ForeignScanState *node)
 {
 	PqScanState *st = node->fdw_state;
-	PqTableReader *tr;
 	TupleTableSlot *slot = node->ss.ss_ScanTupleSlot;
+	const PqBatch *b;
 	int			row;
 
-	tr = st->reader;
 	ExecClearTuple(slot);
 	while (st->batch_pos >= st->batch_n)
 	{
@@ -329,6 +326,7 @@ scan_next(ForeignScanState *node)
 	}
 
 	row = st->batch_pos;
+	b = st->batch;
 	if (st->scan_attnos)
 		fill_scan_tuple(st, slot, row);
 	else
@@ -336,17 +334,17 @@ scan_next(ForeignScanState *node)
 		int			i;
 
 		/* columns not read are NULL */
-		memset(slot->tts_isnull, true, sizeof(bool) * tr->natts);
-		for (i = 0; i < tr->ncols; i++)
+		memset(slot->tts_isnull, true, sizeof(bool) * b->natts);
+		for (i = 0; i < b->ncols; i++)
 		{
-			int			att = tr->cols[i].attnum - 1;
-			size_t		pos = pqfdw_batch_index(tr, att, row);
+			int			att = b->cols[i].att;
+			size_t		pos = pqfdw_batch_index(b, att, row);
 
-			if (!tr->cols[i].output)
+			if (!b->cols[i].output)
 				continue;
 
-			slot->tts_values[att] = tr->batch_values[pos];
-			slot->tts_isnull[att] = tr->batch_nulls[pos];
+			slot->tts_values[att] = b->values[pos];
+			slot->tts_isnull[att] = b->nulls[pos];
 		}
 	}
 	st->batch_pos++;
@@ -391,8 +389,8 @@ local_counters(PqScanState *st, int64 *c)
 {
 	const int64 *pc = pqfdw_pruner_counts(st->pruner);
 
-	c[PQFDW_COUNT_ROWS_FILTERED] = st->reader->rows_filtered;
-	c[PQFDW_COUNT_ROW_GROUPS_READ] = st->reader->row_groups_read;
+	c[PQFDW_COUNT_ROWS_FILTERED] = pqfdw_table_reader_rows_filtered(st->reader);
+	c[PQFDW_COUNT_ROW_GROUPS_READ] = pqfdw_table_reader_row_groups_read(st->reader);
 	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
 	c[PQFDW_COUNT_BYTES_READ] = pqfdw_table_reader_bytes_read(st->reader) +
 		pc[PQ_PRUNE_BYTES_READ];
@@ -522,15 +520,14 @@ attach_shared(PqScanState *st, PqParallelScan *shared)
 {
 	st->shared = shared;
 	pqfdw_parallel_cursor_init(&st->cursor, shared);
-	st->reader->claim = pqfdw_parallel_claim;
-	st->reader->claim_arg = &st->cursor;
+	pqfdw_table_reader_set_claim(st->reader, pqfdw_parallel_claim, &st->cursor);
 }
 
 void
 pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt, void *coordinate)
 {
 	pqfdw_parallel_init(coordinate, st->paths, st->paths_hash,
-						st->reader->decrypt,
+						pqfdw_table_reader_decryption(st->reader),
 						Max(1, pcxt->nworkers +
 							(parallel_leader_participation ? 1 : 0)));
 	st->split_row_groups = ((PqParallelScan *) coordinate)->split_row_groups;

@@ -14,7 +14,7 @@
 
 #include "miscadmin.h"
 #include "fdw/common/parquet_fdw.h"
-#include "fdw/scan/table_reader.h"
+#include "fdw/scan/table_reader_state.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
@@ -68,19 +68,28 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 		c->attname = pstrdup(NameStr(TupleDescAttr(tupdesc, c->attnum - 1)->attname));
 	}
 	tr->att_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
-	tr->att_codes = palloc0(sizeof(PqBatchCodes *) * Max(tr->natts, 1));
-	tr->att_out_cv = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
+	tr->batch.codes = palloc0(sizeof(PqBatchCodes *) * Max(tr->natts, 1));
+	tr->batch.converters = palloc0(sizeof(PqConverter *) * Max(tr->natts, 1));
+	tr->batch_cols = palloc(sizeof(PqBatchColumn) * Max(tr->ncols, 1));
+	for (i = 0; i < tr->ncols; i++)
+	{
+		tr->batch_cols[i].att = tr->cols[i].attnum - 1;
+		tr->batch_cols[i].output = true;
+	}
+	tr->batch.ncols = tr->ncols;
+	tr->batch.cols = tr->batch_cols;
+	tr->batch.natts = tr->natts;
 	tr->att_leaf = palloc(sizeof(int) * Max(tr->natts, 1));
 	for (i = 0; i < tr->natts; i++)
 		tr->att_leaf[i] = -1;
 
-	tr->batch_rows = Max(1, Min(PQFDW_BATCH_MAX_ROWS,
+	tr->batch.capacity = Max(1, Min(PQFDW_BATCH_MAX_ROWS,
 								PQFDW_BATCH_TARGET_DATUMS / Max(tr->natts, 1)));
-	cells = (Size) tr->batch_rows * Max(tr->natts, 1);
-	tr->batch_values = palloc0(sizeof(Datum) * cells);
+	cells = (Size) tr->batch.capacity * Max(tr->natts, 1);
+	tr->batch.values = palloc0(sizeof(Datum) * cells);
 	/* columns that are not read stay NULL in every row */
-	tr->batch_nulls = palloc(sizeof(bool) * cells);
-	memset(tr->batch_nulls, true, sizeof(bool) * cells);
+	tr->batch.nulls = palloc(sizeof(bool) * cells);
+	memset(tr->batch.nulls, true, sizeof(bool) * cells);
 	tr->file_index = -1;
 	MemoryContextSwitchTo(old);
 	return tr;
@@ -264,13 +273,13 @@ open_file(PqTableReader *tr, int next)
 		{
 			/* nested fields have no dictionary indices of rows */
 			c->codes = NULL;
-			tr->att_codes[c->attnum - 1] = NULL;
+			tr->batch.codes[c->attnum - 1] = NULL;
 			if (c->nested == NULL)
 				c->nested = pqfdw_nested_column_create(leaf, att->atttypid,
 													   att->atttypmod,
 													   c->attname,
 													   c->variant_keys,
-													   tr->batch_rows,
+													   tr->batch.capacity,
 													   conv_cxt);
 			pqfdw_nested_column_open(c->nested, tr->file, leaf, tr->file_cxt);
 			error_context_stack = cb.previous;
@@ -304,7 +313,7 @@ open_file(PqTableReader *tr, int next)
 			pqfdw_geo_bind_file(&c->conv, leaf, &tr->file->md, path, false);
 		c->reader = column_reader(tr, c, leaf->first_leaf);
 		tr->att_cv[c->attnum - 1] = &c->conv;
-		tr->att_out_cv[c->attnum - 1] = c->split ? &c->uconv : &c->conv;
+		tr->batch.converters[c->attnum - 1] = c->split ? &c->uconv : &c->conv;
 		tr->att_leaf[c->attnum - 1] = leaf->first_leaf;
 		error_context_stack = cb.previous;
 	}
@@ -419,8 +428,8 @@ static void
 filter_column(PqTableReader *tr, PqTableColumn *c, int n, bool convert)
 {
 	int			att = c->attnum - 1;
-	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
-	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
+	Datum	   *values = tr->batch.values + pqfdw_batch_index(&tr->batch, att, 0);
+	bool	   *nulls = tr->batch.nulls + pqfdw_batch_index(&tr->batch, att, 0);
 	int			filled = 0;
 
 	if (c->nested)
@@ -484,9 +493,8 @@ filter_rows(PqTableReader *tr, int n, bool convert)
 static bool
 narrow_ranges(PqTableReader *tr)
 {
-	PqRowRange *tight;
-	int			cap = 16;
-	int			ntight = 0;
+	PqRowRangeList tight;
+	MemoryContext old;
 	int			k;
 
 	for (k = 0; k < tr->nfilter_cols; k++)
@@ -498,18 +506,18 @@ narrow_ranges(PqTableReader *tr)
 			return false;
 	}
 
-	tight = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) * cap);
+	old = MemoryContextSwitchTo(tr->rg_cxt);
+	pq_row_range_list_init(&tight);
+	MemoryContextSwitchTo(old);
 	for (k = 0; k < tr->rg_nranges; k++)
 	{
 		int64		pos = tr->rg_ranges[k].start;
 
 		while (pos < tr->rg_ranges[k].end)
 		{
-			int			n = (int) Min((int64) tr->batch_rows,
+			int			n = (int) Min((int64) tr->batch.capacity,
 									  tr->rg_ranges[k].end - pos);
-			MemoryContext old;
 			int			m;
-			int			j;
 
 			CHECK_FOR_INTERRUPTS();
 			MemoryContextReset(tr->batch_cxt);
@@ -518,31 +526,13 @@ narrow_ranges(PqTableReader *tr)
 			m = filter_rows(tr, n, false);
 			MemoryContextSwitchTo(old);
 			tr->rows_filtered += n - m;
-
-			for (j = 0; j < m; j++)
-			{
-				int64		row = pos + tr->sel[j];
-
-				if (ntight > 0 && tight[ntight - 1].end == row)
-					tight[ntight - 1].end++;
-				else
-				{
-					if (ntight == cap)
-					{
-						cap *= 2;
-						tight = repalloc(tight, sizeof(PqRowRange) * cap);
-					}
-					tight[ntight].start = row;
-					tight[ntight].end = row + 1;
-					ntight++;
-				}
-			}
+			pq_row_range_list_add(&tight, pos, tr->sel, m);
 			pos += n;
 		}
 	}
 	MemoryContextReset(tr->batch_cxt);
-	tr->rg_ranges = tight;
-	tr->rg_nranges = ntight;
+	tr->rg_ranges = tight.ranges;
+	tr->rg_nranges = tight.n;
 	for (k = 0; k < tr->nfilter_cols; k++)
 		pq_column_reader_rewind(tr->cols[tr->filter_cols[k]].reader);
 	return true;
@@ -764,8 +754,8 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 	if (c->nested)
 	{
 		pqfdw_nested_column_fill(c->nested, tr->rg_pos, n,
-								 tr->batch_values + pqfdw_batch_index(tr, att, 0),
-								 tr->batch_nulls + pqfdw_batch_index(tr, att, 0),
+								 tr->batch.values + pqfdw_batch_index(&tr->batch, att, 0),
+								 tr->batch.nulls + pqfdw_batch_index(&tr->batch, att, 0),
 								 tr->file_row + tr->rg_pos);
 		return;
 	}
@@ -776,8 +766,8 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 		int			got = next_segment(tr, c, n - filled, &seg);
 
 		pqfdw_convert_segment(c->split ? &c->uconv : &c->conv, &seg,
-							  tr->batch_values + pqfdw_batch_index(tr, att, filled),
-							  tr->batch_nulls + pqfdw_batch_index(tr, att, filled));
+							  tr->batch.values + pqfdw_batch_index(&tr->batch, att, filled),
+							  tr->batch.nulls + pqfdw_batch_index(&tr->batch, att, filled));
 		if (c->codes)
 			note_codes(c, &seg, filled, got, false);
 		filled += got;
@@ -788,9 +778,9 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 static void
 compact_column(PqTableReader *tr, int att, const int *sel, int m)
 {
-	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
-	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
-	PqBatchCodes *bc = tr->att_codes[att];
+	Datum	   *values = tr->batch.values + pqfdw_batch_index(&tr->batch, att, 0);
+	bool	   *nulls = tr->batch.nulls + pqfdw_batch_index(&tr->batch, att, 0);
+	PqBatchCodes *bc = tr->batch.codes[att];
 	int			j;
 
 	for (j = 0; j < m; j++)
@@ -812,8 +802,8 @@ fill_column_rows(PqTableReader *tr, PqTableColumn *c, int n, const int *sel,
 				 int m)
 {
 	int			att = c->attnum - 1;
-	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
-	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
+	Datum	   *values = tr->batch.values + pqfdw_batch_index(&tr->batch, att, 0);
+	bool	   *nulls = tr->batch.nulls + pqfdw_batch_index(&tr->batch, att, 0);
 	int			k = 0;
 
 	while (k < m)
@@ -914,8 +904,14 @@ fill_batch(PqTableReader *tr, int n)
 	return m;
 }
 
-int
-pqfdw_table_reader_next_batch(PqTableReader *tr)
+const PqBatch *
+pqfdw_table_reader_batch(PqTableReader *tr)
+{
+	return &tr->batch;
+}
+
+const PqBatch *
+pqfdw_table_reader_next(PqTableReader *tr)
 {
 	for (;;)
 	{
@@ -928,7 +924,10 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 		/* the previous batch's Datums are no longer referenced */
 		MemoryContextReset(tr->batch_cxt);
 		if (tr->rg_rows_left == 0 && !next_row_group(tr))
-			return 0;
+		{
+			tr->batch.nrows = 0;
+			return NULL;
+		}
 
 		/* a batch stays inside one range */
 		if (tr->rg_ranges)
@@ -941,7 +940,7 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 			end = tr->file->md.row_groups[tr->row_group].num_rows;
 
 		CHECK_FOR_INTERRUPTS();
-		n = (int) Min((int64) tr->batch_rows, end - tr->rg_pos);
+		n = (int) Min((int64) tr->batch.capacity, end - tr->rg_pos);
 		for (i = 0; i < tr->ncols; i++)
 			if (tr->cols[i].codes)
 				tr->cols[i].codes->dict_id = 0;
@@ -952,7 +951,10 @@ pqfdw_table_reader_next_batch(PqTableReader *tr)
 		tr->rg_rows_left -= n;
 		tr->rg_pos += n;
 		if (m > 0)
-			return m;
+		{
+			tr->batch.nrows = m;
+			return &tr->batch;
+		}
 	}
 }
 

@@ -10,7 +10,7 @@
  */
 #include "postgres.h"
 
-#include "fdw/scan/table_reader.h"
+#include "fdw/scan/table_reader_state.h"
 #include "utils/memutils.h"
 
 /* The top-level field of an attribute of a reader without a relation. */
@@ -58,9 +58,9 @@ pqfdw_table_column_map(PqTableReader *tr, PqTableColumn *c, const char *path,
 	if (c->kind != PQFDW_COLUMN_FIELD || by_name)
 	{
 		tr->att_cv[att] = NULL;
-		tr->att_out_cv[att] = NULL;
+		tr->batch.converters[att] = NULL;
 		tr->att_leaf[att] = -1;
-		tr->att_codes[att] = NULL;
+		tr->batch.codes[att] = NULL;
 		c->codes = NULL;
 	}
 	c->reader = NULL;
@@ -131,8 +131,8 @@ pqfdw_table_column_fill_from_file(PqTableReader *tr, PqTableColumn *c, int n, co
 			   int m)
 {
 	int			att = c->attnum - 1;
-	Datum	   *values = tr->batch_values + pqfdw_batch_index(tr, att, 0);
-	bool	   *nulls = tr->batch_nulls + pqfdw_batch_index(tr, att, 0);
+	Datum	   *values = tr->batch.values + pqfdw_batch_index(&tr->batch, att, 0);
+	bool	   *nulls = tr->batch.nulls + pqfdw_batch_index(&tr->batch, att, 0);
 	int64		first = tr->file_row + tr->rg_pos;
 	int			j;
 

@@ -9,7 +9,7 @@
  */
 #include "postgres.h"
 
-#include "fdw/scan/table_reader.h"
+#include "fdw/scan/table_reader_state.h"
 
 void
 pqfdw_table_reader_set_pruner(PqTableReader *tr, PqPruner *pr)

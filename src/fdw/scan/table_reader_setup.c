@@ -3,13 +3,14 @@
  * table_reader_setup.c
  *		What a table reader is asked for before its first batch: dictionary
  *		indices (grouped scans), unscaled DECIMALs, the VARIANT fields a
- *		query uses, and the quals evaluated on batches.
+ *		query uses, the quals evaluated on batches, a parallel scan's
+ *		cursor and a file check; and what it tells of itself.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "fdw/scan/table_reader.h"
+#include "fdw/scan/table_reader_state.h"
 #include "utils/memutils.h"
 
 bool
@@ -27,8 +28,8 @@ pqfdw_table_reader_set_codes(PqTableReader *tr, AttrNumber attnum)
 		{
 			c->codes = MemoryContextAllocZero(tr->cxt, sizeof(PqBatchCodes));
 			c->codes->codes = MemoryContextAlloc(tr->cxt, sizeof(uint32) *
-												 tr->batch_rows);
-			tr->att_codes[attnum - 1] = c->codes;
+												 tr->batch.capacity);
+			tr->batch.codes[attnum - 1] = c->codes;
 		}
 		return true;
 	}
@@ -82,11 +83,52 @@ pqfdw_table_reader_set_filter(PqTableReader *tr, PqFilter *filter,
 
 		c->filtered = list_member_int(attnums, c->attnum);
 		c->output = !c->filtered || list_member_int(output, c->attnum);
+		tr->batch_cols[i].output = c->output;
 		if (c->filtered)
 			tr->filter_cols[tr->nfilter_cols++] = i;
 	}
 	if (tr->nfilter_cols != list_length(attnums))
 		elog(ERROR, "parquet_fdw filter tests a column that is not read");
-	tr->sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch_rows);
+	tr->sel = MemoryContextAlloc(tr->cxt, sizeof(int) * tr->batch.capacity);
 	tr->seg_rows = MemoryContextAlloc(tr->cxt, sizeof(int) * PQ_SEGMENT_CAP);
+}
+
+void
+pqfdw_table_reader_set_claim(PqTableReader *tr, PqUnitClaim claim, void *arg)
+{
+	tr->claim = claim;
+	tr->claim_arg = arg;
+}
+
+void
+pqfdw_table_reader_set_file_check(PqTableReader *tr,
+								  bool (*check) (void *arg, int file),
+								  void *arg)
+{
+	tr->file_check = check;
+	tr->file_check_arg = arg;
+}
+
+PqfdwDataset *
+pqfdw_table_reader_dataset(PqTableReader *tr)
+{
+	return tr->ds;
+}
+
+PqDecryptionConfig *
+pqfdw_table_reader_decryption(PqTableReader *tr)
+{
+	return tr->decrypt;
+}
+
+int64
+pqfdw_table_reader_rows_filtered(PqTableReader *tr)
+{
+	return tr->rows_filtered;
+}
+
+int64
+pqfdw_table_reader_row_groups_read(PqTableReader *tr)
+{
+	return tr->row_groups_read;
 }

@@ -358,3 +358,36 @@ pq_row_ranges_rows(const PqRowRange *r, int n)
 		rows += r[i].end - r[i].start;
 	return rows;
 }
+
+void
+pq_row_range_list_init(PqRowRangeList *l)
+{
+	l->cap = 16;
+	l->n = 0;
+	l->ranges = palloc(sizeof(PqRowRange) * l->cap);
+}
+
+void
+pq_row_range_list_add(PqRowRangeList *l, int64 base, const int *rows, int m)
+{
+	int			j;
+
+	for (j = 0; j < m; j++)
+	{
+		int64		row = base + rows[j];
+
+		if (l->n > 0 && l->ranges[l->n - 1].end == row)
+			l->ranges[l->n - 1].end++;
+		else
+		{
+			if (l->n == l->cap)
+			{
+				l->cap *= 2;
+				l->ranges = repalloc(l->ranges, sizeof(PqRowRange) * l->cap);
+			}
+			l->ranges[l->n].start = row;
+			l->ranges[l->n].end = row + 1;
+			l->n++;
+		}
+	}
+}

@@ -73,6 +73,22 @@ extern PqRowRange *pq_row_ranges_intersect(const PqRowRange *a, int na,
 extern PqRowRange *pq_row_ranges_union(const PqRowRange *a, int na,
 									   const PqRowRange *b, int nb, int *n);
 
+/*
+ * A list of ranges built from sorted rows: add rows base + rows[0 .. m),
+ * ascending and after every row added before; adjacent rows join a range.
+ * Allocated in the memory context current at init.
+ */
+typedef struct PqRowRangeList
+{
+	PqRowRange *ranges;
+	int			n;
+	int			cap;
+} PqRowRangeList;
+
+extern void pq_row_range_list_init(PqRowRangeList *l);
+extern void pq_row_range_list_add(PqRowRangeList *l, int64 base,
+								  const int *rows, int m);
+
 /* Rows covered by a list of disjoint ranges. */
 extern int64 pq_row_ranges_rows(const PqRowRange *r, int n);
 

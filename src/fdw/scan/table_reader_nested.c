@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
- * nested_column.c
- *		A nested field read into one column: a column reader per leaf read,
+ * table_reader_nested.c
+ *		A nested field read into one column by the table reader: a column reader per leaf read,
  *		the record assembler over them, and each batch of rows turned into
  *		Datums (the values of scalar leaves converted in bulk first).
  *
@@ -10,7 +10,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
-#include "fdw/convert/nested.h"
+#include "fdw/scan/table_reader_state.h"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/memutils.h"
