@@ -7,8 +7,10 @@
  */
 #include "postgres.h"
 
-#include "fdw/prune/bloom.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/prune/bloom_filters.h"
+#include "fdw/common/footer_cache.h"
+#include "fdw/common/spare_buffers.h"
+#include "fdw/common/table_options.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/pushdown/pushdown.h"
 #include "fdw/prune/dictionary.h"

@@ -21,7 +21,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/dir_cache.h"
 #include "storage/fd.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"

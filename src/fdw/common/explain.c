@@ -8,7 +8,7 @@
 #include "postgres.h"
 
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/explain.h"
 
 /* Beyond this many files, EXPLAIN names the first few and counts the rest. */
 #define PQFDW_EXPLAIN_MAX_FILES 20

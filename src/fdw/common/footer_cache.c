@@ -37,7 +37,8 @@
 #include "access/xact.h"
 #include "common/hashfn.h"
 #include "storage/proc.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/footer_cache.h"
+#include "fdw/common/source.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 

@@ -14,7 +14,8 @@
 
 #include "miscadmin.h"
 #include "fdw/keys/keys.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/footer_cache.h"
+#include "fdw/common/source.h"
 #include "storage/fd.h"
 
 typedef struct FdSource

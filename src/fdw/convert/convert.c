@@ -13,7 +13,6 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "fdw/convert/convert.h"
-#include "fdw/common/parquet_fdw.h"
 #include "parser/parse_coerce.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"

@@ -22,7 +22,6 @@
 #include "catalog/pg_type.h"
 #include "fdw/convert/convert.h"
 #include "fdw/convert/geo_crs.h"
-#include "fdw/common/parquet_fdw.h"
 #include "fdw/common/postgis.h"
 #include "parser/parse_func.h"
 #include "utils/builtins.h"

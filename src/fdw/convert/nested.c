@@ -26,7 +26,6 @@
 #include "catalog/pg_type.h"
 #include "fdw/convert/nested.h"
 #include "funcapi.h"
-#include "fdw/common/parquet_fdw.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"

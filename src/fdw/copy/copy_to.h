@@ -5,10 +5,10 @@
  *		options and where the bytes go.
  *
  *		hook.c				the hook: permissions, the query, batches
- *		options.c			WITH (...) options -> writer options
+ *		copy_options.c		WITH (...) options -> writer options
  *		encryption.c		encryption options -> keys for the writer
  *		sink.c				temporary file + rename, or COPY protocol
- *		dataset.c			a target directory: temporary tree + rename
+ *		target_tree.c		a target directory: temporary tree + rename
  *		remove_tree.c		removing a tree without following links
  *		partition.c			rows -> partition folders' numbered files
  *		naming.c			hive folder names, data_<n>.parquet
@@ -139,7 +139,7 @@ extern void pqfdw_copy_sink_finish(PqCopySink *s);
 /* After an error: close and remove the temporary file. */
 extern void pqfdw_copy_sink_abort(PqCopySink *s);
 
-/* A dataset's target directory (dataset.c). */
+/* A dataset's target directory (target_tree.c). */
 typedef struct PqCopyDataset
 {
 	char	   *target;

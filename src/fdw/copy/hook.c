@@ -35,7 +35,7 @@
 #include "catalog/pg_authid.h"
 #include "commands/progress.h"
 #include "fdw/copy/copy_from.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/file_list.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/keys/keys.h"
 #include "executor/executor.h"

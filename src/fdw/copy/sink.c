@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "commands/progress.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/footer_cache.h"
 #include "fdw/copy/copy_to.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"

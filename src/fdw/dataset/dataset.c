@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/columns.h"
 #include "access/sysattr.h"
 #include "catalog/pg_type.h"
 #include "fdw/dataset/dataset.h"

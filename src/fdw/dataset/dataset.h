@@ -12,7 +12,7 @@
 #ifndef PQFDW_DATASET_H
 #define PQFDW_DATASET_H
 
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/table_options.h"
 #include "access/tupdesc.h"
 #include "fmgr.h"
 

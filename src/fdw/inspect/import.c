@@ -18,7 +18,9 @@
 #include "fdw/inspect/import.h"
 #include "foreign/foreign.h"
 #include "fdw/keys/keys.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/table_options.h"
+#include "fdw/common/file_list.h"
+#include "fdw/common/source.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 

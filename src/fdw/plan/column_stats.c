@@ -28,7 +28,7 @@
 #include "access/table.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_statistic.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/columns.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
 #include "utils/rel.h"

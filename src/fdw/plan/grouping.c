@@ -36,7 +36,7 @@
 #include "access/sysattr.h"
 #include "catalog/pg_type.h"
 #include "fdw/pushdown/accumulate.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/columns.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"

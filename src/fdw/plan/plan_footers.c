@@ -15,7 +15,7 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/footer_cache.h"
 #include "fdw/plan/plan.h"
 #include "optimizer/planner.h"
 

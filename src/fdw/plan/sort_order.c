@@ -24,7 +24,7 @@
 
 #include "access/stratnum.h"
 #include "access/table.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/table_options.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
 #include "nodes/makefuncs.h"

@@ -21,7 +21,7 @@
 #include "fdw/common/pg_compat.h"
 
 #include "catalog/pg_type.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/columns.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
 #include "fdw/pushdown/pushdown.h"

@@ -27,7 +27,7 @@
 #include "access/nbtree.h"
 #include "executor/executor.h"
 #include "fdw/pushdown/pushdown.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/table_options.h"
 #include "fdw/prune/pages.h"
 #include "fdw/prune/prune.h"
 #include "fdw/scan/scan.h"

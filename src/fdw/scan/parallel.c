@@ -27,7 +27,7 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/source.h"
 #include "fdw/scan/parallel.h"
 #include "utils/memutils.h"
 

@@ -12,7 +12,8 @@
 #ifndef PQFDW_PARALLEL_H
 #define PQFDW_PARALLEL_H
 
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/footer_cache.h"
+#include "fdw/common/source.h"
 #include "fdw/prune/pruner.h"
 #include "format/read/file_crypto.h"
 #include "nodes/pg_list.h"

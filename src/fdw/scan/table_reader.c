@@ -13,7 +13,9 @@
 #include "postgres.h"
 
 #include "miscadmin.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/footer_cache.h"
+#include "fdw/common/table_options.h"
+#include "fdw/common/source.h"
 #include "fdw/scan/table_reader_state.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"

@@ -10,6 +10,7 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/columns.h"
 #include "fdw/scan/table_reader_state.h"
 #include "utils/memutils.h"
 

@@ -12,7 +12,7 @@
  */
 #include "format/common/pq_common.h"
 
-#include "format/encoding/internal.h"
+#include "format/encoding/encoding_parts.h"
 
 void
 pq_bss_init(PqValueDecoder *d, const uint8 *buf, size_t len, int width)

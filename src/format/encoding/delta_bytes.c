@@ -18,7 +18,7 @@
  */
 #include "format/common/pq_common.h"
 
-#include "format/encoding/internal.h"
+#include "format/encoding/encoding_parts.h"
 
 /* Lengths decoded per step */
 #define LENGTH_CHUNK 256

@@ -10,7 +10,7 @@
  */
 #include "format/common/pq_common.h"
 
-#include "format/encoding/internal.h"
+#include "format/encoding/encoding_parts.h"
 
 #ifdef WORDS_BIGENDIAN
 #error "the PLAIN encoding code assumes a little-endian host"

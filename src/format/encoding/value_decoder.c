@@ -11,7 +11,7 @@
  */
 #include "format/common/pq_common.h"
 
-#include "format/encoding/internal.h"
+#include "format/encoding/encoding_parts.h"
 
 /* Values decoded per step where a temporary array is needed */
 #define VALDEC_CHUNK 256

@@ -18,7 +18,7 @@
 #include "format/variant/variant.h"
 
 #include "format/json/render.h"
-#include "format/variant/internal.h"
+#include "format/variant/variant_binary.h"
 
 /* A value/typed_value pair: nodes NULL when the schema lacks the column */
 typedef struct ShreddedPair

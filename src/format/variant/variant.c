@@ -21,7 +21,7 @@
 #include "format/variant/variant.h"
 
 #include "format/json/render.h"
-#include "format/variant/internal.h"
+#include "format/variant/variant_binary.h"
 
 void
 pq_variant_meta_parse(PqVariantMeta *m, const uint8 *p, size_t len)

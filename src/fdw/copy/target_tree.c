@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * dataset.c
+ * target_tree.c
  *		The target directory of a dataset COPY TO (partition_by,
  *		file_size_bytes, row_groups_per_file): a temporary directory next to
  *		it, put in place whole at the end.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * internal.h
+ * encoding_parts.h
  *		Interfaces between value_decoder.c and the per-encoding files.  Only
  *		the encoding files include this; other layers use encoding.h.
  *

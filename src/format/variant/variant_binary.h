@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * internal.h
+ * variant_binary.h
  *		The Variant binary encoding pieces shared by the unshredded decoder
  *		(variant.c) and the shredded reconstruction (shredded.c).
  *

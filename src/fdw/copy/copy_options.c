@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * options.c
+ * copy_options.c
  *		Validate the WITH (...) options of COPY ... TO ... (FORMAT parquet)
  *		into writer options.
  *
@@ -17,7 +17,7 @@
  * list of column=number entries.
  *
  * Dataset options (partition_by, file_size_bytes, row_groups_per_file) make
- * the target a directory tree (dataset.c, partition.c); partition_by is a
+ * the target a directory tree (target_tree.c, partition.c); partition_by is a
  * list as above, so DuckDB's spelling partition_by (a, b) works too, and
  * file_size_bytes takes DuckDB's sizes: a number of bytes, or one with a
  * unit: KB, MB, GB, TB (powers of 1000; K, M, G, T alike) or KiB, MiB,
@@ -35,7 +35,7 @@
 
 #include "format/codec/codec.h"
 #include "commands/defrem.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/table_options.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/keys/keys.h"
 #include "utils/builtins.h"

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * bloom.c
+ * bloom_filters.c
  *		Skip row groups whose Bloom filters prove that an equality or IN
  *		qual matches no row.
  *
@@ -18,7 +18,7 @@
 
 #include "access/stratnum.h"
 #include "format/metadata/bloom.h"
-#include "fdw/prune/bloom.h"
+#include "fdw/prune/bloom_filters.h"
 #include "fdw/prune/physical_value.h"
 #include "fdw/prune/prune_method.h"
 #include "utils/lsyscache.h"

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * options.c
+ * table_options.c
  *		Option validation and file list expansion for parquet_fdw.
  *
  * The filename option names one file, a comma-separated list, a glob or a
@@ -20,7 +20,8 @@
 #include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "fdw/keys/keys.h"
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/table_options.h"
+#include "fdw/common/file_list.h"
 #include "storage/fd.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"

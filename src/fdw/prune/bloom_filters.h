@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * bloom.h
+ * bloom_filters.h
  *		Row group pruning from the split-block Bloom filters of column
- *		chunks, for = and IN (bloom.c).
+ *		chunks, for = and IN (bloom_filters.c).
  *
  *-------------------------------------------------------------------------
  */

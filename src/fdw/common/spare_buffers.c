@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * buffer_pool.c
+ * spare_buffers.c
  *		The backend's spare large buffers for column readers
  *		(pq_buffer_pool of format/read/buffer_pool.h).
  *
@@ -15,7 +15,7 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/parquet_fdw.h"
+#include "fdw/common/spare_buffers.h"
 #include "utils/memutils.h"
 
 #define POOL_BUFFERS 16

@@ -1,0 +1,34 @@
+/*-------------------------------------------------------------------------
+ *
+ * file_list.h
+ *		The files a filename option names (file_list.c): paths, trees, globs,
+ *		and the hash plans keep of them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_FILE_LIST_H
+#define PQFDW_FILE_LIST_H
+
+#include "nodes/pg_list.h"
+
+/*
+ * file_list.c: the filename option's absolute paths (no file system
+ * access), and the files they name: files, directories (*.parquet at any
+ * depth) and globs ("**": any number of directories), each sorted.
+ */
+extern List *pqfdw_split_paths(const char *filename);
+extern List *pqfdw_expand_paths(const char *filename);
+/* a name walks skip (_SUCCESS, .tmp files), never a key=value folder */
+extern bool pqfdw_hidden_name(const char *name);
+
+/*
+ * Plans keep the files named when they were made; the executor compares
+ * with the files named now (fdw/scan/file_set.c).  A hash of a file list;
+ * pqfdw_expand_paths, noting the hash for the rest of the statement; and
+ * whether filename was expanded in this statement to files of this hash.
+ */
+extern uint64 pqfdw_paths_hash(List *paths);
+extern List *pqfdw_expand_paths_hashed(const char *filename, uint64 *hash);
+extern bool pqfdw_expanded_in_statement(const char *filename, uint64 hash);
+
+#endif							/* PQFDW_FILE_LIST_H */

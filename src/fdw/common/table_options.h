@@ -1,0 +1,82 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_options.h
+ *		Foreign table, column and server options (table_options.c): the
+ *		validator's results, key options, who may read server files.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_TABLE_OPTIONS_H
+#define PQFDW_TABLE_OPTIONS_H
+
+#include "access/attnum.h"
+#include "foreign/foreign.h"
+#include "format/read/file_reader.h"
+#include "nodes/parsenodes.h"
+#include "nodes/pg_list.h"
+
+typedef enum PqfdwHiveMode
+{
+	PQFDW_HIVE_AUTO,			/* on when every path has the same keys */
+	PQFDW_HIVE_ON,
+	PQFDW_HIVE_OFF
+} PqfdwHiveMode;
+
+typedef struct PqfdwTableOptions
+{
+	char	   *filename;		/* the option as given */
+	List	   *paths;			/* expanded, absolute, sorted (char *) */
+	uint64		paths_hash;		/* pqfdw_paths_hash(paths) */
+	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
+	int			parallel_workers;	/* the option; -1 when not set */
+	List	   *sorted;			/* the option: PqfdwSortKey, NIL when not set */
+	PqfdwHiveMode hive;			/* hive_partitioning */
+	bool		union_by_name;
+	char	   *filename_column;	/* column names, or NULL */
+	char	   *row_number_column;	/* file_row_number_column */
+} PqfdwTableOptions;
+
+/* A key of the option sorted: the order the files' rows are in. */
+typedef struct PqfdwSortKey
+{
+	char	   *column;			/* a column of the table */
+	bool		descending;
+	bool		nulls_first;
+} PqfdwSortKey;
+
+/* The keys of a value of the option sorted ('a, b DESC NULLS LAST'). */
+extern List *pqfdw_parse_sorted(const char *value);
+
+extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
+/* ... without listing the files (paths NIL) */
+extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
+extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
+
+/* The kms_command option of a server, or NULL. */
+extern const char *pqfdw_server_kms_command(ForeignServer *server);
+
+/* ERROR unless the user may run programs on the server (option names it). */
+extern void pqfdw_check_program_permission(const char *option);
+
+/* The key options of tables (and IMPORT FOREIGN SCHEMA): key ids only. */
+typedef struct PqfdwKeyOptions
+{
+	char	   *footer_key;
+	char	   *column_keys;
+	char	   *aad_prefix;
+} PqfdwKeyOptions;
+
+/* Take def into ko if it is a key option; false otherwise. */
+extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
+
+/* s as a whole decimal integer in [min, max]? */
+extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
+							  int64 *value);
+extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
+extern char *pqfdw_read_files_role;
+/* a member of parquet_fdw.read_files_role? */
+extern bool pqfdw_read_files_member(void);
+extern bool pqfdw_check_read_permission(void);
+extern void pqfdw_check_readable_paths(List *items);
+
+#endif							/* PQFDW_TABLE_OPTIONS_H */
