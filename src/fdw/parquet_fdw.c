@@ -7,22 +7,22 @@
  */
 #include "postgres.h"
 
-#include "fdw/prune/bloom_filters.h"
 #include "fdw/common/footer_cache.h"
 #include "fdw/common/spare_buffers.h"
 #include "fdw/common/table_options.h"
 #include "fdw/copy/copy_to.h"
-#include "fdw/pushdown/pushdown.h"
-#include "fdw/prune/dictionary.h"
 #include "fdw/inspect/import.h"
-#include "fdw/plan/plan.h"
-#include "fdw/scan/scan.h"
-#include "fmgr.h"
 #include "fdw/keys/keys.h"
+#include "fdw/plan/plan.h"
+#include "fdw/prune/bloom_filters.h"
+#include "fdw/prune/dictionary.h"
 #include "fdw/prune/pages.h"
 #include "fdw/prune/prune.h"
+#include "fdw/pushdown/pushdown.h"
 #include "fdw/scan/row_former.h"
+#include "fdw/scan/scan.h"
 #include "fdw/scan/table_reader.h"
+#include "fmgr.h"
 #include "utils/guc.h"
 
 PG_MODULE_MAGIC;

@@ -147,6 +147,25 @@ if (missing.length === 0) {
 		}
 }
 
+// postgres.h first in every C file that includes anything of PostgreSQL's,
+// then system headers, then the others in name order (PostgreSQL's style).
+for (const f of sources) {
+	const lines = fs.readFileSync(f, 'utf8').split('\n');
+	const first = lines.findIndex(l => l.startsWith('#include'));
+	if (first < 0)
+		continue;
+	let end = first;
+	while (end < lines.length && (lines[end].startsWith('#include') || lines[end].trim() === ''))
+		end++;
+	const incs = lines.slice(first, end).filter(l => l.startsWith('#include')).map(l => l.split(/\s+/)[1]);
+	if (f.endsWith('.c'))
+		check(incs[0] === '"postgres.h"', `${f}: postgres.h must be the first include`);
+	const quoted = incs.filter(i => i.startsWith('"') && i !== '"postgres.h"').map(i => i.slice(1, -1));
+	const sorted = [...quoted].sort();
+	check(quoted.every((q, i) => q === sorted[i]),
+		`${f}: includes out of order (${quoted.find((q, i) => q !== sorted[i])}); sort them by name`);
+}
+
 // The table reader's state is private to its files.
 for (const f of sources) {
 	const text = fs.readFileSync(f, 'utf8');

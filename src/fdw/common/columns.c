@@ -17,8 +17,8 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/table_options.h"
 #include "fdw/common/columns.h"
+#include "fdw/common/table_options.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"

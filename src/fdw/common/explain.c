@@ -7,8 +7,8 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/common/explain.h"
+#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 
 /* Beyond this many files, EXPLAIN names the first few and counts the rest. */
 #define PQFDW_EXPLAIN_MAX_FILES 20

@@ -26,9 +26,9 @@
 #include <xxhash.h>
 
 #include "access/xact.h"
-#include "fdw/common/table_options.h"
-#include "fdw/common/file_list.h"
 #include "fdw/common/dir_cache.h"
+#include "fdw/common/file_list.h"
+#include "fdw/common/table_options.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/fd.h"

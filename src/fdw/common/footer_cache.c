@@ -32,13 +32,12 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "access/xact.h"
 #include "common/hashfn.h"
-#include "storage/proc.h"
 #include "fdw/common/footer_cache.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/common/source.h"
+#include "storage/proc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 

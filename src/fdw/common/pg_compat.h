@@ -14,8 +14,8 @@
 
 #include "access/htup_details.h"
 #include "commands/explain.h"
-#include "fmgr.h"
 #include "common/jsonapi.h"
+#include "fmgr.h"
 #include "mb/pg_wchar.h"
 #include "nodes/parsenodes.h"
 #include "utils/lsyscache.h"

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "miscadmin.h"
-#include "fdw/keys/keys.h"
 #include "fdw/common/footer_cache.h"
 #include "fdw/common/source.h"
+#include "fdw/keys/keys.h"
+#include "miscadmin.h"
 #include "storage/fd.h"
 
 typedef struct FdSource

@@ -13,8 +13,8 @@
 
 #include "catalog/pg_type.h"
 #include "fdw/convert/convert.h"
-#include "mb/pg_wchar.h"
 #include "format/common/pq_common.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"

@@ -23,9 +23,9 @@
 #ifndef PQFDW_CONVERT_H
 #define PQFDW_CONVERT_H
 
+#include "fmgr.h"
 #include "format/read/column_reader.h"
 #include "format/read/segment_select.h"
-#include "fmgr.h"
 
 typedef struct PqConverter PqConverter;
 

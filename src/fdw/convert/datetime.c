@@ -12,8 +12,8 @@
 
 #include "catalog/pg_type.h"
 #include "common/int.h"
-#include "fdw/convert/convert.h"
 #include "datatype/timestamp.h"
+#include "fdw/convert/convert.h"
 #include "utils/date.h"
 #include "utils/timestamp.h"
 

@@ -20,9 +20,9 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
+#include "fdw/common/postgis.h"
 #include "fdw/convert/convert.h"
 #include "fdw/convert/geo_crs.h"
-#include "fdw/common/postgis.h"
 #include "parser/parse_func.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"

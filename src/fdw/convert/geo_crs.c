@@ -15,9 +15,8 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "common/jsonapi.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/convert/geo_crs.h"
 
 #define GEO_DEFAULT_CRS "OGC:CRS84"

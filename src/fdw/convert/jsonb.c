@@ -26,13 +26,13 @@
 #include "catalog/pg_type.h"
 #include "fdw/convert/nested.h"
 #include "format/json/render.h"
+#include "format/variant/variant.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
-#include "format/variant/variant.h"
 
 static void
 null_key_error(const PqSchemaNode *key)

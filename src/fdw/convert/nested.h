@@ -17,10 +17,10 @@
 #ifndef PQFDW_CONVERT_NESTED_H
 #define PQFDW_CONVERT_NESTED_H
 
-#include "format/read/assemble.h"
-#include "fdw/convert/convert.h"
 #include "access/tupdesc.h"
+#include "fdw/convert/convert.h"
 #include "format/metadata/schema_nested.h"
+#include "format/read/assemble.h"
 
 typedef enum PqNestedKind
 {

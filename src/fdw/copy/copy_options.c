@@ -33,11 +33,11 @@
  */
 #include "postgres.h"
 
-#include "format/codec/codec.h"
 #include "commands/defrem.h"
 #include "fdw/common/table_options.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/keys/keys.h"
+#include "format/codec/codec.h"
 #include "utils/builtins.h"
 #include "utils/varlena.h"
 

@@ -23,11 +23,11 @@
 #ifndef PQFDW_COPY_TO_H
 #define PQFDW_COPY_TO_H
 
+#include "fdw/copy/write_convert.h"
 #include "fdw/keys/keys.h"
 #include "format/write/file_writer.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
-#include "fdw/copy/write_convert.h"
 
 /* Must match default_version in parquet_fdw.control; written as created_by. */
 #define PQFDW_VERSION "0.1"

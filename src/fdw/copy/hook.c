@@ -28,17 +28,17 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
 #include "commands/progress.h"
-#include "fdw/copy/copy_from.h"
-#include "fdw/common/file_list.h"
-#include "fdw/copy/copy_to.h"
-#include "fdw/keys/keys.h"
 #include "executor/executor.h"
+#include "fdw/common/file_list.h"
+#include "fdw/common/pg_compat.h"
+#include "fdw/copy/copy_from.h"
+#include "fdw/copy/copy_to.h"
+#include "fdw/copy/write_convert.h"
+#include "fdw/keys/keys.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
@@ -54,7 +54,6 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
-#include "fdw/copy/write_convert.h"
 
 /* rows per batch, and bytes of copied values that end a batch earlier */
 #define BATCH_ROWS 4096

@@ -15,10 +15,10 @@
  */
 #include "postgres.h"
 
+#include "fdw/copy/write_convert.h"
 #include "mb/pg_wchar.h"
 #include "utils/fmgrprotos.h"
 #include "utils/uuid.h"
-#include "fdw/copy/write_convert.h"
 
 /* a string in the database encoding as UTF-8 bytes */
 static inline void

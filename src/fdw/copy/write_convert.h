@@ -30,8 +30,8 @@
 #ifndef PQFDW_WRITE_CONVERT_H
 #define PQFDW_WRITE_CONVERT_H
 
-#include "format/write/file_writer.h"
 #include "fmgr.h"
+#include "format/write/file_writer.h"
 
 /* How some types are written (COPY options). */
 typedef struct PqWriteTypeOptions

@@ -17,9 +17,9 @@
 
 #include "common/int.h"
 #include "datatype/timestamp.h"
+#include "fdw/copy/write_convert.h"
 #include "utils/date.h"
 #include "utils/timestamp.h"
-#include "fdw/copy/write_convert.h"
 
 #define UNIX_EPOCH_DAYS (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE)
 

@@ -13,11 +13,11 @@
 #include <math.h>
 
 #include "catalog/pg_type.h"
+#include "fdw/common/postgis.h"
+#include "fdw/copy/write_convert.h"
 #include "mb/pg_wchar.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "fdw/common/postgis.h"
-#include "fdw/copy/write_convert.h"
 
 /* Largest precision whose unscaled values fit the int128 arithmetic. */
 #define PQW_MAX_DECIMAL_PRECISION 38

@@ -31,15 +31,15 @@
 #include "access/htup_details.h"
 #include "access/tupdesc.h"
 #include "catalog/pg_type.h"
+#include "fdw/common/pg_compat.h"
+#include "fdw/copy/write_convert.h"
+#include "format/variant/encode.h"
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/typcache.h"
-#include "format/variant/encode.h"
-#include "fdw/common/pg_compat.h"
-#include "fdw/copy/write_convert.h"
 
 typedef enum PqNodeKind
 {

@@ -14,9 +14,9 @@
  */
 #include "postgres.h"
 
+#include "fdw/copy/write_convert.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
-#include "fdw/copy/write_convert.h"
 
 #ifndef HAVE_INT128
 #error "COPY TO parquet needs a compiler with a 128-bit integer type"

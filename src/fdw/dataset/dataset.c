@@ -16,9 +16,9 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/columns.h"
 #include "access/sysattr.h"
 #include "catalog/pg_type.h"
+#include "fdw/common/columns.h"
 #include "fdw/dataset/dataset.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"

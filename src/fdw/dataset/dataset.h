@@ -12,8 +12,8 @@
 #ifndef PQFDW_DATASET_H
 #define PQFDW_DATASET_H
 
-#include "fdw/common/table_options.h"
 #include "access/tupdesc.h"
+#include "fdw/common/table_options.h"
 #include "fmgr.h"
 
 struct PlannerInfo;

@@ -13,14 +13,14 @@
 
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "fdw/common/file_list.h"
+#include "fdw/common/source.h"
+#include "fdw/common/table_options.h"
 #include "fdw/convert/nested.h"
 #include "fdw/dataset/dataset.h"
 #include "fdw/inspect/import.h"
-#include "foreign/foreign.h"
 #include "fdw/keys/keys.h"
-#include "fdw/common/table_options.h"
-#include "fdw/common/file_list.h"
-#include "fdw/common/source.h"
+#include "foreign/foreign.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 

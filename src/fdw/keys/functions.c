@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "format/crypto/crypto.h"
-#include "fmgr.h"
-#include "funcapi.h"
 #include "fdw/keys/keys.h"
+#include "fmgr.h"
+#include "format/crypto/crypto.h"
+#include "funcapi.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"

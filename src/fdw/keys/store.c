@@ -8,23 +8,22 @@
  */
 #include "postgres.h"
 
+#include <openssl/crypto.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
+#include "fdw/keys/keys.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "fdw/keys/keys.h"
 #include "miscadmin.h"
 #include "parser/parse_func.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/regproc.h"
-
-#include <openssl/crypto.h>
 
 char	   *pqfdw_key_directory = NULL;
 

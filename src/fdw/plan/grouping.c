@@ -31,15 +31,14 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "access/sysattr.h"
 #include "catalog/pg_type.h"
-#include "fdw/pushdown/accumulate.h"
 #include "fdw/common/columns.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
+#include "fdw/pushdown/accumulate.h"
 #include "fdw/scan/scan.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"

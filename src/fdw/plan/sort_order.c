@@ -20,10 +20,9 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/common/table_options.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"

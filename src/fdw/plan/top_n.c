@@ -25,9 +25,8 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "catalog/pg_type.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/plan/plan.h"
 #include "fdw/scan/scan.h"
 #include "nodes/makefuncs.h"

@@ -18,10 +18,9 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "catalog/pg_type.h"
 #include "fdw/common/columns.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/convert/nested.h"
 #include "fdw/plan/plan.h"
 #include "fdw/pushdown/pushdown.h"

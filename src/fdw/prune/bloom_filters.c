@@ -17,10 +17,10 @@
 #include "postgres.h"
 
 #include "access/stratnum.h"
-#include "format/metadata/bloom.h"
 #include "fdw/prune/bloom_filters.h"
 #include "fdw/prune/physical_value.h"
 #include "fdw/prune/prune_method.h"
+#include "format/metadata/bloom.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 

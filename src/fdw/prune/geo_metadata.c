@@ -15,9 +15,8 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "common/jsonapi.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/prune/geo_metadata.h"
 
 /* Deeper levels are only counted: nothing needed lies there */

@@ -9,8 +9,8 @@
 #ifndef PQFDW_PAGE_PRUNE_H
 #define PQFDW_PAGE_PRUNE_H
 
-#include "format/read/page_index.h"
 #include "fdw/prune/prune.h"
+#include "format/read/page_index.h"
 
 /*
  * The rows of row_group that may satisfy every predicate, as sorted,

@@ -17,9 +17,8 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
-
 #include "executor/executor.h"
+#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/prune/pages.h"
 #include "fdw/prune/prune_method.h"
 #include "nodes/nodeFuncs.h"

@@ -18,8 +18,6 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include <math.h>
 
 #include "access/nbtree.h"
@@ -29,15 +27,16 @@
 #include "catalog/pg_operator.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
+#include "fdw/common/pg_compat.h"
+#include "fdw/prune/geo_bbox.h"
+#include "fdw/prune/prune.h"
+#include "fdw/prune/prune_method.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_coerce.h"
-#include "fdw/prune/geo_bbox.h"
-#include "fdw/prune/prune.h"
-#include "fdw/prune/prune_method.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"

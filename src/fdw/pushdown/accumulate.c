@@ -14,8 +14,8 @@
 
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
-#include "fdw/pushdown/accumulate.h"
 #include "fdw/common/pg_compat.h"
+#include "fdw/pushdown/accumulate.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/builtins.h"

@@ -23,14 +23,13 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "access/table.h"
 #include "executor/executor.h"
-#include "fdw/common/table_options.h"
-#include "fdw/common/source.h"
 #include "fdw/common/columns.h"
 #include "fdw/common/explain.h"
+#include "fdw/common/pg_compat.h"
+#include "fdw/common/source.h"
+#include "fdw/common/table_options.h"
 #include "fdw/dataset/dataset.h"
 #include "fdw/prune/prune.h"
 #include "fdw/pushdown/pushdown.h"

@@ -22,15 +22,15 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
+#include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/pushdown/accumulate.h"
 #include "fdw/pushdown/group_table.h"
 #include "fdw/pushdown/pushdown.h"
 #include "fdw/pushdown/spill.h"
-#include "miscadmin.h"
 #include "fdw/scan/scan.h"
-#include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "utils/memutils.h"

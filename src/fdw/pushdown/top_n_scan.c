@@ -22,14 +22,13 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "access/nbtree.h"
 #include "executor/executor.h"
-#include "fdw/pushdown/pushdown.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/common/table_options.h"
 #include "fdw/prune/pages.h"
 #include "fdw/prune/prune.h"
+#include "fdw/pushdown/pushdown.h"
 #include "fdw/scan/scan.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"

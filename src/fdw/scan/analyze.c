@@ -16,9 +16,9 @@
 
 #include "access/htup_details.h"
 #include "common/pg_prng.h"
-#include "fdw/scan/scan.h"
-#include "fdw/common/table_options.h"
 #include "fdw/common/source.h"
+#include "fdw/common/table_options.h"
+#include "fdw/scan/scan.h"
 #include "fdw/scan/table_reader.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"

@@ -18,8 +18,8 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/table_options.h"
 #include "fdw/common/file_list.h"
+#include "fdw/common/table_options.h"
 #include "fdw/scan/scan.h"
 #include "nodes/value.h"
 #include "utils/lsyscache.h"

@@ -16,11 +16,10 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "access/stratnum.h"
 #include "access/transam.h"
 #include "catalog/pg_proc.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/scan/filter_program.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"

@@ -17,12 +17,11 @@
  */
 #include "postgres.h"
 
-#include "fdw/common/pg_compat.h"
-
 #include "catalog/pg_opfamily_d.h"
 #include "catalog/pg_type_d.h"
 #include "common/int.h"
 #include "datatype/timestamp.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/scan/filter_program.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"

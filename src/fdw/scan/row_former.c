@@ -18,10 +18,10 @@
 
 #include "access/heaptoast.h"
 #include "access/htup_details.h"
-#include "funcapi.h"
-#include "format/common/pq_common.h"
 #include "fdw/common/pg_compat.h"
 #include "fdw/scan/row_former.h"
+#include "format/common/pq_common.h"
+#include "funcapi.h"
 #include "utils/memutils.h"
 
 bool		pqfdw_enable_whole_row_forming = true;

@@ -12,11 +12,11 @@
  */
 #include "postgres.h"
 
-#include "miscadmin.h"
 #include "fdw/common/footer_cache.h"
-#include "fdw/common/table_options.h"
 #include "fdw/common/source.h"
+#include "fdw/common/table_options.h"
 #include "fdw/scan/table_reader_state.h"
+#include "miscadmin.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 

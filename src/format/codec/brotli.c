@@ -5,10 +5,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/codec/codec.h"
+#include "postgres.h"
 
 #include <brotli/decode.h>
 #include <brotli/encode.h>
+
+#include "format/codec/codec.h"
 
 void
 pq_brotli_decompress(const uint8 *src, size_t srclen,

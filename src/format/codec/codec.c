@@ -6,8 +6,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/codec/codec.h"
+#include "postgres.h"
 
+#include "format/codec/codec.h"
 #include "utils/memutils.h"
 
 /* UNCOMPRESSED: the page is its own bytes. */

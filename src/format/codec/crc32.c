@@ -5,9 +5,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/codec/codec.h"
+#include "postgres.h"
 
 #include <zlib.h>
+
+#include "format/codec/codec.h"
 
 uint32
 pq_crc32(const uint8 *buf, size_t len)

@@ -9,9 +9,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/codec/codec.h"
+#include "postgres.h"
 
 #include <zlib.h>
+
+#include "format/codec/codec.h"
 
 /* windowBits for inflateInit2(): 32K window, detect gzip or zlib header. */
 #define PQ_GZIP_INFLATE_BITS (15 + 32)

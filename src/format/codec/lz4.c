@@ -11,9 +11,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/codec/codec.h"
+#include "postgres.h"
 
 #include <lz4.h>
+
+#include "format/codec/codec.h"
 
 #define PQ_LZ4_HADOOP_PREFIX 8
 

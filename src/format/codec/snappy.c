@@ -6,9 +6,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/codec/codec.h"
+#include "postgres.h"
 
 #include <snappy-c.h>
+
+#include "format/codec/codec.h"
 
 void
 pq_snappy_compress(int level, const uint8 *src, size_t srclen, PqBuffer *out)

@@ -5,10 +5,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/codec/codec.h"
+#include "postgres.h"
 
 #include <zstd.h>
 #include <zstd_errors.h>
+
+#include "format/codec/codec.h"
 
 /*
  * One decompression context per process, reused for every page: creating

@@ -5,10 +5,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
 #include <math.h>
 
+#include "format/common/pq_common.h"
 #include "utils/memutils.h"
 
 PqErrorLocation pq_errloc = {NULL, -1, NULL, -1};

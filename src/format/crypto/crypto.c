@@ -5,10 +5,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/crypto/crypto.h"
+#include "postgres.h"
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+
+#include "format/crypto/crypto.h"
 
 /* One cipher context per process, re-initialised for every module. */
 static EVP_CIPHER_CTX *pq_evp_ctx = NULL;

@@ -14,8 +14,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/encoding/encoding.h"
 
 typedef void (*unpack32_fn) (const uint8 *in, uint32 *out, int ngroups);

@@ -10,8 +10,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/encoding/encoding.h"
 #include "utils/memutils.h"
 

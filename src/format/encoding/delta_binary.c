@@ -12,8 +12,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/encoding/encoding.h"
 
 #define ENC_BLOCK_SIZE 128

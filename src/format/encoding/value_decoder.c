@@ -9,8 +9,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/encoding/encoding_parts.h"
 
 /* Values decoded per step where a temporary array is needed */

@@ -11,11 +11,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/json/render.h"
+#include "postgres.h"
 
 #include <math.h>
 
 #include "common/shortest_dec.h"
+#include "format/json/render.h"
 
 /* The largest numeric display scale PostgreSQL can hold. */
 #define PQ_JSON_MAX_SCALE 16383

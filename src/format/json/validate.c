@@ -8,6 +8,8 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "postgres.h"
+
 #include "format/json/render.h"
 
 /* Deeper JSON is refused rather than risking the C stack. */

@@ -6,10 +6,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/metadata/bloom.h"
+#include "postgres.h"
 
 #include <math.h>
 #include <xxhash.h>
+
+#include "format/metadata/bloom.h"
 
 /* Odd constants mapping the low 32 hash bits to one bit per word. */
 static const uint32 pq_bloom_salt[8] = {

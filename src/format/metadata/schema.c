@@ -6,8 +6,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/metadata/schema.h"
+#include "postgres.h"
 
+#include "format/metadata/schema.h"
 #include "format/metadata/type_rules.h"
 #include "utils/memutils.h"
 

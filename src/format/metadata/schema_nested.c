@@ -6,6 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "postgres.h"
+
 #include "format/metadata/schema_nested.h"
 
 static bool

@@ -15,8 +15,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/metadata/metadata.h"
 #include "format/thrift/struct.h"
 

@@ -6,12 +6,13 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/metadata/type_rules.h"
+#include "postgres.h"
 
 #include <limits.h>
 #include <math.h>
 
 #include "format/metadata/schema.h"
+#include "format/metadata/type_rules.h"
 
 int
 pq_decimal_max_precision(int pt, int type_length)

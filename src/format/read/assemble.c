@@ -25,8 +25,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/assemble.h"
+#include "postgres.h"
 
+#include "format/read/assemble.h"
 #include "utils/memutils.h"
 
 #define PQ_BYTE_BLOCK (64 * 1024)

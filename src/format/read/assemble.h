@@ -30,8 +30,8 @@
 #ifndef PQ_ASSEMBLE_H
 #define PQ_ASSEMBLE_H
 
-#include "format/read/column_reader.h"
 #include "format/metadata/nested_value.h"
+#include "format/read/column_reader.h"
 
 /*
  * Where the assembler gets a leaf's segments: column readers in the

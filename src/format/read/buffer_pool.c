@@ -6,6 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
+#include "postgres.h"
+
 #include "format/read/buffer_pool.h"
 #include "utils/memutils.h"
 

@@ -6,8 +6,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/chunk_fetch.h"
+#include "postgres.h"
+
 #include "format/read/buffer_pool.h"
+#include "format/read/chunk_fetch.h"
 #include "utils/memutils.h"
 
 struct PqChunkFetch

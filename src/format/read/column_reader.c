@@ -7,11 +7,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/column_reader.h"
-#include "format/read/buffer_pool.h"
-#include "format/read/dictionary_reader.h"
+#include "postgres.h"
 
 #include "format/codec/codec.h"
+#include "format/read/buffer_pool.h"
+#include "format/read/column_reader.h"
+#include "format/read/dictionary_reader.h"
 #include "utils/memutils.h"
 
 /*

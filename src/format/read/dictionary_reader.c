@@ -9,11 +9,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/dictionary_reader.h"
-
-#include "format/read/buffer_pool.h"
+#include "postgres.h"
 
 #include "format/codec/codec.h"
+#include "format/read/buffer_pool.h"
+#include "format/read/dictionary_reader.h"
 #include "utils/memutils.h"
 
 /*

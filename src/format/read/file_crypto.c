@@ -6,8 +6,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/file_crypto.h"
+#include "postgres.h"
 
+#include "format/read/file_crypto.h"
 #include "format/read/file_reader.h"
 
 const char *

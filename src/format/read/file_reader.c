@@ -5,8 +5,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/file_reader.h"
+#include "postgres.h"
 
+#include "format/read/file_reader.h"
 #include "utils/memutils.h"
 
 static bool

@@ -13,8 +13,8 @@
 #ifndef PQ_FILE_READER_H
 #define PQ_FILE_READER_H
 
-#include "format/read/file_crypto.h"
 #include "format/metadata/schema.h"
+#include "format/read/file_crypto.h"
 
 typedef struct PqSource PqSource;
 

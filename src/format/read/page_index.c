@@ -10,8 +10,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/page_index.h"
+#include "postgres.h"
 
+#include "format/read/page_index.h"
 #include "utils/memutils.h"
 
 static void

@@ -6,9 +6,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/read/segment_select.h"
+#include "postgres.h"
 
 #include <string.h>
+
+#include "format/read/segment_select.h"
 
 void
 pq_segment_select(const PqSegment *seg, int value_width, int16 max_def,

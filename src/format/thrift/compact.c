@@ -16,8 +16,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/thrift/compact.h"
 
 static void thrift_truncated(const PqThriftReader *r) pg_attribute_noreturn();

@@ -6,8 +6,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/thrift/struct.h"
 
 #define FIELD_PTR(base, off) ((char *) (base) + (off))

@@ -13,8 +13,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
+#include "format/common/pq_common.h"
 #include "format/variant/encode.h"
 
 #ifndef HAVE_INT128

@@ -15,9 +15,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/variant/variant.h"
+#include "postgres.h"
 
 #include "format/json/render.h"
+#include "format/variant/variant.h"
 #include "format/variant/variant_binary.h"
 
 /* A value/typed_value pair: nodes NULL when the schema lacks the column */

@@ -18,9 +18,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/variant/variant.h"
+#include "postgres.h"
 
 #include "format/json/render.h"
+#include "format/variant/variant.h"
 #include "format/variant/variant_binary.h"
 
 void

@@ -20,12 +20,13 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
-#include "format/metadata/bloom.h"
 #include "format/codec/codec.h"
-#include "format/write/column_writer.h"
+#include "format/common/pq_common.h"
 #include "format/encoding/encoding.h"
+#include "format/metadata/bloom.h"
+#include "format/write/column_writer.h"
 
 /* Level entries per slice: how often the page size is checked. */
 #define SLICE_LEVELS 1024

@@ -16,9 +16,9 @@
 #ifndef PQ_COLUMN_WRITER_H
 #define PQ_COLUMN_WRITER_H
 
+#include "format/metadata/metadata.h"
 #include "format/write/dict_builder.h"
 #include "format/write/file_encrypt.h"
-#include "format/metadata/metadata.h"
 #include "format/write/stats_builder.h"
 
 

@@ -10,10 +10,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
 #include <xxhash.h>
 
+#include "format/common/pq_common.h"
 #include "format/write/dict_builder.h"
 #include "utils/memutils.h"
 

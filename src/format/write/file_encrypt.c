@@ -20,8 +20,9 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/write/file_encrypt.h"
+#include "postgres.h"
 
+#include "format/write/file_encrypt.h"
 #include "utils/memutils.h"
 
 /* Bytes of aad_file_unique (Arrow C++ and parquet-java use 8). */

@@ -12,9 +12,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
 #include "format/codec/codec.h"
+#include "format/common/pq_common.h"
 #include "format/metadata/schema.h"
 #include "format/metadata/type_rules.h"
 #include "format/write/column_writer.h"

@@ -32,8 +32,8 @@
 #ifndef PQ_FILE_WRITER_H
 #define PQ_FILE_WRITER_H
 
-#include "format/write/file_encrypt.h"
 #include "format/metadata/metadata.h"
+#include "format/write/file_encrypt.h"
 
 /*
  * One node of the schema, listed depth first (a group is followed by its

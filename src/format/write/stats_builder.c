@@ -11,10 +11,11 @@
  *
  *-------------------------------------------------------------------------
  */
-#include "format/common/pq_common.h"
+#include "postgres.h"
 
 #include <math.h>
 
+#include "format/common/pq_common.h"
 #include "format/write/stats_builder.h"
 
 int
