@@ -13,7 +13,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-pkgs=(postgresql-15 postgresql-server-dev-15 build-essential libsnappy-dev libzstd-dev
+pkgs=(postgresql-15 postgresql-server-dev-15 build-essential pg-bsd-indent libsnappy-dev libzstd-dev
 	liblz4-dev libbrotli-dev libxxhash-dev libssl-dev zlib1g-dev
 	postgresql-15-postgis-3 # PostGIS only for the PostGIS tests: nothing links to it
 	clang libclang-rt-14-dev) # the fuzz targets (libFuzzer)

@@ -226,6 +226,11 @@ fi
 # file named and its job said at its top, none over 1,000 lines.
 run_script_stage layout node test/layout/check_layout.mjs
 
+# -------------------------------------------------------------- format
+# PostgreSQL's formatting (pgindent's options, pg_bsd_indent) of every C
+# file, and typedefs.list as the built tree makes it.
+run_script_stage format bash scripts/pgindent.sh --check
+
 # ----------------------------------------------------------------- meta
 # PGXN: META.json against pgxn/meta's v1 JSON Schemas, and the control file.
 run_script_stage meta bash -c 'cd test/pgxn && npm ci --no-audit --no-fund --loglevel=error >/dev/null && node check_meta.mjs'
@@ -374,6 +379,11 @@ if want regress; then
 		else
 			[ "$rc" != 0 ] && [ "$bad" = 0 ] && bad=1
 			record regress "$ok" "$bad"
+		fi
+		# REGRESS_RESULTS=dir keeps pg_regress's results there (to review an
+		# intended change of output against the expected files)
+		if [ -n "${REGRESS_RESULTS:-}" ] && [ -d "$REGRESS_DIR/out/results" ]; then
+			rm -rf "$REGRESS_RESULTS" && cp -r "$REGRESS_DIR/out/results" "$REGRESS_RESULTS"
 		fi
 		if [ -s "$REGRESS_DIR/out/regression.diffs" ]; then
 			echo "---- regression.diffs (first 300 lines) ----"

@@ -209,14 +209,13 @@ SET plan_cache_mode = force_generic_plan;
 EXECUTE bloom_by_h(1000);
 SELECT count(*), sum(id) FROM expected_bloom WHERE h_int8 = 1000;
 EXECUTE bloom_by_h(1001);
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE bloom_by_h(1001);
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$EXECUTE bloom_by_h(1001)$q$);
 RESET plan_cache_mode;
 SELECT v.x, (SELECT count(*) FROM ft_bloom f WHERE f.h_int8 = v.x) AS got,
        (SELECT count(*) FROM expected_bloom e WHERE e.h_int8 = v.x) AS want
 FROM (VALUES (1000::int8), (1001), (2000), (NULL)) AS v(x);
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT v.x, (SELECT count(*) FROM ft_bloom f WHERE f.h_int8 = v.x)
-FROM (VALUES (1000::int8), (1001), (2000), (NULL)) AS v(x);
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT v.x, (SELECT count(*) FROM ft_bloom f WHERE f.h_int8 = v.x)
+FROM (VALUES (1000::int8), (1001), (2000), (NULL)) AS v(x)$q$);
 
 -- Declared types: only casts that keep stored values apart use the filters
 -- (varchar(10) and text do not).

@@ -39,7 +39,7 @@ CREATE FOREIGN TABLE co_bloom (a int4, b int4, c int4, d int4) SERVER parquet_sr
 SELECT count(*) FROM co_bloom WHERE b = 4321;
 SET parquet_fdw.enable_statistics_pruning = off;
 SELECT count(*) FROM co_bloom WHERE b = -7;
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM co_bloom WHERE b = -7;
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT * FROM co_bloom WHERE b = -7$q$);
 RESET parquet_fdw.enable_statistics_pruning;
 DROP FOREIGN TABLE co_bloom;
 

@@ -172,9 +172,9 @@ COPY (SELECT i FROM generate_series(1, 50000) i)
   TO '/tmp/parquet_fdw_test/out/copy_page_rows_7000.parquet' WITH (FORMAT parquet, data_page_rows 7000);
 CREATE FOREIGN TABLE copy_pr (i int) SERVER parquet_srv
   OPTIONS (filename '/tmp/parquet_fdw_test/out/copy_page_rows_default.parquet');
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM copy_pr WHERE i = 45000;
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT * FROM copy_pr WHERE i = 45000$q$);
 ALTER FOREIGN TABLE copy_pr OPTIONS (SET filename '/tmp/parquet_fdw_test/out/copy_page_rows_7000.parquet');
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT * FROM copy_pr WHERE i = 45000;
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT * FROM copy_pr WHERE i = 45000$q$);
 SELECT count(*), sum(i) FROM copy_pr;
 DROP FOREIGN TABLE copy_pr;
 COPY copy_src TO '/tmp/parquet_fdw_test/out/e.parquet' WITH (FORMAT parquet, data_page_rows 0);

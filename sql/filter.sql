@@ -50,5 +50,4 @@ SELECT cond, compare_filter(cond) FROM unnest(ARRAY[
     'c_interval > INTERVAL ''6 months''']) AS cond;
 
 -- Pushed quals are shown, and the rows they remove are counted.
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
-    SELECT id FROM ft_filter WHERE c_int4 > 0 AND c_varchar LIKE 'str_1%';
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT id FROM ft_filter WHERE c_int4 > 0 AND c_varchar LIKE 'str_1%'$q$);

@@ -184,11 +184,9 @@ SELECT cond, fd_compare(cond, 'fd_hypdec_heap', ARRAY['fd_hypdec']) FROM unnest(
 
 -- Rows removed in the scan are counted; a filter that keeps nothing reads
 -- no other column's values.
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
-    SELECT id, c_varchar_long FROM fd_plain
-    WHERE c_int4 > 0 AND c_varchar LIKE 'str_1%';
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
-    SELECT count(*) FROM fd_dict WHERE c_varchar LIKE '%nothing%';
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT id, c_varchar_long FROM fd_plain
+    WHERE c_int4 > 0 AND c_varchar LIKE 'str_1%'$q$);
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT count(*) FROM fd_dict WHERE c_varchar LIKE '%nothing%'$q$);
 
 -- A value that does not convert is an error even where the filter would
 -- reject its row (the raw comparison does not hide it).

@@ -172,6 +172,9 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one HAVING count(*) > 1;
 EXPLAIN (COSTS OFF) SELECT count(*), sum(id) FROM par_one;
 EXPLAIN (COSTS OFF) SELECT min(ratio) FROM par_one;
 EXPLAIN (COSTS OFF) SELECT min(id + 1) FROM par_one;
+-- (no Materialize: later PostgreSQL versions put one over the inner scan)
+SET enable_material = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM par_one a, par_chg b;
+RESET enable_material;
 SELECT count(*) FROM par_one WHERE id > 5;
 SELECT count(*) FROM par_src WHERE id > 5;

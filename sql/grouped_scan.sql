@@ -43,9 +43,8 @@ BEGIN
     END LOOP;
 END $$;
 
-EXPLAIN (VERBOSE, COSTS OFF)
-SELECT grp, count(*), sum(id), avg(ratio) FROM par_one
- WHERE id > 1000 GROUP BY grp ORDER BY grp;
+SELECT explain_filter('VERBOSE, COSTS OFF', $q$SELECT grp, count(*), sum(id), avg(ratio) FROM par_one
+ WHERE id > 1000 GROUP BY grp ORDER BY grp$q$);
 EXPLAIN (COSTS OFF)
 SELECT name, day, min(ratio) FROM par_many GROUP BY name, day HAVING count(*) > 1;
 
@@ -343,7 +342,7 @@ SELECT x, (SELECT sum(id) FROM par_one WHERE grp = x) AS fdw,
   FROM generate_series(1, 3) AS x;
 PREPARE gs_prep(int) AS SELECT grp, count(*), max(id) FROM par_one WHERE grp > $1 GROUP BY grp ORDER BY grp;
 SET plan_cache_mode = force_generic_plan;
-EXPLAIN (COSTS OFF) EXECUTE gs_prep(6);
+SELECT explain_filter('COSTS OFF', $q$EXECUTE gs_prep(6)$q$);
 EXECUTE gs_prep(6);
 EXECUTE gs_prep(8);
 RESET plan_cache_mode;
@@ -374,7 +373,8 @@ SET max_parallel_workers_per_gather = 0;
 -- 64 bits,
 -- keys of floats or of a nondeterministic collation, quals the scan cannot
 -- evaluate, grouping sets
-EXPLAIN (COSTS OFF) SELECT grp, count(DISTINCT name) FROM par_one GROUP BY grp;
+-- (Sort Key lines left out: PostgreSQL 16 and later also sort by name)
+SELECT explain_filter('COSTS OFF', $q$SELECT grp, count(DISTINCT name) FROM par_one GROUP BY grp$q$, '^\s+Sort Key:');
 EXPLAIN (COSTS OFF) SELECT sum(id) FILTER (WHERE name LIKE 'n1%') FROM par_one;
 EXPLAIN (COSTS OFF) SELECT string_agg(name, ',') FROM par_one;
 EXPLAIN (COSTS OFF) SELECT sum(amount / 2) FROM par_one;

@@ -84,8 +84,7 @@ COPY (SELECT id, c_int4_nn FROM expected_types)
     WITH (FORMAT parquet, statistics off, page_index off, row_group_size 1000);
 CREATE FOREIGN TABLE ft_nostats (id bigint, c_int4_nn integer)
     SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_prune_nostats.parquet');
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF)
-SELECT count(*) FROM ft_nostats WHERE id < 100;
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT count(*) FROM ft_nostats WHERE id < 100$q$);
 SELECT count(*), sum(c_int4_nn) FROM ft_nostats WHERE id < 100 OR c_int4_nn = -7000;
 SELECT count(*), sum(c_int4_nn) FROM expected_types WHERE id < 100 OR c_int4_nn = -7000;
 COPY (SELECT 1) TO PROGRAM 'cat > /dev/null; rm -f /tmp/parquet_fdw_prune_nostats.parquet';
@@ -105,7 +104,7 @@ PREPARE by_id(bigint, bigint) AS SELECT count(*), sum(id) FROM ft_prune WHERE id
 EXECUTE by_id(10, 20);
 EXECUTE by_id(4000, 4100);
 SELECT count(*), sum(id) FROM expected_types WHERE id BETWEEN 4000 AND 4100;
-EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE by_id(4000, 4100);
+SELECT explain_filter('ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$EXECUTE by_id(4000, 4100)$q$);
 EXECUTE by_id(NULL, 4100);
 PREPARE by_list(bigint[]) AS SELECT count(*) FROM ft_prune WHERE id = ANY ($1);
 EXECUTE by_list(ARRAY[1, 4999]);
@@ -121,8 +120,7 @@ CREATE TABLE outer_ids AS SELECT * FROM (VALUES (5), (100), (4500), (7000)) v(id
 ANALYZE outer_ids;
 SET enable_hashjoin = off;
 SET enable_mergejoin = off;
-EXPLAIN (ANALYZE, BUFFERS OFF, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF)
-    SELECT o.id, f.c_varchar FROM outer_ids o JOIN ft_prune f ON f.id = o.id;
+SELECT explain_filter('ANALYZE, BUFFERS OFF, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF', $q$SELECT o.id, f.c_varchar FROM outer_ids o JOIN ft_prune f ON f.id = o.id$q$);
 SELECT o.id, f.c_varchar FROM outer_ids o JOIN ft_prune f ON f.id = o.id ORDER BY 1;
 SELECT o.id, e.c_varchar FROM outer_ids o JOIN expected_types e ON e.id = o.id ORDER BY 1;
 -- LATERAL with a range

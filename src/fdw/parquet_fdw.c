@@ -14,9 +14,6 @@
 #include "fdw/inspect/import.h"
 #include "fdw/keys/keys.h"
 #include "fdw/plan/plan.h"
-#include "fdw/prune/bloom_filters.h"
-#include "fdw/prune/dictionary.h"
-#include "fdw/prune/pages.h"
 #include "fdw/prune/prune.h"
 #include "fdw/pushdown/pushdown.h"
 #include "fdw/scan/row_former.h"
@@ -35,38 +32,7 @@ _PG_init(void)
 	pq_buffer_pool = &pqfdw_buffer_pool;
 	pqfdw_column_stats_init();
 	pqfdw_plan_footers_init();
-	DefineCustomBoolVariable("parquet_fdw.enable_statistics_pruning",
-							 "Skips row groups whose column statistics rule out every row.",
-							 NULL,
-							 &pqfdw_enable_statistics_pruning,
-							 true,
-							 PGC_USERSET,
-							 0,
-							 NULL, NULL, NULL);
-	DefineCustomBoolVariable("parquet_fdw.enable_bloom_pruning",
-							 "Skips row groups whose Bloom filters rule out every value of an equality or IN.",
-							 NULL,
-							 &pqfdw_enable_bloom_pruning,
-							 true,
-							 PGC_USERSET,
-							 0,
-							 NULL, NULL, NULL);
-	DefineCustomBoolVariable("parquet_fdw.enable_dictionary_pruning",
-							 "Skips row groups whose dictionaries hold no value that satisfies a comparison.",
-							 NULL,
-							 &pqfdw_enable_dictionary_pruning,
-							 true,
-							 PGC_USERSET,
-							 0,
-							 NULL, NULL, NULL);
-	DefineCustomBoolVariable("parquet_fdw.enable_page_index_pruning",
-							 "Reads only the pages whose page index says they may hold matching rows.",
-							 NULL,
-							 &pqfdw_enable_page_index_pruning,
-							 true,
-							 PGC_USERSET,
-							 0,
-							 NULL, NULL, NULL);
+	pqfdw_pruner_define_gucs();
 	DefineCustomBoolVariable("parquet_fdw.enable_late_materialization",
 							 "When the page index narrows a row group, decodes the filtered columns first and reads the other columns only for the rows that pass.",
 							 NULL,

@@ -14,6 +14,7 @@ struct ExplainState;
 
 /* "Parquet File(s): paths" (char * List) */
 extern void pqfdw_explain_files(List *paths, struct ExplainState *es);
+
 /*
  * "Files: N of M (pruned by partition: K)": for hive-partitioned tables,
  * where pruning happened, or where the list of files is cut short

@@ -139,8 +139,8 @@ walk_dir(Walk *w, const char *dir, const char *rel, int depth)
 
 	/*
 	 * dir ends with "/" rel, so an entry's relative path is a tail of its
-	 * path: one allocation per entry (two psprintf calls each were a
-	 * quarter of planning a 10,000-file table).
+	 * path: one allocation per entry (two psprintf calls each were a quarter
+	 * of planning a 10,000-file table).
 	 */
 	sub_at = rel[0] ? dirlen - strlen(rel) : dirlen + 1;
 	for (i = 0; i < listing->n; i++)

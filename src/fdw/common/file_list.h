@@ -18,6 +18,7 @@
  */
 extern List *pqfdw_split_paths(const char *filename);
 extern List *pqfdw_expand_paths(const char *filename);
+
 /* a name walks skip (_SUCCESS, .tmp files), never a key=value folder */
 extern bool pqfdw_hidden_name(const char *name);
 

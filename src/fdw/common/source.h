@@ -13,11 +13,14 @@
 #include "nodes/pg_list.h"
 
 extern PqSource *pqfdw_source_open(const char *path);
+
 /* the same, called name in messages and the footer cache */
 extern PqSource *pqfdw_source_open_named(const char *path, const char *name);
 extern void pqfdw_source_close(PqSource *src);
+
 /* what fstat (or stat) said of src's file when it was opened */
 extern void pqfdw_source_stamp(const PqSource *src, PqFileStamp *stamp);
+
 /* decrypt NULL: keys only from the files' key metadata */
 extern PqFile *pqfdw_file_open(const char *path,
 							   const PqDecryptionConfig *decrypt);
@@ -30,6 +33,7 @@ extern PqFile *pqfdw_file_open_named(const char *path, const char *name,
  */
 extern List *pqfdw_open_footers(List *paths,
 								const PqDecryptionConfig *decrypt);
+
 /*
  * The footers the planner estimates with: from the cache without checking
  * the files (read and cached when not there); same_schema as in

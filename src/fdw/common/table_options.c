@@ -191,7 +191,7 @@ bool
 pqfdw_read_files_member(void)
 {
 	Oid			role = pqfdw_read_files_role && pqfdw_read_files_role[0] ?
-		get_role_oid(pqfdw_read_files_role, true) : InvalidOid;
+	get_role_oid(pqfdw_read_files_role, true) : InvalidOid;
 
 	return OidIsValid(role) && has_privs_of_role(GetUserId(), role);
 }

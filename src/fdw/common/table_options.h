@@ -48,6 +48,7 @@ typedef struct PqfdwSortKey
 extern List *pqfdw_parse_sorted(const char *value);
 
 extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
+
 /* ... without listing the files (paths NIL) */
 extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
@@ -74,6 +75,7 @@ extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
 							  int64 *value);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
 extern char *pqfdw_read_files_role;
+
 /* a member of parquet_fdw.read_files_role? */
 extern bool pqfdw_read_files_member(void);
 extern bool pqfdw_check_read_permission(void);

@@ -70,7 +70,7 @@ make_varlenas(PqConverter *cv, const PqByteArray *ba, const uint8 *fixed,
 	for (i = 0; i < n; i++)
 	{
 		const char *src = ba ? (const char *) ba[i].ptr :
-			(const char *) fixed + (size_t) i * width;
+		(const char *) fixed + (size_t) i * width;
 		uint32		len = ba ? ba[i].len : width;
 
 		if (validate_utf8)

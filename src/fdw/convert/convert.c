@@ -330,7 +330,7 @@ pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out)
 	else
 	{
 		int			width = cv->physical_type == PQ_BOOLEAN ? 1 :
-			pq_fixed_width(cv->physical_type, cv->type_length);
+		pq_fixed_width(cv->physical_type, cv->type_length);
 
 		if (b.len != width)
 		{
@@ -428,8 +428,8 @@ pqfdw_dictionary_datums(PqConverter *cv, const PqDictionary *dict)
 
 	/*
 	 * Dictionary entries have no row number.  One out of range is an ERROR
-	 * only for the rows that hold it: the others, and the rows a WHERE
-	 * clause the scan evaluates leaves out, still read.
+	 * only for the rows that hold it: the others, and the rows a WHERE clause
+	 * the scan evaluates leaves out, still read.
 	 */
 	cv->cur_def = NULL;
 	cv->cur_rows = NULL;

@@ -74,8 +74,8 @@ struct PqConverter
 	MemoryContext dict_cxt;
 	uint32		dict_id;
 	Datum	   *dict_datums;
-	uint8	   *dict_bad;		/* entries out of range, or NULL: an ERROR
-								 * for each row that holds one */
+	uint8	   *dict_bad;		/* entries out of range, or NULL: an ERROR for
+								 * each row that holds one */
 	const char *dict_bad_what;
 
 	/*
@@ -266,6 +266,7 @@ extern PqConvertFn pqfdw_numeric_converter(PqConverter *cv);
 extern const uint64 pqfdw_pow10[19];
 extern PqConvertFn pqfdw_datetime_converter(PqConverter *cv);
 extern PqConvertFn pqfdw_binary_converter(PqConverter *cv);
+
 /* A DECIMAL's unscaled values (see init_unscaled; numeric.c), else NULL */
 extern PqConvertFn pqfdw_unscaled_converter(PqConverter *cv);
 

@@ -131,7 +131,7 @@ encode_block(const void *values, bool narrow, int n, int scale, char *block,
 	for (i = 0; i < n; i++)
 	{
 		int64		v = narrow ? ((const int32 *) values)[i] :
-			((const int64 *) values)[i];
+		((const int64 *) values)[i];
 
 		out[i] = PointerGetDatum(block);
 		block += INTALIGN(encode_numeric(v, scale, block));

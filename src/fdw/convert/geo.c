@@ -70,7 +70,7 @@ pqfdw_geo_setup_cast(PqConverter *cv, MemoryContext cxt)
 				  &geo->set_srid, cxt);
 	if (geo->geography)
 		fmgr_info_cxt(pqfdw_postgis_function(nspname, "geography", 1, args,
-									   cv->target_type),
+											 cv->target_type),
 					  &geo->to_geography, cxt);
 	cv->geo = geo;
 	cv->cast = PQ_CAST_GEO;

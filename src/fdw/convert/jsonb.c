@@ -246,6 +246,7 @@ push_json_text(JsonbBuild *b, JsonbIteratorToken tok, const uint8 *p,
 	JsonbIteratorToken r;
 
 	text = pg_any_to_server(text, (int) len, PG_UTF8);
+
 	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
 	it = JsonbIteratorInit(&jb->root);
 	if (JB_ROOT_IS_SCALAR(jb))
@@ -472,6 +473,7 @@ json_datum_from_text(const PqNestedPlan *p, const PqValue *slot, bool *isnull)
 		return (Datum) 0;
 	}
 	text = pg_any_to_server((const char *) buf.data, (int) buf.len, PG_UTF8);
+
 	if (text == (char *) buf.data)
 	{
 		pq_buffer_append_byte(&buf, '\0');

@@ -87,7 +87,7 @@ key_wanted(List *keys, const char *name)
 
 	foreach(lc, keys)
 		if (strcmp(strVal(lfirst(lc)), name) == 0)
-			return true;
+		return true;
 	return false;
 }
 
@@ -340,7 +340,7 @@ pqfdw_nested_plan(PqNestedColumn *nc, const PqSchemaNode *field, Oid typid,
 				  MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
-	NestedPlanState	ps;
+	NestedPlanState ps;
 	ListCell   *lc;
 	int			n = 0;
 	int			prev = -1;

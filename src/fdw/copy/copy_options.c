@@ -279,10 +279,10 @@ pqfdw_copy_option_once(List **seen, const char *name)
 
 	foreach(lc, *seen)
 		if (strcmp((char *) lfirst(lc), name) == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("conflicting or redundant options"),
-					 errdetail("Option \"%s\" is given more than once.", name)));
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("conflicting or redundant options"),
+				 errdetail("Option \"%s\" is given more than once.", name)));
 	*seen = lappend(*seen, (char *) name);
 }
 
@@ -546,14 +546,14 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	if (!opts->dataset.enabled)
 	{
 		const char *needs = opts->dataset.write_partition_columns ?
-			"write_partition_columns" : opts->dataset.overwrite ? "overwrite" :
-			opts->dataset.overwrite_or_ignore ? "overwrite_or_ignore" : NULL;
+		"write_partition_columns" : opts->dataset.overwrite ? "overwrite" :
+		opts->dataset.overwrite_or_ignore ? "overwrite_or_ignore" : NULL;
 
 		if (needs == NULL)
 		{
 			foreach(lc, seen)
 				if (strcmp((char *) lfirst(lc), "max_open_files") == 0)
-					needs = "max_open_files";
+				needs = "max_open_files";
 		}
 		if (needs != NULL)
 			ereport(ERROR,

@@ -91,7 +91,7 @@ pqfdw_copy_encryption(const PqCopyEncryption *ce, const char *const *names,
 					  int ncols, PqKeyMaterialWriter **material)
 {
 	List	   *column_keys = ce->kms_footer_key ? ce->kms_column_keys :
-		ce->column_keys;
+	ce->column_keys;
 	KeyHolder  *h;
 	MemoryContextCallback *cb;
 	ListCell   *lc;

@@ -442,7 +442,7 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	attnums = CopyGetAttnums(RelationGetDescr(rel), rel, stmt->attlist);
 	foreach(lc, attnums)
 		perminfo->insertedCols = bms_add_member(perminfo->insertedCols,
-										   lfirst_int(lc) - FirstLowInvalidHeapAttributeNumber);
+												lfirst_int(lc) - FirstLowInvalidHeapAttributeNumber);
 	pqfdw_check_permissions(pstate->p_rtable, perminfo);
 	if (check_enable_rls(rte->relid, InvalidOid, false) == RLS_ENABLED)
 		ereport(ERROR,

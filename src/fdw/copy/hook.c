@@ -98,7 +98,6 @@ static void
 flush_batch(CopyState *st)
 {
 	MemoryContext old;
-	int			c;
 
 	if (st->nrows == 0)
 		return;
@@ -111,23 +110,8 @@ flush_batch(CopyState *st)
 		batch_written(st);
 		return;
 	}
-	for (c = 0; c < st->ncols; c++)
-	{
-		PqWriteColumn *col = &st->cols[c];
-		int			nvalues;
-
-		if (col->nested != NULL)
-		{
-			pqfdw_nested_write(col, st->nrows, (int64) st->processed, NULL,
-							   st->writer, st->first_leaf[c]);
-			continue;
-		}
-		nvalues = pqfdw_write_convert(col, st->nrows, (int64) st->processed);
-		pq_file_writer_write_column(st->writer, st->first_leaf[c], st->nrows,
-									col->required ? NULL : col->def, NULL,
-									nvalues, col->fixed, col->ba);
-	}
-	pq_file_writer_end_rows(st->writer, st->nrows);
+	pqfdw_write_rows(st->cols, st->ncols, st->first_leaf, st->writer,
+					 st->nrows, (int64) st->processed, NULL);
 	MemoryContextSwitchTo(old);
 	batch_written(st);
 	st->batch_limit = (int) Min((int64) BATCH_ROWS,
@@ -435,10 +419,10 @@ table_query(CopyStmt *stmt, Relation rel, bool **required)
 								name, RelationGetRelationName(rel))));
 			foreach(lc2, names)
 				if (strcmp((char *) lfirst(lc2), name) == 0)
-					ereport(ERROR,
-							(errcode(ERRCODE_DUPLICATE_COLUMN),
-							 errmsg("column \"%s\" specified more than once",
-									name)));
+				ereport(ERROR,
+						(errcode(ERRCODE_DUPLICATE_COLUMN),
+						 errmsg("column \"%s\" specified more than once",
+								name)));
 			names = lappend(names, name);
 		}
 	}
@@ -660,7 +644,10 @@ pqfdw_ProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		CopyStmt   *stmt = (CopyStmt *) parsetree;
 		uint64		processed;
 
-		/* parse analysis scribbles on the query; a cached plan must not change */
+		/*
+		 * parse analysis scribbles on the query; a cached plan must not
+		 * change
+		 */
 		if (readOnlyTree)
 			stmt = copyObject(stmt);
 		processed = stmt->is_from ?

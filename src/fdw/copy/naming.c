@@ -90,8 +90,10 @@ pqfdw_partition_segment(StringInfo buf, const char *column, Oid typid,
 	}
 	if (typid == BOOLOID)
 		text = DatumGetBool(value) ? "true" : "false";
+
 	else
 		text = OutputFunctionCall(out, value);
+
 	pqfdw_hive_escape(buf, pg_server_to_any(text, strlen(text), PG_UTF8));
 }
 

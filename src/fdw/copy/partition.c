@@ -236,30 +236,12 @@ write_rows(PqPartitionWriter *pw, Partition *p, int n, int64 row_base,
 		chunk = (int) Min((int64) (n - done), room > 0 ? room : n);
 		for (c = 0; c < pw->ncols; c++)
 		{
-			PqWriteColumn *col = &pw->cols[c];
-			int			nvalues;
-
-			if (pw->first_leaf[c] < 0)
-				continue;
-			col->values = pw->saved_values[c] + done;
-			col->nulls = pw->saved_nulls[c] + done;
-			if (col->nested != NULL)
-			{
-				pqfdw_nested_write(col, chunk,
-								   rows != NULL ? row_base : row_base + done,
-								   rows != NULL ? rows + done : NULL,
-								   p->writer, pw->first_leaf[c]);
-				continue;
-			}
-			col->value_rows = rows != NULL ? rows + done : NULL;
-			nvalues = pqfdw_write_convert(col, chunk,
-										  rows != NULL ? row_base : row_base + done);
-			col->value_rows = NULL;
-			pq_file_writer_write_column(p->writer, pw->first_leaf[c], chunk,
-										col->required ? NULL : col->def, NULL,
-										nvalues, col->fixed, col->ba);
+			pw->cols[c].values = pw->saved_values[c] + done;
+			pw->cols[c].nulls = pw->saved_nulls[c] + done;
 		}
-		pq_file_writer_end_rows(p->writer, chunk);
+		pqfdw_write_rows(pw->cols, pw->ncols, pw->first_leaf, p->writer, chunk,
+						 rows != NULL ? row_base : row_base + done,
+						 rows != NULL ? rows + done : NULL);
 		done += chunk;
 		if (file_full(pw, p))
 			close_file(pw, p);

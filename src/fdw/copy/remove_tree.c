@@ -56,8 +56,8 @@ remove_at(int dirfd, const char *name, int depth)
 	}
 
 	/*
-	 * Another backend may still be adding a file (its COPY into the old
-	 * tree of an overwrite): list again while the directory is not empty.
+	 * Another backend may still be adding a file (its COPY into the old tree
+	 * of an overwrite): list again while the directory is not empty.
 	 */
 	for (attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++)
 	{

@@ -179,6 +179,16 @@ extern void pqfdw_nested_write(PqWriteColumn *col, int n, int64 row_base,
 							   const int *rows, PqFileWriter *w,
 							   int first_leaf);
 
+/*
+ * write_rows.c: the first n rows of the columns' batch arrays into w, as
+ * rows of its current row group: column c as leaves from first_leaf[c]
+ * (-1: not written).  row_base and rows name a row in an ERROR as
+ * pqfdw_nested_write() does.
+ */
+extern void pqfdw_write_rows(PqWriteColumn *cols, int ncols,
+							 const int *first_leaf, PqFileWriter *w, int n,
+							 int64 row_base, const int *rows);
+
 /* The maximum levels the shredder produces, to check against the writer. */
 extern void pqfdw_nested_leaf_levels(const PqNestedColumn *nc, int leaf,
 									 int *max_def, int *max_rep);

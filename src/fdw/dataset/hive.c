@@ -146,8 +146,8 @@ pqfdw_hive_keys(List *paths, PqfdwHiveMode mode, PqfdwHivePath **parsed)
 
 		/*
 		 * A file in the directory of the one before it has the same keys and
-		 * values: files come sorted, so a directory is parsed once, not
-		 * once per file.
+		 * values: files come sorted, so a directory is parsed once, not once
+		 * per file.
 		 */
 		if (dir >= 0 && dir == prev_dir && memcmp(path, prev, dir) == 0)
 		{

@@ -202,9 +202,9 @@ pqfdw_write_key_material_file(PqKeyMaterialWriter *w, const char *file)
 
 	/*
 	 * The directory may be writable by others, who can see our pid: a name
-	 * planted there (a symlink to a file the server may write) must make
-	 * this fail, never be written through.  A leftover of a crashed backend
-	 * with our pid is ours to remove.
+	 * planted there (a symlink to a file the server may write) must make this
+	 * fail, never be written through.  A leftover of a crashed backend with
+	 * our pid is ours to remove.
 	 */
 	(void) unlink(tmp);
 	/* as COPY TO writes files: readable by all; the keys in it are wrapped */
@@ -240,9 +240,8 @@ pqfdw_write_key_material_file(PqKeyMaterialWriter *w, const char *file)
 
 	/*
 	 * Synced through our own descriptor above: durable_rename() would open
-	 * the temporary file again by name, which another user may have
-	 * replaced by then.  rename() replaces a symlink at path, never its
-	 * target.
+	 * the temporary file again by name, which another user may have replaced
+	 * by then.  rename() replaces a symlink at path, never its target.
 	 */
 	if (rename(tmp, path) != 0)
 	{

@@ -68,6 +68,7 @@ extern void pqfdw_check_key_usable(const char *id, const char *purpose);
  * for roles with pg_read_server_files or pg_write_server_files.
  */
 extern void pqfdw_check_not_key_directory(const char *path, bool is_from);
+
 /* Whether path, resolved (links, "..", relative to PGDATA), is in it. */
 extern bool pqfdw_in_key_directory(const char *path);
 

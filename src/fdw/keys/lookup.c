@@ -58,8 +58,8 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 	{
 		/*
 		 * A plaintext footer's signature is checked when the user has its
-		 * master key (and its key material), as parquet-java does; without
-		 * it the plaintext columns stay readable.
+		 * master key (and its key material), as parquet-java does; without it
+		 * the plaintext columns stay readable.
 		 */
 		if (!required)
 		{

@@ -272,7 +272,7 @@ resolve_path(const char *path)
 {
 	/* the server's working directory is the data directory */
 	char	   *full = is_absolute_path(path) ? pstrdup(path) :
-		psprintf("%s/%s", DataDir, path);
+	psprintf("%s/%s", DataDir, path);
 	char	   *prefix = pstrdup(full);
 	char	   *rest = pstrdup("");
 	char		real[PATH_MAX];

@@ -178,7 +178,7 @@ numeric_columns(RelOptInfo *input_rel, PqfdwPlanState *st)
 			PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum,
 												   f->src->name);
 			int			w = node->physical_type == PQ_FIXED_LEN_BYTE_ARRAY ||
-				node->physical_type == PQ_BYTE_ARRAY;
+			node->physical_type == PQ_BYTE_ARRAY;
 
 			if (pqfdw_is_nested_field(node) ||
 				node->logical.id != PQ_LT_DECIMAL ||
@@ -356,10 +356,10 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	}
 	foreach(lc, output_rel->reltarget->exprs)
 		if (!upper_expr_ok(lfirst(lc), keys, relid, num, &aggrefs))
-			return;
+		return;
 	foreach(lc, having)
 		if (!upper_expr_ok(lfirst(lc), keys, relid, num, &aggrefs))
-			return;
+		return;
 
 	/* every WHERE qual must be the scan's */
 	scan_private = pqfdw_scan_private(root, input_rel,
@@ -402,13 +402,13 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	total = startup + ngroups * cpu_tuple_cost;
 
 	path = pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
-									 ngroups, startup, total, NIL, NULL,
-									 list_make2(makeInteger(PQFDW_PLAN_GROUPED),
-												list_make5(scan_private,
-														   prune_values,
-														   scan_tlist,
-														   makeInteger(nkeys),
-														   having)));
+										   ngroups, startup, total, NIL, NULL,
+										   list_make2(makeInteger(PQFDW_PLAN_GROUPED),
+													  list_make5(scan_private,
+																 prune_values,
+																 scan_tlist,
+																 makeInteger(nkeys),
+																 having)));
 	if (!partial)
 	{
 		add_path(output_rel, (Path *) path);

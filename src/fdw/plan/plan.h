@@ -16,8 +16,8 @@
 typedef struct PqfdwPlanState
 {
 	List	   *paths;
-	List	   *path_nodes;		/* paths as String nodes for fdw_private,
-								 * made once for every path considered */
+	List	   *path_nodes;		/* paths as String nodes for fdw_private, made
+								 * once for every path considered */
 	List	   *attnums;		/* attribute numbers the scan must produce */
 	int			row_groups;
 	double		bytes;			/* compressed bytes of the needed chunks */
@@ -34,8 +34,8 @@ typedef struct PqfdwPlanState
 	uint64		paths_hash;		/* pqfdw_paths_hash() of those files */
 	int			files_pruned;	/* files pruned by partition at plan time */
 	List	   *file_clauses;	/* quals that prune files at execution */
-	bool		file_quals_decided; /* every qual prunes files and is true
-									 * for every file planned */
+	bool		file_quals_decided; /* every qual prunes files and is true for
+									 * every file planned */
 	bool		virtual_in_target;	/* the scan produces dataset columns */
 	bool		virtual_in_quals;
 } PqfdwPlanState;

@@ -665,10 +665,10 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, PqfdwPlanState *st,
 		divisor += 1.0 - 0.3 * workers;
 
 	path = pqfdw_create_foreignscan_path(root, baserel, NULL,
-								   clamp_row_est(baserel->rows / divisor),
-								   startup_cost,
-								   startup_cost + run_cost / divisor,
-								   pathkeys, NULL, NULL, NIL);
+										 clamp_row_est(baserel->rows / divisor),
+										 startup_cost,
+										 startup_cost + run_cost / divisor,
+										 pathkeys, NULL, NULL, NIL);
 	path->path.parallel_aware = true;
 	path->path.parallel_safe = true;
 	path->path.parallel_workers = workers;
@@ -701,10 +701,10 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 	pathkeys = pqfdw_sort_pathkeys(root, baserel, st, st->sorted);
 	add_path(baserel, (Path *)
 			 pqfdw_create_foreignscan_path(root, baserel, NULL,
-									 baserel->rows,
-									 startup_cost,
-									 startup_cost + run_cost,
-									 pathkeys, NULL, NULL, NIL));
+										   baserel->rows,
+										   startup_cost,
+										   startup_cost + run_cost,
+										   pathkeys, NULL, NULL, NIL));
 	add_parallel_path(root, baserel, st, startup_cost, run_cost, pathkeys);
 
 	foreach(lc, prunable_param_infos(root, baserel, st))
@@ -721,11 +721,11 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 		param_run = run_cost * fraction;
 		add_path(baserel, (Path *)
 				 pqfdw_create_foreignscan_path(root, baserel, NULL,
-										 clamp_row_est(Min(ppi->ppi_rows,
-														   st->scanned_tuples * fraction)),
-										 startup_cost / 10,
-										 startup_cost / 10 + param_run,
-										 NIL, ppi->ppi_req_outer, NULL, NIL));
+											   clamp_row_est(Min(ppi->ppi_rows,
+																 st->scanned_tuples * fraction)),
+											   startup_cost / 10,
+											   startup_cost / 10 + param_run,
+											   NIL, ppi->ppi_req_outer, NULL, NIL));
 	}
 }
 

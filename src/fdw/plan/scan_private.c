@@ -103,9 +103,9 @@ pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 	int			nprune_values;
 
 	/*
-	 * quals that prune row groups, and quals evaluated on batches: on
-	 * fields; under union_by_name a field's type may change from file to
-	 * file, which batch filters, bound once, cannot follow
+	 * quals that prune row groups, and quals evaluated on batches: on fields;
+	 * under union_by_name a field's type may change from file to file, which
+	 * batch filters, bound once, cannot follow
 	 */
 	fields = pqfdw_dataset_field_clauses(st->ds, scan_clauses, baserel->relid);
 	prune = pqfdw_prune_clauses(fields, baserel->relid, prune_values);

@@ -250,8 +250,8 @@ pqfdw_sort_pathkeys(PlannerInfo *root, RelOptInfo *baserel,
 					  att->atttypmod, att->attcollation, 0);
 		/* a key no query orders or joins by ends what is useful */
 		ec = pqfdw_get_eclass_for_sort_expr(root, (Expr *) var,
-									  list_make1_oid(opfamily), opcintype,
-									  att->attcollation, 0, NULL, false);
+											list_make1_oid(opfamily), opcintype,
+											att->attcollation, 0, NULL, false);
 		if (ec == NULL)
 			break;
 		if (EC_MUST_BE_REDUNDANT(ec))

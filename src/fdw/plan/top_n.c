@@ -121,11 +121,11 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *output_rel,
 		divisor += 1.0 - 0.3 * workers;
 	all_rows = rows * divisor;
 	partial = pqfdw_create_foreign_upper_path(root, output_rel, target, rows,
-										startup / divisor,
-										startup / divisor + rows * cpu_tuple_cost,
-										root->sort_pathkeys, NULL,
-										list_make2(makeInteger(PQFDW_PLAN_TOP_N),
-												   private));
+											  startup / divisor,
+											  startup / divisor + rows * cpu_tuple_cost,
+											  root->sort_pathkeys, NULL,
+											  list_make2(makeInteger(PQFDW_PLAN_TOP_N),
+														 private));
 	partial->path.parallel_aware = true;
 	partial->path.parallel_safe = true;
 	partial->path.parallel_workers = workers;
@@ -202,15 +202,15 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 		seq_page_cost * (st->bytes / BLCKSZ) +
 		st->scanned_tuples * cpu_operator_cost * (0.25 * st->ncolumns + 1.0);
 	path = pqfdw_create_foreign_upper_path(root, output_rel, target,
-									 Min(count, baserel->rows), startup,
-									 startup + count * cpu_tuple_cost,
-									 root->sort_pathkeys, NULL,
-									 list_make2(makeInteger(PQFDW_PLAN_TOP_N),
-												list_make5(scan_private,
-														   prune_values,
-														   keys,
-														   makeInteger(count),
-														   makeInteger(offset))));
+										   Min(count, baserel->rows), startup,
+										   startup + count * cpu_tuple_cost,
+										   root->sort_pathkeys, NULL,
+										   list_make2(makeInteger(PQFDW_PLAN_TOP_N),
+													  list_make5(scan_private,
+																 prune_values,
+																 keys,
+																 makeInteger(count),
+																 makeInteger(offset))));
 	add_path(output_rel, (Path *) path);
 
 	if (output_rel->consider_parallel && baserel->partial_pathlist != NIL)

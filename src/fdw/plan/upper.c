@@ -244,7 +244,7 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 		return;
 	foreach(lc, output_rel->reltarget->exprs)
 		if (!footer_answerable(lfirst(lc), input_rel, st, &aggrefs))
-			return;
+		return;
 	if (aggrefs == NIL)
 		return;
 	scan_tlist = footer_scan_tlist(aggrefs, &kinds, &attnums);
@@ -257,14 +257,14 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 						  copyObject(st->file_clauses));
 	add_path(output_rel, (Path *)
 			 pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
-									   1, cost, cost, NIL, NULL,
-									   list_make3(makeInteger(PQFDW_PLAN_FOOTER),
-												  lappend(list_make5(makeInteger(PQFDW_PLAN_FOOTER),
-																	 pqfdw_path_nodes(st),
-																	 makeInteger(st->relid),
-																	 kinds, attnums),
-														  file_set),
-												  scan_tlist)));
+											 1, cost, cost, NIL, NULL,
+											 list_make3(makeInteger(PQFDW_PLAN_FOOTER),
+														lappend(list_make5(makeInteger(PQFDW_PLAN_FOOTER),
+																		   pqfdw_path_nodes(st),
+																		   makeInteger(st->relid),
+																		   kinds, attnums),
+																file_set),
+														scan_tlist)));
 }
 
 /*

@@ -17,14 +17,13 @@
 #include "postgres.h"
 
 #include "access/stratnum.h"
-#include "fdw/prune/bloom_filters.h"
 #include "fdw/prune/physical_value.h"
 #include "fdw/prune/prune_method.h"
 #include "format/metadata/bloom.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-bool		pqfdw_enable_bloom_pruning = true;
+static bool enable_bloom_pruning = true;
 
 /*
  * What the Bloom filters look for to decide one predicate: the hashes of
@@ -328,7 +327,7 @@ pred_may_match(PqPrunePred *p, const PqBloomProbe *probe, PqFile *file,
 	if (p->kind != PQ_PRUNE_OR)
 	{
 		int			c = PQ_PRED_IS_NESTED(p) ? p->nested_leaf :
-			leaf[p->attnum - 1];
+		leaf[p->attnum - 1];
 
 		return c < 0 || chunk_may_match(probe, file, row_group, c);
 	}
@@ -349,26 +348,28 @@ bloom_exclude(PqPruner *pr, int i, const PqPruneTarget *t, void *arg)
 
 /* The values' hashes, made once per (re)scan, or per file under union_by_name */
 static void
-bloom_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
+bloom_check(PqPruner *pr, const PqPruneTarget *t, PqPruneMethodState *ms,
+			PqPruneVerdict *v)
 {
-	PqBloomProbe *probes = pr->method_state[PQ_PRUNED_BLOOM];
+	PqBloomProbe *probes = ms->state;
 
 	/* under union_by_name a column's physical type may change per file */
-	if (t->union_by_name && pr->method_file[PQ_PRUNED_BLOOM] != t->file_index)
+	if (t->union_by_name && ms->file != t->file_index)
 		probes = NULL;
-	pr->method_file[PQ_PRUNED_BLOOM] = t->file_index;
+	ms->file = t->file_index;
 	if (probes == NULL)
 	{
 		probes = bloom_probes_create(pr->preds, pr->npreds, t->att_cv,
 									 pr->value_cxt);
-		pr->method_state[PQ_PRUNED_BLOOM] = probes;
+		ms->state = probes;
 	}
 	pqfdw_prune_by_predicate(pr, t, bloom_exclude, probes, v);
 }
 
 const PqPruneMethod pqfdw_prune_bloom = {
-	.counter = PQ_PRUNED_BLOOM,
 	.explain = "Row Groups Pruned by Bloom Filter",
-	.enabled = &pqfdw_enable_bloom_pruning,
+	.guc = "parquet_fdw.enable_bloom_pruning",
+	.guc_description = "Skips row groups whose Bloom filters rule out every value of an equality or IN.",
+	.enabled = &enable_bloom_pruning,
 	.check = bloom_check,
 };

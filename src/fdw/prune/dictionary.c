@@ -16,12 +16,11 @@
  */
 #include "postgres.h"
 
-#include "fdw/prune/dictionary.h"
 #include "fdw/prune/prune_method.h"
 #include "format/read/dictionary_reader.h"
 #include "utils/memutils.h"
 
-bool		pqfdw_enable_dictionary_pruning = true;
+static bool enable_dictionary_pruning = true;
 
 /* A chunk's dictionary as declared-type Datums of one attribute. */
 typedef struct DictValues
@@ -58,8 +57,8 @@ load_values(DictState *ds, PqConverter *cv, int leaf, DictValues *dv)
 
 	/*
 	 * Converted as the scan converts a dictionary, in one pass; the Datums
-	 * stay valid until the converter meets another dictionary, after this
-	 * row group's check.
+	 * stay valid until the converter meets another dictionary, after this row
+	 * group's check.
 	 */
 	dv->values = pqfdw_dictionary_datums(cv, &dict);
 	dv->count = dict.count;
@@ -167,8 +166,8 @@ dictionary_may_match(PqPrunePred *preds, int npreds, PqFile *file,
 
 		/*
 		 * The comparisons on one column must hold for one entry together:
-		 * BETWEEN 11 AND 12 excludes {0, 100} though each bound alone
-		 * does not.
+		 * BETWEEN 11 AND 12 excludes {0, 100} though each bound alone does
+		 * not.
 		 */
 		for (j = i; j < npreds; j++)
 			if (preds[j].kind == PQ_PRUNE_COMPARE &&
@@ -187,15 +186,17 @@ dictionary_may_match(PqPrunePred *preds, int npreds, PqFile *file,
 }
 
 static void
-dictionary_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
+dictionary_check(PqPruner *pr, const PqPruneTarget *t, PqPruneMethodState *ms,
+				 PqPruneVerdict *v)
 {
 	v->may_match = dictionary_may_match(pr->preds, pr->npreds, t->file,
 										t->row_group, t->att_cv, t->att_leaf);
 }
 
 const PqPruneMethod pqfdw_prune_dictionary = {
-	.counter = PQ_PRUNED_DICTIONARY,
 	.explain = "Row Groups Pruned by Dictionary",
-	.enabled = &pqfdw_enable_dictionary_pruning,
+	.guc = "parquet_fdw.enable_dictionary_pruning",
+	.guc_description = "Skips row groups whose dictionaries hold no value that satisfies a comparison.",
+	.enabled = &enable_dictionary_pruning,
 	.check = dictionary_check,
 };

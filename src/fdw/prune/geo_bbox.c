@@ -43,7 +43,8 @@
 
 typedef enum PqGeoShape
 {
-	PQ_GEO_BOX,					/* bbox_intersects(col, xmin, ymin, xmax, ymax) */
+	PQ_GEO_BOX,					/* bbox_intersects(col, xmin, ymin, xmax,
+								 * ymax) */
 	PQ_GEO_MEETS,				/* &&, ST_Intersects, ST_Contains, ST_Within */
 	PQ_GEO_DWITHIN				/* ST_DWithin(col, g, d) */
 } PqGeoShape;
@@ -288,7 +289,7 @@ pqfdw_geo_set_values(PqPrunePred *p, const Datum *values, const bool *isnull)
 	PqGeoPred  *g = p->geo;
 	int			v = p->value_index;
 	int			nvalues = g->shape == PQ_GEO_BOX ? 4 :
-		g->shape == PQ_GEO_DWITHIN ? 2 : 1;
+	g->shape == PQ_GEO_DWITHIN ? 2 : 1;
 	int			i;
 
 	g->usable = false;

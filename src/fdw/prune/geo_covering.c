@@ -168,6 +168,7 @@ leaf_bound(const PqFile *file, int row_group, int c, bool upper,
 		!cc->meta_data.has_statistics)
 		return none;
 	s = &cc->meta_data.statistics;
+
 	/*
 	 * A row has a box if and only if it has a geometry (GeoParquet 1.1), so
 	 * the NULL boxes are the NULL geometries when the counts agree; a row

@@ -129,7 +129,7 @@ renders_as(const PqSchemaNode *leaf, Oid type)
 	const PqLogicalType *lt = &leaf->logical;
 	bool		integer = (leaf->physical_type == PQ_INT32 ||
 						   leaf->physical_type == PQ_INT64) &&
-		(lt->id == PQ_LT_NONE || (lt->id == PQ_LT_INTEGER && lt->int_is_signed));
+	(lt->id == PQ_LT_NONE || (lt->id == PQ_LT_INTEGER && lt->int_is_signed));
 
 	switch (type)
 	{

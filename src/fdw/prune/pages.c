@@ -184,8 +184,8 @@ pages_may_match(PqPrunePred *p, PqConverter *cv, const PqColumnDescr *col,
 	int			k;
 
 	/*
-	 * Binary search needs bounds that convert monotonically: floats may
-	 * carry NaN bounds anywhere, which are never pruned on.
+	 * Binary search needs bounds that convert monotonically: floats may carry
+	 * NaN bounds anywhere, which are never pruned on.
 	 */
 	if (p->kind != PQ_PRUNE_COMPARE || !bounds_usable ||
 		ci->boundary_order == PQ_BOUNDARY_UNORDERED ||
@@ -338,7 +338,8 @@ pqfdw_page_ranges(PqPrunePred *preds, int npreds, PqFile *file, int row_group,
 
 /* The ranges live as long as the row group. */
 static void
-page_index_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
+page_index_check(PqPruner *pr, const PqPruneTarget *t, PqPruneMethodState *ms,
+				 PqPruneVerdict *v)
 {
 	MemoryContext old = MemoryContextSwitchTo(t->rg_cxt);
 
@@ -351,8 +352,10 @@ page_index_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
 }
 
 const PqPruneMethod pqfdw_prune_page_index = {
-	.counter = PQ_PRUNED_PAGE_INDEX,
 	.explain = "Row Groups Pruned by Page Index",
+	.narrows = true,
+	.guc = "parquet_fdw.enable_page_index_pruning",
+	.guc_description = "Reads only the pages whose page index says they may hold matching rows.",
 	.enabled = &pqfdw_enable_page_index_pruning,
 	.check = page_index_check,
 };

@@ -212,7 +212,7 @@ unscaled_digits(Datum value, Oid valtype, int scale, bool *negative,
 				/* floats meet only integer columns (int4 read as float8) */
 				if (scale != 0)
 					return PQ_PHYS_UNKNOWN;
-				if (!isfinite(d) || d != floor(d) || fabs(d) >= 0x1p64)
+				if (!isfinite(d) || d != floor(d) || fabs(d) >= 18446744073709551616.0)
 					return PQ_PHYS_NO_MATCH;
 				*negative = d < 0;
 				/* an integral double below 2^64 prints exactly */

@@ -290,7 +290,7 @@ is_prune_clause(Expr *clause, Index relid, List **values)
 
 		foreach(lc, ((BoolExpr *) clause)->args)
 			if (!is_prune_clause((Expr *) lfirst(lc), relid, &branch_values))
-				return false;
+			return false;
 		*values = list_concat(*values, branch_values);
 		return true;
 	}
@@ -576,7 +576,7 @@ pqfdw_prune_init(List *clauses, Index relid, int *npreds)
 
 	foreach(lc, clauses)
 		if (init_pred(&preds[n], (Expr *) lfirst(lc), relid, &next_value))
-			n++;
+		n++;
 	*npreds = n;
 	return preds;
 }

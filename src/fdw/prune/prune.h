@@ -39,8 +39,8 @@ typedef struct PqPrunePred
 	PqPruneKind kind;
 	AttrNumber	attnum;			/* 1-based */
 	int			strategy;		/* btree strategy, column on the left; 6 = <> */
-	Datum	   *values;			/* non-NULL values compared with; several
-								 * for = ANY(array); none: never true */
+	Datum	   *values;			/* non-NULL values compared with; several for
+								 * = ANY(array); none: never true */
 	int			nvalues;
 	int			value_index;	/* its value expression, -1 if fixed */
 	bool		value_is_array;
@@ -59,9 +59,9 @@ typedef struct PqPrunePred
 
 	/*
 	 * A leaf inside a nested column (nested_path.c): the struct fields
-	 * selected from the attribute, outermost first, then, when element,
-	 * the elements of a list ("value op ANY (list)").  Bound per scan to
-	 * the leaf's converter and column; unbound (NULL) decides nothing.
+	 * selected from the attribute, outermost first, then, when element, the
+	 * elements of a list ("value op ANY (list)").  Bound per scan to the
+	 * leaf's converter and column; unbound (NULL) decides nothing.
 	 */
 	int16		fields[PQ_PRUNE_MAX_STEPS];
 	int			nfields;
@@ -72,18 +72,18 @@ typedef struct PqPrunePred
 	PqGeoPred  *geo;			/* PQ_PRUNE_BBOX: its shape and box */
 
 	/*
-	 * Or a key path into a column read as jsonb (json_path.c), outermost
-	 * key first; bound like a nested leaf.  json_variant: the path goes
-	 * into a VARIANT.
+	 * Or a key path into a column read as jsonb (json_path.c), outermost key
+	 * first; bound like a nested leaf.  json_variant: the path goes into a
+	 * VARIANT.
 	 */
 	char	  **json_keys;
 	int			njson_keys;
 	bool		json_variant;
 
 	/*
-	 * "v @> '{...}'" (json_contains.c): each scalar at a key of the
-	 * constant, as "v->>'key' = value"; the first one whose key has a
-	 * usable leaf is the predicate's.
+	 * "v @> '{...}'" (json_contains.c): each scalar at a key of the constant,
+	 * as "v->>'key' = value"; the first one whose key has a usable leaf is
+	 * the predicate's.
 	 */
 	struct PqJsonCand *json_cands;
 	int			njson_cands;

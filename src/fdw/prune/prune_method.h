@@ -21,6 +21,13 @@
 #define PQ_PRED_BBOX 0x4		/* a geometry's bounding box */
 #define PQ_PRED_KINDS 0x7
 
+/* A method's state made from the values, and the file it was made for. */
+typedef struct PqPruneMethodState
+{
+	void	   *state;
+	int			file;
+} PqPruneMethodState;
+
 /* What a method decided of a row group. */
 typedef struct PqPruneVerdict
 {
@@ -57,8 +64,7 @@ struct PqPruner
 	 * Each method's state made from the values (Bloom filter probes), in
 	 * value_cxt; NULL until a method makes it, again after a rescan.
 	 */
-	void	   *method_state[PQ_NPRUNE_COUNTERS];
-	int			method_file[PQ_NPRUNE_COUNTERS];	/* the file it was made for */
+	PqPruneMethodState method_state[PQ_PRUNE_MAX_METHODS];
 
 	PqPrunePred *bound;			/* pqfdw_pruner_set_bound */
 	int64		bound_row_groups;
@@ -74,11 +80,14 @@ struct PqPruner
 
 typedef struct PqPruneMethod
 {
-	PqPruneCounter counter;		/* what it prunes counts here */
 	const char *explain;		/* "Row Groups Pruned by ..." */
-	bool	   *enabled;		/* its GUC */
+	bool		narrows;		/* gives row ranges (EXPLAIN shows it, with
+								 * pages, where a page index was used) */
+	const char *guc;			/* parquet_fdw.enable_..._pruning */
+	const char *guc_description;
+	bool	   *enabled;		/* its value */
 	void		(*check) (PqPruner *pr, const PqPruneTarget *t,
-						  PqPruneVerdict *v);
+						  PqPruneMethodState *ms, PqPruneVerdict *v);
 } PqPruneMethod;
 
 /*

@@ -23,6 +23,7 @@
 #include "fdw/prune/prune_method.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/datum.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -33,6 +34,20 @@ static const PqPruneMethod *const methods[] = {
 	&pqfdw_prune_dictionary,
 	&pqfdw_prune_page_index,
 };
+
+StaticAssertDecl(lengthof(methods) <= PQ_PRUNE_MAX_METHODS,
+				 "more pruning methods than counters");
+
+void
+pqfdw_pruner_define_gucs(void)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(methods); i++)
+		DefineCustomBoolVariable(methods[i]->guc, methods[i]->guc_description,
+								 NULL, methods[i]->enabled, true, PGC_USERSET,
+								 0, NULL, NULL, NULL);
+}
 
 /*
  * The predicates' kinds: a key path learns that it goes into a VARIANT when
@@ -129,6 +144,8 @@ evaluate_values(PqPruner *pr)
 	MemoryContextSwitchTo(old);
 	ResetExprContext(econtext);
 	memset(pr->method_state, 0, sizeof(pr->method_state));
+	for (i = 0; i < PQ_PRUNE_MAX_METHODS; i++)
+		pr->method_state[i].file = -1;
 	pr->values_ready = true;
 }
 
@@ -173,7 +190,7 @@ prune_by_quals(PqPruner *pr, const PqPruneTarget *t, PqRowRange **ranges,
 		{
 			MemoryContext old = MemoryContextSwitchTo(t->tmp_cxt);
 
-			m->check(pr, t, &v);
+			m->check(pr, t, &pr->method_state[i], &v);
 			MemoryContextSwitchTo(old);
 			pr->counts[PQ_PRUNE_PAGES_TOTAL] += v.pages_total * weight;
 			pr->counts[PQ_PRUNE_PAGES_PRUNED] += v.pages_pruned * weight;
@@ -184,7 +201,7 @@ prune_by_quals(PqPruner *pr, const PqPruneTarget *t, PqRowRange **ranges,
 			}
 			if (!v.may_match)
 			{
-				pr->counts[m->counter] += weight;
+				pr->counts[PQ_PRUNED_BY_METHOD + i] += weight;
 				if (v.kinds & PQ_PRED_NESTED)
 					pr->counts[PQ_PRUNED_NESTED] += weight;
 				if (v.kinds & PQ_PRED_BBOX)
@@ -216,7 +233,7 @@ bound_narrow(PqPruner *pr, const PqPruneTarget *t, PqRowRange **ranges,
 {
 	int64		num_rows = t->file->md.row_groups[t->row_group].num_rows;
 	int64		before = *ranges ? pq_row_ranges_rows(*ranges, *nranges) :
-		num_rows;
+	num_rows;
 	int64		pages_total = 0;
 	int64		pages_pruned = 0;
 	PqRowRange *r;
@@ -292,9 +309,9 @@ pqfdw_pruner_explain(const PqPruner *pr, const int64 *counts, ExplainState *es)
 	int			i;
 
 	for (i = 0; i < lengthof(methods); i++)
-		if (methods[i]->counter != PQ_PRUNED_PAGE_INDEX)
+		if (!methods[i]->narrows)
 			ExplainPropertyInteger(methods[i]->explain, NULL,
-								   counts[methods[i]->counter], es);
+								   counts[PQ_PRUNED_BY_METHOD + i], es);
 	/* of the above, by quals on struct fields and list elements ... */
 	if (pr->kinds & PQ_PRED_NESTED)
 		ExplainPropertyInteger("Row Groups Pruned by Nested Fields",
@@ -310,8 +327,10 @@ pqfdw_pruner_explain(const PqPruner *pr, const int64 *counts, ExplainState *es)
 	/* only files with a page index that a qual could use */
 	if (counts[PQ_PRUNE_PAGES_TOTAL] > 0)
 	{
-		ExplainPropertyInteger(pqfdw_prune_page_index.explain, NULL,
-							   counts[PQ_PRUNED_PAGE_INDEX], es);
+		for (i = 0; i < lengthof(methods); i++)
+			if (methods[i]->narrows)
+				ExplainPropertyInteger(methods[i]->explain, NULL,
+									   counts[PQ_PRUNED_BY_METHOD + i], es);
 		ExplainPropertyInteger("Pages Total", NULL,
 							   counts[PQ_PRUNE_PAGES_TOTAL], es);
 		ExplainPropertyInteger("Pages Pruned by Page Index", NULL,

@@ -24,26 +24,28 @@ typedef struct PqPruneTarget
 	PqFile	   *file;
 	int			file_index;
 	int			row_group;
-	PqConverter **att_cv;		/* per attribute: its converter, NULL when
-								 * not read */
+	PqConverter **att_cv;		/* per attribute: its converter, NULL when not
+								 * read */
 	const int  *att_leaf;		/* ... and its leaf column in the file */
 	bool		union_by_name;	/* a column's physical type may change from
 								 * file to file */
-	bool		counted;		/* counts for EXPLAIN (of a row group cut
-								 * into pieces for workers, its first) */
+	bool		counted;		/* counts for EXPLAIN (of a row group cut into
+								 * pieces for workers, its first) */
 	bool		parallel;		/* row groups come from a shared cursor */
 	MemoryContext rg_cxt;		/* lives as long as the row group */
 	MemoryContext tmp_cxt;		/* reset soon after */
 } PqPruneTarget;
 
+/* Pruning methods there may be (pruner.c's table). */
+#define PQ_PRUNE_MAX_METHODS 8
+
 /* What pruning left out, for EXPLAIN ANALYZE (summed over processes). */
 typedef enum PqPruneCounter
 {
-	PQ_PRUNED_STATISTICS,		/* row groups, by each method */
-	PQ_PRUNED_BLOOM,
-	PQ_PRUNED_DICTIONARY,
-	PQ_PRUNED_PAGE_INDEX,
-	PQ_PRUNED_NESTED,			/* of those, by a qual on nested leaves */
+	PQ_PRUNED_BY_METHOD,		/* row groups, by each method: + its place in
+								 * pruner.c's table */
+	PQ_PRUNED_NESTED = PQ_PRUNE_MAX_METHODS,	/* of those, by a qual on
+												 * nested leaves */
 	PQ_PRUNED_BBOX,				/* ... on a geometry's bounding box */
 	PQ_PRUNED_VARIANT,			/* ... on shredded VARIANT fields */
 	PQ_PRUNE_PAGES_TOTAL,		/* pages of the page indexes used */
@@ -61,6 +63,9 @@ typedef enum PqPruneCounter
 extern PqPruner *pqfdw_pruner_create(List *clauses, Index relid,
 									 List *value_exprs, PlanState *ps,
 									 MemoryContext cxt);
+
+/* The methods' GUCs (parquet_fdw.enable_<method>_pruning), at _PG_init. */
+extern void pqfdw_pruner_define_gucs(void);
 
 /* Evaluate the values again at the next row group (a rescan). */
 extern void pqfdw_pruner_rescan(PqPruner *pr);

@@ -189,8 +189,8 @@ pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,
 
 	/*
 	 * An encrypted column's statistics are in its decrypted metadata (a
-	 * plaintext footer has them stripped); the column is read anyway, so
-	 * its key is needed regardless.
+	 * plaintext footer has them stripped); the column is read anyway, so its
+	 * key is needed regardless.
 	 */
 	if (cc->crypto_metadata.kind != PQ_CRYPTO_NONE)
 		cm = pq_file_chunk_meta(file, rg - file->md.row_groups, c);
@@ -273,14 +273,16 @@ statistics_exclude(PqPruner *pr, int i, const PqPruneTarget *t, void *arg)
 }
 
 static void
-statistics_check(PqPruner *pr, const PqPruneTarget *t, PqPruneVerdict *v)
+statistics_check(PqPruner *pr, const PqPruneTarget *t, PqPruneMethodState *ms,
+				 PqPruneVerdict *v)
 {
 	pqfdw_prune_by_predicate(pr, t, statistics_exclude, NULL, v);
 }
 
 const PqPruneMethod pqfdw_prune_statistics = {
-	.counter = PQ_PRUNED_STATISTICS,
 	.explain = "Row Groups Pruned by Statistics",
+	.guc = "parquet_fdw.enable_statistics_pruning",
+	.guc_description = "Skips row groups whose column statistics rule out every row.",
 	.enabled = &pqfdw_enable_statistics_pruning,
 	.check = statistics_check,
 };

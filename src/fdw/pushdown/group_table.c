@@ -67,9 +67,9 @@ struct PqGroupTable
 	uint32		memo_gen;
 
 	/*
-	 * The dense path: the dictionaries its entries are of, each key's
-	 * stride in it, and per combination the group (valid when dense_gen_of
-	 * is dense_gen: a change of dictionaries starts a new generation).
+	 * The dense path: the dictionaries its entries are of, each key's stride
+	 * in it, and per combination the group (valid when dense_gen_of is
+	 * dense_gen: a change of dictionaries starts a new generation).
 	 */
 	uint32		dense_dict[PQFDW_DENSE_MAX_KEYS];
 	uint32		dense_stride[PQFDW_DENSE_MAX_KEYS];
@@ -483,7 +483,7 @@ pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 	{
 		uint32		nullmask;
 		uint32		m = identity_hash(gt, keys, r, ids, &nullmask) &
-			(PQFDW_MEMO_SIZE - 1);
+		(PQFDW_MEMO_SIZE - 1);
 		uint64	   *mids = gt->memo_ids + (size_t) m * gt->nkeys;
 
 		if (gt->memo_gen_of[m] == gt->memo_gen &&

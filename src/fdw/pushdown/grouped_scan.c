@@ -45,9 +45,9 @@ typedef struct PqGrouped
 	PqAccum   **accs;
 
 	/*
-	 * The vectors of a batch: grouping keys first, then the arguments of
-	 * the aggregates that have one (arg_vec: each aggregate's, -1 for
-	 * count(*)); from the table's batches (exprs) or from spilled rows.
+	 * The vectors of a batch: grouping keys first, then the arguments of the
+	 * aggregates that have one (arg_vec: each aggregate's, -1 for count(*));
+	 * from the table's batches (exprs) or from spilled rows.
 	 */
 	int			nvec;
 	PqVExpr   **exprs;
@@ -451,8 +451,8 @@ grouped_next(ForeignScanState *node)
 	int			i;
 
 	/*
-	 * Spill files and the list of partitions outlive this call, which runs
-	 * in the per-tuple context: they are made in the spill context.
+	 * Spill files and the list of partitions outlive this call, which runs in
+	 * the per-tuple context: they are made in the spill context.
 	 */
 	old = MemoryContextSwitchTo(gs->spill_cxt);
 	if (!gs->started)

@@ -66,9 +66,9 @@ typedef struct PqTopN
 	int			next;			/* of the sorted output */
 
 	/*
-	 * Skipping row groups and pages: the pruner's bound, "first key <=
-	 * (>=) the worst kept" (key_preds[0]), OR "first key IS NULL"
-	 * (key_preds[1]) when NULLs sort first.
+	 * Skipping row groups and pages: the pruner's bound, "first key <= (>=)
+	 * the worst kept" (key_preds[0]), OR "first key IS NULL" (key_preds[1])
+	 * when NULLs sort first.
 	 */
 	PqPruner   *pruner;
 	PqPrunePred key_preds[2];

@@ -26,7 +26,7 @@ Datum
 pqfdw_unscaled_numeric(int128 v, int scale)
 {
 	char		digits[64];
-	char		text[72];
+	char text[	72];
 	uint128		u = v < 0 ? -(uint128) v : (uint128) v;
 	int			n = 0;
 	int			pos = 0;
@@ -38,14 +38,16 @@ pqfdw_unscaled_numeric(int128 v, int scale)
 		u /= 10;
 	} while (u != 0 || n <= scale);
 	if (v < 0)
-		text[pos++] = '-';
+		text[		pos++] = '-';
+
 	while (n > 0)
 	{
 		if (n == scale)
-			text[pos++] = '.';
-		text[pos++] = digits[--n];
+			text[		pos++] = '.';
+		text[		pos++] = digits[--n];
 	}
-	text[pos] = '\0';
+	text[		pos] = '\0';
+
 	return DirectFunctionCall3(numeric_in, CStringGetDatum(text),
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
@@ -155,7 +157,7 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 		{
 			/* decimal_bound() checked it */
 			if (!pqfdw_numeric_const_unscaled(c->constvalue, &e->const_i,
-										&e->out.scale))
+											  &e->out.scale))
 				elog(ERROR, "numeric constant out of range in a vector expression");
 		}
 		else if (type == FLOAT4OID)

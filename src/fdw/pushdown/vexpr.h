@@ -34,8 +34,8 @@ typedef enum PqVKind
 	PQV_DATUM,					/* text: Datums of the batch */
 	PQV_DECIMAL					/* numeric of a DECIMAL column read unscaled
 								 * (pqfdw_table_reader_set_unscaled): in
-								 * int64, or in int128 (w) for precisions
-								 * over 18, with the column's scale */
+								 * int64, or in int128 (w) for precisions over
+								 * 18, with the column's scale */
 } PqVKind;
 
 /* Kinds whose values are in PqVector.i */
@@ -81,8 +81,8 @@ extern bool pqfdw_vkind_of(Oid type, PqVKind *kind);
 typedef struct PqVexprNumerics
 {
 	Bitmapset  *unscaled;
-	Bitmapset  *wide;			/* of those, held in byte arrays: only as
-								 * bare columns (min, max, count, keys) */
+	Bitmapset  *wide;			/* of those, held in byte arrays: only as bare
+								 * columns (min, max, count, keys) */
 	Bitmapset  *summable;		/* wide ones whose sum stays in 128 bits */
 	int			natts;
 	int		   *scale;			/* [natts + 1] */

@@ -22,17 +22,26 @@
 #include "utils/float.h"
 #include "utils/varlena.h"
 
-static pg_attribute_noreturn() void
+static pg_attribute_noreturn()
+void
 int_range_error(Oid type)
 {
+	/* PostgreSQL's own messages, each whole */
+	if (type == INT2OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("smallint out of range")));
+	if (type == INT4OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("integer out of range")));
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("%s out of range",
-					type == INT2OID ? "smallint" :
-					type == INT4OID ? "integer" : "bigint")));
+			 errmsg("bigint out of range")));
 }
 
-static pg_attribute_noreturn() void
+static pg_attribute_noreturn()
+void
 zero_divide_error(void)
 {
 	ereport(ERROR,

@@ -423,7 +423,7 @@ pqfdw_vexpr_supported(Expr *expr, Index relid, const PqVexprNumerics *num)
 		foreach(lc, ((BoolExpr *) expr)->args)
 			if (exprType(lfirst(lc)) != BOOLOID ||
 				!pqfdw_vexpr_supported(lfirst(lc), relid, num))
-				return false;
+			return false;
 		return true;
 	}
 	if (!pqfdw_vexpr_call_of(expr, &funcid, &args) || pqfdw_vop_of(funcid) == NULL)

@@ -31,17 +31,17 @@ typedef struct PqBatchCodes
 typedef struct PqBatchColumn
 {
 	int			att;			/* 0-based attribute number */
-	bool		output;			/* its values are handed out (false: only
-								 * the batch filter tests them, and they
-								 * stay NULL) */
+	bool		output;			/* its values are handed out (false: only the
+								 * batch filter tests them, and they stay
+								 * NULL) */
 } PqBatchColumn;
 
 typedef struct PqBatch
 {
 	int			nrows;			/* rows in this batch */
 	int			capacity;		/* rows an attribute has room for */
-	int			natts;			/* of the relation; attributes not read
-								 * are NULL in every row */
+	int			natts;			/* of the relation; attributes not read are
+								 * NULL in every row */
 	Datum	   *values;			/* natts * capacity, pqfdw_batch_index() */
 	bool	   *nulls;
 	int			ncols;			/* the columns read, in the reader's order */

@@ -107,7 +107,7 @@ filter_node_ok(Node *node, Index relid, bool leakproof)
 
 				foreach(lc, ((BoolExpr *) node)->args)
 					if (!filter_node_ok(lfirst(lc), relid, leakproof))
-						return false;
+					return false;
 				return true;
 			}
 		default:

@@ -197,7 +197,7 @@ translate_consts(PqFilterLeaf *leaf, PqConverter *cv, PqRawKind raw)
 				leaf->cmp == PQC_ILIKE || leaf->cmp == PQC_NOT_ILIKE)
 			{
 				bool		lower = leaf->cmp == PQC_ILIKE ||
-					leaf->cmp == PQC_NOT_ILIKE;
+				leaf->cmp == PQC_NOT_ILIKE;
 
 				if (leaf->nconsts != 1 ||
 					(leaf->like = parse_like(t, lower)) == NULL)
@@ -303,7 +303,7 @@ choose_raw(PqFilterLeaf *leaf, PqConverter *cv)
 	int			pt = cv->physical_type;
 	PqRawKind	raw = PQR_DATUM;
 	bool		pattern = leaf->cmp == PQC_LIKE || leaf->cmp == PQC_NOT_LIKE ||
-		leaf->cmp == PQC_ILIKE || leaf->cmp == PQC_NOT_ILIKE;
+	leaf->cmp == PQC_ILIKE || leaf->cmp == PQC_NOT_ILIKE;
 
 	leaf->bound = true;
 	leaf->raw = PQR_DATUM;

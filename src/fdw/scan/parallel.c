@@ -177,7 +177,7 @@ pqfdw_parallel_claim(void *arg, PqScanUnit *out)
 	for (;;)
 	{
 		uint64		units = (uint64) shared->files[cur->file].row_groups *
-			shared->files[cur->file].pieces;
+		shared->files[cur->file].pieces;
 
 		if (unit < cur->file_first + units)
 			break;

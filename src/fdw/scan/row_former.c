@@ -83,9 +83,9 @@ struct PqRowFormer
 	bool	   *has_nulls;
 
 	/*
-	 * The chunk's leading by-value attributes without NULLs, before
-	 * attribute nlead, are at the same offsets in every row: lead_off[a],
-	 * after the previous one's end lead_end[a]; lead bytes in all.
+	 * The chunk's leading by-value attributes without NULLs, before attribute
+	 * nlead, are at the same offsets in every row: lead_off[a], after the
+	 * previous one's end lead_end[a]; lead bytes in all.
 	 */
 	int			nlead;
 	Size	   *lead_off;

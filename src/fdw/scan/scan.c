@@ -46,9 +46,9 @@ struct PqScanState
 	int			batch_pos;
 
 	/*
-	 * With a scan target list (a whole-row reference, fdw/plan/planner.c): the
-	 * attribute number of each scan tuple column, 0 for the whole row, and
-	 * the whole-row values of the batch rows [formed_first, formed_end),
+	 * With a scan target list (a whole-row reference, fdw/plan/planner.c):
+	 * the attribute number of each scan tuple column, 0 for the whole row,
+	 * and the whole-row values of the batch rows [formed_first, formed_end),
 	 * allocated in form_cxt.
 	 */
 	int			nscan;
@@ -82,8 +82,8 @@ struct PqScanState
 	PqParallelScan *shared;
 	PqParallelCursor cursor;
 	bool		counters_shared;	/* a worker's, added to shared */
-	int			split_row_groups;	/* the leader's copy: EXPLAIN runs
-									 * after the shared memory is gone */
+	int			split_row_groups;	/* the leader's copy: EXPLAIN runs after
+									 * the shared memory is gone */
 	int64		parallel_units;
 	int64		worker_counters[PQFDW_NCOUNTERS];
 };

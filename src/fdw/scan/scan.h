@@ -64,6 +64,7 @@ extern void pqfdw_scan_rescan(PqScanState *st);
 extern void pqfdw_scan_end(PqScanState *st);
 extern void pqfdw_scan_explain(PqScanState *st, ForeignScanState *node,
 							   struct ExplainState *es);
+
 /* ... and as a parallel scan (ReInitializeDSM needs no state) */
 extern Size pqfdw_scan_estimate_dsm(PqScanState *st);
 extern void pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt,

@@ -86,7 +86,7 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 		tr->att_leaf[i] = -1;
 
 	tr->batch.capacity = Max(1, Min(PQFDW_BATCH_MAX_ROWS,
-								PQFDW_BATCH_TARGET_DATUMS / Max(tr->natts, 1)));
+									PQFDW_BATCH_TARGET_DATUMS / Max(tr->natts, 1)));
 	cells = (Size) tr->batch.capacity * Max(tr->natts, 1);
 	tr->batch.values = palloc0(sizeof(Datum) * cells);
 	/* columns that are not read stay NULL in every row */
@@ -211,8 +211,8 @@ open_file(PqTableReader *tr, int next)
 	int			i;
 
 	/*
-	 * The open file stays open when no other follows, and a rescan that
-	 * comes back to it reuses it with its footer and page indexes.
+	 * The open file stays open when no other follows, and a rescan that comes
+	 * back to it reuses it with its footer and page indexes.
 	 */
 	while (tr->file_check && next < list_length(tr->paths) &&
 		   !tr->file_check(tr->file_check_arg, next))
@@ -880,6 +880,7 @@ fill_batch(PqTableReader *tr, int n)
 			pqfdw_table_column_fill_from_file(tr, c, n, tr->sel, m);
 			continue;
 		}
+
 		/*
 		 * Selecting rows costs more per row than converting all and
 		 * compacting, unless the filter removed a good part of them.

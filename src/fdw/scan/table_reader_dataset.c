@@ -49,7 +49,7 @@ field_type(const PqSchemaNode *node)
  */
 bool
 pqfdw_table_column_map(PqTableReader *tr, PqTableColumn *c, const char *path,
-		   PqSchemaNode **leaf)
+					   PqSchemaNode **leaf)
 {
 	int			att = c->attnum - 1;
 	bool		by_name = tr->ds != NULL && tr->ds->union_by_name;
@@ -129,7 +129,7 @@ pqfdw_table_column_error_context(ErrorContextCallback *cb,
  */
 void
 pqfdw_table_column_fill_from_file(PqTableReader *tr, PqTableColumn *c, int n, const int *sel,
-			   int m)
+								  int m)
 {
 	int			att = c->attnum - 1;
 	Datum	   *values = tr->batch.values + pqfdw_batch_index(&tr->batch, att, 0);

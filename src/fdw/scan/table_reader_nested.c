@@ -207,7 +207,7 @@ struct_from_levels(PqNestedColumn *nc, const PqLeafBatch *lb, int n,
 		for (i = 0; i < nc->nleaves; i++)
 		{
 			bool		present = lb[i].def == NULL ||
-				lb[i].def[r] == lb[i].leaf->max_def;
+			lb[i].def[r] == lb[i].leaf->max_def;
 
 			if ((lb[i].def != NULL && lb[i].def[r] < sdef) != isnull)
 				pq_corrupt("column \"%s\" disagrees with the other columns of its field: definition levels differ",

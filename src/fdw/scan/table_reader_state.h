@@ -20,12 +20,12 @@ typedef struct PqTableColumn
 	bool		conv_ready;
 	PqColumnReader *reader;		/* for the current file */
 	PqColumnReader *kept;		/* the reader, rebound from file to file */
-	PqNestedColumn *nested;		/* instead of conv and reader: a nested
-								 * field (fdw/convert/nested.h) */
+	PqNestedColumn *nested;		/* instead of conv and reader: a nested field
+								 * (fdw/convert/nested.h) */
 	List	   *variant_keys;	/* VARIANT as jsonb: the object fields the
 								 * query uses (NIL: all) */
-	bool		output;			/* its Datums are handed out (false: only
-								 * the filter reads it) */
+	bool		output;			/* its Datums are handed out (false: only the
+								 * filter reads it) */
 	bool		filtered;		/* the filter tests it */
 	bool		unscaled;		/* DECIMAL as unscaled int8 (set_unscaled) */
 	PqConverter uconv;			/* a filtered unscaled column: conv gives the
@@ -80,8 +80,8 @@ struct PqTableReader
 	int64		file_row;		/* file row of the row group's first row */
 
 	/*
-	 * Rows of the row group to read, sorted (NULL: all of them); pruning
-	 * may set them, allocated in rg_cxt.  rg_pos is the next row to return.
+	 * Rows of the row group to read, sorted (NULL: all of them); pruning may
+	 * set them, allocated in rg_cxt.  rg_pos is the next row to return.
 	 */
 	PqRowRange *rg_ranges;
 	int			rg_nranges;
@@ -91,25 +91,25 @@ struct PqTableReader
 	PqChunkFetch *chunk_fetch;	/* the row group's chunks, read whole */
 
 	/*
-	 * The batch handed out (batch.h), column-major: capacity Datums and
-	 * nulls per attribute, so that each column's values are written, and
-	 * whole rows formed (row_former.c), in sequence; its converters are
-	 * uconv for split columns; batch_cols, its columns, follow cols.
+	 * The batch handed out (batch.h), column-major: capacity Datums and nulls
+	 * per attribute, so that each column's values are written, and whole rows
+	 * formed (row_former.c), in sequence; its converters are uconv for split
+	 * columns; batch_cols, its columns, follow cols.
 	 */
 	PqBatch		batch;
 	PqBatchColumn *batch_cols;
 
 	/*
-	 * What prunes the row groups (set_pruner; NULL: nothing), and which
-	 * row groups a sample reads (set_sample; NULL: all).
+	 * What prunes the row groups (set_pruner; NULL: nothing), and which row
+	 * groups a sample reads (set_sample; NULL: all).
 	 */
 	PqPruner   *pruner;
 	const bool *sample;			/* per row group of all files */
 	const int  *sample_first;	/* per file: index of its first row group */
 
 	/*
-	 * Parallel scans: row groups come from claim, not in order; a unit may
-	 * be piece unit_piece of unit_pieces equal row ranges of its row group.
+	 * Parallel scans: row groups come from claim, not in order; a unit may be
+	 * piece unit_piece of unit_pieces equal row ranges of its row group.
 	 */
 	PqUnitClaim claim;
 	void	   *claim_arg;
@@ -117,10 +117,10 @@ struct PqTableReader
 	int			unit_pieces;
 
 	/*
-	 * Quals evaluated on batches (filter.h): the columns they test
-	 * (filtered) are decoded first, the others only for the rows that pass
-	 * (late materialization).  When pruning left row ranges (a page index),
-	 * the ranges are first narrowed to the passing rows, so that the other
+	 * Quals evaluated on batches (filter.h): the columns they test (filtered)
+	 * are decoded first, the others only for the rows that pass (late
+	 * materialization).  When pruning left row ranges (a page index), the
+	 * ranges are first narrowed to the passing rows, so that the other
 	 * columns read only the pages holding them (rg_filtered).
 	 */
 	PqFilter   *filter;

@@ -37,8 +37,8 @@ pq_zstd_decompress(const uint8 *src, size_t srclen,
 
 	/*
 	 * The one-shot call decodes every frame in src (skippable ones too)
-	 * straight into dst, whether or not the frames record their content
-	 * size, and fails rather than write past dstlen.
+	 * straight into dst, whether or not the frames record their content size,
+	 * and fails rather than write past dstlen.
 	 */
 	ret = ZSTD_decompressDCtx(pq_zstd_dctx, dst, dstlen, src, srclen);
 	if (ZSTD_isError(ret))

@@ -58,25 +58,62 @@ pq_location_detail(void)
 	return psprintf("%s.", buf);
 }
 
-static void pq_report(int sqlstate, const char *what, const char *hint,
-					  const char *fmt, va_list args) pg_attribute_printf(4, 0) pg_attribute_noreturn();
+/*
+ * The kinds of error the format layer raises, each with its own whole
+ * messages (with and without a file to name), so that every message is one
+ * translatable string.
+ */
+typedef enum PqErrorKind
+{
+	PQ_ERR_CORRUPT,
+	PQ_ERR_UNSUPPORTED,
+	PQ_ERR_TOO_LARGE,
+	PQ_ERR_AUTH
+} PqErrorKind;
+
+static void pq_report(PqErrorKind kind, const char *fmt, va_list args) pg_attribute_printf(2, 0) pg_attribute_noreturn();
 
 static void
-pq_report(int sqlstate, const char *what, const char *hint, const char *fmt,
-		  va_list args)
+pq_report(PqErrorKind kind, const char *fmt, va_list args)
 {
+	const char *file = pq_errloc.filename;
 	char		msg[1024];
 	char	   *detail;
 
 	vsnprintf(msg, sizeof(msg), fmt, args);
 	detail = pq_location_detail();
-	ereport(ERROR,
-			(errcode(sqlstate),
-			 pq_errloc.filename ?
-			 errmsg("%s Parquet file \"%s\": %s", what, pq_errloc.filename, msg) :
-			 errmsg("%s Parquet data: %s", what, msg),
-			 detail ? errdetail_internal("%s", detail) : 0,
-			 hint ? errhint("%s", hint) : 0));
+	switch (kind)
+	{
+		case PQ_ERR_CORRUPT:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 file ? errmsg("corrupt Parquet file \"%s\": %s", file, msg) :
+					 errmsg("corrupt Parquet data: %s", msg),
+					 detail ? errdetail_internal("%s", detail) : 0));
+			break;
+		case PQ_ERR_UNSUPPORTED:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 file ? errmsg("unsupported feature in Parquet file \"%s\": %s", file, msg) :
+					 errmsg("unsupported feature in Parquet data: %s", msg),
+					 detail ? errdetail_internal("%s", detail) : 0));
+			break;
+		case PQ_ERR_TOO_LARGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 file ? errmsg("cannot read Parquet file \"%s\": %s", file, msg) :
+					 errmsg("cannot read Parquet data: %s", msg),
+					 detail ? errdetail_internal("%s", detail) : 0));
+			break;
+		case PQ_ERR_AUTH:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 file ? errmsg("could not decrypt Parquet file \"%s\": %s", file, msg) :
+					 errmsg("could not decrypt Parquet data: %s", msg),
+					 detail ? errdetail_internal("%s", detail) : 0,
+					 errhint("The key or the AAD prefix is wrong, or the file was modified.")));
+			break;
+	}
 	pg_unreachable();
 }
 
@@ -86,7 +123,7 @@ pq_corrupt(const char *fmt,...)
 	va_list		args;
 
 	va_start(args, fmt);
-	pq_report(ERRCODE_DATA_CORRUPTED, "corrupt", NULL, fmt, args);
+	pq_report(PQ_ERR_CORRUPT, fmt, args);
 	va_end(args);
 }
 
@@ -96,7 +133,7 @@ pq_unsupported(const char *fmt,...)
 	va_list		args;
 
 	va_start(args, fmt);
-	pq_report(ERRCODE_FEATURE_NOT_SUPPORTED, "unsupported feature in", NULL, fmt, args);
+	pq_report(PQ_ERR_UNSUPPORTED, fmt, args);
 	va_end(args);
 }
 
@@ -106,7 +143,7 @@ pq_too_large(const char *fmt,...)
 	va_list		args;
 
 	va_start(args, fmt);
-	pq_report(ERRCODE_PROGRAM_LIMIT_EXCEEDED, "cannot read", NULL, fmt, args);
+	pq_report(PQ_ERR_TOO_LARGE, fmt, args);
 	va_end(args);
 }
 
@@ -116,9 +153,7 @@ pq_auth_failure(const char *fmt,...)
 	va_list		args;
 
 	va_start(args, fmt);
-	pq_report(ERRCODE_DATA_CORRUPTED, "could not decrypt",
-			  "The key or the AAD prefix is wrong, or the file was modified.",
-			  fmt, args);
+	pq_report(PQ_ERR_AUTH, fmt, args);
 	va_end(args);
 }
 

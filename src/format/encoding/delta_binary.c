@@ -227,7 +227,7 @@ pq_delta_end(PqDeltaDecoder *d)
 {
 	/* values whose bits have not been reached yet */
 	uint64		left = d->total_values - d->values_read -
-		(d->buf_len - d->buf_pos);
+	(d->buf_len - d->buf_pos);
 	size_t		tail;
 
 	if (d->values_read == 0 && d->total_values > 0)

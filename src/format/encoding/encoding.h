@@ -81,6 +81,7 @@ extern void pq_rle_init(PqRleDecoder *d, const uint8 *buf, size_t len,
  * value: the caller decides how many values it needs.
  */
 extern int	pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n);
+
 /* Levels: each value is checked against max_level (pq_corrupt if above). */
 extern int	pq_rle_read_levels(PqRleDecoder *d, int16 *out, int n,
 							   int max_level);
@@ -144,6 +145,7 @@ typedef struct PqDeltaDecoder
 } PqDeltaDecoder;
 
 extern void pq_delta_init(PqDeltaDecoder *d, const uint8 *buf, size_t len);
+
 /* Decode n values (error if fewer remain); int64 or int32 (truncated wrap). */
 extern void pq_delta_read_i64(PqDeltaDecoder *d, int64 *out, int n);
 extern void pq_delta_read_i32(PqDeltaDecoder *d, int32 *out, int n);
@@ -243,6 +245,7 @@ pq_encoding_is_dictionary(int encoding)
 extern void pq_valdec_read_fixed(PqValueDecoder *d, int n, void *out);
 extern void pq_valdec_read_byte_array(PqValueDecoder *d, int n,
 									  PqByteArray *out);
+
 /* Dictionary indices; each checked against dict_size. */
 extern void pq_valdec_read_indices(PqValueDecoder *d, int n, uint32 *out,
 								   uint32 dict_size);

@@ -126,8 +126,8 @@ pq_plain_encode_fixed(PqBuffer *out, int ptype, int type_length,
 	if (ptype == PQ_BOOLEAN)
 	{
 		/*
-		 * One uint8 (0 or 1) per value in.  Each call starts a new byte, so
-		 * a page's booleans must be encoded in one call.
+		 * One uint8 (0 or 1) per value in.  Each call starts a new byte, so a
+		 * page's booleans must be encoded in one call.
 		 */
 		const uint8 *in = values;
 		int			i;

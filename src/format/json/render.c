@@ -376,7 +376,7 @@ void
 pq_json_base64(PqBuffer *buf, const uint8 *p, size_t len)
 {
 	static const char alphabet[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	size_t		i;
 
 	pq_buffer_reserve(buf, (len + 2) / 3 * 4 + 2);
@@ -531,8 +531,8 @@ json_integer(PqBuffer *buf, const PqSchemaNode *node, const PqValue *v)
 	{
 		int64		lo = lt->int_is_signed ? -(INT64CONST(1) << (lt->int_bit_width - 1)) : 0;
 		int64		hi = lt->int_is_signed ?
-			(INT64CONST(1) << (lt->int_bit_width - 1)) - 1 :
-			(INT64CONST(1) << lt->int_bit_width) - 1;
+		(INT64CONST(1) << (lt->int_bit_width - 1)) - 1 :
+		(INT64CONST(1) << lt->int_bit_width) - 1;
 
 		if (x < lo || x > hi)
 			pq_corrupt("value " INT64_FORMAT " of column \"%s\" is out of range for INT(%d, %s)",

@@ -32,7 +32,8 @@ typedef struct PqValue
 
 	/*
 	 * PQ_VAL_SCALAR: the value's index among its leaf's values in the batch
-	 * (format/read/assemble.h), for callers that converted a batch's values in bulk.
+	 * (format/read/assemble.h), for callers that converted a batch's values
+	 * in bulk.
 	 */
 	int			vindex;
 
@@ -60,8 +61,8 @@ typedef struct PqValue
 		/* PQ_VAL_LIST and PQ_VAL_GROUP */
 		struct
 		{
-			struct PqValue *items;	/* LIST: occurrences; GROUP: one per
-									 * child of node, in schema order */
+			struct PqValue *items;	/* LIST: occurrences; GROUP: one per child
+									 * of node, in schema order */
 			int			n;
 		}			children;
 	}			u;

@@ -34,8 +34,8 @@ typedef struct PqSchemaNode
 	struct PqSchemaNode *parent;
 	struct PqSchemaNode **children;
 	int			n_children;
-	int			first_leaf;		/* leaves under this node:
-								 * [first_leaf, first_leaf + n_leaves) */
+	int			first_leaf;		/* leaves under this node: [first_leaf,
+								 * first_leaf + n_leaves) */
 	int			n_leaves;
 } PqSchemaNode;
 

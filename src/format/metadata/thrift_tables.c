@@ -149,7 +149,7 @@ static const PqThriftField int_type_fields[] = {
 	TF(2, PQ_FK_BOOL, REQ, "isSigned", PqLogicalType, int_is_signed, NONE, NONE),
 };
 static const PqThriftStructDesc int_type_desc =
-PQ_THRIFT_STRUCT("IntType", PqLogicalType, int_type_fields, .no_clear = true);
+PQ_THRIFT_STRUCT("IntType", PqLogicalType, int_type_fields,.no_clear = true);
 
 static const PqThriftField variant_type_fields[] = {
 	TF(1, PQ_FK_I8, 0, "specification_version", PqLogicalType,
@@ -177,7 +177,7 @@ PQ_THRIFT_STRUCT("GeographyType", PqLogicalType, geography_type_fields,
 
 /* StringType, DateType, ...: no fields, but skip what a newer writer adds */
 static const PqThriftStructDesc empty_type_desc = {
-	.name = "LogicalType member", .size = sizeof(PqLogicalType),
+	.name = "LogicalType member",.size = sizeof(PqLogicalType),
 	.no_clear = true
 };
 
@@ -224,9 +224,9 @@ logical_member_desc(int id)
  * PQ_LT_UNRECOGNIZED: readers fall back to the ConvertedType.
  */
 static const PqThriftUnionDesc logical_type_desc = {
-	.name = "LogicalType", .size = sizeof(PqLogicalType),
+	.name = "LogicalType",.size = sizeof(PqLogicalType),
 	.id_offset = offsetof(PqLogicalType, id),
-	.member = logical_member_desc, .unknown_id = PQ_LT_UNRECOGNIZED
+	.member = logical_member_desc,.unknown_id = PQ_LT_UNRECOGNIZED
 };
 
 static const PqThriftField schema_element_fields[] = {
@@ -316,11 +316,11 @@ static const PqThriftField encryption_with_column_key_fields[] = {
 };
 static const PqThriftStructDesc encryption_with_column_key_desc =
 PQ_THRIFT_STRUCT("EncryptionWithColumnKey", PqColumnCryptoMetaData,
-				 encryption_with_column_key_fields, .no_clear = true);
+				 encryption_with_column_key_fields,.no_clear = true);
 
 /* EncryptionWithFooterKey has no fields */
 static const PqThriftStructDesc encryption_with_footer_key_desc = {
-	.name = "EncryptionWithFooterKey", .size = sizeof(PqColumnCryptoMetaData),
+	.name = "EncryptionWithFooterKey",.size = sizeof(PqColumnCryptoMetaData),
 	.no_clear = true
 };
 
@@ -335,7 +335,7 @@ column_crypto_member_desc(int id)
 }
 
 static const PqThriftUnionDesc column_crypto_metadata_desc = {
-	.name = "ColumnCryptoMetaData", .size = sizeof(PqColumnCryptoMetaData),
+	.name = "ColumnCryptoMetaData",.size = sizeof(PqColumnCryptoMetaData),
 	.id_offset = offsetof(PqColumnCryptoMetaData, kind),
 	.member = column_crypto_member_desc,
 	.unsupported = "column encryption method %d is not supported"
@@ -412,7 +412,7 @@ encryption_member_desc(int id)
 }
 
 static const PqThriftUnionDesc encryption_algorithm_desc = {
-	.name = "EncryptionAlgorithm", .size = sizeof(PqEncryptionAlgorithm),
+	.name = "EncryptionAlgorithm",.size = sizeof(PqEncryptionAlgorithm),
 	.id_offset = offsetof(PqEncryptionAlgorithm, kind),
 	.member = encryption_member_desc,
 	.unsupported = "encryption algorithm %d is not supported"

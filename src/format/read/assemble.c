@@ -733,7 +733,7 @@ assemble_occurrence(PqAssembler *a, AsmNode *n, PqValue *out)
 		if (s->width > 0)
 		{
 			const uint8 *p = (const uint8 *) s->batch.fixed +
-				(size_t) s->bvpos * s->width;
+			(size_t) s->bvpos * s->width;
 
 			switch (sn->physical_type)
 			{

@@ -295,8 +295,8 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 		return;
 
 	/*
-	 * Read what precedes the first data page (the dictionary, if any) and
-	 * the selected pages, merging extents separated by small gaps.
+	 * Read what precedes the first data page (the dictionary, if any) and the
+	 * selected pages, merging extents separated by small gaps.
 	 */
 	ext = MemoryContextAlloc(r->chunk_cxt, sizeof(ByteExtent) * (r->nsel + 1));
 	next = 0;

@@ -77,9 +77,9 @@ typedef struct PqColumnReader
 	const uint8 *chunk;
 	int64		chunk_start;
 	size_t		chunk_len;
-	size_t		chunk_slack;	/* bytes after chunk_len read for a
-								 * dictionary page header the chunk's size
-								 * left out (PQ_MAX_DICT_HEADER_SIZE) */
+	size_t		chunk_slack;	/* bytes after chunk_len read for a dictionary
+								 * page header the chunk's size left out
+								 * (PQ_MAX_DICT_HEADER_SIZE) */
 	size_t		pos;
 
 	PqPageRef  *sel;			/* NULL when reading the whole chunk */

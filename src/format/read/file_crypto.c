@@ -165,9 +165,9 @@ pq_file_crypto_init_chunks(PqFile *file)
 
 	fc->n_chunks = n;
 	fc->chunk_meta = palloc_extended(sizeof(PqColumnMetaData *) * Max(n, 1),
-									  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+									 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	fc->chunk_cipher = palloc_extended(sizeof(PqChunkCipher *) * Max(n, 1),
-										MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+									   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 }
 
 /* The row group ordinal of the AAD: RowGroup.ordinal when the file has it. */

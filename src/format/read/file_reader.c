@@ -271,8 +271,8 @@ pq_file_chunk_range(const PqFile *file, int row_group, int column,
 		pq_corrupt("column chunk has negative size " INT64_FORMAT, l);
 
 	/*
-	 * Some writers get total_compressed_size slightly wrong; the page
-	 * headers are the truth, so read up to the end of the data area.
+	 * Some writers get total_compressed_size slightly wrong; the page headers
+	 * are the truth, so read up to the end of the data area.
 	 */
 	if (l > file->data_end - s)
 		l = file->data_end - s;

@@ -241,8 +241,8 @@ pq_thrift_read_list_begin(PqThriftReader *r, int *elem_type)
 	}
 
 	/*
-	 * Every element takes at least one byte, so a count beyond the bytes
-	 * left is corrupt; this also bounds what callers allocate from it.
+	 * Every element takes at least one byte, so a count beyond the bytes left
+	 * is corrupt; this also bounds what callers allocate from it.
 	 */
 	if (count > pq_thrift_remaining(r))
 		pq_corrupt("Thrift list of " UINT64_FORMAT " elements at byte %zu exceeds the %zu bytes remaining",

@@ -91,7 +91,7 @@ extern int16 pq_thrift_read_i16(PqThriftReader *r);
 extern int32 pq_thrift_read_i32(PqThriftReader *r);
 extern int64 pq_thrift_read_i64(PqThriftReader *r);
 extern double pq_thrift_read_double(PqThriftReader *r);
-extern bool pq_thrift_read_bool(PqThriftReader *r);	/* list element */
+extern bool pq_thrift_read_bool(PqThriftReader *r); /* list element */
 
 /* Binary: points into the input buffer.  String: palloc'd NUL-terminated. */
 extern PqBytes pq_thrift_read_binary(PqThriftReader *r);
@@ -161,6 +161,7 @@ extern void pq_thrift_write_binary_field(PqThriftWriter *w, int16 id,
 										 const uint8 *data, size_t len);
 extern void pq_thrift_write_string_field(PqThriftWriter *w, int16 id,
 										 const char *s);
+
 /* field header, then pq_thrift_write_struct_begin */
 extern void pq_thrift_write_struct_field(PqThriftWriter *w, int16 id);
 extern void pq_thrift_write_list_field(PqThriftWriter *w, int16 id,

@@ -51,8 +51,8 @@ typedef enum PqFieldKind
 	PQ_FK_UNION_ID,				/* int: the member id of a union of empty
 								 * structs (TimeUnit, BloomFilterHash, ...) */
 	PQ_FK_LIST_UNION_ID,		/* int *, count: a list of such unions */
-	PQ_FK_UNION					/* a union whose members carry fields: one
-								 * C struct with the member id (udesc) */
+	PQ_FK_UNION					/* a union whose members carry fields: one C
+								 * struct with the member id (udesc) */
 } PqFieldKind;
 
 /* flags */

@@ -90,7 +90,7 @@ type_name(const PqSchemaNode *n)
 	const PqLogicalType *lt = &n->logical;
 	static const char *const units[] = {"", "MILLIS", "MICROS", "NANOS"};
 	const char *unit = lt->time_unit >= 0 && lt->time_unit <= 3 ?
-		units[lt->time_unit] : "?";
+	units[lt->time_unit] : "?";
 
 	switch (lt->id)
 	{

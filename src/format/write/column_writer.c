@@ -154,7 +154,7 @@ dictionary_pays(const PqColumnWriter *cw)
 {
 	int			bw = pq_bit_width32((uint32) cw->dict.n_entries);
 	int64		dict_bytes = (int64) cw->dict.plain.len + 1 +
-		((int64) cw->page_values * bw + 7) / 8;
+	((int64) cw->page_values * bw + 7) / 8;
 
 	return dict_bytes < cw->page_plain_bytes;
 }
@@ -550,7 +550,7 @@ static int64
 page_estimate(const PqColumnWriter *cw)
 {
 	int			level_bits = pq_bit_width32((uint32) cw->cfg.max_def) +
-		pq_bit_width32((uint32) cw->cfg.max_rep);
+	pq_bit_width32((uint32) cw->cfg.max_rep);
 	int64		est = ((int64) cw->page_levels * level_bits + 7) / 8;
 
 	/*
@@ -702,7 +702,7 @@ pq_column_writer_metadata(PqColumnWriter *cw, int64 chunk_offset,
 {
 	bool		used[PQ_ENC_ALP + 1] = {false};
 	int			data_page_type = cw->cfg.page_version == 2 ?
-		PQ_PAGE_DATA_V2 : PQ_PAGE_DATA;
+	PQ_PAGE_DATA_V2 : PQ_PAGE_DATA;
 	int			e;
 
 	memset(md, 0, sizeof(PqColumnMetaData));

@@ -45,9 +45,9 @@ typedef struct PqColumnWriterConfig
 	bool		bloom_filter;
 	double		bloom_fpp;
 	int64		bloom_ndv;		/* <= 0: distinct values of the chunk */
-	PqFileEncryptor *encryptor; /* NULL, or encrypts this column's pages
-								 * (set by the file writer once the schema
-								 * is known) */
+	PqFileEncryptor *encryptor; /* NULL, or encrypts this column's pages (set
+								 * by the file writer once the schema is
+								 * known) */
 	int			column;			/* leaf ordinal (AAD) */
 } PqColumnWriterConfig;
 

@@ -51,8 +51,8 @@ typedef struct PqEncryptionOptions
 	bool		store_aad_prefix;	/* false: readers must supply it */
 
 	/*
-	 * The encrypted columns; the others are written in plaintext.  When
-	 * there are none, every column is encrypted with the footer key.
+	 * The encrypted columns; the others are written in plaintext.  When there
+	 * are none, every column is encrypted with the footer key.
 	 */
 	const PqColumnEncryption *columns;
 	int			n_columns;

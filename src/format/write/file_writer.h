@@ -58,8 +58,8 @@ typedef struct PqWriterField
 	int			converted_type;
 	bool		bloom_filter;	/* leaves: write a Bloom filter per chunk */
 	double		bloom_fpp;		/* false positive rate; <= 0: 0.01 */
-	int64		bloom_ndv;		/* distinct values to size for; <= 0: those
-								 * of each chunk */
+	int64		bloom_ndv;		/* distinct values to size for; <= 0: those of
+								 * each chunk */
 } PqWriterField;
 
 typedef struct PqWriterOptions
@@ -79,8 +79,8 @@ typedef struct PqWriterOptions
 	bool		page_index;		/* ColumnIndex/OffsetIndex; default on (page
 								 * header statistics are written only when
 								 * this is off and statistics on) */
-	int			stats_truncate_length;	/* byte array bounds; default 64;
-										 * <= 0: never truncate */
+	int			stats_truncate_length;	/* byte array bounds; default 64; <=
+										 * 0: never truncate */
 	const char *created_by;		/* default "parquet_fdw" */
 	const PqKeyValue *key_value;	/* file key/value metadata */
 	int			n_key_value;

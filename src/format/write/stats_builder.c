@@ -556,8 +556,8 @@ pq_truncate_max(const uint8 *v, int len, int limit, bool utf8, PqBuffer *out)
 	{
 		/*
 		 * Increment the last character that can be incremented: UTF-8 bytes
-		 * order like code points, so the result exceeds every string with
-		 * the kept prefix, and it stays valid UTF-8 (surrogates skipped).
+		 * order like code points, so the result exceeds every string with the
+		 * kept prefix, and it stays valid UTF-8 (surrogates skipped).
 		 */
 		int			end = n;
 
