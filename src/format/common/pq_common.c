@@ -60,7 +60,7 @@ pq_location_detail(void)
 
 /*
  * The kinds of error the format layer raises, each with its own whole
- * messages (with and without a file to name), so that every message is one
+ * messages (naming a file or not), so that every message is one
  * translatable string.
  */
 typedef enum PqErrorKind
@@ -70,6 +70,38 @@ typedef enum PqErrorKind
 	PQ_ERR_TOO_LARGE,
 	PQ_ERR_AUTH
 } PqErrorKind;
+
+typedef struct PqErrorKindInfo
+{
+	int			sqlstate;
+	const char *file_msg;		/* file name, then what is wrong */
+	const char *data_msg;		/* what is wrong */
+	const char *hint;
+} PqErrorKindInfo;
+
+static const PqErrorKindInfo pq_error_kinds[] = {
+	[PQ_ERR_CORRUPT] = {
+		ERRCODE_DATA_CORRUPTED,
+		gettext_noop("corrupt Parquet file \"%s\": %s"),
+		gettext_noop("corrupt Parquet data: %s"), NULL
+	},
+	[PQ_ERR_UNSUPPORTED] = {
+		ERRCODE_FEATURE_NOT_SUPPORTED,
+		gettext_noop("unsupported feature in Parquet file \"%s\": %s"),
+		gettext_noop("unsupported feature in Parquet data: %s"), NULL
+	},
+	[PQ_ERR_TOO_LARGE] = {
+		ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+		gettext_noop("cannot read Parquet file \"%s\": %s"),
+		gettext_noop("cannot read Parquet data: %s"), NULL
+	},
+	[PQ_ERR_AUTH] = {
+		ERRCODE_DATA_CORRUPTED,
+		gettext_noop("could not decrypt Parquet file \"%s\": %s"),
+		gettext_noop("could not decrypt Parquet data: %s"),
+		gettext_noop("The key or the AAD prefix is wrong, or the file was modified.")
+	},
+};
 
 static void pq_report(PqErrorKind kind, const char *fmt, va_list args) pg_attribute_printf(2, 0) pg_attribute_noreturn();
 
@@ -82,38 +114,13 @@ pq_report(PqErrorKind kind, const char *fmt, va_list args)
 
 	vsnprintf(msg, sizeof(msg), fmt, args);
 	detail = pq_location_detail();
-	switch (kind)
-	{
-		case PQ_ERR_CORRUPT:
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 file ? errmsg("corrupt Parquet file \"%s\": %s", file, msg) :
-					 errmsg("corrupt Parquet data: %s", msg),
-					 detail ? errdetail_internal("%s", detail) : 0));
-			break;
-		case PQ_ERR_UNSUPPORTED:
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 file ? errmsg("unsupported feature in Parquet file \"%s\": %s", file, msg) :
-					 errmsg("unsupported feature in Parquet data: %s", msg),
-					 detail ? errdetail_internal("%s", detail) : 0));
-			break;
-		case PQ_ERR_TOO_LARGE:
-			ereport(ERROR,
-					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 file ? errmsg("cannot read Parquet file \"%s\": %s", file, msg) :
-					 errmsg("cannot read Parquet data: %s", msg),
-					 detail ? errdetail_internal("%s", detail) : 0));
-			break;
-		case PQ_ERR_AUTH:
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 file ? errmsg("could not decrypt Parquet file \"%s\": %s", file, msg) :
-					 errmsg("could not decrypt Parquet data: %s", msg),
-					 detail ? errdetail_internal("%s", detail) : 0,
-					 errhint("The key or the AAD prefix is wrong, or the file was modified.")));
-			break;
-	}
+	ereport(ERROR,
+			(errcode(pq_error_kinds[kind].sqlstate),
+			 file ? errmsg(pq_error_kinds[kind].file_msg, file, msg) :
+			 errmsg(pq_error_kinds[kind].data_msg, msg),
+			 detail ? errdetail_internal("%s", detail) : 0,
+			 pq_error_kinds[kind].hint ?
+			 errhint("%s", _(pq_error_kinds[kind].hint)) : 0));
 	pg_unreachable();
 }
 
