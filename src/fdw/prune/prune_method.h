@@ -19,7 +19,6 @@
 #define PQ_PRED_NESTED 0x1		/* struct fields, list elements, jsonb keys */
 #define PQ_PRED_VARIANT 0x2		/* shredded VARIANT fields */
 #define PQ_PRED_BBOX 0x4		/* a geometry's bounding box */
-#define PQ_PRED_KINDS 0x7
 
 /* A method's state made from the values, and the file it was made for. */
 typedef struct PqPruneMethodState
@@ -53,6 +52,7 @@ struct PqPruner
 	int			npreds;
 	uint32	   *pred_kinds;		/* per predicate: its PQ_PRED_* kind, or 0 */
 	uint32		kinds;			/* of all predicates */
+	bool		kinds_stale;	/* a binding may have changed them */
 
 	/* the values the predicates compare with, evaluated per (re)scan */
 	List	   *value_states;	/* ExprStates */

@@ -106,7 +106,7 @@ pqfdw_pruner_bind_column(PqPruner *pr, AttrNumber attnum,
 	pqfdw_prune_bind_nested(pr->preds, pr->npreds, attnum, nc->plan);
 	pqfdw_prune_bind_json(pr->preds, pr->npreds, attnum, missing ? NULL : nc,
 						  row_group, cxt);
-	set_kinds(pr);
+	pr->kinds_stale = true;
 }
 
 /* The values of this (re)scan into the predicates; method states anew. */
@@ -262,6 +262,11 @@ pqfdw_prune_row_group(PqPruner *pr, const PqPruneTarget *t,
 
 	*ranges = NULL;
 	*nranges = 0;
+	if (pr->kinds_stale)
+	{
+		set_kinds(pr);
+		pr->kinds_stale = false;
+	}
 	if (bound && !bound_may_match(pr, t))
 	{
 		pr->bound_row_groups++;

@@ -136,6 +136,7 @@ grouped_begin(ForeignScanState *node, int eflags)
 	PqGrouped  *gs = palloc0(sizeof(PqGrouped));
 	Relation	rel;
 	PqTableReader *tr;
+	int			rows;			/* a batch's capacity */
 	ListCell   *lc;
 	Aggref	  **aggs;
 	int			i = 0;
@@ -150,6 +151,7 @@ grouped_begin(ForeignScanState *node, int eflags)
 	tr = pqfdw_scan_reader(gs->scan);
 	if (tr == NULL)
 		return;
+	rows = pqfdw_table_reader_batch(tr)->capacity;
 
 	gs->exprs = palloc0(sizeof(PqVExpr *) * list_length(plan->fdw_scan_tlist));
 	gs->vec_types = palloc0(sizeof(Oid) * list_length(plan->fdw_scan_tlist));
@@ -157,15 +159,15 @@ grouped_begin(ForeignScanState *node, int eflags)
 	gs->vecs = palloc0(sizeof(PqVector *) * list_length(plan->fdw_scan_tlist));
 	gs->arg_vec = palloc0(sizeof(int) * Max(gs->naggs, 1));
 	gs->accs = palloc0(sizeof(PqAccum *) * Max(gs->naggs, 1));
-	gs->gids = palloc(sizeof(int32) * pqfdw_table_reader_batch(tr)->capacity);
+	gs->gids = palloc(sizeof(int32) * rows);
 	gs->filters = palloc0(sizeof(PqVExpr *) * Max(gs->naggs, 1));
 	gs->filter_of = palloc(sizeof(int) * Max(gs->naggs, 1));
 	aggs = palloc0(sizeof(Aggref *) * Max(gs->naggs, 1));
 	gs->skip = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
 	gs->masked = palloc0(sizeof(PqVector) * Max(gs->naggs, 1));
 	gs->masked_nulls = palloc0(sizeof(bool *) * Max(gs->naggs, 1));
-	gs->zeros = palloc0(sizeof(int64) * pqfdw_table_reader_batch(tr)->capacity);
-	gs->slots = palloc(sizeof(int32) * pqfdw_table_reader_batch(tr)->capacity);
+	gs->zeros = palloc0(sizeof(int64) * rows);
+	gs->slots = palloc(sizeof(int32) * rows);
 	foreach(lc, plan->fdw_scan_tlist)
 	{
 		Expr	   *expr = lfirst_node(TargetEntry, lc)->expr;
@@ -191,8 +193,8 @@ grouped_begin(ForeignScanState *node, int eflags)
 			{
 				gs->filters[a] = pqfdw_vexpr_compile(agg->aggfilter,
 													 gs->scanrelid,
-													 pqfdw_table_reader_batch(tr)->capacity);
-				gs->skip[a] = palloc(sizeof(bool) * pqfdw_table_reader_batch(tr)->capacity);
+													 rows);
+				gs->skip[a] = palloc(sizeof(bool) * rows);
 			}
 			if (agg->aggfilter)
 			{
@@ -204,13 +206,13 @@ grouped_begin(ForeignScanState *node, int eflags)
 					i++;
 					continue;
 				}
-				gs->masked_nulls[a] = palloc(sizeof(bool) * pqfdw_table_reader_batch(tr)->capacity);
+				gs->masked_nulls[a] = palloc(sizeof(bool) * rows);
 			}
 		}
 		if (expr)
 		{
 			gs->exprs[gs->nvec] = pqfdw_vexpr_compile(expr, gs->scanrelid,
-													  pqfdw_table_reader_batch(tr)->capacity);
+													  rows);
 			gs->vec_types[gs->nvec] = exprType((Node *) expr);
 			gs->nvec++;
 		}
