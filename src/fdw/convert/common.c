@@ -88,13 +88,15 @@ static void row_out_of_range(const PqConverter *cv, int64 row,
 static void
 row_out_of_range(const PqConverter *cv, int64 row, const char *what)
 {
+	const char *filename = pq_errloc_filename();
+
 	ereport(ERROR,
 			(errcode(sqlstate_for(cv)),
 			 errmsg("%s in column \"%s\", row " INT64_FORMAT ", is out of range for type %s",
 					what, cv->attname, row + 1, format_type_be(cv->natural_type)),
-			 pq_errloc.filename ?
+			 filename ?
 			 errdetail("Rows are counted from 1 in Parquet file \"%s\".",
-					   pq_errloc.filename) : 0));
+					   filename) : 0));
 	pg_unreachable();
 }
 

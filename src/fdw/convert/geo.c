@@ -82,10 +82,11 @@ static void
 geo_error_context(void *arg)
 {
 	PqConverter *cv = arg;
+	const char *filename = pq_errloc_filename();
 
-	if (pq_errloc.filename)
+	if (filename)
 		errcontext("converting Parquet column \"%s\" of file \"%s\" to PostGIS %s",
-				   cv->node->name, pq_errloc.filename,
+				   cv->node->name, filename,
 				   cv->geo->geography ? "geography" : "geometry");
 	else
 		errcontext("converting Parquet column \"%s\" to PostGIS %s",

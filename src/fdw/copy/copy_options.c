@@ -410,7 +410,7 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		else if (strcmp(name, "footer_key") == 0)
 		{
 			ce->footer_key = defGetString(def);
-			pqfdw_check_key_id(ce->footer_key, "COPY option \"footer_key\"");
+			pqfdw_check_key_id(ce->footer_key, "footer_key");
 		}
 		else if (strcmp(name, "column_keys") == 0)
 		{

@@ -85,7 +85,7 @@ parquet_fdw_create_key(PG_FUNCTION_ARGS)
 	size_t		len;
 
 	require_superuser("parquet_fdw.create_key()");
-	pqfdw_check_key_id(id, "key id");
+	pqfdw_check_key_id(id, NULL);
 	if (bits != 128 && bits != 192 && bits != 256)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -141,7 +141,7 @@ parquet_fdw_drop_key(PG_FUNCTION_ARGS)
 	char	   *path;
 
 	require_superuser("parquet_fdw.drop_key()");
-	pqfdw_check_key_id(id, "key id");
+	pqfdw_check_key_id(id, NULL);
 	path = psprintf("%s/%s.key", keydir(), id);
 	if (unlink(path) != 0)
 	{

@@ -46,7 +46,7 @@
 
 /*
  * what, in the functions below: the footer or column and its Parquet file,
- * as errors name them.
+ * as errors name them.  Details come translated.
  */
 static void bad_material(const char *what, const char *detail) pg_attribute_noreturn();
 
@@ -73,11 +73,11 @@ parse_object(const char *s, const char *what)
 	{
 		MemoryContextSwitchTo(cxt);
 		FlushErrorState();
-		bad_material(what, "It is not valid JSON.");
+		bad_material(what, _("It is not valid JSON."));
 	}
 	PG_END_TRY();
 	if (!JB_ROOT_IS_OBJECT(j))
-		bad_material(what, "It is not a JSON object.");
+		bad_material(what, _("It is not a JSON object."));
 	return j;
 }
 
@@ -102,11 +102,11 @@ string_field_max(Jsonb *j, const char *name, bool required, const char *what,
 	if (v == NULL || v->type != jbvString)
 	{
 		if (required)
-			bad_material(what, psprintf("It has no string field \"%s\".", name));
+			bad_material(what, psprintf(_("It has no string field \"%s\"."), name));
 		return NULL;
 	}
 	if (v->val.string.len > max)
-		bad_material(what, psprintf("Field \"%s\" is longer than %d bytes.",
+		bad_material(what, psprintf(_("Field \"%s\" is longer than %d bytes."),
 									name, max));
 	return pnstrdup(v->val.string.val, v->val.string.len);
 }
@@ -124,7 +124,7 @@ bool_field(Jsonb *j, const char *name, const char *what)
 	JsonbValue *v = field(j, name);
 
 	if (v == NULL || v->type != jbvBool)
-		bad_material(what, psprintf("It has no boolean field \"%s\".", name));
+		bad_material(what, psprintf(_("It has no boolean field \"%s\"."), name));
 	return v->val.boolean;
 }
 
@@ -201,7 +201,7 @@ external_material(const char *file, const char *ref, const char *what,
 	all = parse_object(buf, what);
 	entry = string_field_max(all, ref, false, what, MAX_KEY_MATERIAL_ENTRY);
 	if (entry == NULL)
-		bad_material(what, psprintf("The key material file \"%s\" has no entry \"%s\".",
+		bad_material(what, psprintf(_("The key material file \"%s\" has no entry \"%s\"."),
 									path, ref));
 	return parse_object(entry, what);
 }
@@ -259,9 +259,8 @@ open_material(const PqBytes *key_metadata, const char *file, const char *where,
 
 char *
 pqfdw_key_material_master(const PqBytes *key_metadata, const char *file,
-						  const char *what)
+						  const char *where)
 {
-	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
 	Jsonb	   *m = open_material(key_metadata, file, where, true);
 
 	return m ? string_field(m, "masterKeyID", true, where) : NULL;
@@ -269,9 +268,8 @@ pqfdw_key_material_master(const PqBytes *key_metadata, const char *file,
 
 void
 pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
-						const char *what, PqKmsContext *kms, PqKey *out)
+						const char *where, PqKmsContext *kms, PqKey *out)
 {
-	char	   *where = psprintf("%s of Parquet file \"%s\"", what, file);
 	Jsonb	   *m = open_material(key_metadata, file, where, false);
 	char	   *master_id = string_field(m, "masterKeyID", true, where);
 	const char *url = kms_url(m, file, kms, where);
@@ -286,7 +284,7 @@ pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
 		PqKey		kek;
 
 		if (kek_id_len <= 0)
-			bad_material(where, "Field \"keyEncryptionKeyID\" is not base64.");
+			bad_material(where, _("Field \"keyEncryptionKeyID\" is not base64."));
 		/* the grant first: a cached KEK is no way around it */
 		pqfdw_check_key_usable(master_id, where);
 		if (!pqfdw_kek_cache_get(identity, master_id, kek_id, wrapped_kek,
@@ -305,7 +303,7 @@ pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
 								  out))
 		{
 			explicit_bzero(&kek, sizeof(kek));
-			bad_material(where, "Field \"wrappedDEK\" is not a wrapped key of 16, 24 or 32 bytes in base64.");
+			bad_material(where, _("Field \"wrappedDEK\" is not a wrapped key of 16, 24 or 32 bytes in base64."));
 		}
 		explicit_bzero(&kek, sizeof(kek));
 	}

@@ -41,8 +41,14 @@ extern List *pqfdw_parse_column_keys(const char *column_keys);
  */
 extern List *pqfdw_parse_master_column_keys(const char *value);
 
-/* Check that s is a valid key id (an ERROR naming what otherwise). */
-extern void pqfdw_check_key_id(const char *id, const char *what);
+/* Is id a valid key id (a file name in the key directory)? */
+extern bool pqfdw_key_id_valid(const char *id);
+
+/*
+ * ERROR unless id is a valid key id; option names the option that gave it,
+ * or is NULL for a function's argument.
+ */
+extern void pqfdw_check_key_id(const char *id, const char *option);
 
 /*
  * Load key id into out for use by the current user (superuser, or granted
@@ -180,18 +186,18 @@ extern bool pqfdw_is_key_material(const PqBytes *key_metadata);
 
 /*
  * The master key id of key material (an ERROR if it is malformed), or NULL
- * when its external key material file is missing.
+ * when its external key material file is missing.  where names the footer
+ * or column and its file in errors ("column "a" of Parquet file "f"").
  */
 extern char *pqfdw_key_material_master(const PqBytes *key_metadata,
-									   const char *file, const char *what);
+									   const char *file, const char *where);
 
 /*
  * The data key that key material unwraps (from key_metadata, or the key
- * material file beside Parquet file file) with the KMS's master keys;
- * what names the footer or column in errors.
+ * material file beside Parquet file file) with the KMS's master keys.
  */
 extern void pqfdw_key_from_material(const PqBytes *key_metadata,
-									const char *file, const char *what,
+									const char *file, const char *where,
 									PqKmsContext *kms, PqKey *out);
 
 /* key_material_write.c: key material of the files COPY TO writes */

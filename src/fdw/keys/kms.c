@@ -109,7 +109,7 @@ check_master_id(const char *command, const char *master_id)
 
 	if (command == NULL)
 	{
-		pqfdw_check_key_id(master_id, "master key id");
+		pqfdw_check_key_id(master_id, NULL);
 		return;
 	}
 	for (p = master_id; *p; p++)

@@ -58,28 +58,56 @@ printable(const char *v)
 }
 
 /*
+ * The messages for a value that cannot be substituted for a placeholder:
+ * whole sentences, with the value (when printable) and without.
+ */
+typedef struct PlaceholderMessages
+{
+	char		placeholder;
+	const char *with_value;
+	const char *without_value;
+} PlaceholderMessages;
+
+static const PlaceholderMessages placeholder_messages[] = {
+	{'o', gettext_noop("the operation \"%s\" cannot be passed to kms_command as %%o"),
+	gettext_noop("the operation cannot be passed to kms_command as %%%c")},
+	{'i', gettext_noop("master key id \"%s\" cannot be passed to kms_command as %%i"),
+	gettext_noop("the master key id cannot be passed to kms_command as %%%c")},
+	{'u', gettext_noop("KMS instance URL \"%s\" cannot be passed to kms_command as %%u"),
+	gettext_noop("the KMS instance URL cannot be passed to kms_command as %%%c")},
+	{'k', gettext_noop("the wrapped key \"%s\" cannot be passed to kms_command as %%k"),
+	gettext_noop("the wrapped key cannot be passed to kms_command as %%%c")},
+};
+
+/*
  * Each value is single-quoted, and may hold only safe characters: a value
  * comes from SQL or from the Parquet file read, and the template's own
  * quoting (which pqfdw_check_kms_command() restricts) must not matter.
  */
 static void
 append_value(StringInfo s, const PqKmsCall *call, char placeholder,
-			 const char *what, const char *v)
+			 const char *v)
 {
+	const PlaceholderMessages *m = NULL;
+	int			i;
+
 	if (!pqfdw_kms_value_safe(v))
+	{
+		for (i = 0; i < lengthof(placeholder_messages); i++)
+			if (placeholder_messages[i].placeholder == placeholder)
+				m = &placeholder_messages[i];
+		Assert(m != NULL);
 		ereport(ERROR,
 				(errcode(call->wrap ? ERRCODE_INVALID_PARAMETER_VALUE :
 						 ERRCODE_DATA_CORRUPTED),
 				 printable(v) ?
-				 errmsg("%s \"%s\" cannot be passed to kms_command as %%%c",
-						what, v, placeholder) :
-				 errmsg("%s cannot be passed to kms_command as %%%c",
-						what, placeholder),
+				 errmsg(m->with_value, v) : errmsg(m->without_value, placeholder),
 				 errdetail("Values substituted into kms_command consist of letters, digits and the characters %s only.",
 						   PQFDW_KMS_SAFE_PUNCTUATION),
-				 errhint("The value %s.", call->wrap ?
-						 "comes from the statement's options" :
-						 "comes from the key material of the file read")));
+				 call->wrap ?
+				 errhint("The value comes from the statement's options.") :
+				 errhint("The value comes from the key material of the file read.")));
+	}
 	appendStringInfoChar(s, '\'');
 	appendStringInfoString(s, v);
 	appendStringInfoChar(s, '\'');
@@ -164,14 +192,13 @@ expand_command(const PqKmsCall *call)
 		switch (*++p)
 		{
 			case 'o':
-				append_value(&s, call, 'o', "the operation",
-							 call->wrap ? "wrap" : "unwrap");
+				append_value(&s, call, 'o', call->wrap ? "wrap" : "unwrap");
 				break;
 			case 'i':
-				append_value(&s, call, 'i', "master key id", call->master_id);
+				append_value(&s, call, 'i', call->master_id);
 				break;
 			case 'u':
-				append_value(&s, call, 'u', "KMS instance URL", call->kms_url);
+				append_value(&s, call, 'u', call->kms_url);
 				break;
 			case 'k':
 				if (call->wrap)
@@ -179,7 +206,7 @@ expand_command(const PqKmsCall *call)
 							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 							 errmsg("kms_command uses %%k, which has no value when a key is wrapped"),
 							 errhint("Read the key to wrap from stdin; %%k names the wrapped key of an unwrap, which stdin also holds.")));
-				append_value(&s, call, 'k', "the wrapped key", call->input);
+				append_value(&s, call, 'k', call->input);
 				break;
 			case '%':
 				appendStringInfoChar(&s, '%');

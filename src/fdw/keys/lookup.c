@@ -19,13 +19,18 @@ typedef struct KeyConfig
 	PqKmsContext kms;
 } KeyConfig;
 
-/* A key id from key_metadata that is not key material. */
+/* The key id that key_metadata (not key material) of file holds. */
 static char *
-key_id_from_metadata(const PqBytes *md)
+key_id_from_metadata(const PqBytes *md, const char *file)
 {
 	char	   *s = pnstrdup((const char *) md->ptr, md->len);
 
-	pqfdw_check_key_id(s, "key id in the file's key metadata");
+	if (!pqfdw_key_id_valid(s))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("Parquet file \"%s\" names key \"%s\" in its key metadata, which is not a valid key id",
+						file, s),
+				 errhint("Name the key with the footer_key or column_keys option.")));
 	return s;
 }
 
@@ -38,9 +43,11 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 	char	   *what;
 	ListCell   *lc;
 
+	/* what errors call it, one whole phrase for translators */
 	if (column)
 	{
-		what = psprintf("column \"%s\"", column);
+		what = psprintf(_("column \"%s\" of Parquet file \"%s\""),
+						column, file);
 		foreach(lc, kc->column_keys)
 		{
 			List	   *pair = lfirst(lc);
@@ -51,7 +58,7 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 	}
 	else
 	{
-		what = pstrdup("the footer");
+		what = psprintf(_("the footer of Parquet file \"%s\""), file);
 		id = kc->footer_key;
 	}
 	if (id == NULL && key_metadata && pqfdw_is_key_material(key_metadata))
@@ -74,15 +81,14 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 		return true;
 	}
 	if (id == NULL && key_metadata && key_metadata->len > 0)
-		id = key_id_from_metadata(key_metadata);
+		id = key_id_from_metadata(key_metadata, file);
 	if (id == NULL)
 	{
 		if (!required)
 			return false;
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("no encryption key is named for %s of Parquet file \"%s\"",
-						what, file),
+				 errmsg("no encryption key is named for %s", what),
 				 errhint("The file stores no key metadata: name the key with the %s option.",
 						 column ? "column_keys" : "footer_key")));
 	}
@@ -96,9 +102,7 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 		if (!pqfdw_key_available(id))
 			return false;
 	}
-	pqfdw_load_key(id, psprintf("%s of Parquet file \"%s\"", what,
-								file),
-				   out);
+	pqfdw_load_key(id, what, out);
 	return true;
 }
 

@@ -29,28 +29,35 @@ char	   *pqfdw_key_directory = NULL;
 
 #define PQFDW_KEY_ID_MAX 64
 
-void
-pqfdw_check_key_id(const char *id, const char *what)
+/* Is id a key id: 1 to PQFDW_KEY_ID_MAX characters, no path syntax? */
+bool
+pqfdw_key_id_valid(const char *id)
 {
 	size_t		len = strlen(id);
 	size_t		i;
 
-	if (len == 0 || len > PQFDW_KEY_ID_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s \"%s\" is not a valid key id", what, id),
-				 errdetail("A key id has 1 to %d characters.", PQFDW_KEY_ID_MAX)));
+	if (len == 0 || len > PQFDW_KEY_ID_MAX || id[0] == '.')
+		return false;
 	for (i = 0; i < len; i++)
 		if (!isalnum((unsigned char) id[i]) && id[i] != '_' && id[i] != '-' &&
 			id[i] != '.')
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("%s \"%s\" is not a valid key id", what, id),
-					 errhint("Key ids consist of letters, digits, \"_\", \"-\" and \".\"; raw keys are never accepted in options.")));
-	if (id[0] == '.')
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s \"%s\" is not a valid key id", what, id)));
+			return false;
+	return true;
+}
+
+void
+pqfdw_check_key_id(const char *id, const char *option)
+{
+	if (pqfdw_key_id_valid(id))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 option ?
+			 errmsg("invalid value for option \"%s\": \"%s\"", option, id) :
+			 errmsg("invalid key id \"%s\"", id),
+			 errdetail("A key id has 1 to %d characters: letters, digits, \"_\", \"-\" and \".\", not first.",
+					   PQFDW_KEY_ID_MAX),
+			 errhint("Raw keys are never accepted: register a key with parquet_fdw.create_key() and name it by its id.")));
 }
 
 static char *
@@ -111,7 +118,7 @@ pqfdw_load_key(const char *id, const char *purpose, PqKey *out)
 	int			digits = 0;
 	ssize_t		i;
 
-	pqfdw_check_key_id(id, "encryption key");
+	pqfdw_check_key_id(id, NULL);
 
 	/* before the file is looked at: no grant, no telling whether it exists */
 	pqfdw_check_key_usable(id, purpose);
@@ -255,7 +262,7 @@ pqfdw_parse_column_keys(const char *column_keys)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("column_keys entry has an empty column name")));
-		pqfdw_check_key_id(id, "column_keys entry");
+		pqfdw_check_key_id(id, "column_keys");
 		result = lappend(result, list_make2(path, id));
 	}
 	return result;
@@ -312,8 +319,9 @@ pqfdw_check_not_key_directory(const char *path, bool is_from)
 	if (pqfdw_in_key_directory(path))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to COPY %s \"%s\"",
-						is_from ? "from" : "to", path),
+				 is_from ?
+				 errmsg("permission denied to COPY from \"%s\"", path) :
+				 errmsg("permission denied to COPY to \"%s\"", path),
 				 errdetail("The file is in parquet_fdw's key directory, which only superusers may read or write with COPY.")));
 }
 

@@ -252,6 +252,7 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	int64		bitset_offset;
 	size_t		nbytes;
 	bool		match = false;
+	PqErrorLocation loc;
 	int			k;
 
 	/* the column reader reports chunks it cannot read */
@@ -270,10 +271,9 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	if (probe->nhashes == 0)
 		return false;
 
-	pq_errloc.filename = file->src->name;
-	pq_errloc.row_group = row_group;
-	pq_errloc.column = col->path;
-	pq_errloc.page_offset = -1;
+	pq_errloc_push(&loc, file->src->name);
+	loc.row_group = row_group;
+	loc.column = col->path;
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "parquet_fdw bloom filter",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(tmp);
@@ -313,6 +313,7 @@ chunk_may_match(const PqBloomProbe *probe, PqFile *file, int row_group,
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(tmp);
+	pq_errloc_pop(&loc);
 	return match;
 }
 

@@ -114,28 +114,6 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 	return tr;
 }
 
-void
-pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
-							 PqfdwHiveMode hive)
-{
-	PqfdwTableOptions opts;
-	MemoryContext old = MemoryContextSwitchTo(tr->cxt);
-
-	Assert(tr->file_index < 0 && tr->ds != NULL);
-	tr->paths = list_copy(paths);
-	pqfdw_get_table_options_only(tr->relid, &opts);
-	tr->ds = pqfdw_dataset_create(tr->relid, tr->tupdesc, tr->paths, &opts,
-								  hive, tr->cxt);
-	MemoryContextSwitchTo(old);
-}
-
-void
-pqfdw_table_reader_set_name(PqTableReader *tr, const char *name)
-{
-	Assert(list_length(tr->paths) == 1 && tr->file_index < 0);
-	tr->only_name = MemoryContextStrdup(tr->cxt, name);
-}
-
 PqTableReader *
 pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
 							   List *paths, List *attnums,
@@ -249,6 +227,7 @@ open_file(PqTableReader *tr, int next)
 	MemoryContextSwitchTo(old);
 	/* from here on, path is what messages call the file */
 	path = tr->file->src->name;
+	tr->loc.filename = path;
 	if (tr->first_file == NULL)
 		tr->first_file = tr->file;
 	else if ((tr->ds == NULL || !tr->ds->union_by_name) &&
@@ -385,8 +364,10 @@ static int
 next_segment(PqTableReader *tr, PqTableColumn *c, int max, PqSegment *seg)
 {
 	int64		row = pq_column_reader_row(c->reader);
-	int			got = pq_column_reader_next(c->reader, max, seg);
+	int			got;
 
+	tr->loc.column = c->reader->col->path;
+	got = pq_column_reader_next(c->reader, max, seg);
 	if (got == 0)
 		pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " rows of its row group",
 				   row, tr->file->md.row_groups[tr->row_group].num_rows);
@@ -436,6 +417,8 @@ filter_column(PqTableReader *tr, PqTableColumn *c, int n, bool convert)
 
 	if (c->nested)
 	{
+		/* its error context names the column and field */
+		tr->loc.column = NULL;
 		pqfdw_nested_column_fill(c->nested, tr->rg_pos, n, values, nulls,
 								 tr->file_row + tr->rg_pos);
 		pqfdw_filter_datums(tr->filter, c->attnum, 0, n, values, nulls);
@@ -632,6 +615,8 @@ enter_row_group(PqTableReader *tr)
 {
 	int64		num_rows = tr->file->md.row_groups[tr->row_group].num_rows;
 
+	tr->loc.row_group = tr->row_group;
+	tr->loc.column = NULL;
 	if (num_rows == 0)
 		return false;
 	MemoryContextReset(tr->rg_cxt);
@@ -755,6 +740,8 @@ fill_column(PqTableReader *tr, PqTableColumn *c, int n)
 
 	if (c->nested)
 	{
+		/* its error context names the column and field */
+		tr->loc.column = NULL;
 		pqfdw_nested_column_fill(c->nested, tr->rg_pos, n,
 								 tr->batch.values + pqfdw_batch_index(&tr->batch, att, 0),
 								 tr->batch.nulls + pqfdw_batch_index(&tr->batch, att, 0),
@@ -836,9 +823,13 @@ check_kept(PqTableReader *tr, int n, int m)
 
 	for (i = 0; i < tr->ncols; i++)
 		if (tr->cols[i].conv.nbad_rows > 0)
+		{
+			tr->loc.column = tr->cols[i].reader ?
+				tr->cols[i].reader->col->path : NULL;
 			pqfdw_converter_check_kept(&tr->cols[i].conv,
 									   tr->file_row + tr->rg_pos,
 									   m < n ? tr->sel : NULL, m, n);
+		}
 }
 
 /*
@@ -913,8 +904,8 @@ pqfdw_table_reader_batch(PqTableReader *tr)
 	return &tr->batch;
 }
 
-const PqBatch *
-pqfdw_table_reader_next(PqTableReader *tr)
+static const PqBatch *
+next_batch(PqTableReader *tr)
 {
 	for (;;)
 	{
@@ -959,6 +950,19 @@ pqfdw_table_reader_next(PqTableReader *tr)
 			return &tr->batch;
 		}
 	}
+}
+
+const PqBatch *
+pqfdw_table_reader_next(PqTableReader *tr)
+{
+	const PqBatch *b;
+
+	pq_errloc_push(&tr->loc, tr->file ? tr->file->src->name : NULL);
+	if (tr->file && tr->row_group >= 0)
+		tr->loc.row_group = tr->row_group;
+	b = next_batch(tr);
+	pq_errloc_pop(&tr->loc);
+	return b;
 }
 
 void

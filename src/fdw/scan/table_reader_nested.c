@@ -240,10 +240,11 @@ static void
 nested_error_context(void *arg)
 {
 	PqNestedColumn *nc = arg;
+	const char *filename = pq_errloc_filename();
 
-	if (pq_errloc.filename)
+	if (filename)
 		errcontext("reading %s of Parquet file \"%s\"", nc->converting,
-				   pq_errloc.filename);
+				   filename);
 	else
 		errcontext("reading %s", nc->converting);
 }

@@ -1,17 +1,41 @@
 /*-------------------------------------------------------------------------
  *
  * table_reader_setup.c
- *		What a table reader is asked for before its first batch: dictionary
- *		indices (grouped scans), unscaled DECIMALs, the VARIANT fields a
- *		query uses, the quals evaluated on batches, a parallel scan's
- *		cursor and a file check; and what it tells of itself.
+ *		What a table reader is asked for before its first batch: its files
+ *		and the name messages give them, dictionary indices (grouped
+ *		scans), unscaled DECIMALs, the VARIANT fields a query uses, the
+ *		quals evaluated on batches, a parallel scan's cursor and a file
+ *		check; and what it tells of itself.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "fdw/common/table_options.h"
 #include "fdw/scan/table_reader_state.h"
 #include "utils/memutils.h"
+
+void
+pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
+							 PqfdwHiveMode hive)
+{
+	PqfdwTableOptions opts;
+	MemoryContext old = MemoryContextSwitchTo(tr->cxt);
+
+	Assert(tr->file_index < 0 && tr->ds != NULL);
+	tr->paths = list_copy(paths);
+	pqfdw_get_table_options_only(tr->relid, &opts);
+	tr->ds = pqfdw_dataset_create(tr->relid, tr->tupdesc, tr->paths, &opts,
+								  hive, tr->cxt);
+	MemoryContextSwitchTo(old);
+}
+
+void
+pqfdw_table_reader_set_name(PqTableReader *tr, const char *name)
+{
+	Assert(list_length(tr->paths) == 1 && tr->file_index < 0);
+	tr->only_name = MemoryContextStrdup(tr->cxt, name);
+}
 
 bool
 pqfdw_table_reader_set_codes(PqTableReader *tr, AttrNumber attnum)

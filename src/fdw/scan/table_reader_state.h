@@ -57,6 +57,8 @@ struct PqTableReader
 	PqDecryptionConfig *decrypt;	/* keys of encrypted files */
 	int			ncols;			/* columns read */
 	PqTableColumn *cols;
+	PqErrorLocation loc;		/* pushed while next() works: file, row group
+								 * and column being converted */
 
 	/* per attribute (attnum - 1): converter and leaf column, when read */
 	PqConverter **att_cv;

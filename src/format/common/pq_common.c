@@ -12,8 +12,6 @@
 #include "format/common/pq_common.h"
 #include "utils/memutils.h"
 
-PqErrorLocation pq_errloc = {NULL, -1, NULL, -1};
-
 static uint32 pq_next_dictionary_id = 0;
 
 uint32
@@ -25,37 +23,85 @@ pq_new_dictionary_id(void)
 	return pq_next_dictionary_id;
 }
 
-void
-pq_errloc_set_file(const char *filename)
+/*
+ * The callback of a location's entry.  It adds no CONTEXT line: pq_report()
+ * puts the file in the message and the place in DETAIL, and the fdw layer
+ * names the file where it matters.  Its address marks the entry as ours.
+ */
+static void
+pq_errloc_context(void *arg)
 {
-	pq_errloc.filename = filename;
-	pq_errloc.row_group = -1;
-	pq_errloc.column = NULL;
-	pq_errloc.page_offset = -1;
 }
 
-/* Builds "Row group 1, column "a", page at byte offset 4." or NULL. */
-static char *
-pq_location_detail(void)
+void
+pq_errloc_push(PqErrorLocation *loc, const char *filename)
 {
-	char		buf[512];
-	size_t		used = 0;
+	loc->filename = filename;
+	loc->row_group = -1;
+	loc->column = NULL;
+	loc->page_offset = -1;
+	loc->cb.callback = pq_errloc_context;
+	loc->cb.arg = loc;
+	loc->cb.previous = error_context_stack;
+	error_context_stack = &loc->cb;
+}
 
-	buf[0] = '\0';
-	if (pq_errloc.row_group >= 0)
-		used += snprintf(buf + used, sizeof(buf) - used, "Row group %d",
-						 pq_errloc.row_group);
-	if (pq_errloc.column && used < sizeof(buf))
-		used += snprintf(buf + used, sizeof(buf) - used, "%scolumn \"%s\"",
-						 used ? ", " : "Column ", pq_errloc.column);
-	if (pq_errloc.page_offset >= 0 && used < sizeof(buf))
-		used += snprintf(buf + used, sizeof(buf) - used,
-						 "%spage at byte offset " INT64_FORMAT,
-						 used ? ", " : "Page at byte offset ",
-						 pq_errloc.page_offset);
-	if (used == 0)
-		return NULL;
-	return psprintf("%s.", buf);
+void
+pq_errloc_pop(PqErrorLocation *loc)
+{
+	Assert(error_context_stack == &loc->cb);
+	error_context_stack = loc->cb.previous;
+}
+
+const PqErrorLocation *
+pq_errloc_current(void)
+{
+	ErrorContextCallback *e;
+
+	for (e = error_context_stack; e != NULL; e = e->previous)
+		if (e->callback == pq_errloc_context)
+			return e->arg;
+	return NULL;
+}
+
+const char *
+pq_errloc_filename(void)
+{
+	const PqErrorLocation *loc = pq_errloc_current();
+
+	return loc ? loc->filename : NULL;
+}
+
+/*
+ * errdetail() naming the row group, column and page of loc, as far as they
+ * are known, in one whole sentence; called inside ereport() as PostgreSQL's
+ * errdetail_relkind_not_supported() is.
+ */
+static int
+errdetail_location(const PqErrorLocation *loc)
+{
+	int			rg = loc ? loc->row_group : -1;
+	const char *col = loc ? loc->column : NULL;
+	int64		page = loc ? loc->page_offset : -1;
+
+	if (rg >= 0 && col && page >= 0)
+		return errdetail("Row group %d, column \"%s\", page at byte offset " INT64_FORMAT ".",
+						 rg, col, page);
+	if (rg >= 0 && col)
+		return errdetail("Row group %d, column \"%s\".", rg, col);
+	if (rg >= 0 && page >= 0)
+		return errdetail("Row group %d, page at byte offset " INT64_FORMAT ".",
+						 rg, page);
+	if (rg >= 0)
+		return errdetail("Row group %d.", rg);
+	if (col && page >= 0)
+		return errdetail("Column \"%s\", page at byte offset " INT64_FORMAT ".",
+						 col, page);
+	if (col)
+		return errdetail("Column \"%s\".", col);
+	if (page >= 0)
+		return errdetail("Page at byte offset " INT64_FORMAT ".", page);
+	return 0;
 }
 
 /*
@@ -108,17 +154,16 @@ static void pq_report(PqErrorKind kind, const char *fmt, va_list args) pg_attrib
 static void
 pq_report(PqErrorKind kind, const char *fmt, va_list args)
 {
-	const char *file = pq_errloc.filename;
+	const PqErrorLocation *loc = pq_errloc_current();
+	const char *file = loc ? loc->filename : NULL;
 	char		msg[1024];
-	char	   *detail;
 
 	vsnprintf(msg, sizeof(msg), fmt, args);
-	detail = pq_location_detail();
 	ereport(ERROR,
 			(errcode(pq_error_kinds[kind].sqlstate),
 			 file ? errmsg(pq_error_kinds[kind].file_msg, file, msg) :
 			 errmsg(pq_error_kinds[kind].data_msg, msg),
-			 detail ? errdetail_internal("%s", detail) : 0,
+			 errdetail_location(loc),
 			 pq_error_kinds[kind].hint ?
 			 errhint("%s", _(pq_error_kinds[kind].hint)) : 0));
 	pg_unreachable();

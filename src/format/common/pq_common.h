@@ -160,22 +160,34 @@ typedef struct PqByteArray
 } PqByteArray;
 
 /*
- * Where the reader currently is, for error messages.  The column reader and
- * file reader update it as they go (plain stores, no allocation); pq_corrupt()
- * and pq_unsupported() report it.  Fields are "unknown" when -1 / NULL.
+ * Where the reader is, for error messages.  Code that knows a place (a file,
+ * a row group, a column chunk, a page) pushes one onto PostgreSQL's
+ * error_context_stack for as long as it works there and updates it as it
+ * goes; pq_corrupt() and friends, and the fdw layer's own messages, report
+ * the innermost one.  So decoders, codecs and Thrift, which know nothing of
+ * files, still raise errors that name the place, and nothing outlives the
+ * call that pushed it.  Fields are "unknown" when -1 / NULL.
  */
 typedef struct PqErrorLocation
 {
+	ErrorContextCallback cb;	/* its entry in error_context_stack */
 	const char *filename;
 	int			row_group;
 	const char *column;
 	int64		page_offset;
 } PqErrorLocation;
 
-extern PGDLLIMPORT PqErrorLocation pq_errloc;
+/* Push loc, naming only the file (or nothing when filename is NULL). */
+extern void pq_errloc_push(PqErrorLocation *loc, const char *filename);
 
-/* Reset the location to "file only" (or nothing when filename is NULL). */
-extern void pq_errloc_set_file(const char *filename);
+/* Pop loc, which must be the innermost entry of error_context_stack. */
+extern void pq_errloc_pop(PqErrorLocation *loc);
+
+/* The innermost location pushed, or NULL. */
+extern const PqErrorLocation *pq_errloc_current(void);
+
+/* The innermost location's file name, or NULL. */
+extern const char *pq_errloc_filename(void);
 
 /*
  * A new dictionary id: never 0, different from every recent one, so that

@@ -13,6 +13,7 @@
 #include "format/read/buffer_pool.h"
 #include "format/read/column_reader.h"
 #include "format/read/dictionary_reader.h"
+#include "format/read/page_crypto.h"
 #include "utils/memutils.h"
 
 /*
@@ -139,13 +140,20 @@ pq_column_reader_rewind(PqColumnReader *r)
 	return true;
 }
 
+/* Report errors at r's chunk (and page) until leave_chunk(). */
 static void
-set_location(PqColumnReader *r)
+enter_chunk(PqColumnReader *r)
 {
-	pq_errloc.filename = r->file->src->name;
-	pq_errloc.row_group = r->row_group;
-	pq_errloc.column = r->col->path;
-	pq_errloc.page_offset = r->in_page ? r->page_offset : -1;
+	pq_errloc_push(&r->loc, r->file->src->name);
+	r->loc.row_group = r->row_group;
+	r->loc.column = r->col->path;
+	r->loc.page_offset = r->in_page ? r->page_offset : -1;
+}
+
+static void
+leave_chunk(PqColumnReader *r)
+{
+	pq_errloc_pop(&r->loc);
 }
 
 /* Reset the reader for row_group; returns the chunk's byte range. */
@@ -157,7 +165,8 @@ begin_chunk(PqColumnReader *r, int row_group, int64 *start, int64 *len)
 
 	pq_column_reader_release(r);
 	r->row_group = row_group;
-	set_location(r);
+	r->loc.row_group = row_group;
+	r->loc.page_offset = -1;
 	cm = pq_file_chunk_meta(r->file, row_group, r->col->index);
 	pq_file_chunk_range(r->file, row_group, r->col->index, start, len, &slack);
 	r->chunk_slack = slack;
@@ -194,8 +203,8 @@ use_chunk(PqColumnReader *r, const uint8 *chunk, int64 start, int64 len)
 	r->bytes_read += len;
 }
 
-void
-pq_column_reader_start(PqColumnReader *r, int row_group)
+static void
+start_whole_chunk(PqColumnReader *r, int row_group)
 {
 	int64		start;
 	int64		len;
@@ -208,14 +217,24 @@ pq_column_reader_start(PqColumnReader *r, int row_group)
 }
 
 void
+pq_column_reader_start(PqColumnReader *r, int row_group)
+{
+	enter_chunk(r);
+	start_whole_chunk(r, row_group);
+	leave_chunk(r);
+}
+
+void
 pq_column_reader_start_bytes(PqColumnReader *r, int row_group,
 							 const uint8 *chunk)
 {
 	int64		start;
 	int64		len;
 
+	enter_chunk(r);
 	begin_chunk(r, row_group, &start, &len);
 	use_chunk(r, chunk, start, len);
+	leave_chunk(r);
 }
 
 /* Bytes [start, end) of the file. */
@@ -239,10 +258,9 @@ add_extent(ByteExtent *ext, int *n, int64 start, int64 end)
 	}
 }
 
-void
-pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
-							  const PqOffsetIndex *oi,
-							  const PqRowRange *ranges, int nranges)
+static void
+start_ranges(PqColumnReader *r, int row_group, const PqOffsetIndex *oi,
+			 const PqRowRange *ranges, int nranges)
 {
 	int64		start;
 	int64		len;
@@ -256,7 +274,7 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 
 	if (oi == NULL || ranges == NULL || r->col->max_rep > 0)
 	{
-		pq_column_reader_start(r, row_group);
+		start_whole_chunk(r, row_group);
 		return;
 	}
 	begin_chunk(r, row_group, &start, &len);
@@ -328,6 +346,16 @@ pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
 	r->chunk_start = start;
 	r->chunk_len = prefix;
 	r->chunk_slack = 0;
+}
+
+void
+pq_column_reader_start_ranges(PqColumnReader *r, int row_group,
+							  const PqOffsetIndex *oi,
+							  const PqRowRange *ranges, int nranges)
+{
+	enter_chunk(r);
+	start_ranges(r, row_group, oi, ranges, nranges);
+	leave_chunk(r);
 }
 
 /*
@@ -625,59 +653,17 @@ check_crc(const PqPageHeader *ph, const uint8 *body)
 }
 
 /*
- * Decrypt the page header module at p: a dictionary page header when the
- * chunk starts with a dictionary and no page has been read yet, else the
- * header of data page r->page_ordinal.  Returns the module's size.
- */
-static size_t
-read_encrypted_page_header(PqColumnReader *r, const uint8 *p, size_t avail,
-						   PqPageHeader *ph)
-{
-	bool		dict = r->dict_first && !r->has_dict && r->page_ordinal == 0;
-	size_t		consumed;
-	size_t		len;
-	uint8	   *plain;
-	MemoryContext old = MemoryContextSwitchTo(r->page_cxt);
-
-	plain = pq_chunk_decrypt(r->cipher,
-							 dict ? PQ_MODULE_DICT_PAGE_HEADER : PQ_MODULE_DATA_PAGE_HEADER,
-							 r->page_ordinal, p, avail, &consumed, &len);
-	MemoryContextSwitchTo(old);
-	/* writers may pad the plaintext (Arrow C++ does): ignore what follows */
-	(void) pq_read_page_header(plain, len, ph);
-	if (dict != (ph->type == PQ_PAGE_DICTIONARY))
-		pq_corrupt("encrypted %s page where a %s page was expected",
-				   pq_page_type_name(ph->type), dict ? "dictionary" : "data");
-	return consumed;
-}
-
-/*
- * The page as stored after decryption: the body module fills the page's
- * compressed_page_size; the header is rewritten to the plaintext size so
- * that decompression sees the bytes it expects.  Unencrypted: body itself.
+ * The page body as stored after decryption (body itself when the chunk is
+ * not encrypted); a dictionary's stays with the chunk, as its values may
+ * point into it.
  */
 static const uint8 *
-decrypt_page(PqColumnReader *r, PqPageHeader *ph, const uint8 *body, bool dict)
+decrypt_body(PqColumnReader *r, PqPageHeader *ph, const uint8 *body, bool dict)
 {
-	size_t		consumed;
-	size_t		len;
-	uint8	   *plain;
-	MemoryContext old;
-
 	if (r->cipher == NULL)
 		return body;
-	/* dictionary values may point into the page: keep it with the chunk */
-	old = MemoryContextSwitchTo(dict ? r->chunk_cxt : r->page_cxt);
-	plain = pq_chunk_decrypt(r->cipher,
-							 dict ? PQ_MODULE_DICT_PAGE : PQ_MODULE_DATA_PAGE,
-							 r->page_ordinal, body, ph->compressed_page_size,
-							 &consumed, &len);
-	MemoryContextSwitchTo(old);
-	if (consumed != (size_t) ph->compressed_page_size)
-		pq_corrupt("encrypted page of %zu bytes does not fill its %d bytes",
-				   consumed, ph->compressed_page_size);
-	ph->compressed_page_size = (int32) len;
-	return plain;
+	return pq_decrypt_page_body(r->cipher, dict, r->page_ordinal,
+								dict ? r->chunk_cxt : r->page_cxt, ph, body);
 }
 
 /*
@@ -724,7 +710,7 @@ load_next_page(PqColumnReader *r, int64 skip)
 					 r->row, r->end_row - 1, r->col->path);
 			if (r->sel == NULL && r->entries_seen != r->chunk_values)
 			{
-				pq_errloc.page_offset = -1;
+				r->loc.page_offset = -1;
 				pq_corrupt("column chunk metadata states " INT64_FORMAT " values, but its pages hold " INT64_FORMAT,
 						   r->chunk_values, r->entries_seen);
 			}
@@ -733,14 +719,18 @@ load_next_page(PqColumnReader *r, int64 skip)
 		MemoryContextReset(r->page_cxt);
 		r->rep_all = r->def_all = NULL;
 		r->level_pos = 0;
-		pq_errloc.page_offset = r->page_offset;
+		r->loc.page_offset = r->page_offset;
 
 		if (ref)
 			r->page_ordinal = ref->ordinal;
 		if (ref == NULL && r->chunk_slack > 0)
 			avail += r->chunk_slack;
 		if (r->cipher)
-			hlen = read_encrypted_page_header(r, p, avail, &ph);
+			hlen = pq_decrypt_page_header(r->cipher,
+										  r->dict_first && !r->has_dict &&
+										  r->page_ordinal == 0,
+										  r->page_ordinal, r->page_cxt,
+										  p, avail, &ph);
 		else
 			hlen = pq_read_page_header(p, avail, &ph);
 		if (ref == NULL && r->chunk_slack > 0)
@@ -782,7 +772,7 @@ load_next_page(PqColumnReader *r, int64 skip)
 				continue;
 			check_crc(&ph, body);
 			if (ph.type == PQ_PAGE_DICTIONARY)
-				load_dictionary(r, &ph, decrypt_page(r, &ph, body, true));
+				load_dictionary(r, &ph, decrypt_body(r, &ph, body, true));
 			/* index pages and page types from the future are skipped */
 			continue;
 		}
@@ -808,7 +798,7 @@ load_next_page(PqColumnReader *r, int64 skip)
 		}
 
 		check_crc(&ph, body);
-		body = decrypt_page(r, &ph, body, false);
+		body = decrypt_body(r, &ph, body, false);
 		r->page_ordinal++;
 		r->in_page = true;
 		if (!r->rereading)
@@ -939,14 +929,18 @@ pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
 {
 	int			n;
 
-	set_location(r);
+	enter_chunk(r);
 	if (!r->in_page && !load_next_page(r, 0))
 	{
+		n = 0;
 		seg->n = 0;
-		return 0;
 	}
-	n = Min(Min(max, r->page_left), r->cap);
-	decode_segment(r, n, seg);
+	else
+	{
+		n = Min(Min(max, r->page_left), r->cap);
+		decode_segment(r, n, seg);
+	}
+	leave_chunk(r);
 	return n;
 }
 
@@ -959,7 +953,7 @@ pq_column_reader_skip(PqColumnReader *r, int64 nrows)
 	if (nrows < 0 || target > r->end_row)
 		elog(ERROR, "cannot skip " INT64_FORMAT " rows at row " INT64_FORMAT " of " INT64_FORMAT,
 			 nrows, r->row, r->end_row);
-	set_location(r);
+	enter_chunk(r);
 	while (r->row < target)
 	{
 		if (r->in_page)
@@ -983,4 +977,5 @@ pq_column_reader_skip(PqColumnReader *r, int64 nrows)
 			pq_corrupt("column chunk ends after " INT64_FORMAT " of " INT64_FORMAT " level entries",
 					   r->row, r->end_row);
 	}
+	leave_chunk(r);
 }

@@ -69,6 +69,7 @@ typedef struct PqColumnReader
 	int			page_ordinal;	/* next data page's ordinal (AAD) */
 	MemoryContext chunk_cxt;	/* chunk bytes and dictionary */
 	MemoryContext page_cxt;		/* decompressed page, decoder arenas */
+	PqErrorLocation loc;		/* pushed while a call works on the chunk */
 
 	/*
 	 * The column chunk's bytes; with selected pages only those before the

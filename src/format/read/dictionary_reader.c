@@ -193,10 +193,11 @@ pq_cached_dictionary(PqFile *file, int row_group, int column)
 	return &dc->dicts[column];
 }
 
-bool
-pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
+/* pq_read_dictionary() of a chunk whose dictionary is not cached yet */
+static bool
+read_dictionary(PqFile *file, DictionaryCache *dc, int row_group, int column,
+				PqErrorLocation *loc, PqDictionary *out)
 {
-	DictionaryCache *dc = dictionary_cache(file, row_group);
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
 	const PqColumnMetaData *cm = &cc->meta_data;
 	const PqColumnDescr *col = &file->schema->columns[column];
@@ -212,15 +213,6 @@ pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
 	size_t		ulen;
 	const uint8 *body;
 
-	if (dc->dicts[column].id != 0)
-	{
-		*out = dc->dicts[column];
-		return true;
-	}
-	pq_errloc.filename = file->src->name;
-	pq_errloc.row_group = row_group;
-	pq_errloc.column = col->path;
-	pq_errloc.page_offset = -1;
 	if (cc->file_path != NULL || cc->crypto_metadata.kind != PQ_CRYPTO_NONE ||
 		!cc->has_meta_data || cm->type != col->physical_type ||
 		!pq_codec_supported(cm->codec))
@@ -238,7 +230,7 @@ pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
 		pq_corrupt("column chunk starts at byte " INT64_FORMAT ", outside the data area [4, " INT64_FORMAT ")",
 				   start, file->data_end);
 	avail = file->data_end - start;
-	pq_errloc.page_offset = start;
+	loc->page_offset = start;
 
 	/* when the data pages follow it, the page ends where they begin */
 	if (cm->data_page_offset > start &&
@@ -315,4 +307,24 @@ pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
 	MemoryContextSwitchTo(old);
 	dc->dicts[column] = *out;
 	return true;
+}
+
+bool
+pq_read_dictionary(PqFile *file, int row_group, int column, PqDictionary *out)
+{
+	DictionaryCache *dc = dictionary_cache(file, row_group);
+	PqErrorLocation loc;
+	bool		found;
+
+	if (dc->dicts[column].id != 0)
+	{
+		*out = dc->dicts[column];
+		return true;
+	}
+	pq_errloc_push(&loc, file->src->name);
+	loc.row_group = row_group;
+	loc.column = file->schema->columns[column].path;
+	found = read_dictionary(file, dc, row_group, column, &loc, out);
+	pq_errloc_pop(&loc);
+	return found;
 }

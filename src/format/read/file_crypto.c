@@ -40,7 +40,7 @@ get_key(const PqFileCrypto *fc, const PqBytes *key_metadata,
 				 errmsg("no decryption key is available for %s%s%s of Parquet file \"%s\"",
 						column ? "column \"" : "the footer",
 						column ? column : "", column ? "\"" : "",
-						pq_errloc.filename ? pq_errloc.filename : "")));
+						fc->file_name)));
 	return false;
 }
 
@@ -99,7 +99,7 @@ pq_file_crypto_create(const PqEncryptionAlgorithm *alg, bool footer_encrypted,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("Parquet file \"%s\" is encrypted with an AAD prefix that is not stored in the file",
-						pq_errloc.filename ? pq_errloc.filename : ""),
+						fc->file_name),
 				 errhint("Supply the AAD prefix the file was written with (option aad_prefix).")));
 
 	fc->file_aad_len = prefix_len + alg->aad_file_unique.len;

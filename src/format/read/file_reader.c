@@ -58,17 +58,6 @@ open_plaintext_footer(PqFile *file, size_t md_len)
 }
 
 /*
- * pq_errloc points at names that live as long as the file (its path, its
- * columns' paths): when the memory goes, so must the pointers, or the next
- * error raised before a reader sets them again would print freed memory.
- */
-static void
-forget_error_location(void *arg)
-{
-	pq_errloc_set_file(NULL);
-}
-
-/*
  * Was the file written by parquet-mr before 1.2.9?  created_by reads
  * "parquet-mr version 1.2.5-cdh4.5.0 (build ...)" for those writers.
  */
@@ -97,8 +86,8 @@ uncounted_dictionary_headers(const char *created_by)
 	return v[0] < 1 || (v[0] == 1 && (v[1] < 2 || (v[1] == 2 && v[2] < 9)));
 }
 
-PqFile *
-pq_file_open(PqSource *src)
+static PqFile *
+open_file(PqSource *src)
 {
 	PqFile	   *file;
 	uint8		head[4];
@@ -106,12 +95,7 @@ pq_file_open(PqSource *src)
 	uint32		footer_len;
 	bool		pare;
 	int			rg;
-	MemoryContextCallback *forget = palloc(sizeof(MemoryContextCallback));
 
-	forget->func = forget_error_location;
-	forget->arg = NULL;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, forget);
-	pq_errloc_set_file(src->name);
 	if (src->size < PQ_MIN_FILE_SIZE)
 		pq_corrupt("file is too small to be a Parquet file (" INT64_FORMAT " bytes)",
 				   src->size);
@@ -172,10 +156,21 @@ pq_file_open(PqSource *src)
 }
 
 PqFile *
+pq_file_open(PqSource *src)
+{
+	PqErrorLocation loc;
+	PqFile	   *file;
+
+	pq_errloc_push(&loc, src->name);
+	file = open_file(src);
+	pq_errloc_pop(&loc);
+	return file;
+}
+
+PqFile *
 pq_file_view(const PqFile *parsed, PqSource *src)
 {
 	PqFile	   *file = palloc(sizeof(PqFile));
-	MemoryContextCallback *forget = palloc(sizeof(MemoryContextCallback));
 
 	Assert(parsed->crypto == NULL);
 	*file = *parsed;
@@ -184,10 +179,6 @@ pq_file_view(const PqFile *parsed, PqSource *src)
 	file->page_index_cache = NULL;
 	file->dictionary_cache = NULL;
 	file->geo_cache = NULL;
-	forget->func = forget_error_location;
-	forget->arg = NULL;
-	MemoryContextRegisterResetCallback(CurrentMemoryContext, forget);
-	pq_errloc_set_file(src->name);
 	return file;
 }
 
@@ -230,10 +221,11 @@ pq_file_chunk_meta(const PqFile *file, int row_group, int column)
 	const PqColumnChunk *cc = &file->md.row_groups[row_group].columns[column];
 	const PqColumnDescr *col = &file->schema->columns[column];
 	const PqColumnMetaData *cm;
+	PqErrorLocation loc;
 
-	pq_errloc.row_group = row_group;
-	pq_errloc.column = col->path;
-	pq_errloc.page_offset = -1;
+	pq_errloc_push(&loc, file->src->name);
+	loc.row_group = row_group;
+	loc.column = col->path;
 	if (cc->file_path != NULL)
 		pq_unsupported("column chunk data stored in another file (\"%s\") is not supported",
 					   cc->file_path);
@@ -250,6 +242,7 @@ pq_file_chunk_meta(const PqFile *file, int row_group, int column)
 				   pq_physical_type_name(col->physical_type));
 	if (cm->num_values < 0)
 		pq_corrupt("column chunk has a negative value count");
+	pq_errloc_pop(&loc);
 	return cm;
 }
 

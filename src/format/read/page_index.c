@@ -15,13 +15,13 @@
 #include "format/read/page_index.h"
 #include "utils/memutils.h"
 
+/* Report errors at the column chunk until pq_errloc_pop(). */
 static void
-set_location(PqFile *file, int row_group, int column)
+enter_chunk(PqErrorLocation *loc, PqFile *file, int row_group, int column)
 {
-	pq_errloc.filename = file->src->name;
-	pq_errloc.row_group = row_group;
-	pq_errloc.column = file->schema->columns[column].path;
-	pq_errloc.page_offset = -1;
+	pq_errloc_push(loc, file->src->name);
+	loc->row_group = row_group;
+	loc->column = file->schema->columns[column].path;
 }
 
 /*
@@ -135,8 +135,12 @@ pq_offset_index_read(PqFile *file, int row_group, int column,
 	if (e->oi_state == 0)
 	{
 		MemoryContext old = MemoryContextSwitchTo(file->cxt);
-		bool		found = offset_index_read(file, row_group, column, &e->oi);
+		PqErrorLocation loc;
+		bool		found;
 
+		enter_chunk(&loc, file, row_group, column);
+		found = offset_index_read(file, row_group, column, &e->oi);
+		pq_errloc_pop(&loc);
 		MemoryContextSwitchTo(old);
 		e->oi_state = found ? 2 : 1;
 	}
@@ -155,8 +159,12 @@ pq_column_index_read(PqFile *file, int row_group, int column,
 	if (e->ci_state == 0)
 	{
 		MemoryContext old = MemoryContextSwitchTo(file->cxt);
-		bool		found = column_index_read(file, row_group, column, oi, &e->ci);
+		PqErrorLocation loc;
+		bool		found;
 
+		enter_chunk(&loc, file, row_group, column);
+		found = column_index_read(file, row_group, column, oi, &e->ci);
+		pq_errloc_pop(&loc);
 		MemoryContextSwitchTo(old);
 		e->ci_state = found ? 2 : 1;
 	}
@@ -176,7 +184,6 @@ offset_index_read(PqFile *file, int row_group, int column,
 
 	if (!cc->has_offset_index_offset || !cc->has_offset_index_length)
 		return false;
-	set_location(file, row_group, column);
 	buf = read_index_bytes(file, row_group, column, PQ_MODULE_OFFSET_INDEX,
 						   cc->offset_index_offset, cc->offset_index_length,
 						   "offset index", &len);
@@ -241,7 +248,6 @@ column_index_read(PqFile *file, int row_group, int column,
 
 	if (!cc->has_column_index_offset || !cc->has_column_index_length)
 		return false;
-	set_location(file, row_group, column);
 	buf = read_index_bytes(file, row_group, column, PQ_MODULE_COLUMN_INDEX,
 						   cc->column_index_offset, cc->column_index_length,
 						   "column index", &len);

@@ -28,13 +28,17 @@
 /* Bytes of aad_file_unique (Arrow C++ and parquet-java use 8). */
 #define PQ_FILE_UNIQUE_LEN 8
 
+/* column: the column whose key it is, or NULL for the footer key */
 static void
-check_key(const PqKey *key, const char *what)
+check_key(const PqKey *key, const char *column)
 {
 	if (key->len != 16 && key->len != 24 && key->len != 32)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the %s must be an AES key of 128, 192 or 256 bits", what)));
+				 column ?
+				 errmsg("the key of column \"%s\" must be an AES key of 128, 192 or 256 bits",
+						column) :
+				 errmsg("the footer key must be an AES key of 128, 192 or 256 bits")));
 }
 
 static PqBytes
@@ -98,7 +102,7 @@ pq_file_encryptor_create(const PqEncryptionOptions *opts, int ncols,
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown Parquet encryption algorithm %d", opts->algorithm)));
-	check_key(&opts->footer_key, "footer key");
+	check_key(&opts->footer_key, NULL);
 	fe->algorithm = opts->algorithm;
 	fe->plaintext_footer = opts->plaintext_footer;
 	fe->footer_key_metadata = copy_bytes(opts->footer_key_metadata);
@@ -139,7 +143,7 @@ pq_file_encryptor_create(const PqEncryptionOptions *opts, int ncols,
 
 		if (!ce->footer_key)
 		{
-			check_key(&ce->key, psprintf("key of column \"%s\"", ce->path));
+			check_key(&ce->key, ce->path);
 			k = key_slot(fe, &ce->key);
 		}
 		for (c = 0; c < ncols; c++)
