@@ -13,9 +13,11 @@ PGFILEDESC = "parquet_fdw - foreign data wrapper and COPY for Apache Parquet"
 # src/format/<job>/ and src/fdw/<job>/ (docs/ARCHITECTURE.md)
 FORMAT_SRCS = $(sort $(wildcard src/format/*/*.c))
 FDW_SRCS = $(sort $(wildcard src/fdw/*.c src/fdw/*/*.c))
+IO_SRCS = $(sort $(wildcard src/io/*/*.c))
 FORMAT_HDRS = $(wildcard src/format/*/*.h)
 FDW_HDRS = $(wildcard src/fdw/*/*.h)
-OBJS = $(FORMAT_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
+IO_HDRS = $(wildcard src/io/*/*.h)
+OBJS = $(FORMAT_SRCS:.c=.o) $(IO_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 
 REGRESS_SCHEDULE = test/schedule
 
@@ -41,11 +43,13 @@ $(shell echo '$(PG_BUILD_ID)' >$(PG_BUILD_STAMP))
 endif
 
 # PGXS tracks no header dependencies: rebuild everything when a header changes.
-$(OBJS): $(FORMAT_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
+$(OBJS): $(FORMAT_HDRS) $(IO_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
 
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/read/chunk_fetch.c src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c,$(sort $(wildcard test/unit/*.c)))
+# the transport's parts that need no network: URLs and signing
+UNIT_IO_SRCS = src/io/common/url.c src/io/aws/sigv4.c
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -57,7 +61,7 @@ PG_STATIC_LIBDIR := $(firstword $(foreach d,$(shell $(PG_CONFIG) --pkglibdir) \
 UNIT_LIBS = $(PG_STATIC_LIBDIR)/libpgcommon.a \
 	$(PG_STATIC_LIBDIR)/libpgport.a $(SHLIB_LINK) -lm
 
-$(UNIT_BIN): $(UNIT_SRCS) $(FORMAT_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
+$(UNIT_BIN): $(UNIT_SRCS) $(FORMAT_HDRS) $(IO_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_LIBS)
 
 unittest: $(UNIT_BIN)
@@ -87,9 +91,22 @@ $(VARIANT_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/variant_cli.c \
 
 variant_cli: $(VARIANT_CLI)
 
-.PHONY: unittest writer_cli variant_cli
+# ---- sigv4_cli: request signatures for test/js/check_sigv4.mjs (same shim) ----
+SIGV4_CLI = test/unit/sigv4_cli
+
+$(SIGV4_CLI): src/io/aws/sigv4.c test/unit/shim.c test/unit/sigv4_cli.c \
+		$(IO_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/sigv4_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ src/io/aws/sigv4.c test/unit/sigv4_cli.c \
+		test/unit/sigv4_cli_shim.o $(UNIT_LIBS)
+
+sigv4_cli: $(SIGV4_CLI)
+
+.PHONY: unittest writer_cli variant_cli sigv4_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
-	$(VARIANT_CLI) test/unit/variant_cli_shim.o $(PG_BUILD_STAMP)
+	$(VARIANT_CLI) test/unit/variant_cli_shim.o \
+	$(SIGV4_CLI) test/unit/sigv4_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
 FUZZ_TARGETS = thrift file page assemble variant decrypt

@@ -10,6 +10,8 @@
 #   writer       files from the format-layer writer checked with DuckDB/arrow-rs
 #   variant      VARIANT to JSON (test/unit/variant_cli) vs an independent JS
 #                decoder and the corpus's variant/ and shredded_variant/ values
+#   sigv4        request signatures (test/unit/sigv4_cli) vs AWS's published
+#                SigV4 test suite and the AWS SDK's signer
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
@@ -280,6 +282,27 @@ if want writer; then
 		fi
 	else
 		could_not_run writer "setup failed"
+	fi
+fi
+
+# ------------------------------------------------------------- sigv4
+# The SigV4 signer of the object-store transport: test/unit/sigv4_cli against
+# AWS's published test suite and @smithy/signature-v4 (check_sigv4.mjs).
+if want sigv4; then
+	banner sigv4
+	if [ $SETUP_OK = 1 ]; then
+		set +e
+		{ make sigv4_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_sigv4.mjs; } 2>&1 | tee "$LOGDIR/sigv4.log"
+		rc=${PIPESTATUS[0]}
+		set -e
+		if parse_counts sigv4 "$LOGDIR/sigv4.log" sigv4; then
+			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+			record sigv4 "$PARSED_PASSED" "$PARSED_FAILED"
+		else
+			could_not_run sigv4 "sigv4_cli/check_sigv4.mjs exited $rc without a summary line"
+		fi
+	else
+		could_not_run sigv4 "setup failed"
 	fi
 fi
 

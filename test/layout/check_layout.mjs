@@ -24,6 +24,8 @@ const LAYERS = [
 	['format/json'],
 	['format/variant'],
 	['format/read', 'format/write'],
+	['io/common'],
+	['io/aws'],
 	['fdw/keys'],
 	['fdw/common'],
 	['fdw/convert'],
@@ -34,9 +36,9 @@ const LAYERS = [
 	['fdw/plan', 'fdw/copy', 'fdw/inspect'],
 	['fdw'],
 ];
-// What the format layer may take from PostgreSQL (DESIGN.md: palloc and
-// ereport, plus two self-contained helpers); varatt.h is the part of
-// postgres.h that PostgreSQL 16 moved out.
+// What the format and transport (io/) layers may take from PostgreSQL
+// (DESIGN.md: palloc and ereport, plus two self-contained helpers); varatt.h
+// is the part of postgres.h that PostgreSQL 16 moved out.
 const FORMAT_PG = new Set(['postgres.h', 'varatt.h', 'utils/memutils.h',
 	'lib/stringinfo.h', 'common/shortest_dec.h']);
 const MAX_LINES = 1000;
@@ -68,17 +70,20 @@ for (const f of sources) {
 	const text = fs.readFileSync(f, 'utf8');
 	const lines = text.split('\n');
 	check(rank.has(folder), `${f}: folder ${folder} is not in a layer (add it to LAYERS and docs/ARCHITECTURE.md)`);
+	// the transport sits beside the format layer: neither uses the other
+	if (folder.startsWith('io/'))
+		check(!/^#include\s+"format\//m.test(text), `${f}: the transport includes the format layer`);
 	check(lines[2] === ` * ${path.basename(f)}` && /^ \*\s+\S/.test(lines[3] || ''),
 		`${f}: the first comment must name the file and say its job`);
 	check(lines.length <= MAX_LINES + 1, `${f}: ${lines.length - 1} lines (over ${MAX_LINES}: split it by job)`);
 	for (const m of text.matchAll(/^#include\s+"([^"]+)"/gm)) {
 		const inc = m[1];
-		const own = inc.startsWith('format/') || inc.startsWith('fdw/');
+		const own = ['format/', 'io/', 'fdw/'].some(p => inc.startsWith(p));
 		if (!own) {
 			check(!fs.existsSync(path.join(path.dirname(f), inc)),
-				`${f}: includes "${inc}" without its folder (write "format/..." or "fdw/...")`);
-			if (folder.startsWith('format'))
-				check(FORMAT_PG.has(inc), `${f}: the format layer includes PostgreSQL's "${inc}"`);
+				`${f}: includes "${inc}" without its folder (write "format/...", "io/..." or "fdw/...")`);
+			if (folder.startsWith('format') || folder.startsWith('io/'))
+				check(FORMAT_PG.has(inc), `${f}: the ${folder.split('/')[0]} layer includes PostgreSQL's "${inc}"`);
 			continue;
 		}
 		check(fs.existsSync(path.join('src', inc)), `${f}: includes "${inc}", which does not exist`);

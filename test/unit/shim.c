@@ -26,9 +26,12 @@ typedef struct ShimChunk
 	struct ShimChunk *next;
 	size_t		size;
 	size_t		pad;			/* keep the payload 16-byte aligned */
-} ShimChunk;
+}			ShimChunk;
 
-static ShimChunk chunks = {&chunks, &chunks, 0, 0};
+static ShimChunk chunks =
+{
+	&chunks, &chunks, 0, 0
+};
 
 /* Bytes allocated and not freed, and the most there were since a reset */
 static size_t shim_live;
@@ -179,6 +182,17 @@ pstrdup(const char *in)
 	char	   *out = palloc(len + 1);
 
 	memcpy(out, in, len + 1);
+	return out;
+}
+
+char *
+pnstrdup(const char *in, Size size)
+{
+	size_t		len = strnlen(in, size);
+	char	   *out = palloc(len + 1);
+
+	memcpy(out, in, len);
+	out[len] = '\0';
 	return out;
 }
 
@@ -340,7 +354,7 @@ pg_re_throw(void)
 	suite_delta(), suite_decode_limits(), suite_byte_stream_split(), \
 	suite_codec(), suite_bloom(), suite_writer(), suite_json_render(), \
 	suite_variant_encode(), suite_variant(), suite_nested(), suite_encrypt(), \
-	suite_segment_select(), suite_row_ranges(), suite_error_location()
+	suite_segment_select(), suite_row_ranges(), suite_error_location(), suite_url()
 #endif
 
 uint8 *

@@ -112,5 +112,6 @@ extern void suite_encrypt(void);
 extern void suite_segment_select(void);
 extern void suite_row_ranges(void);
 extern void suite_error_location(void);
+extern void suite_url(void);
 
 #endif							/* UNIT_TEST_H */
