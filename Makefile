@@ -27,7 +27,7 @@ ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
 PG_CPPFLAGS = -I$(srcdir)/src
-SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto
+SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto -lcurl
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -48,8 +48,8 @@ $(OBJS): $(FORMAT_HDRS) $(IO_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/read/chunk_fetch.c src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
 # the transport's parts that need no network: URLs and signing
-UNIT_IO_SRCS = src/io/common/url.c src/io/aws/sigv4.c
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c,$(sort $(wildcard test/unit/*.c)))
+UNIT_IO_SRCS = src/io/common/url.c src/io/aws/sigv4.c src/io/http/response.c
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -103,13 +103,26 @@ $(SIGV4_CLI): src/io/aws/sigv4.c test/unit/shim.c test/unit/sigv4_cli.c \
 
 sigv4_cli: $(SIGV4_CLI)
 
-.PHONY: unittest writer_cli variant_cli sigv4_cli
+# ---- http_cli: the HTTP transport for test/js/check_http.mjs (same shim) ----
+HTTP_CLI = test/unit/http_cli
+
+$(HTTP_CLI): $(IO_SRCS) test/unit/shim.c test/unit/http_cli.c \
+		$(IO_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/http_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(IO_SRCS) test/unit/http_cli.c \
+		test/unit/http_cli_shim.o $(UNIT_LIBS)
+
+http_cli: $(HTTP_CLI)
+
+.PHONY: unittest writer_cli variant_cli sigv4_cli http_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
 	$(VARIANT_CLI) test/unit/variant_cli_shim.o \
-	$(SIGV4_CLI) test/unit/sigv4_cli_shim.o $(PG_BUILD_STAMP)
+	$(SIGV4_CLI) test/unit/sigv4_cli_shim.o \
+	$(HTTP_CLI) test/unit/http_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
-FUZZ_TARGETS = thrift file page assemble variant decrypt
+FUZZ_TARGETS = thrift file page assemble variant decrypt http
 FUZZ_BUILD = test/fuzz/build
 FUZZ_CC = clang
 FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \
@@ -118,8 +131,13 @@ FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \
 	-Wno-ignored-attributes \
 	-I src -I test/unit -I test/fuzz -I $(PG_INCLUDEDIR_SERVER)
 FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
+	$(FUZZ_BUILD)/io/http/response.o \
 	$(FUZZ_BUILD)/shim.o $(FUZZ_BUILD)/fuzz_run.o
 FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
+
+$(FUZZ_BUILD)/io/%.o: src/io/%.c $(IO_HDRS) $(PG_BUILD_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 $(FUZZ_BUILD)/%.o: src/format/%.c $(FORMAT_HDRS) $(PG_BUILD_STAMP)
 	@mkdir -p $(dir $@)

@@ -22,7 +22,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 pkgs=(debhelper dpkg-dev postgresql-server-dev-all git unzip libsnappy-dev
-	libzstd-dev liblz4-dev libbrotli-dev libxxhash-dev libssl-dev zlib1g-dev)
+	libzstd-dev liblz4-dev libbrotli-dev libxxhash-dev libssl-dev zlib1g-dev
+	libcurl4-openssl-dev)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -12,6 +12,8 @@
 #                decoder and the corpus's variant/ and shredded_variant/ values
 #   sigv4        request signatures (test/unit/sigv4_cli) vs AWS's published
 #                SigV4 test suite and the AWS SDK's signer
+#   http         the HTTP transport (test/unit/http_cli) against a
+#                fault-injecting object server on loopback, HTTP and HTTPS
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
@@ -303,6 +305,27 @@ if want sigv4; then
 		fi
 	else
 		could_not_run sigv4 "setup failed"
+	fi
+fi
+
+# ------------------------------------------------------------- http
+# The HTTP transport: test/unit/http_cli against lib/fault_server.mjs
+# (ranges, retries, faults, cancel, link-local refusal, TLS; check_http.mjs).
+if want http; then
+	banner http
+	if [ $SETUP_OK = 1 ]; then
+		set +e
+		{ make http_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_http.mjs; } 2>&1 | tee "$LOGDIR/http.log"
+		rc=${PIPESTATUS[0]}
+		set -e
+		if parse_counts http "$LOGDIR/http.log" http; then
+			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+			record http "$PARSED_PASSED" "$PARSED_FAILED"
+		else
+			could_not_run http "http_cli/check_http.mjs exited $rc without a summary line"
+		fi
+	else
+		could_not_run http "setup failed"
 	fi
 fi
 

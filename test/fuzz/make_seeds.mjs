@@ -10,6 +10,8 @@
 //   decrypt   footers and page headers as plaintexts of modes 0 and 1
 //   variant   the corpus's variant/ metadata and value pairs
 //   assemble  a few level streams of every schema shape
+//   http      response header blocks and XML error bodies as S3, GCS and
+//             Azure send them
 //
 // The files are read with the project's own independent Thrift decoder
 // (test/js/lib/thrift_compact.mjs), not with the code under test.
@@ -142,4 +144,13 @@ for (let shape = 0; shape < 7; shape++) {
   }
 }
 seed('variant', u8(1, 0, 0, 0, 0, 0, 0));
+for (const [status, headers, body] of [
+  [206, ['ETag: "3858f62230ac3c915f300c664312c11f"', 'Content-Length: 8', 'Content-Range: bytes 1016-1023/1024'], ''],
+  [200, ['Content-Length: 1024', 'ETag: W/"x"', 'Accept-Ranges: bytes'], ''],
+  [503, ['Retry-After: 2', 'Content-Length: 0'], ''],
+  [403, ['Content-Type: application/xml'], '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied &amp; &#39;more&#39;</Message><RequestId>X</RequestId></Error>'],
+  [404, ['x-ms-error-code: BlobNotFound'], '\ufeff<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code><Message>The specified blob does not exist.\nRequestId:1</Message></Error>'],
+  [416, ['Content-Range: bytes */1024'], ''],
+])
+  seed('http', Buffer.from(`HTTP/1.1 ${status} X\r\n${headers.map((h) => h + '\r\n').join('')}\r\n${body}`));
 console.log(`seeds: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}`);

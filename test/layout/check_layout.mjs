@@ -25,7 +25,7 @@ const LAYERS = [
 	['format/variant'],
 	['format/read', 'format/write'],
 	['io/common'],
-	['io/aws'],
+	['io/aws', 'io/http'],
 	['fdw/keys'],
 	['fdw/common'],
 	['fdw/convert'],

@@ -354,7 +354,8 @@ pg_re_throw(void)
 	suite_delta(), suite_decode_limits(), suite_byte_stream_split(), \
 	suite_codec(), suite_bloom(), suite_writer(), suite_json_render(), \
 	suite_variant_encode(), suite_variant(), suite_nested(), suite_encrypt(), \
-	suite_segment_select(), suite_row_ranges(), suite_error_location(), suite_url()
+	suite_segment_select(), suite_row_ranges(), suite_error_location(), suite_url(), \
+	suite_response()
 #endif
 
 uint8 *

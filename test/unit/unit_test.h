@@ -113,5 +113,6 @@ extern void suite_segment_select(void);
 extern void suite_row_ranges(void);
 extern void suite_error_location(void);
 extern void suite_url(void);
+extern void suite_response(void);
 
 #endif							/* UNIT_TEST_H */

@@ -1,0 +1,79 @@
+/*-------------------------------------------------------------------------
+ *
+ * http.h
+ *		HTTP requests for object stores, on libcurl's multi interface:
+ *		several in flight at once, connections kept alive per backend,
+ *		bounded bodies, retries with backoff, interruptible waits.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQ_IO_HTTP_H
+#define PQ_IO_HTTP_H
+
+#include "lib/stringinfo.h"
+
+typedef struct PqHttpRequest PqHttpRequest;
+
+/* How requests are made; the defaults are pq_http_config_defaults()'s. */
+typedef struct PqHttpConfig
+{
+	int			connect_timeout_ms; /* to connect (TCP and TLS) */
+	int			idle_timeout_ms;	/* no byte received for this long */
+	int			max_retries;	/* attempts after the first */
+	int			max_in_flight;	/* requests at once */
+	int			retry_base_ms;	/* first backoff; doubles, with jitter */
+	int			retry_max_ms;	/* longest backoff (and Retry-After) */
+	const char *ca_file;		/* NULL: the system's CAs */
+	bool		allow_link_local;	/* 169.254/16, fe80::/10 (instance
+									 * metadata) */
+
+	/*
+	 * Called before each attempt to set the request's headers (a signature
+	 * has the time in it); NULL: the request's headers as they are.
+	 */
+	void		(*prepare) (void *arg, PqHttpRequest *r);
+	void	   *prepare_arg;
+} PqHttpConfig;
+
+struct PqHttpRequest
+{
+	/* what to do */
+	const char *method;			/* "GET" or "HEAD" */
+	const char *url;			/* sent */
+	const char *display;		/* in messages: no query, no secret */
+	int64		range_start;	/* -1: the whole object */
+	int64		range_len;
+	const char *if_match;		/* ETag the object must still have, or NULL */
+	uint8	   *dest;			/* GET of a range: its bytes go here */
+	size_t		max_body;		/* otherwise: the most bytes kept */
+	char	  **headers;		/* "Name: value" lines (prepare sets them) */
+	int			nheaders;
+
+	/* what came back */
+	long		status;
+	StringInfoData body;		/* when dest is NULL (and error bodies) */
+	char	   *etag;
+	int64		content_length; /* -1: none */
+	int64		object_size;	/* from Content-Range ".../size", or -1 */
+	int			attempts;
+};
+
+extern void pq_http_config_defaults(PqHttpConfig *cfg);
+
+/* A request with the defaults: no range, no condition, body up to max_body. */
+extern void pq_http_request_init(PqHttpRequest *r, const char *method,
+								 const char *url, const char *display,
+								 size_t max_body);
+
+/*
+ * Perform the n requests, at most cfg->max_in_flight at once, retrying
+ * what can be retried.  Returns when all have a final answer; an answer a
+ * caller can act on (2xx, 404 when it asked for it...) is left in status,
+ * anything else is an ERROR naming the URL, the status and the store's
+ * error code and message.  statuses_ok lists the non-2xx statuses the
+ * caller handles itself (0-terminated, or NULL).
+ */
+extern void pq_http_run(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
+						const long *statuses_ok);
+
+#endif							/* PQ_IO_HTTP_H */

@@ -1,0 +1,611 @@
+/*-------------------------------------------------------------------------
+ *
+ * transfer.c
+ *		Running HTTP requests on libcurl's multi interface.
+ *
+ * One multi handle per backend keeps connections alive between requests
+ * and statements.  libcurl's callbacks never raise an ERROR (a longjmp
+ * through libcurl would leave it inconsistent): they record what went
+ * wrong and stop the transfer, and the loop here decides once the
+ * transfer is out of libcurl's hands.  On an ERROR every transfer is taken
+ * out of the multi handle before the error goes on.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include "io/common/io_common.h"
+#include "io/http/http.h"
+#include "io/http/response.h"
+
+/* The most of an error body kept for its code and message. */
+#define ERROR_BODY_MAX (64 * 1024)
+
+typedef enum TransferState
+{
+	T_PENDING,					/* not started, or waiting to retry */
+	T_ACTIVE,					/* in the multi handle */
+	T_DONE
+} TransferState;
+
+typedef struct Transfer
+{
+	PqHttpRequest *r;
+	TransferState state;
+	CURL	   *easy;
+	struct curl_slist *hdrs;
+	int64		not_before_ms;	/* a retry waits until then */
+
+	/* this attempt, filled by libcurl's callbacks (malloc, never palloc) */
+	PqResponseHeaders rh;
+	long		status;
+	int64		received;		/* body bytes seen */
+	int64		kept;			/* of them, bytes stored */
+	bool		whole_range;	/* a 200 to a range request held the range */
+	bool		too_large;		/* more body than allowed */
+	bool		blocked;		/* the address was refused */
+	char		blocked_ip[64];
+	char	   *buf;			/* body when r->dest is NULL */
+	size_t		buf_len;
+	size_t		buf_cap;
+	char		errbuf[CURL_ERROR_SIZE];
+	CURLcode	result;
+	char	   *last_problem;	/* palloc'd: why the last attempt failed */
+} Transfer;
+
+static CURLM *multi = NULL;
+
+void
+pq_http_config_defaults(PqHttpConfig *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->connect_timeout_ms = 10000;
+	cfg->idle_timeout_ms = 30000;
+	cfg->max_retries = 5;
+	cfg->max_in_flight = 8;
+	cfg->retry_base_ms = 100;
+	cfg->retry_max_ms = 20000;
+}
+
+void
+pq_http_request_init(PqHttpRequest *r, const char *method, const char *url,
+					 const char *display, size_t max_body)
+{
+	memset(r, 0, sizeof(*r));
+	r->method = method;
+	r->url = url;
+	r->display = display;
+	r->range_start = -1;
+	r->range_len = 0;
+	r->max_body = max_body;
+	r->content_length = -1;
+	r->object_size = -1;
+	initStringInfo(&r->body);
+}
+
+static int64
+now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (int64) tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+static CURLM *
+get_multi(void)
+{
+	if (multi == NULL)
+	{
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK ||
+			(multi = curl_multi_init()) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("could not initialize libcurl")));
+		/* idle connections kept for the next statement */
+		curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, 32L);
+	}
+	return multi;
+}
+
+static size_t
+on_header(char *line, size_t size, size_t n, void *arg)
+{
+	Transfer   *t = arg;
+
+	/* a new response (after "100 Continue"): forget the previous one's */
+	if (n >= 5 && memcmp(line, "HTTP/", 5) == 0)
+		pq_response_headers_init(&t->rh);
+	else
+		pq_response_header_line(&t->rh, line, n);
+	return n;
+}
+
+static size_t
+on_body(char *data, size_t size, size_t n, void *arg)
+{
+	Transfer   *t = arg;
+	PqHttpRequest *r = t->r;
+	int64		off = t->received;
+
+	if (t->status == 0)
+		curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &t->status);
+	t->received += n;
+
+	if (r->dest && (t->status == 206 || t->status == 200))
+	{
+		/* a 200 carries the whole object: keep the bytes of the range */
+		int64		base = t->status == 200 ? r->range_start : 0;
+		int64		from = Max(off, base);
+		int64		to = Min(off + (int64) n, base + r->range_len);
+
+		if (t->status == 206 && off + (int64) n > r->range_len)
+		{
+			t->too_large = true;
+			return 0;
+		}
+		if (to > from)
+		{
+			memcpy(r->dest + (from - base), data + (from - off), to - from);
+			t->kept += to - from;
+		}
+		if (t->status == 200 && t->kept == r->range_len)
+		{
+			t->whole_range = true;
+			return 0;			/* the rest of the object is not needed */
+		}
+		return n;
+	}
+
+	/* listings, HEAD, error bodies: bounded, in malloc'd memory */
+	if (t->buf_len + n > (t->status >= 300 ? ERROR_BODY_MAX : r->max_body))
+	{
+		if (t->status >= 300)
+			return n;			/* the start of an error body is enough */
+		t->too_large = true;
+		return 0;
+	}
+	if (t->buf_len + n > t->buf_cap)
+	{
+		size_t		cap = Max(t->buf_cap * 2, t->buf_len + n + 1024);
+		char	   *nb = realloc(t->buf, cap);
+
+		if (nb == NULL)
+			return 0;
+		t->buf = nb;
+		t->buf_cap = cap;
+	}
+	memcpy(t->buf + t->buf_len, data, n);
+	t->buf_len += n;
+	return n;
+}
+
+/*
+ * Is the address link-local (169.254/16, fe80::/10, or 169.254/16 mapped
+ * into IPv6)?  Cloud instance metadata lives there.
+ */
+static bool
+link_local(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+	{
+		const struct sockaddr_in *in = (const struct sockaddr_in *) sa;
+
+		return (ntohl(in->sin_addr.s_addr) & 0xFFFF0000) == 0xA9FE0000;
+	}
+	if (sa->sa_family == AF_INET6)
+	{
+		const uint8 *b = ((const struct sockaddr_in6 *) sa)->sin6_addr.s6_addr;
+		static const uint8 mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+		if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
+			return true;
+		return memcmp(b, mapped, 12) == 0 && b[12] == 169 && b[13] == 254;
+	}
+	return false;
+}
+
+/*
+ * Every socket libcurl opens comes through here, with the address name
+ * resolution gave: a link-local one is refused before any packet is sent,
+ * unless allowed.
+ */
+static curl_socket_t
+open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	Transfer   *t = arg;
+
+	if (link_local(&a->addr))
+	{
+		t->blocked = true;
+		if (a->family == AF_INET)
+			inet_ntop(AF_INET, &((struct sockaddr_in *) &a->addr)->sin_addr,
+					  t->blocked_ip, sizeof(t->blocked_ip));
+		else
+			inet_ntop(AF_INET6, &((struct sockaddr_in6 *) &a->addr)->sin6_addr,
+					  t->blocked_ip, sizeof(t->blocked_ip));
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype, a->protocol);
+}
+
+static void
+reset_attempt(Transfer *t)
+{
+	pq_response_headers_init(&t->rh);
+	t->status = 0;
+	t->received = 0;
+	t->kept = 0;
+	t->whole_range = false;
+	t->too_large = false;
+	t->blocked = false;
+	t->buf_len = 0;
+	t->errbuf[0] = '\0';
+	t->result = CURLE_OK;
+}
+
+static void
+start(Transfer *t, const PqHttpConfig *cfg)
+{
+	PqHttpRequest *r = t->r;
+	int			i;
+
+	reset_attempt(t);
+	if (cfg->prepare)
+		cfg->prepare(cfg->prepare_arg, r);
+	if (t->easy == NULL && (t->easy = curl_easy_init()) == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("could not initialize libcurl")));
+	curl_easy_reset(t->easy);
+	curl_slist_free_all(t->hdrs);
+	t->hdrs = NULL;
+	for (i = 0; i < r->nheaders; i++)
+		t->hdrs = curl_slist_append(t->hdrs, r->headers[i]);
+	if (r->if_match)
+	{
+		char	   *h = psprintf("If-Match: %s", r->if_match);
+
+		t->hdrs = curl_slist_append(t->hdrs, h);
+		pfree(h);
+	}
+	/* no default Accept header, no compression: the bytes as stored */
+	t->hdrs = curl_slist_append(t->hdrs, "Accept:");
+	curl_easy_setopt(t->easy, CURLOPT_URL, r->url);
+	curl_easy_setopt(t->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(t->easy, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(t->easy, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(t->easy, CURLOPT_HTTPHEADER, t->hdrs);
+	curl_easy_setopt(t->easy, CURLOPT_ERRORBUFFER, t->errbuf);
+	curl_easy_setopt(t->easy, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(t->easy, CURLOPT_HEADERDATA, t);
+	curl_easy_setopt(t->easy, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(t->easy, CURLOPT_WRITEDATA, t);
+	curl_easy_setopt(t->easy, CURLOPT_CONNECTTIMEOUT_MS, (long) cfg->connect_timeout_ms);
+	/* no byte for idle_timeout_ms: less than 1 byte/s over that time */
+	curl_easy_setopt(t->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(t->easy, CURLOPT_LOW_SPEED_TIME,
+					 (long) Max(1, cfg->idle_timeout_ms / 1000));
+	curl_easy_setopt(t->easy, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(t->easy, CURLOPT_SSL_VERIFYHOST, 2L);
+	if (cfg->ca_file)
+		curl_easy_setopt(t->easy, CURLOPT_CAINFO, cfg->ca_file);
+	if (!cfg->allow_link_local)
+	{
+		curl_easy_setopt(t->easy, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+		curl_easy_setopt(t->easy, CURLOPT_OPENSOCKETDATA, t);
+	}
+	if (strcmp(r->method, "HEAD") == 0)
+		curl_easy_setopt(t->easy, CURLOPT_NOBODY, 1L);
+	if (r->range_start >= 0)
+	{
+		char		range[64];
+
+		Assert(r->range_len > 0);
+		snprintf(range, sizeof(range), INT64_FORMAT "-" INT64_FORMAT,
+				 r->range_start, r->range_start + r->range_len - 1);
+		curl_easy_setopt(t->easy, CURLOPT_RANGE, range);
+	}
+	curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
+	if (curl_multi_add_handle(get_multi(), t->easy) != CURLM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("could not start a request to \"%s\"", r->display)));
+	r->attempts++;
+	t->state = T_ACTIVE;
+}
+
+static void
+stop(Transfer *t)
+{
+	if (t->state == T_ACTIVE)
+		curl_multi_remove_handle(multi, t->easy);
+	t->state = T_DONE;
+}
+
+static void
+release(Transfer *t)
+{
+	stop(t);
+	if (t->easy)
+		curl_easy_cleanup(t->easy);
+	t->easy = NULL;
+	curl_slist_free_all(t->hdrs);
+	t->hdrs = NULL;
+	free(t->buf);
+	t->buf = NULL;
+}
+
+static bool
+status_listed(long status, const long *ok)
+{
+	for (; ok && *ok; ok++)
+		if (*ok == status)
+			return true;
+	return false;
+}
+
+static bool
+retryable_status(long status)
+{
+	return status == 408 || status == 429 || status == 500 ||
+		status == 502 || status == 503 || status == 504;
+}
+
+static bool
+retryable_curl(CURLcode c)
+{
+	switch (c)
+	{
+		case CURLE_OPERATION_TIMEDOUT:
+		case CURLE_COULDNT_CONNECT:
+		case CURLE_COULDNT_RESOLVE_HOST:
+		case CURLE_RECV_ERROR:
+		case CURLE_SEND_ERROR:
+		case CURLE_PARTIAL_FILE:
+		case CURLE_GOT_NOTHING:
+		case CURLE_HTTP2:
+		case CURLE_HTTP2_STREAM:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* The SQLSTATE of a final HTTP status. */
+static int
+status_sqlstate(long status)
+{
+	switch (status)
+	{
+		case 401:
+		case 403:
+			return ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION;
+		case 404:
+			return ERRCODE_UNDEFINED_FILE;
+		case 412:
+			return ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION;
+		default:
+			return ERRCODE_IO_ERROR;
+	}
+}
+
+static void fail_status(Transfer *t) pg_attribute_noreturn();
+
+static void
+fail_status(Transfer *t)
+{
+	PqHttpRequest *r = t->r;
+	char	   *code = pq_xml_element_text(t->buf ? t->buf : "", t->buf_len,
+										   "Code", 128);
+	char	   *message = pq_xml_element_text(t->buf ? t->buf : "", t->buf_len,
+											  "Message", 512);
+
+	if (t->status == 412)
+		ereport(ERROR,
+				(errcode(status_sqlstate(t->status)),
+				 errmsg("object \"%s\" changed while it was being read", r->display),
+				 errdetail("Its ETag is no longer %s.", r->if_match ? r->if_match : "the one read first"),
+				 errhint("Run the statement again.")));
+	ereport(ERROR,
+			(errcode(status_sqlstate(t->status)),
+			 errmsg("could not read \"%s\": HTTP status %ld", r->display, t->status),
+			 code && message ?
+			 errdetail("The store answered %s: %s", code, message) :
+			 code ? errdetail("The store answered %s.", code) : 0));
+}
+
+/*
+ * Decide on a transfer libcurl has finished: done, retry (*retry set), or
+ * an ERROR.
+ */
+static void
+finish(Transfer *t, const long *statuses_ok, bool *retry)
+{
+	PqHttpRequest *r = t->r;
+	bool		ranged = r->dest != NULL;
+
+	*retry = false;
+	curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &t->status);
+	if (t->blocked)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("could not read \"%s\": its host resolved to link-local address %s",
+						r->display, t->blocked_ip),
+				 errhint("Link-local addresses (such as instance metadata) are refused unless the server's option allow_link_local is true.")));
+	if (t->too_large)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("could not read \"%s\": the response is larger than the %zu bytes allowed",
+						r->display, ranged ? (size_t) r->range_len : r->max_body)));
+	if (t->result != CURLE_OK && !(t->whole_range && t->result == CURLE_WRITE_ERROR))
+	{
+		t->last_problem = psprintf("%s%s%s", curl_easy_strerror(t->result),
+								   t->errbuf[0] ? ": " : "", t->errbuf);
+		if (retryable_curl(t->result))
+		{
+			*retry = true;
+			return;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_IO_ERROR),
+				 errmsg("could not read \"%s\": %s", r->display, t->last_problem)));
+	}
+	if (retryable_status(t->status))
+	{
+		t->last_problem = psprintf("HTTP status %ld", t->status);
+		*retry = true;
+		return;
+	}
+	if (t->status < 200 || t->status >= 300)
+	{
+		if (!status_listed(t->status, statuses_ok))
+			fail_status(t);
+	}
+	else if (ranged && !t->whole_range)
+	{
+		/* a 206 must hold exactly the range asked for */
+		if (t->status != 206 && t->status != 200)
+			fail_status(t);
+		if (t->kept != r->range_len ||
+			(t->status == 206 && (t->rh.range_first != r->range_start ||
+								  t->rh.range_last != r->range_start + r->range_len - 1)))
+		{
+			t->last_problem = psprintf("got " INT64_FORMAT " of " INT64_FORMAT " bytes at offset " INT64_FORMAT " (Content-Range " INT64_FORMAT "-" INT64_FORMAT ")",
+									   t->kept, r->range_len, r->range_start,
+									   t->rh.range_first, t->rh.range_last);
+			*retry = true;
+			return;
+		}
+	}
+	r->status = t->status;
+	r->etag = t->rh.etag[0] ? pstrdup(t->rh.etag) : NULL;
+	r->content_length = t->rh.content_length;
+	r->object_size = t->rh.object_size;
+	resetStringInfo(&r->body);
+	if (!ranged && t->buf_len > 0)
+		appendBinaryStringInfo(&r->body, t->buf, t->buf_len);
+}
+
+/* Exponential backoff with jitter, at least Retry-After, at most the cap. */
+static int64
+backoff_ms(const Transfer *t, const PqHttpConfig *cfg)
+{
+	int64		d = cfg->retry_base_ms;
+	int			i;
+
+	for (i = 1; i < t->r->attempts && d < cfg->retry_max_ms; i++)
+		d *= 2;
+	d = Min(d, (int64) cfg->retry_max_ms);
+	d = d / 2 + (int64) (random() % (d / 2 + 1));
+	if (t->rh.retry_after_s >= 0)
+		d = Max(d, (int64) t->rh.retry_after_s * 1000);
+	return Min(d, (int64) cfg->retry_max_ms);
+}
+
+static void
+check_interrupts(void)
+{
+	if (pq_io_check_interrupts)
+		pq_io_check_interrupts();
+}
+
+static void
+run_loop(Transfer *ts, int n, const PqHttpConfig *cfg, const long *statuses_ok)
+{
+	int			done = 0;
+
+	while (done < n)
+	{
+		int64		now = now_ms();
+		int64		wake = now + PQ_IO_POLL_MS;
+		int			active = 0;
+		int			running;
+		int			i;
+		CURLMsg    *msg;
+		int			left;
+
+		for (i = 0; i < n; i++)
+			active += ts[i].state == T_ACTIVE;
+		for (i = 0; i < n && active < cfg->max_in_flight; i++)
+			if (ts[i].state == T_PENDING)
+			{
+				if (ts[i].not_before_ms <= now)
+				{
+					start(&ts[i], cfg);
+					active++;
+				}
+				else
+					wake = Min(wake, ts[i].not_before_ms);
+			}
+
+		if (curl_multi_perform(multi, &running) != CURLM_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_IO_ERROR),
+					 errmsg("libcurl's request loop failed")));
+		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+		{
+			Transfer   *t;
+			bool		retry;
+
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &t);
+			t->result = msg->data.result;
+			curl_multi_remove_handle(multi, t->easy);
+			t->state = T_PENDING;
+			finish(t, statuses_ok, &retry);
+			if (!retry)
+			{
+				t->state = T_DONE;
+				done++;
+			}
+			else if (t->r->attempts > cfg->max_retries)
+				ereport(ERROR,
+						(errcode(ERRCODE_IO_ERROR),
+						 errmsg("could not read \"%s\" after %d attempts: %s",
+								t->r->display, t->r->attempts, t->last_problem)));
+			else
+				t->not_before_ms = now_ms() + backoff_ms(t, cfg);
+		}
+		check_interrupts();
+		if (done < n)
+		{
+			int64		wait = Max(wake - now_ms(), 0);
+
+			curl_multi_poll(multi, NULL, 0, (int) Min(wait, PQ_IO_POLL_MS), NULL);
+		}
+	}
+}
+
+void
+pq_http_run(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
+			const long *statuses_ok)
+{
+	Transfer   *ts = palloc0(sizeof(Transfer) * Max(n, 1));
+	int			i;
+
+	get_multi();
+	for (i = 0; i < n; i++)
+	{
+		ts[i].r = reqs[i];
+		ts[i].state = T_PENDING;
+	}
+	PG_TRY();
+	{
+		run_loop(ts, n, cfg, statuses_ok);
+	}
+	PG_FINALLY();
+	{
+		for (i = 0; i < n; i++)
+			release(&ts[i]);
+	}
+	PG_END_TRY();
+	pfree(ts);
+}
