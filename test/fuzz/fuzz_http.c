@@ -2,13 +2,15 @@
  * fuzz_http.c
  *		What a store answers, as the transport reads it
  *		(src/io/http/response.c): header lines up to the first empty
- *		line, then an XML error body whose Code and Message are taken.
+ *		line, then an XML body: an error's Code and Message, and a
+ *		ListObjectsV2 page (src/io/aws/s3_list.c over xml_scan.c).
  *		Checks what the parsed values promise: a Content-Range's first
  *		byte before its last and before the object's size, a bounded
  *		Retry-After, printable ASCII of bounded length from the XML.
  */
 #include "fuzz.h"
 
+#include "io/aws/s3_list.h"
 #include "io/http/response.h"
 
 static void
@@ -56,8 +58,28 @@ one(const uint8 *data, size_t size)
 	{
 		char	   *body = (char *) ut_exact_copy(p, end - p);
 
+		PqS3ListPage page;
+		const char *why;
+		int			i;
+
 		check_text(pq_xml_element_text(body, end - p, "Code", 128), 128);
 		check_text(pq_xml_element_text(body, end - p, "Message", 512), 512);
+		if (pq_s3_parse_list(body, end - p, &page, &why))
+		{
+			/* what a listing promises its callers */
+			if (page.truncated && (page.next_token == NULL || !page.next_token[0]))
+				abort();
+			for (i = 0; i < page.nobjects; i++)
+			{
+				size_t		n = strlen(page.objects[i].key);
+
+				if (n == 0 || n > 1024 || page.objects[i].size < 0)
+					abort();
+				for (size_t k = 0; k < n; k++)
+					if ((unsigned char) page.objects[i].key[k] < 0x20)
+						abort();
+			}
+		}
 	}
 }
 

@@ -10,8 +10,8 @@
 //   decrypt   footers and page headers as plaintexts of modes 0 and 1
 //   variant   the corpus's variant/ metadata and value pairs
 //   assemble  a few level streams of every schema shape
-//   http      response header blocks and XML error bodies as S3, GCS and
-//             Azure send them
+//   http      response header blocks, XML error bodies and listings as S3,
+//             GCS and Azure send them
 //
 // The files are read with the project's own independent Thrift decoder
 // (test/js/lib/thrift_compact.mjs), not with the code under test.
@@ -151,6 +151,7 @@ for (const [status, headers, body] of [
   [403, ['Content-Type: application/xml'], '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied &amp; &#39;more&#39;</Message><RequestId>X</RequestId></Error>'],
   [404, ['x-ms-error-code: BlobNotFound'], '\ufeff<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code><Message>The specified blob does not exist.\nRequestId:1</Message></Error>'],
   [416, ['Content-Range: bytes */1024'], ''],
+  [200, ['Content-Type: application/xml'], '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix>y/</Prefix><IsTruncated>true</IsTruncated><NextContinuationToken>1ue/x=</NextContinuationToken><Contents><Key>y/a b&amp;&#x27;.parquet</Key><Size>434234</Size><ETag>&quot;fba9&quot;</ETag></Contents><CommonPrefixes><Prefix>y/m=1/</Prefix></CommonPrefixes></ListBucketResult>'],
 ])
   seed('http', Buffer.from(`HTTP/1.1 ${status} X\r\n${headers.map((h) => h + '\r\n').join('')}\r\n${body}`));
 console.log(`seeds: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}`);

@@ -355,7 +355,7 @@ pg_re_throw(void)
 	suite_codec(), suite_bloom(), suite_writer(), suite_json_render(), \
 	suite_variant_encode(), suite_variant(), suite_nested(), suite_encrypt(), \
 	suite_segment_select(), suite_row_ranges(), suite_error_location(), suite_url(), \
-	suite_response()
+	suite_response(), suite_s3_list()
 #endif
 
 uint8 *

@@ -114,5 +114,6 @@ extern void suite_row_ranges(void);
 extern void suite_error_location(void);
 extern void suite_url(void);
 extern void suite_response(void);
+extern void suite_s3_list(void);
 
 #endif							/* UNIT_TEST_H */

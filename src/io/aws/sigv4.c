@@ -77,9 +77,8 @@ param_cmp(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->value, y->value);
 }
 
-/* Encoded parameters sorted by name, then value (byte order). */
-static char *
-canonical_query(const PqQueryParam *params, int n)
+char *
+pq_sigv4_canonical_query(const PqQueryParam *params, int n)
 {
 	EncodedParam *e = palloc(sizeof(EncodedParam) * Max(n, 1));
 	StringInfoData b;
@@ -210,7 +209,7 @@ pq_sigv4_sign(const PqSigV4Request *r, const char *region,
 	memcpy(date, amz_date, 8);
 	date[8] = '\0';
 
-	out->query = canonical_query(r->params, r->nparams);
+	out->query = pq_sigv4_canonical_query(r->params, r->nparams);
 	initStringInfo(&lines);
 	initStringInfo(&names);
 	canonical_headers(r->headers, r->nheaders, &lines, &names);

@@ -60,6 +60,12 @@ extern void pq_sigv4_sign(const PqSigV4Request *r, const char *region,
  */
 extern char *pq_sigv4_uri_encode(const char *s, bool keep_slash);
 
+/*
+ * The query string as SigV4 signs it, and as it must be sent: parameters
+ * encoded, sorted by name, then value ("" when n is 0).
+ */
+extern char *pq_sigv4_canonical_query(const PqQueryParam *params, int n);
+
 /* Lower-case hex SHA-256 of len bytes at data, into out[65]. */
 extern void pq_sha256_hex(const void *data, size_t len, char *out);
 

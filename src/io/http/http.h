@@ -48,6 +48,7 @@ struct PqHttpRequest
 	size_t		max_body;		/* otherwise: the most bytes kept */
 	char	  **headers;		/* "Name: value" lines (prepare sets them) */
 	int			nheaders;
+	void	   *prepare_data;	/* what prepare needs of this request */
 
 	/* what came back */
 	long		status;

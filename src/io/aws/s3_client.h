@@ -1,0 +1,64 @@
+/*-------------------------------------------------------------------------
+ *
+ * s3_client.h
+ *		S3 requests (and those of stores that speak S3's XML API): HEAD,
+ *		ranged GETs of one object version, ListObjectsV2, signed with
+ *		SigV4 or anonymous.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQ_IO_S3_CLIENT_H
+#define PQ_IO_S3_CLIENT_H
+
+#include "io/aws/s3_list.h"
+#include "io/http/http.h"
+
+typedef struct PqS3Config
+{
+	const char *endpoint;		/* "scheme://host[:port]"; NULL: AWS's for the
+								 * region */
+	const char *region;			/* NULL: us-east-1 */
+	bool		path_style;		/* endpoint/bucket/key, else bucket.host/key */
+	const char *key_id;			/* NULL: anonymous (unsigned) requests */
+	const char *secret;
+	const char *session_token;	/* NULL: none */
+	PqHttpConfig http;
+} PqS3Config;
+
+/* A listing: every object below a prefix, in key order. */
+typedef struct PqS3Listing
+{
+	PqObjectInfo *objects;
+	int			nobjects;
+	char	  **prefixes;		/* with a delimiter: the common prefixes */
+	int			nprefixes;
+	int			requests;		/* pages fetched */
+} PqS3Listing;
+
+/*
+ * Size and ETag of bucket/key; false when there is no such object.
+ * display names it in messages.
+ */
+extern bool pq_s3_head(const PqS3Config *c, const char *bucket,
+					   const char *key, const char *display,
+					   int64 *size, char **etag);
+
+/*
+ * Bytes [offsets[i], offsets[i] + lengths[i]) of the object into bufs[i],
+ * all requests in flight together (up to http.max_in_flight); with etag,
+ * each carries If-Match, so a replaced object is an ERROR, never a mix.
+ */
+extern void pq_s3_get_ranges(const PqS3Config *c, const char *bucket,
+							 const char *key, const char *display,
+							 const char *etag, int n, const int64 *offsets,
+							 const int64 *lengths, uint8 **bufs);
+
+/*
+ * Every object whose key starts with prefix (with delimiter, the common
+ * prefixes instead of what lies below them), all pages.
+ */
+extern void pq_s3_list(const PqS3Config *c, const char *bucket,
+					   const char *prefix, const char *delimiter,
+					   const char *display, PqS3Listing *out);
+
+#endif							/* PQ_IO_S3_CLIENT_H */

@@ -1,0 +1,158 @@
+/*
+ * test_s3_list.c
+ *		ListObjectsV2 answers (src/io/aws/s3_list.c over
+ *		src/io/common/xml_scan.c): the example of S3's API reference, a
+ *		truncated page, common prefixes, entities, and malformed answers.
+ */
+#include "postgres.h"
+
+#include "io/aws/s3_list.h"
+#include "io/common/xml_scan.h"
+#include "unit_test.h"
+
+/* S3 API Reference, ListObjectsV2, "Example 1" (response, abridged). */
+static const char example[] =
+"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+"<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">\n"
+"  <Name>bucket</Name>\n"
+"  <Prefix/>\n"
+"  <KeyCount>205</KeyCount>\n"
+"  <MaxKeys>1000</MaxKeys>\n"
+"  <IsTruncated>false</IsTruncated>\n"
+"  <Contents>\n"
+"    <Key>my-image.jpg</Key>\n"
+"    <LastModified>2009-10-12T17:50:30.000Z</LastModified>\n"
+"    <ETag>&quot;fba9dede5f27731c9771645a39863328&quot;</ETag>\n"
+"    <Size>434234</Size>\n"
+"    <StorageClass>STANDARD</StorageClass>\n"
+"  </Contents>\n"
+"  <Contents>\n"
+"    <Key>a b/&#xfc; &amp; &#x27;q&#39;.parquet</Key>\n"
+"    <Size>0</Size>\n"
+"  </Contents>\n"
+"</ListBucketResult>";
+
+static void
+test_example(void)
+{
+	PqS3ListPage p;
+	const char *why = NULL;
+
+	CHECK(pq_s3_parse_list(example, strlen(example), &p, &why));
+	CHECK_EQ_INT(p.nobjects, 2);
+	CHECK(strcmp(p.objects[0].key, "my-image.jpg") == 0);
+	CHECK_EQ_INT(p.objects[0].size, 434234);
+	CHECK(strcmp(p.objects[0].etag, "\"fba9dede5f27731c9771645a39863328\"") == 0);
+	CHECK(strcmp(p.objects[1].key, "a b/\xc3\xbc & 'q'.parquet") == 0);
+	CHECK_EQ_INT(p.objects[1].size, 0);
+	CHECK(p.objects[1].etag == NULL);
+	CHECK(!p.truncated);
+	CHECK_EQ_INT(p.nprefixes, 0);
+}
+
+static void
+test_pages_and_prefixes(void)
+{
+	static const char page[] =
+	"<ListBucketResult><Prefix>y/</Prefix><IsTruncated>true</IsTruncated>"
+	"<NextContinuationToken>1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=</NextContinuationToken>"
+	"<CommonPrefixes><Prefix>y/m=1/</Prefix></CommonPrefixes>"
+	"<CommonPrefixes><Prefix>y/m=2/</Prefix></CommonPrefixes>"
+	"</ListBucketResult>";
+	PqS3ListPage p;
+	const char *why = NULL;
+
+	CHECK(pq_s3_parse_list(page, strlen(page), &p, &why));
+	CHECK(p.truncated);
+	CHECK(strcmp(p.next_token, "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=") == 0);
+	CHECK_EQ_INT(p.nprefixes, 2);
+	CHECK(strcmp(p.prefixes[1], "y/m=2/") == 0);
+	CHECK_EQ_INT(p.nobjects, 0);
+}
+
+static const char *const malformed[] = {
+	"<Error><Code>x</Code></Error>",	/* not a listing */
+	"<ListBucketResult><Contents><Key>k</Key></Contents></ListBucketResult>",	/* no size */
+	"<ListBucketResult><Contents><Key>k</Key><Size>-1</Size></Contents></ListBucketResult>",
+	"<ListBucketResult><Contents><Key>k</Key><Size>99999999999999999999</Size></Contents></ListBucketResult>",
+	"<ListBucketResult><Contents><Key></Key><Size>1</Size></Contents></ListBucketResult>",
+	"<ListBucketResult><Contents><Key>a&#10;b</Key><Size>1</Size></Contents></ListBucketResult>",
+	"<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>",
+	"<ListBucketResult><Contents><Key>k</Key><Size>1</Size></Content></ListBucketResult>",
+	"<ListBucketResult><Contents><Key>k&bogus;</Key><Size>1</Size></Contents></ListBucketResult>",
+	"<!DOCTYPE x [<!ENTITY a \"b\">]><ListBucketResult/>",
+	"<ListBucketResult><Contents><Key>k</Key><Size>1</Size></Contents>",
+	"text<ListBucketResult/>",
+	"",
+};
+
+static void
+test_malformed(void)
+{
+	int			i;
+
+	for (i = 0; i < lengthof(malformed); i++)
+	{
+		PqS3ListPage p;
+		const char *why = NULL;
+
+		if (pq_s3_parse_list(malformed[i], strlen(malformed[i]), &p, &why) ||
+			why == NULL)
+		{
+			char		m[64];
+
+			snprintf(m, sizeof(m), "malformed listing %d accepted", i);
+			ut_fail(__FILE__, __LINE__, m);
+			return;
+		}
+	}
+}
+
+static void
+test_scanner_bounds(void)
+{
+	PqXmlScanner s;
+	StringInfoData deep;
+	int			i;
+	PqXmlToken	t;
+
+	/* nesting deeper than PQ_XML_MAX_DEPTH stops with an error */
+	initStringInfo(&deep);
+	for (i = 0; i < PQ_XML_MAX_DEPTH + 1; i++)
+		appendStringInfoString(&deep, "<a>");
+	pq_xml_scan_init(&s, deep.data, deep.len, 100);
+	while ((t = pq_xml_scan_next(&s)) == PQ_XML_OPEN)
+		;
+	CHECK(t == PQ_XML_BAD);
+	/* a text longer than allowed */
+	pq_xml_scan_init(&s, "<a>0123456789</a>", 17, 5);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_OPEN);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_BAD);
+	/* a character reference past Unicode, and a surrogate */
+	pq_xml_scan_init(&s, "<a>&#x110000;</a>", 17, 50);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_OPEN);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_BAD);
+	pq_xml_scan_init(&s, "<a>&#xD800;</a>", 15, 50);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_OPEN);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_BAD);
+	/* a byte order mark, a comment, an attribute holding ">" */
+	{
+		static const char doc[] = "\xEF\xBB\xBF<!-- c --><a x=\"1>2\">t</a>";
+
+		pq_xml_scan_init(&s, doc, strlen(doc), 50);
+	}
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_OPEN);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_TEXT);
+	CHECK(strcmp(s.text.data, "t") == 0);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_CLOSE);
+	CHECK(pq_xml_scan_next(&s) == PQ_XML_END);
+}
+
+void
+suite_s3_list(void)
+{
+	ut_run("s3 list: the API reference's example", test_example);
+	ut_run("s3 list: a truncated page of common prefixes", test_pages_and_prefixes);
+	ut_run("s3 list: malformed answers", test_malformed);
+	ut_run("xml scan: bounds", test_scanner_bounds);
+}
