@@ -178,6 +178,11 @@ async function sdkList(bucket, prefix, delimiter) {
 	check(res[3].error === '28000', 'credentials: a wrong session token is refused');
 	check(res[4].found === true, 'credentials: anonymous access to a public bucket');
 	check(res[5].error === '28000', 'credentials: anonymous access to a private bucket is refused');
+	// a token with a line break would add a header: refused before sending
+	const before = front.stats.requests;
+	const inj = await runCli([...signedAs('ASIATEMPKEY0000002'), ['set', 'session_token', 'tok\\nX-Evil: 1'], ['head', 'lake', 'big.parquet']]);
+	check(inj[0].error === '22023' && /line break/.test(inj[0].message) && front.stats.requests === before,
+		`credentials: a line break in a token is refused, nothing sent (${JSON.stringify(inj[0])})`);
 	// the store's message reaches the user (a GET has a body to carry it)
 	const g = await runCli([['set', 'endpoint', endpoint], ['set', 'key_id', 'AKIATESTKEY0000001'], ['set', 'secret', 'wrong'], ['get', 'lake', 'big.parquet', '-', '0', '10']]);
 	check(g[0].error === '28000' && /SignatureDoesNotMatch: The request signature we calculated does not match/.test(g[0].message), `credentials: the store's code and message (${JSON.stringify(g[0])})`);

@@ -9,6 +9,7 @@
  *	head BUCKET KEY
  *	get BUCKET KEY ETAG OFFSET LEN [OFFSET LEN ...]	(ETAG "-": none)
  *	list BUCKET PREFIX [DELIMITER]
+ * In values of set, "\\n" stands for a line break.
  * Output: one JSON line per command, or {"error": SQLSTATE, ...}.
  */
 #include "postgres.h"
@@ -35,7 +36,7 @@ print_string(const char *s)
 }
 
 static void
-run(PqS3Config * c, char **f, int nf)
+run(PqS3Config *c, char **f, int nf)
 {
 	if (strcmp(f[0], "head") == 0)
 	{
@@ -129,6 +130,13 @@ main(void)
 		if (strcmp(f[0], "set") == 0 && nf == 3)
 		{
 			char	   *v = pstrdup(f[2]);
+			char	   *nl;
+
+			while ((nl = strstr(v, "\\n")) != NULL)
+			{
+				*nl = '\n';
+				memmove(nl + 1, nl + 2, strlen(nl + 2) + 1);
+			}
 
 			if (strcmp(f[1], "endpoint") == 0)
 				c.endpoint = v;

@@ -19,6 +19,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "io/common/io_common.h"
 #include "io/http/http.h"
@@ -60,6 +62,20 @@ typedef struct Transfer
 } Transfer;
 
 static CURLM *multi = NULL;
+
+/* Jitter source: xorshift64, seeded per backend so that workers differ. */
+static uint64 jitter_state = 0;
+
+static uint64
+jitter_next(void)
+{
+	if (jitter_state == 0)
+		jitter_state = ((uint64) getpid() << 32) ^ (uint64) time(NULL) ^ 0x9E3779B97F4A7C15;
+	jitter_state ^= jitter_state << 13;
+	jitter_state ^= jitter_state >> 7;
+	jitter_state ^= jitter_state << 17;
+	return jitter_state;
+}
 
 void
 pq_http_config_defaults(PqHttpConfig *cfg)
@@ -267,7 +283,15 @@ start(Transfer *t, const PqHttpConfig *cfg)
 	curl_slist_free_all(t->hdrs);
 	t->hdrs = NULL;
 	for (i = 0; i < r->nheaders; i++)
+	{
+		/* a line break in a value (a token from an option) would add headers */
+		if (strpbrk(r->headers[i], "\r\n") != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("a request header for \"%s\" holds a line break",
+							r->display)));
 		t->hdrs = curl_slist_append(t->hdrs, r->headers[i]);
+	}
 	if (r->if_match)
 	{
 		char	   *h = psprintf("If-Match: %s", r->if_match);
@@ -503,7 +527,7 @@ backoff_ms(const Transfer *t, const PqHttpConfig *cfg)
 	for (i = 1; i < t->r->attempts && d < cfg->retry_max_ms; i++)
 		d *= 2;
 	d = Min(d, (int64) cfg->retry_max_ms);
-	d = d / 2 + (int64) (random() % (d / 2 + 1));
+	d = d / 2 + (int64) (jitter_next() % (uint64) (d / 2 + 1));
 	if (t->rh.retry_after_s >= 0)
 		d = Max(d, (int64) t->rh.retry_after_s * 1000);
 	return Min(d, (int64) cfg->retry_max_ms);
