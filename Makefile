@@ -48,9 +48,10 @@ $(OBJS): $(FORMAT_HDRS) $(IO_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/read/chunk_fetch.c src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
 # the transport's parts that need no network: URLs and signing
-UNIT_IO_SRCS = src/io/common/url.c src/io/common/xml_scan.c src/io/aws/sigv4.c \
-	src/io/aws/s3_list.c src/io/http/response.c
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/s3_cli.c,$(sort $(wildcard test/unit/*.c)))
+UNIT_IO_SRCS = src/io/common/url.c src/io/common/xml_scan.c src/io/common/listing.c \
+	src/io/aws/sigv4.c \
+	src/io/aws/s3_list.c src/io/azure/blob_list.c src/io/http/response.c
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -95,11 +96,11 @@ variant_cli: $(VARIANT_CLI)
 # ---- sigv4_cli: request signatures for test/js/check_sigv4.mjs (same shim) ----
 SIGV4_CLI = test/unit/sigv4_cli
 
-$(SIGV4_CLI): src/io/aws/sigv4.c test/unit/shim.c test/unit/sigv4_cli.c \
+$(SIGV4_CLI): src/io/aws/sigv4.c src/io/common/url.c test/unit/shim.c test/unit/sigv4_cli.c \
 		$(IO_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
 	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
 		-c -o test/unit/sigv4_cli_shim.o test/unit/shim.c
-	$(CC) $(UNIT_CFLAGS) -o $@ src/io/aws/sigv4.c test/unit/sigv4_cli.c \
+	$(CC) $(UNIT_CFLAGS) -o $@ src/io/aws/sigv4.c src/io/common/url.c test/unit/sigv4_cli.c \
 		test/unit/sigv4_cli_shim.o $(UNIT_LIBS)
 
 sigv4_cli: $(SIGV4_CLI)
@@ -116,24 +117,24 @@ $(HTTP_CLI): $(IO_SRCS) test/unit/shim.c test/unit/http_cli.c \
 
 http_cli: $(HTTP_CLI)
 
-# ---- s3_cli: S3 requests for test/js/check_s3.mjs (same shim) ----
-S3_CLI = test/unit/s3_cli
+# ---- store_cli: object-store requests for check_s3.mjs, check_azure.mjs ----
+STORE_CLI = test/unit/store_cli
 
-$(S3_CLI): $(IO_SRCS) test/unit/shim.c test/unit/s3_cli.c \
+$(STORE_CLI): $(IO_SRCS) test/unit/shim.c test/unit/store_cli.c \
 		$(IO_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
 	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
-		-c -o test/unit/s3_cli_shim.o test/unit/shim.c
-	$(CC) $(UNIT_CFLAGS) -o $@ $(IO_SRCS) test/unit/s3_cli.c \
-		test/unit/s3_cli_shim.o $(UNIT_LIBS)
+		-c -o test/unit/store_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(IO_SRCS) test/unit/store_cli.c \
+		test/unit/store_cli_shim.o $(UNIT_LIBS)
 
-s3_cli: $(S3_CLI)
+store_cli: $(STORE_CLI)
 
-.PHONY: unittest writer_cli variant_cli sigv4_cli http_cli s3_cli
+.PHONY: unittest writer_cli variant_cli sigv4_cli http_cli store_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
 	$(VARIANT_CLI) test/unit/variant_cli_shim.o \
 	$(SIGV4_CLI) test/unit/sigv4_cli_shim.o \
 	$(HTTP_CLI) test/unit/http_cli_shim.o \
-	$(S3_CLI) test/unit/s3_cli_shim.o $(PG_BUILD_STAMP)
+	$(STORE_CLI) test/unit/store_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
 FUZZ_TARGETS = thrift file page assemble variant decrypt http
@@ -147,6 +148,7 @@ FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \
 FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
 	$(FUZZ_BUILD)/io/http/response.o $(FUZZ_BUILD)/io/aws/s3_list.o \
 	$(FUZZ_BUILD)/io/common/xml_scan.o $(FUZZ_BUILD)/io/common/url.o \
+	$(FUZZ_BUILD)/io/common/listing.o $(FUZZ_BUILD)/io/azure/blob_list.o \
 	$(FUZZ_BUILD)/shim.o $(FUZZ_BUILD)/fuzz_run.o
 FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 

@@ -14,9 +14,11 @@
 #                SigV4 test suite and the AWS SDK's signer
 #   http         the HTTP transport (test/unit/http_cli) against a
 #                fault-injecting object server on loopback, HTTP and HTTPS
-#   s3           the S3 client (test/unit/s3_cli) against s3rver behind a
+#   s3           the S3 client (test/unit/store_cli) against s3rver behind a
 #                front that checks every SigV4 signature with the AWS SDK's
 #                signer
+#   azure        the Azure Blob client (test/unit/store_cli) against azurite,
+#                which checks every Shared Key signature
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
@@ -333,23 +335,44 @@ if want http; then
 fi
 
 # ------------------------------------------------------------- s3
-# The S3 client: test/unit/s3_cli against s3rver behind lib/sigv4_front.mjs
+# The S3 client: test/unit/store_cli against s3rver behind lib/sigv4_front.mjs
 # (HEAD, ranges, listings over pages, credentials; check_s3.mjs).
 if want s3; then
 	banner s3
 	if [ $SETUP_OK = 1 ]; then
 		set +e
-		{ make s3_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_s3.mjs; } 2>&1 | tee "$LOGDIR/s3.log"
+		{ make store_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_s3.mjs; } 2>&1 | tee "$LOGDIR/s3.log"
 		rc=${PIPESTATUS[0]}
 		set -e
 		if parse_counts s3 "$LOGDIR/s3.log" s3; then
 			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
 			record s3 "$PARSED_PASSED" "$PARSED_FAILED"
 		else
-			could_not_run s3 "s3_cli/check_s3.mjs exited $rc without a summary line"
+			could_not_run s3 "store_cli/check_s3.mjs exited $rc without a summary line"
 		fi
 	else
 		could_not_run s3 "setup failed"
+	fi
+fi
+
+# ------------------------------------------------------------- azure
+# The Azure Blob client: test/unit/store_cli against azurite (properties,
+# ranges, listings over pages, keys; check_azure.mjs).
+if want azure; then
+	banner azure
+	if [ $SETUP_OK = 1 ]; then
+		set +e
+		{ make store_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_azure.mjs; } 2>&1 | tee "$LOGDIR/azure.log"
+		rc=${PIPESTATUS[0]}
+		set -e
+		if parse_counts azure "$LOGDIR/azure.log" azure; then
+			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
+			record azure "$PARSED_PASSED" "$PARSED_FAILED"
+		else
+			could_not_run azure "store_cli/check_azure.mjs exited $rc without a summary line"
+		fi
+	else
+		could_not_run azure "setup failed"
 	fi
 fi
 

@@ -11,6 +11,7 @@
 #include "fuzz.h"
 
 #include "io/aws/s3_list.h"
+#include "io/azure/blob_list.h"
 #include "io/http/response.h"
 
 static void
@@ -58,12 +59,18 @@ one(const uint8 *data, size_t size)
 	{
 		char	   *body = (char *) ut_exact_copy(p, end - p);
 
-		PqS3ListPage page;
+		PqListPage	page;
 		const char *why;
 		int			i;
 
 		check_text(pq_xml_element_text(body, end - p, "Code", 128), 128);
 		check_text(pq_xml_element_text(body, end - p, "Message", 512), 512);
+		if (pq_blob_parse_list(body, end - p, &page, &why))
+		{
+			for (i = 0; i < page.nobjects; i++)
+				if (page.objects[i].key[0] == '\0' || page.objects[i].size < 0)
+					abort();
+		}
 		if (pq_s3_parse_list(body, end - p, &page, &why))
 		{
 			/* what a listing promises its callers */

@@ -151,6 +151,7 @@ for (const [status, headers, body] of [
   [403, ['Content-Type: application/xml'], '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied &amp; &#39;more&#39;</Message><RequestId>X</RequestId></Error>'],
   [404, ['x-ms-error-code: BlobNotFound'], '\ufeff<?xml version="1.0" encoding="utf-8"?><Error><Code>BlobNotFound</Code><Message>The specified blob does not exist.\nRequestId:1</Message></Error>'],
   [416, ['Content-Range: bytes */1024'], ''],
+  [200, ['Content-Type: application/xml'], '\ufeff<?xml version="1.0" encoding="utf-8"?><EnumerationResults ServiceEndpoint="http://a/" ContainerName="c"><Prefix>y/</Prefix><Blobs><Blob><Name>y/a&amp;b.parquet</Name><Properties><Content-Length>12</Content-Length><Etag>0x8D</Etag></Properties></Blob><BlobPrefix><Name>y/m=1/</Name></BlobPrefix></Blobs><NextMarker>2!96!x</NextMarker></EnumerationResults>'],
   [200, ['Content-Type: application/xml'], '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix>y/</Prefix><IsTruncated>true</IsTruncated><NextContinuationToken>1ue/x=</NextContinuationToken><Contents><Key>y/a b&amp;&#x27;.parquet</Key><Size>434234</Size><ETag>&quot;fba9&quot;</ETag></Contents><CommonPrefixes><Prefix>y/m=1/</Prefix></CommonPrefixes></ListBucketResult>'],
 ])
   seed('http', Buffer.from(`HTTP/1.1 ${status} X\r\n${headers.map((h) => h + '\r\n').join('')}\r\n${body}`));

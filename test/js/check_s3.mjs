@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// The S3 client (src/io/aws/s3_client.c) against s3rver on loopback behind
-// lib/sigv4_front.mjs, which checks every signature with the AWS SDK's own
-// signer, through test/unit/s3_cli (ASan + UBSan):
+// The S3 client (src/io/aws/s3_client.c, through src/io/store/store.c)
+// against s3rver on loopback behind lib/sigv4_front.mjs, which checks every
+// signature with the AWS SDK's own signer, through test/unit/store_cli
+// (ASan + UBSan):
 //
-//   make s3_cli && node test/js/check_s3.mjs
+//   make store_cli && node test/js/check_s3.mjs
 //
 // Objects are put, and read back for comparison, through s3rver's own
 // HTTP API (plain fetch, listings parsed here in JS): sizes, ETags and
@@ -28,7 +29,7 @@ if (!process.execArgv.includes('--openssl-legacy-provider')) {
 }
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const cli = path.join(root, 'test/unit/s3_cli');
+const cli = path.join(root, 'test/unit/store_cli');
 
 let passed = 0;
 let failed = 0;
@@ -48,7 +49,7 @@ function runCli(commands) {
 		p.stdout.on('data', d => out += d);
 		p.on('error', reject);
 		p.on('close', code => code === 0 ? resolve(out.trim().split('\n').filter(Boolean).map(l => JSON.parse(l)))
-			: reject(new Error(`s3_cli exited ${code}`)));
+			: reject(new Error(`store_cli exited ${code}`)));
 		p.stdin.end(commands.map(c => c.join('\t')).join('\n') + '\n');
 	});
 }
@@ -107,7 +108,7 @@ await put('open-data', 'pub.parquet', data.get(odd[0]));
 
 // HEAD
 {
-	const cmds = [...user, ...[...data.keys()].map(k => ['head', 'lake', k]), ['head', 'lake', 'nope.parquet']];
+	const cmds = [...user, ...[...data.keys()].map(k => ['head', `s3://lake/${k}`]), ['head', 's3://lake/nope.parquet']];
 	const res = await runCli(cmds);
 	let i = 0;
 	for (const k of data.keys()) {
@@ -123,8 +124,8 @@ await put('open-data', 'pub.parquet', data.get(odd[0]));
 	const big = data.get('big.parquet');
 	const h = await head('lake', 'big.parquet');
 	const ranges = [[0, 4], [big.length - 8, 8], [1000, 1 << 20], [3 << 20, 123457]];
-	const res = await runCli([...user, ['get', 'lake', 'big.parquet', h.ETag, ...ranges.flat().map(String)],
-		...odd.map(k => ['get', 'lake', k, '-', '0', String(data.get(k).length)])]);
+	const res = await runCli([...user, ['get', 's3://lake/big.parquet', h.ETag, ...ranges.flat().map(String)],
+		...odd.map(k => ['get', `s3://lake/${k}`, '-', '0', String(data.get(k).length)])]);
 	check(JSON.stringify(res[0].sha256) === JSON.stringify(ranges.map(([o, l]) => sha(big.subarray(o, o + l)))), 'get: four ranges of one object, If-Match');
 	odd.forEach((k, i) => check(res[1 + i].sha256 && res[1 + i].sha256[0] === sha(data.get(k)), `get: key ${JSON.stringify(k)} (${JSON.stringify(res[1 + i])})`));
 }
@@ -151,7 +152,7 @@ async function sdkList(bucket, prefix, delimiter) {
 }
 {
 	front.stats.lists = 0;
-	const res = await runCli([...user, ['list', 'lake', 'many/'], ['list', 'lake', ''], ['list', 'lake', 'many/', '/'], ['list', 'lake', 'a b/'], ['list', 'lake', 'zzz/']]);
+	const res = await runCli([...user, ['list', 's3://lake/many/'], ['list', 's3://lake/'], ['list', 's3://lake/many/', '/'], ['list', 's3://lake/a b/'], ['list', 's3://lake/zzz/']]);
 	const want = await sdkList('lake', 'many/');
 	check(res[0].objects.length === 2500 && JSON.stringify(res[0].objects) === JSON.stringify(want.keys), `list: 2,500 keys over pages equal the emulator's (${res[0].objects && res[0].objects.length})`);
 	check(res[0].requests === 3, `list: 3 requests for 2,500 keys (${res[0].requests})`);
@@ -166,11 +167,11 @@ async function sdkList(bucket, prefix, delimiter) {
 // credentials
 {
 	const res = await runCli([
-		['set', 'endpoint', endpoint], ['set', 'key_id', 'AKIATESTKEY0000001'], ['set', 'secret', 'wrong'], ['head', 'lake', 'big.parquet'],
-		['set', 'key_id', 'AKIAUNKNOWN0000009'], ['head', 'lake', 'big.parquet'],
-		...signedAs('ASIATEMPKEY0000002'), ['head', 'lake', 'big.parquet'],
-		['set', 'session_token', 'not-the-token'], ['head', 'lake', 'big.parquet'],
-		['set', 'key_id', ''], ['set', 'session_token', ''], ['head', 'open-data', 'pub.parquet'], ['head', 'lake', 'big.parquet'],
+		['set', 'endpoint', endpoint], ['set', 'key_id', 'AKIATESTKEY0000001'], ['set', 'secret', 'wrong'], ['head', 's3://lake/big.parquet'],
+		['set', 'key_id', 'AKIAUNKNOWN0000009'], ['head', 's3://lake/big.parquet'],
+		...signedAs('ASIATEMPKEY0000002'), ['head', 's3://lake/big.parquet'],
+		['set', 'session_token', 'not-the-token'], ['head', 's3://lake/big.parquet'],
+		['set', 'key_id', ''], ['set', 'session_token', ''], ['head', 's3://open-data/pub.parquet'], ['head', 's3://lake/big.parquet'],
 	]);
 	check(res[0].error === '28000' && /HTTP status 403/.test(res[0].message), `credentials: a wrong secret is 28000 (${JSON.stringify(res[0])})`);
 	check(res[1].error === '28000', 'credentials: an unknown key id is 28000');
@@ -180,11 +181,11 @@ async function sdkList(bucket, prefix, delimiter) {
 	check(res[5].error === '28000', 'credentials: anonymous access to a private bucket is refused');
 	// a token with a line break would add a header: refused before sending
 	const before = front.stats.requests;
-	const inj = await runCli([...signedAs('ASIATEMPKEY0000002'), ['set', 'session_token', 'tok\\nX-Evil: 1'], ['head', 'lake', 'big.parquet']]);
+	const inj = await runCli([...signedAs('ASIATEMPKEY0000002'), ['set', 'session_token', 'tok\\nX-Evil: 1'], ['head', 's3://lake/big.parquet']]);
 	check(inj[0].error === '22023' && /line break/.test(inj[0].message) && front.stats.requests === before,
 		`credentials: a line break in a token is refused, nothing sent (${JSON.stringify(inj[0])})`);
 	// the store's message reaches the user (a GET has a body to carry it)
-	const g = await runCli([['set', 'endpoint', endpoint], ['set', 'key_id', 'AKIATESTKEY0000001'], ['set', 'secret', 'wrong'], ['get', 'lake', 'big.parquet', '-', '0', '10']]);
+	const g = await runCli([['set', 'endpoint', endpoint], ['set', 'key_id', 'AKIATESTKEY0000001'], ['set', 'secret', 'wrong'], ['get', 's3://lake/big.parquet', '-', '0', '10']]);
 	check(g[0].error === '28000' && /SignatureDoesNotMatch: The request signature we calculated does not match/.test(g[0].message), `credentials: the store's code and message (${JSON.stringify(g[0])})`);
 }
 
@@ -192,7 +193,7 @@ async function sdkList(bucket, prefix, delimiter) {
 {
 	const h = await head('lake', odd[3]);
 	await put('lake', odd[3], crypto.randomBytes(5000));
-	const res = await runCli([...user, ['get', 'lake', odd[3], h.ETag, '0', '100']]);
+	const res = await runCli([...user, ['get', `s3://lake/${odd[3]}`, h.ETag, '0', '100']]);
 	check(res[0].error === 'HV021' && /changed while it was being read/.test(res[0].message), `replaced: HV021 (${JSON.stringify(res[0])})`);
 }
 check(front.stats.signed > 0 && front.stats.anonymous >= 1, `front: ${front.stats.signed} signatures checked, ${front.stats.anonymous} anonymous`);

@@ -7,6 +7,7 @@
 #include "postgres.h"
 
 #include "io/aws/s3_list.h"
+#include "io/azure/blob_list.h"
 #include "io/common/xml_scan.h"
 #include "unit_test.h"
 
@@ -35,7 +36,7 @@ static const char example[] =
 static void
 test_example(void)
 {
-	PqS3ListPage p;
+	PqListPage	p;
 	const char *why = NULL;
 
 	CHECK(pq_s3_parse_list(example, strlen(example), &p, &why));
@@ -59,7 +60,7 @@ test_pages_and_prefixes(void)
 	"<CommonPrefixes><Prefix>y/m=1/</Prefix></CommonPrefixes>"
 	"<CommonPrefixes><Prefix>y/m=2/</Prefix></CommonPrefixes>"
 	"</ListBucketResult>";
-	PqS3ListPage p;
+	PqListPage	p;
 	const char *why = NULL;
 
 	CHECK(pq_s3_parse_list(page, strlen(page), &p, &why));
@@ -93,7 +94,7 @@ test_malformed(void)
 
 	for (i = 0; i < lengthof(malformed); i++)
 	{
-		PqS3ListPage p;
+		PqListPage	p;
 		const char *why = NULL;
 
 		if (pq_s3_parse_list(malformed[i], strlen(malformed[i]), &p, &why) ||
@@ -148,9 +149,41 @@ test_scanner_bounds(void)
 	CHECK(pq_xml_scan_next(&s) == PQ_XML_END);
 }
 
+/* List Blobs, in the shape of the REST reference's response body. */
+static void
+test_blob_list(void)
+{
+	static const char body[] =
+	"\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+	"<EnumerationResults ServiceEndpoint=\"https://a.blob.core.windows.net/\" ContainerName=\"c\">"
+	"<Prefix>y/</Prefix><Blobs>"
+	"<Blob><Name>y/a &amp; b.parquet</Name><Properties>"
+	"<Creation-Time>Mon, 01 Jan 2024 00:00:00 GMT</Creation-Time>"
+	"<Content-Length>4096</Content-Length><Etag>0x8DC5E5F5B1B7A2F</Etag>"
+	"</Properties></Blob>"
+	"<BlobPrefix><Name>y/m=1/</Name></BlobPrefix>"
+	"</Blobs><NextMarker>2!96!MDAwMDE5</NextMarker></EnumerationResults>";
+	static const char no_length[] =
+	"<EnumerationResults><Blobs><Blob><Name>k</Name><Properties/></Blob></Blobs></EnumerationResults>";
+	PqListPage	p;
+	const char *why = NULL;
+
+	CHECK(pq_blob_parse_list(body, strlen(body), &p, &why));
+	CHECK_EQ_INT(p.nobjects, 1);
+	CHECK(strcmp(p.objects[0].key, "y/a & b.parquet") == 0);
+	CHECK_EQ_INT(p.objects[0].size, 4096);
+	CHECK(strcmp(p.objects[0].etag, "\"0x8DC5E5F5B1B7A2F\"") == 0);
+	CHECK_EQ_INT(p.nprefixes, 1);
+	CHECK(strcmp(p.prefixes[0], "y/m=1/") == 0);
+	CHECK(p.truncated && strcmp(p.next_token, "2!96!MDAwMDE5") == 0);
+	CHECK(!pq_blob_parse_list(no_length, strlen(no_length), &p, &why));
+	CHECK(!pq_blob_parse_list(example, strlen(example), &p, &why));
+}
+
 void
 suite_s3_list(void)
 {
+	ut_run("blob list: names, lengths, ETags, prefixes, marker", test_blob_list);
 	ut_run("s3 list: the API reference's example", test_example);
 	ut_run("s3 list: a truncated page of common prefixes", test_pages_and_prefixes);
 	ut_run("s3 list: malformed answers", test_malformed);

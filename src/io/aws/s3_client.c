@@ -123,16 +123,16 @@ s3_request(const PqS3Config *c, const char *method, const char *bucket,
 	{
 		q->host = host;
 		q->path = psprintf("/%s%s%s", bucket, key ? "/" : "",
-						   key ? pq_sigv4_uri_encode(key, true) : "");
+						   key ? pq_url_encode(key, true) : "");
 	}
 	else
 	{
 		q->host = psprintf("%s.%s", bucket, host);
-		q->path = psprintf("/%s", key ? pq_sigv4_uri_encode(key, true) : "");
+		q->path = psprintf("/%s", key ? pq_url_encode(key, true) : "");
 	}
 
 	/* the query is sent as it is signed: encoded and sorted */
-	query = pq_sigv4_canonical_query(params, nparams);
+	query = pq_url_query_string(params, nparams);
 	url = psprintf("%s://%s%s%s%s", scheme, q->host, q->path,
 				   query[0] ? "?" : "", query);
 	pq_http_request_init(r, method, url, display, max_body);
@@ -196,24 +196,19 @@ pq_s3_get_ranges(const PqS3Config *c, const char *bucket, const char *key,
 
 void
 pq_s3_list(const PqS3Config *c, const char *bucket, const char *prefix,
-		   const char *delimiter, const char *display, PqS3Listing *out)
+		   const char *delimiter, const char *display, PqListing *out)
 {
 	PqHttpConfig h = http_config(c);
 	char	   *token = NULL;
-	int			ocap = 64;
-	int			pcap = 8;
 
-	memset(out, 0, sizeof(*out));
-	out->objects = palloc(sizeof(PqObjectInfo) * ocap);
-	out->prefixes = palloc(sizeof(char *) * pcap);
+	pq_listing_init(out);
 	do
 	{
 		PqQueryParam *p = palloc(sizeof(PqQueryParam) * 4);
 		int			np = 0;
 		PqHttpRequest *r;
-		PqS3ListPage page;
+		PqListPage	page;
 		const char *why;
-		int			i;
 
 		p[np].name = "list-type";
 		p[np++].value = "2";
@@ -234,30 +229,12 @@ pq_s3_list(const PqS3Config *c, const char *bucket, const char *prefix,
 		}
 		r = s3_request(c, "GET", bucket, NULL, p, np, display, LIST_BODY_MAX);
 		pq_http_run(&r, 1, &h, NULL);
-		out->requests++;
 		if (!pq_s3_parse_list(r->body.data, r->body.len, &page, &why))
 			ereport(ERROR,
 					(errcode(ERRCODE_IO_ERROR),
 					 errmsg("could not list \"%s\": the store's answer is malformed", display),
-					 errdetail("In page %d of the listing, %s.", out->requests, why)));
-		for (i = 0; i < page.nobjects; i++)
-		{
-			if (out->nobjects == ocap)
-			{
-				ocap *= 2;
-				out->objects = repalloc_huge(out->objects, sizeof(PqObjectInfo) * ocap);
-			}
-			out->objects[out->nobjects++] = page.objects[i];
-		}
-		for (i = 0; i < page.nprefixes; i++)
-		{
-			if (out->nprefixes == pcap)
-			{
-				pcap *= 2;
-				out->prefixes = repalloc_huge(out->prefixes, sizeof(char *) * pcap);
-			}
-			out->prefixes[out->nprefixes++] = page.prefixes[i];
-		}
+					 errdetail("In page %d of the listing, %s.", out->requests + 1, why)));
+		pq_listing_append(out, &page);
 		/* a store that repeats its token would make us loop for ever */
 		if (page.truncated && token && strcmp(token, page.next_token) == 0)
 			ereport(ERROR,

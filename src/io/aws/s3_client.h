@@ -25,16 +25,6 @@ typedef struct PqS3Config
 	PqHttpConfig http;
 } PqS3Config;
 
-/* A listing: every object below a prefix, in key order. */
-typedef struct PqS3Listing
-{
-	PqObjectInfo *objects;
-	int			nobjects;
-	char	  **prefixes;		/* with a delimiter: the common prefixes */
-	int			nprefixes;
-	int			requests;		/* pages fetched */
-} PqS3Listing;
-
 /*
  * Size and ETag of bucket/key; false when there is no such object.
  * display names it in messages.
@@ -59,6 +49,6 @@ extern void pq_s3_get_ranges(const PqS3Config *c, const char *bucket,
  */
 extern void pq_s3_list(const PqS3Config *c, const char *bucket,
 					   const char *prefix, const char *delimiter,
-					   const char *display, PqS3Listing *out);
+					   const char *display, PqListing *out);
 
 #endif							/* PQ_IO_S3_CLIENT_H */

@@ -1,9 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * s3_list.c
- *		Parsing ListObjectsV2 answers (S3, GCS's XML API, MinIO, R2).  The
- *		keys become paths and messages, so each is checked as a URL's key
- *		is; sizes are parsed with overflow checks.
+ *		Parsing ListObjectsV2 answers (S3, GCS's XML API, MinIO, R2) into
+ *		listing pages, which check every key and bound the page.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,43 +15,12 @@
 /* Longest element text: an XML-escaped key of PQ_URL_MAX_KEY bytes. */
 #define MAX_TEXT (PQ_URL_MAX_KEY * 6)
 
-static bool
-valid_key(const char *k)
-{
-	const unsigned char *p;
-
-	if (*k == '\0' || strlen(k) > PQ_URL_MAX_KEY)
-		return false;
-	for (p = (const unsigned char *) k; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return false;
-	return true;
-}
-
-static bool
-parse_size(const char *s, int64 *out)
-{
-	int64		v = 0;
-	int			digits = 0;
-
-	for (; *s; s++)
-	{
-		if (*s < '0' || *s > '9' || ++digits > 18)
-			return false;
-		v = v * 10 + (*s - '0');
-	}
-	*out = v;
-	return digits > 0;
-}
-
 bool
-pq_s3_parse_list(const char *body, size_t len, PqS3ListPage *out,
+pq_s3_parse_list(const char *body, size_t len, PqListPage *out,
 				 const char **why)
 {
 	PqXmlScanner s;
 	PqXmlToken	t;
-	int			cap = 16;
-	int			pcap = 4;
 	bool		in_contents = false;
 	bool		seen_root = false;
 	char	   *key = NULL;
@@ -60,9 +28,7 @@ pq_s3_parse_list(const char *body, size_t len, PqS3ListPage *out,
 	int64		size = -1;
 	char	   *text = NULL;
 
-	memset(out, 0, sizeof(*out));
-	out->objects = palloc(sizeof(PqObjectInfo) * cap);
-	out->prefixes = palloc(sizeof(char *) * pcap);
+	pq_list_page_init(out);
 	pq_xml_scan_init(&s, body, len, MAX_TEXT);
 	while ((t = pq_xml_scan_next(&s)) != PQ_XML_END)
 	{
@@ -106,7 +72,7 @@ pq_s3_parse_list(const char *body, size_t len, PqS3ListPage *out,
 
 			else if (strcmp(s.tag, "Size") == 0)
 			{
-				if (text == NULL || !parse_size(text, &size))
+				if (text == NULL || !pq_list_parse_count(text, &size))
 				{
 					*why = "an object's Size is not a count";
 					return false;
@@ -123,45 +89,14 @@ pq_s3_parse_list(const char *body, size_t len, PqS3ListPage *out,
 				*why = "an object has no Key or no Size";
 				return false;
 			}
-			if (!valid_key(key))
-			{
-				*why = "an object's key is empty, longer than 1024 bytes or holds a control character";
+			if (!pq_list_page_add_object(out, key, size, etag, why))
 				return false;
-			}
-			if (out->nobjects >= PQ_S3_LIST_MAX_PAGE)
-			{
-				*why = "the page lists more objects than a page holds";
-				return false;
-			}
-			if (out->nobjects == cap)
-			{
-				cap *= 2;
-				out->objects = repalloc(out->objects, sizeof(PqObjectInfo) * cap);
-			}
-			out->objects[out->nobjects].key = key;
-			out->objects[out->nobjects].size = size;
-			out->objects[out->nobjects].etag = etag;
-			out->nobjects++;
 		}
 		else if (s.depth == 2 && strcmp(s.tag, "Prefix") == 0 &&
 				 strcmp(s.stack[1], "CommonPrefixes") == 0)
 		{
-			if (text == NULL || !valid_key(text))
-			{
-				*why = "a common prefix is empty, too long or holds a control character";
+			if (!pq_list_page_add_prefix(out, text ? text : "", why))
 				return false;
-			}
-			if (out->nprefixes >= PQ_S3_LIST_MAX_PAGE)
-			{
-				*why = "the page lists more prefixes than a page holds";
-				return false;
-			}
-			if (out->nprefixes == pcap)
-			{
-				pcap *= 2;
-				out->prefixes = repalloc(out->prefixes, sizeof(char *) * pcap);
-			}
-			out->prefixes[out->nprefixes++] = text;
 		}
 		else if (s.depth == 1 && strcmp(s.tag, "IsTruncated") == 0)
 			out->truncated = text &&strcmp(text, "true") == 0;

@@ -41,62 +41,6 @@ pq_sha256_hex(const void *data, size_t len, char *out)
 	to_hex(md, sizeof(md), out);
 }
 
-char *
-pq_sigv4_uri_encode(const char *s, bool keep_slash)
-{
-	StringInfoData b;
-	const unsigned char *p;
-
-	initStringInfo(&b);
-	for (p = (const unsigned char *) s; *p; p++)
-	{
-		if (isalnum(*p) && *p < 0x80)
-			appendStringInfoChar(&b, *p);
-		else if (*p == '-' || *p == '.' || *p == '_' || *p == '~' ||
-				 (keep_slash && *p == '/'))
-			appendStringInfoChar(&b, *p);
-		else
-			appendStringInfo(&b, "%%%02X", *p);
-	}
-	return b.data;
-}
-
-typedef struct EncodedParam
-{
-	char	   *name;
-	char	   *value;
-} EncodedParam;
-
-static int
-param_cmp(const void *a, const void *b)
-{
-	const EncodedParam *x = a;
-	const EncodedParam *y = b;
-	int			c = strcmp(x->name, y->name);
-
-	return c != 0 ? c : strcmp(x->value, y->value);
-}
-
-char *
-pq_sigv4_canonical_query(const PqQueryParam *params, int n)
-{
-	EncodedParam *e = palloc(sizeof(EncodedParam) * Max(n, 1));
-	StringInfoData b;
-	int			i;
-
-	for (i = 0; i < n; i++)
-	{
-		e[i].name = pq_sigv4_uri_encode(params[i].name, false);
-		e[i].value = pq_sigv4_uri_encode(params[i].value ? params[i].value : "",
-										 false);
-	}
-	qsort(e, n, sizeof(EncodedParam), param_cmp);
-	initStringInfo(&b);
-	for (i = 0; i < n; i++)
-		appendStringInfo(&b, "%s%s=%s", i ? "&" : "", e[i].name, e[i].value);
-	return b.data;
-}
-
 typedef struct LowerHeader
 {
 	char	   *name;
@@ -209,7 +153,7 @@ pq_sigv4_sign(const PqSigV4Request *r, const char *region,
 	memcpy(date, amz_date, 8);
 	date[8] = '\0';
 
-	out->query = pq_sigv4_canonical_query(r->params, r->nparams);
+	out->query = pq_url_query_string(r->params, r->nparams);
 	initStringInfo(&lines);
 	initStringInfo(&names);
 	canonical_headers(r->headers, r->nheaders, &lines, &names);

@@ -9,19 +9,9 @@
 #ifndef PQ_IO_SIGV4_H
 #define PQ_IO_SIGV4_H
 
-/* A header of a request, as it is sent. */
-typedef struct PqHttpHeader
-{
-	const char *name;
-	const char *value;
-} PqHttpHeader;
+#include "io/common/url.h"
+#include "io/http/http.h"
 
-/* A query parameter, not percent-encoded. */
-typedef struct PqQueryParam
-{
-	const char *name;
-	const char *value;
-} PqQueryParam;
 
 typedef struct PqSigV4Request
 {
@@ -53,18 +43,6 @@ extern void pq_sigv4_sign(const PqSigV4Request *r, const char *region,
 						  const char *service, const char *amz_date,
 						  const char *key_id, const char *secret,
 						  PqSigV4Signed *out);
-
-/*
- * s percent-encoded as SigV4 wants it: every byte but A-Z a-z 0-9 - . _ ~
- * (and "/" when keep_slash, for object keys in paths) as %XX, upper case.
- */
-extern char *pq_sigv4_uri_encode(const char *s, bool keep_slash);
-
-/*
- * The query string as SigV4 signs it, and as it must be sent: parameters
- * encoded, sorted by name, then value ("" when n is 0).
- */
-extern char *pq_sigv4_canonical_query(const PqQueryParam *params, int n);
 
 /* Lower-case hex SHA-256 of len bytes at data, into out[65]. */
 extern void pq_sha256_hex(const void *data, size_t len, char *out);

@@ -11,6 +11,7 @@
 #include "postgres.h"
 
 #include "io/common/url.h"
+#include "lib/stringinfo.h"
 
 typedef struct SchemeInfo
 {
@@ -274,4 +275,60 @@ pq_url_key_has_glob(const char *key, int *at)
 	if (at)
 		*at = (int) n;
 	return true;
+}
+
+char *
+pq_url_encode(const char *s, bool keep_slash)
+{
+	StringInfoData b;
+	const unsigned char *p;
+
+	initStringInfo(&b);
+	for (p = (const unsigned char *) s; *p; p++)
+	{
+		if (isalnum(*p) && *p < 0x80)
+			appendStringInfoChar(&b, *p);
+		else if (*p == '-' || *p == '.' || *p == '_' || *p == '~' ||
+				 (keep_slash && *p == '/'))
+			appendStringInfoChar(&b, *p);
+		else
+			appendStringInfo(&b, "%%%02X", *p);
+	}
+	return b.data;
+}
+
+typedef struct EncodedParam
+{
+	char	   *name;
+	char	   *value;
+} EncodedParam;
+
+static int
+param_cmp(const void *a, const void *b)
+{
+	const EncodedParam *x = a;
+	const EncodedParam *y = b;
+	int			c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : strcmp(x->value, y->value);
+}
+
+char *
+pq_url_query_string(const PqQueryParam *params, int n)
+{
+	EncodedParam *e = palloc(sizeof(EncodedParam) * Max(n, 1));
+	StringInfoData b;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		e[i].name = pq_url_encode(params[i].name, false);
+		e[i].value = pq_url_encode(params[i].value ? params[i].value : "",
+								   false);
+	}
+	qsort(e, n, sizeof(EncodedParam), param_cmp);
+	initStringInfo(&b);
+	for (i = 0; i < n; i++)
+		appendStringInfo(&b, "%s%s=%s", i ? "&" : "", e[i].name, e[i].value);
+	return b.data;
 }

@@ -54,4 +54,24 @@ extern const char *pq_url_scheme_name(PqUrlScheme scheme);
  */
 extern bool pq_url_key_has_glob(const char *key, int *at);
 
+/* A query parameter, not percent-encoded. */
+typedef struct PqQueryParam
+{
+	const char *name;
+	const char *value;
+} PqQueryParam;
+
+/*
+ * s percent-encoded as RFC 3986 (and SigV4) want it: every byte but A-Z a-z
+ * 0-9 - . _ ~ (and "/" when keep_slash, for keys in paths) as %XX.
+ */
+extern char *pq_url_encode(const char *s, bool keep_slash);
+
+/*
+ * A query string: parameters encoded, sorted by name, then value, joined
+ * by "&" ("" when n is 0).  SigV4 signs exactly this, so it is what every
+ * request sends.
+ */
+extern char *pq_url_query_string(const PqQueryParam *params, int n);
+
 #endif							/* PQ_IO_URL_H */

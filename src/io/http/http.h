@@ -14,6 +14,13 @@
 
 typedef struct PqHttpRequest PqHttpRequest;
 
+/* A header of a request to sign, as it is sent. */
+typedef struct PqHttpHeader
+{
+	const char *name;
+	const char *value;
+} PqHttpHeader;
+
 /* How requests are made; the defaults are pq_http_config_defaults()'s. */
 typedef struct PqHttpConfig
 {

@@ -1,14 +1,18 @@
 /*
- * s3_cli.c
- *		Runs S3 requests through src/io/aws/s3_client.c for
- *		test/js/check_s3.mjs (s3rver behind a signature-checking front).
+ * store_cli.c
+ *		Runs object-store requests through src/io/store/store.c for
+ *		test/js/check_s3.mjs (s3rver behind a signature-checking front) and
+ *		test/js/check_azure.mjs (azurite).
  *
  * Input, one command per line, tab-separated:
  *	set NAME VALUE		endpoint, region, path_style, key_id, secret,
- *						session_token, max_retries, retry_base_ms
- *	head BUCKET KEY
- *	get BUCKET KEY ETAG OFFSET LEN [OFFSET LEN ...]	(ETAG "-": none)
- *	list BUCKET PREFIX [DELIMITER]
+ *						session_token (S3); az_endpoint, account,
+ *						account_key, sas_token, list_page_size (Azure);
+ *						max_retries,
+ *						retry_base_ms
+ *	head URL
+ *	get URL ETAG OFFSET LEN [OFFSET LEN ...]	(ETAG "-": none)
+ *	list URL [DELIMITER]	(the URL's key is the prefix)
  * In values of set, "\\n" stands for a line break.
  * Output: one JSON line per command, or {"error": SQLSTATE, ...}.
  */
@@ -16,7 +20,7 @@
 
 #include <openssl/sha.h>
 
-#include "io/aws/s3_client.h"
+#include "io/store/store.h"
 #include "unit_test.h"
 
 static void
@@ -36,22 +40,24 @@ print_string(const char *s)
 }
 
 static void
-run(PqS3Config *c, char **f, int nf)
+run(PqStoreConfig * c, char **f, int nf)
 {
+	PqUrl	   *u = pq_url_parse(f[1]);
+
 	if (strcmp(f[0], "head") == 0)
 	{
 		int64		size;
 		char	   *etag;
-		bool		found = pq_s3_head(c, f[1], f[2], f[2], &size, &etag);
+		bool		found = pq_store_head(c, u, &size, &etag);
 
 		printf("{\"found\":%s,\"size\":" INT64_FORMAT ",\"etag\":", found ? "true" : "false",
 			   found ? size : -1);
-		print_string(found ? etag : "");
+		print_string(found && etag ? etag : "");
 		printf("}\n");
 	}
 	else if (strcmp(f[0], "get") == 0)
 	{
-		int			n = (nf - 4) / 2;
+		int			n = (nf - 3) / 2;
 		int64	   *off = palloc(sizeof(int64) * Max(n, 1));
 		int64	   *len = palloc(sizeof(int64) * Max(n, 1));
 		uint8	  **bufs = palloc(sizeof(uint8 *) * Max(n, 1));
@@ -59,12 +65,12 @@ run(PqS3Config *c, char **f, int nf)
 
 		for (i = 0; i < n; i++)
 		{
-			off[i] = atoll(f[4 + 2 * i]);
-			len[i] = atoll(f[5 + 2 * i]);
+			off[i] = atoll(f[3 + 2 * i]);
+			len[i] = atoll(f[4 + 2 * i]);
 			bufs[i] = palloc(Max(len[i], 1));
 		}
-		pq_s3_get_ranges(c, f[1], f[2], f[2], strcmp(f[3], "-") ? f[3] : NULL,
-						 n, off, len, bufs);
+		pq_store_get_ranges(c, u, strcmp(f[2], "-") ? f[2] : NULL, n, off, len,
+							bufs);
 		printf("{\"sha256\":[");
 		for (i = 0; i < n; i++)
 		{
@@ -81,10 +87,10 @@ run(PqS3Config *c, char **f, int nf)
 	}
 	else if (strcmp(f[0], "list") == 0)
 	{
-		PqS3Listing l;
+		PqListing	l;
 		int			i;
 
-		pq_s3_list(c, f[1], f[2], nf > 3 ? f[3] : NULL, f[1], &l);
+		pq_store_list(c, u, nf > 2 ? f[2] : NULL, &l);
 		printf("{\"requests\":%d,\"objects\":[", l.requests);
 		for (i = 0; i < l.nobjects; i++)
 		{
@@ -108,11 +114,10 @@ int
 main(void)
 {
 	static char line[1 << 16];
-	PqS3Config	c;
+	PqStoreConfig c;
 
-	memset(&c, 0, sizeof(c));
-	pq_http_config_defaults(&c.http);
-	c.path_style = true;
+	pq_store_config_init(&c);
+	c.s3.path_style = true;
 	while (fgets(line, sizeof(line), stdin))
 	{
 		char	   *f[64];
@@ -139,17 +144,27 @@ main(void)
 			}
 
 			if (strcmp(f[1], "endpoint") == 0)
-				c.endpoint = v;
+				c.s3.endpoint = v;
 			else if (strcmp(f[1], "region") == 0)
-				c.region = v;
+				c.s3.region = v;
 			else if (strcmp(f[1], "path_style") == 0)
-				c.path_style = atoi(v) != 0;
+				c.s3.path_style = atoi(v) != 0;
 			else if (strcmp(f[1], "key_id") == 0)
-				c.key_id = v[0] ? v : NULL;
+				c.s3.key_id = v[0] ? v : NULL;
 			else if (strcmp(f[1], "secret") == 0)
-				c.secret = v;
+				c.s3.secret = v;
 			else if (strcmp(f[1], "session_token") == 0)
-				c.session_token = v[0] ? v : NULL;
+				c.s3.session_token = v[0] ? v : NULL;
+			else if (strcmp(f[1], "az_endpoint") == 0)
+				c.azure.endpoint = v[0] ? v : NULL;
+			else if (strcmp(f[1], "account") == 0)
+				c.azure.account = v[0] ? v : NULL;
+			else if (strcmp(f[1], "list_page_size") == 0)
+				c.azure.list_page_size = atoi(v);
+			else if (strcmp(f[1], "account_key") == 0)
+				c.azure.account_key = v[0] ? v : NULL;
+			else if (strcmp(f[1], "sas_token") == 0)
+				c.azure.sas_token = v[0] ? v : NULL;
 			else if (strcmp(f[1], "max_retries") == 0)
 				c.http.max_retries = atoi(v);
 			else if (strcmp(f[1], "retry_base_ms") == 0)
