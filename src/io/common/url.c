@@ -10,6 +10,7 @@
  */
 #include "postgres.h"
 
+#include "io/common/io_common.h"
 #include "io/common/url.h"
 #include "lib/stringinfo.h"
 

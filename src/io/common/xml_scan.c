@@ -145,7 +145,7 @@ pq_xml_scan_next(PqXmlScanner *s)
 	if (s->pending_close)
 	{
 		s->pending_close = false;
-		strlcpy(s->tag, s->stack[--s->depth], sizeof(s->tag));
+		memcpy(s->tag, s->stack[--s->depth], sizeof(s->tag));
 		return PQ_XML_CLOSE;
 	}
 	for (;;)
@@ -241,7 +241,7 @@ pq_xml_scan_next(PqXmlScanner *s)
 		}
 		if (s->depth >= PQ_XML_MAX_DEPTH)
 			return bad(s, "elements are nested too deeply");
-		strlcpy(s->stack[s->depth++], s->tag, sizeof(s->stack[0]));
+		memcpy(s->stack[s->depth++], s->tag, sizeof(s->stack[0]));
 		if (*s->p == '/')
 		{
 			s->p += 2;
