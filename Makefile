@@ -96,11 +96,11 @@ variant_cli: $(VARIANT_CLI)
 # ---- sigv4_cli: request signatures for test/js/check_sigv4.mjs (same shim) ----
 SIGV4_CLI = test/unit/sigv4_cli
 
-$(SIGV4_CLI): src/io/aws/sigv4.c src/io/common/url.c test/unit/shim.c test/unit/sigv4_cli.c \
+$(SIGV4_CLI): src/io/aws/sigv4.c src/io/common/url.c src/io/http/response.c test/unit/shim.c test/unit/sigv4_cli.c \
 		$(IO_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
 	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
 		-c -o test/unit/sigv4_cli_shim.o test/unit/shim.c
-	$(CC) $(UNIT_CFLAGS) -o $@ src/io/aws/sigv4.c src/io/common/url.c test/unit/sigv4_cli.c \
+	$(CC) $(UNIT_CFLAGS) -o $@ src/io/aws/sigv4.c src/io/common/url.c src/io/http/response.c test/unit/sigv4_cli.c \
 		test/unit/sigv4_cli_shim.o $(UNIT_LIBS)
 
 sigv4_cli: $(SIGV4_CLI)

@@ -295,86 +295,22 @@ fi
 # ------------------------------------------------------------- sigv4
 # The SigV4 signer of the object-store transport: test/unit/sigv4_cli against
 # AWS's published test suite and @smithy/signature-v4 (check_sigv4.mjs).
-if want sigv4; then
-	banner sigv4
-	if [ $SETUP_OK = 1 ]; then
-		set +e
-		{ make sigv4_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_sigv4.mjs; } 2>&1 | tee "$LOGDIR/sigv4.log"
-		rc=${PIPESTATUS[0]}
-		set -e
-		if parse_counts sigv4 "$LOGDIR/sigv4.log" sigv4; then
-			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
-			record sigv4 "$PARSED_PASSED" "$PARSED_FAILED"
-		else
-			could_not_run sigv4 "sigv4_cli/check_sigv4.mjs exited $rc without a summary line"
-		fi
-	else
-		could_not_run sigv4 "setup failed"
-	fi
-fi
+run_script_stage sigv4 bash -c "make -s sigv4_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_sigv4.mjs"
 
 # ------------------------------------------------------------- http
 # The HTTP transport: test/unit/http_cli against lib/fault_server.mjs
 # (ranges, retries, faults, cancel, link-local refusal, TLS; check_http.mjs).
-if want http; then
-	banner http
-	if [ $SETUP_OK = 1 ]; then
-		set +e
-		{ make http_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_http.mjs; } 2>&1 | tee "$LOGDIR/http.log"
-		rc=${PIPESTATUS[0]}
-		set -e
-		if parse_counts http "$LOGDIR/http.log" http; then
-			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
-			record http "$PARSED_PASSED" "$PARSED_FAILED"
-		else
-			could_not_run http "http_cli/check_http.mjs exited $rc without a summary line"
-		fi
-	else
-		could_not_run http "setup failed"
-	fi
-fi
+run_script_stage http bash -c "make -s http_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_http.mjs"
 
 # ------------------------------------------------------------- s3
 # The S3 client: test/unit/store_cli against s3rver behind lib/sigv4_front.mjs
 # (HEAD, ranges, listings over pages, credentials; check_s3.mjs).
-if want s3; then
-	banner s3
-	if [ $SETUP_OK = 1 ]; then
-		set +e
-		{ make store_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_s3.mjs; } 2>&1 | tee "$LOGDIR/s3.log"
-		rc=${PIPESTATUS[0]}
-		set -e
-		if parse_counts s3 "$LOGDIR/s3.log" s3; then
-			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
-			record s3 "$PARSED_PASSED" "$PARSED_FAILED"
-		else
-			could_not_run s3 "store_cli/check_s3.mjs exited $rc without a summary line"
-		fi
-	else
-		could_not_run s3 "setup failed"
-	fi
-fi
+run_script_stage s3 bash -c "make -s store_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_s3.mjs"
 
 # ------------------------------------------------------------- azure
 # The Azure Blob client: test/unit/store_cli against azurite (properties,
 # ranges, listings over pages, keys; check_azure.mjs).
-if want azure; then
-	banner azure
-	if [ $SETUP_OK = 1 ]; then
-		set +e
-		{ make store_cli PG_CONFIG="$PG_CONFIG" && node test/js/check_azure.mjs; } 2>&1 | tee "$LOGDIR/azure.log"
-		rc=${PIPESTATUS[0]}
-		set -e
-		if parse_counts azure "$LOGDIR/azure.log" azure; then
-			[ "$rc" != 0 ] && [ "$PARSED_FAILED" = 0 ] && PARSED_FAILED=1
-			record azure "$PARSED_PASSED" "$PARSED_FAILED"
-		else
-			could_not_run azure "store_cli/check_azure.mjs exited $rc without a summary line"
-		fi
-	else
-		could_not_run azure "setup failed"
-	fi
-fi
+run_script_stage azure bash -c "make -s store_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_azure.mjs"
 
 # ------------------------------------------------------------- variant
 # The VARIANT decoder: test/unit/variant_cli's JSON against an independent

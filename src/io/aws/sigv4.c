@@ -59,28 +59,6 @@ header_cmp(const void *a, const void *b)
 	return c != 0 ? c : x->order - y->order;
 }
 
-/* The value without leading and trailing blanks, inner runs made one. */
-static void
-append_trimmed(StringInfo b, const char *v)
-{
-	bool		space = false;
-
-	while (*v == ' ' || *v == '\t')
-		v++;
-	for (; *v; v++)
-	{
-		if (*v == ' ' || *v == '\t')
-		{
-			space = true;
-			continue;
-		}
-		if (space)
-			appendStringInfoChar(b, ' ');
-		space = false;
-		appendStringInfoChar(b, *v);
-	}
-}
-
 /* "name:value\n" lines, then the signed header names joined by ";" */
 static void
 canonical_headers(const PqHttpHeader *headers, int n, StringInfo lines,
@@ -114,7 +92,7 @@ canonical_headers(const PqHttpHeader *headers, int n, StringInfo lines,
 			appendStringInfo(lines, "%s:", h[i].name);
 			appendStringInfoString(names, h[i].name);
 		}
-		append_trimmed(lines, h[i].value);
+		pq_http_append_folded(lines, h[i].value);
 	}
 	if (n > 0)
 		appendStringInfoChar(lines, '\n');

@@ -47,28 +47,6 @@ lower(const char *s)
 	return l;
 }
 
-/* The value without leading and trailing blanks, inner runs made one. */
-static void
-append_folded(StringInfo b, const char *v)
-{
-	bool		space = false;
-
-	while (*v == ' ' || *v == '\t')
-		v++;
-	for (; *v; v++)
-	{
-		if (*v == ' ' || *v == '\t')
-		{
-			space = true;
-			continue;
-		}
-		if (space)
-			appendStringInfoChar(b, ' ');
-		space = false;
-		appendStringInfoChar(b, *v);
-	}
-}
-
 char *
 pq_shared_key_string_to_sign(const PqSharedKeyRequest *r, const char *account)
 {
@@ -93,7 +71,7 @@ pq_shared_key_string_to_sign(const PqSharedKeyRequest *r, const char *account)
 	for (i = 0; i < r->nms_headers; i++)
 	{
 		appendStringInfo(&b, "%s:", h[i].name);
-		append_folded(&b, h[i].value);
+		pq_http_append_folded(&b, h[i].value);
 		appendStringInfoChar(&b, '\n');
 	}
 

@@ -68,6 +68,12 @@ struct PqHttpRequest
 
 extern void pq_http_config_defaults(PqHttpConfig *cfg);
 
+/*
+ * Append a header value as request signatures canonicalise it (SigV4,
+ * Shared Key): leading and trailing blanks dropped, inner runs made one.
+ */
+extern void pq_http_append_folded(StringInfo b, const char *v);
+
 /* A request with the defaults: no range, no condition, body up to max_body. */
 extern void pq_http_request_init(PqHttpRequest *r, const char *method,
 								 const char *url, const char *display,

@@ -10,6 +10,7 @@
  */
 #include "postgres.h"
 
+#include "io/http/http.h"
 #include "io/http/response.h"
 #include "lib/stringinfo.h"
 
@@ -189,4 +190,25 @@ pq_xml_element_text(const char *body, size_t len, const char *tag,
 	initStringInfo(&b);
 	append_text(&b, start, p, max);
 	return b.data;
+}
+
+void
+pq_http_append_folded(StringInfo b, const char *v)
+{
+	bool		space = false;
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	for (; *v; v++)
+	{
+		if (*v == ' ' || *v == '\t')
+		{
+			space = true;
+			continue;
+		}
+		if (space)
+			appendStringInfoChar(b, ' ');
+		space = false;
+		appendStringInfoChar(b, *v);
+	}
 }
