@@ -47,11 +47,12 @@ $(OBJS): $(FORMAT_HDRS) $(IO_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
 
 # ---- format-layer unit tests: standalone binary with sanitizers ----
 UNIT_FORMAT_SRCS = $(filter-out src/format/read/chunk_fetch.c src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
-# the transport's parts that need no network: URLs and signing
+# the transport's parts that need no network: URLs, signing, answers, files
 UNIT_IO_SRCS = src/io/common/url.c src/io/common/xml_scan.c src/io/common/listing.c \
-	src/io/aws/sigv4.c \
+	src/io/common/json_scan.c src/io/common/ini.c \
+	src/io/aws/sigv4.c src/io/aws/credential_answers.c \
 	src/io/aws/s3_list.c src/io/azure/blob_list.c src/io/http/response.c
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c,$(sort $(wildcard test/unit/*.c)))
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c test/unit/creds_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -129,12 +130,25 @@ $(STORE_CLI): $(IO_SRCS) test/unit/shim.c test/unit/store_cli.c \
 
 store_cli: $(STORE_CLI)
 
-.PHONY: unittest writer_cli variant_cli sigv4_cli http_cli store_cli
+# ---- creds_cli: the AWS credential chain for check_credentials.mjs ----
+CREDS_CLI = test/unit/creds_cli
+
+$(CREDS_CLI): $(IO_SRCS) test/unit/shim.c test/unit/creds_cli.c \
+		$(IO_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/creds_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(IO_SRCS) test/unit/creds_cli.c \
+		test/unit/creds_cli_shim.o $(UNIT_LIBS)
+
+creds_cli: $(CREDS_CLI)
+
+.PHONY: unittest writer_cli variant_cli sigv4_cli http_cli store_cli creds_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
 	$(VARIANT_CLI) test/unit/variant_cli_shim.o \
 	$(SIGV4_CLI) test/unit/sigv4_cli_shim.o \
 	$(HTTP_CLI) test/unit/http_cli_shim.o \
-	$(STORE_CLI) test/unit/store_cli_shim.o $(PG_BUILD_STAMP)
+	$(STORE_CLI) test/unit/store_cli_shim.o \
+	$(CREDS_CLI) test/unit/creds_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
 FUZZ_TARGETS = thrift file page assemble variant decrypt http
@@ -149,6 +163,8 @@ FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
 	$(FUZZ_BUILD)/io/http/response.o $(FUZZ_BUILD)/io/aws/s3_list.o \
 	$(FUZZ_BUILD)/io/common/xml_scan.o $(FUZZ_BUILD)/io/common/url.o \
 	$(FUZZ_BUILD)/io/common/listing.o $(FUZZ_BUILD)/io/azure/blob_list.o \
+	$(FUZZ_BUILD)/io/common/json_scan.o $(FUZZ_BUILD)/io/common/ini.o \
+	$(FUZZ_BUILD)/io/aws/credential_answers.o \
 	$(FUZZ_BUILD)/shim.o $(FUZZ_BUILD)/fuzz_run.o
 FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 

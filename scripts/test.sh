@@ -19,6 +19,9 @@
 #                signer
 #   azure        the Azure Blob client (test/unit/store_cli) against azurite,
 #                which checks every Shared Key signature
+#   credentials  the AWS credential chain (test/unit/creds_cli) against fake
+#                IMDSv2, container-credential and STS services on loopback,
+#                with files and environments of the test's own
 #   fixtures     test/js/gen_fixtures.mjs -> /tmp/parquet_fdw_test/fixtures
 #                (+ test/fixtures.md formula table is up to date)
 #   regress      pg_regress --temp-instance (as postgres) with test/schedule
@@ -311,6 +314,13 @@ run_script_stage s3 bash -c "make -s store_cli PG_CONFIG=\"\$PG_CONFIG\" && node
 # The Azure Blob client: test/unit/store_cli against azurite (properties,
 # ranges, listings over pages, keys; check_azure.mjs).
 run_script_stage azure bash -c "make -s store_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_azure.mjs"
+
+# ------------------------------------------------------------- credentials
+# The AWS credential chain: test/unit/creds_cli in environments made from
+# nothing, against fake IMDSv2, container-credential and STS services
+# (precedence, profiles, malformed files and answers, no secret in any
+# message; check_credentials.mjs).
+run_script_stage credentials bash -c "make -s creds_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_credentials.mjs"
 
 # ------------------------------------------------------------- variant
 # The VARIANT decoder: test/unit/variant_cli's JSON against an independent

@@ -2,16 +2,24 @@
  * fuzz_http.c
  *		What a store answers, as the transport reads it
  *		(src/io/http/response.c): header lines up to the first empty
- *		line, then an XML body: an error's Code and Message, and a
- *		ListObjectsV2 page (src/io/aws/s3_list.c over xml_scan.c).
- *		Checks what the parsed values promise: a Content-Range's first
- *		byte before its last and before the object's size, a bounded
- *		Retry-After, printable ASCII of bounded length from the XML.
+ *		line, then a body: an error's Code and Message, a ListObjectsV2
+ *		page (src/io/aws/s3_list.c over xml_scan.c), and what credential
+ *		sources give (src/io/aws/credential_answers.c: STS's XML, the JSON
+ *		of container credentials and instance metadata over json_scan.c,
+ *		an expiration time; src/io/common/ini.c: a shared credentials
+ *		file).  Checks what the parsed values promise: a Content-Range's
+ *		first byte before its last and before the object's size, a
+ *		bounded Retry-After, printable ASCII of bounded length from the
+ *		XML, credentials that can be sent, JSON members within their
+ *		bounds, INI settings trimmed and named.
  */
 #include "fuzz.h"
 
+#include "io/aws/credential_answers.h"
 #include "io/aws/s3_list.h"
 #include "io/azure/blob_list.h"
+#include "io/common/ini.h"
+#include "io/common/json_scan.h"
 #include "io/http/response.h"
 
 static void
@@ -27,6 +35,68 @@ check_text(const char *s, size_t max)
 	for (; *s; s++)
 		if (*s < 0x20 || *s > 0x7e)
 			abort();
+}
+
+static bool
+blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* What a credential source's answer, or a file, may give. */
+static void
+credential_answers(const char *body, size_t len)
+{
+	PqAwsCredentials c;
+	PqJsonObject o;
+	PqIniFile	f;
+	const char *why;
+	int			line;
+	int			i;
+	int64		t;
+
+	if (pq_aws_parse_sts_answer(body, len, &c, &why) &&
+		(pq_aws_credentials_problem(&c) != NULL || c.session_token == NULL))
+		abort();
+	if (pq_aws_parse_json_answer(body, len, &c, &why) &&
+		pq_aws_credentials_problem(&c) != NULL)
+		abort();
+	if (pq_json_parse_object(body, len, 64, &o, &why))
+	{
+		if (o.nmembers > PQ_JSON_MAX_MEMBERS)
+			abort();
+		for (i = 0; i < o.nmembers; i++)
+			if (strlen(o.members[i].name) > 64 ||
+				(o.members[i].value && strlen(o.members[i].value) > 64) ||
+				(o.members[i].value != NULL) !=
+				(o.members[i].kind == PQ_JSON_STRING || o.members[i].kind == PQ_JSON_NUMBER))
+				abort();
+	}
+	if (pq_ini_parse(body, len, &f, &why, &line))
+	{
+		for (i = 0; i < f.nentries; i++)
+		{
+			const char *k = f.entries[i].key;
+			const char *v = f.entries[i].value;
+			size_t		kl = strlen(k);
+			size_t		vl = strlen(v);
+
+			if (kl == 0 || blank(k[0]) || blank(k[kl - 1]) ||
+				(vl > 0 && (blank(v[0]) || blank(v[vl - 1]))) ||
+				vl > PQ_INI_MAX_LINE || f.entries[i].line < 1 ||
+				!f.entries[i].section[0])
+				abort();
+		}
+	}
+	if (len < 64)
+	{
+		char	   *s = pnstrdup(body, len);
+
+		/* from 1970 less a day's offset to the end of year 9999 */
+		if (pq_aws_parse_time(s, &t, &why) &&
+			(t < -86400 || t >= INT64CONST(253402300800)))
+			abort();
+	}
 }
 
 static void
@@ -63,6 +133,7 @@ one(const uint8 *data, size_t size)
 		const char *why;
 		int			i;
 
+		credential_answers(body, end - p);
 		check_text(pq_xml_element_text(body, end - p, "Code", 128), 128);
 		check_text(pq_xml_element_text(body, end - p, "Message", 512), 512);
 		if (pq_blob_parse_list(body, end - p, &page, &why))

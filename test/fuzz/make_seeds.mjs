@@ -11,7 +11,8 @@
 //   variant   the corpus's variant/ metadata and value pairs
 //   assemble  a few level streams of every schema shape
 //   http      response header blocks, XML error bodies and listings as S3,
-//             GCS and Azure send them
+//             GCS and Azure send them; STS, container and instance metadata
+//             credential answers; a shared credentials file
 //
 // The files are read with the project's own independent Thrift decoder
 // (test/js/lib/thrift_compact.mjs), not with the code under test.
@@ -153,6 +154,10 @@ for (const [status, headers, body] of [
   [416, ['Content-Range: bytes */1024'], ''],
   [200, ['Content-Type: application/xml'], '\ufeff<?xml version="1.0" encoding="utf-8"?><EnumerationResults ServiceEndpoint="http://a/" ContainerName="c"><Prefix>y/</Prefix><Blobs><Blob><Name>y/a&amp;b.parquet</Name><Properties><Content-Length>12</Content-Length><Etag>0x8D</Etag></Properties></Blob><BlobPrefix><Name>y/m=1/</Name></BlobPrefix></Blobs><NextMarker>2!96!x</NextMarker></EnumerationResults>'],
   [200, ['Content-Type: application/xml'], '<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix>y/</Prefix><IsTruncated>true</IsTruncated><NextContinuationToken>1ue/x=</NextContinuationToken><Contents><Key>y/a b&amp;&#x27;.parquet</Key><Size>434234</Size><ETag>&quot;fba9&quot;</ETag></Contents><CommonPrefixes><Prefix>y/m=1/</Prefix></CommonPrefixes></ListBucketResult>'],
+  [200, ['Content-Type: text/xml'], '<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleWithWebIdentityResult><Credentials><SessionToken>AQoDYXdzEE0a8ANXXXXXXXXNO1ewxE5TijQyp+IEXAMPLE</SessionToken><SecretAccessKey>wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY</SecretAccessKey><Expiration>2014-10-24T23:00:23Z</Expiration><AccessKeyId>ASgeIAIOSFODNN7EXAMPLE</AccessKeyId></Credentials></AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>'],
+  [200, ['Content-Type: application/json'], '{\n  "Code" : "Success",\n  "LastUpdated" : "2012-04-26T16:39:16Z",\n  "Type" : "AWS-\\u0048MAC \\u00e9\\ud834\\udd1e",\n  "AccessKeyId" : "ASIAIOSFODNN7EXAMPLE",\n  "SecretAccessKey" : "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",\n  "Token" : "token",\n  "Expiration" : "2017-05-17T15:09:54.000+02:00",\n  "Nested" : [1, -2.5e3, {"a": null, "b": true}]\n}'],
+  [200, [], '# c\n[default]\r\naws_access_key_id = AKIAIOSFODNN7EXAMPLE ; c\naws_secret_access_key=wJalr\n[profile dev]\nregion = eu-west-1\ns3 =\n  max_concurrent_requests = 20\n'],
+  [200, [], '2019-11-09T08:04:41.5-05:30'],
 ])
   seed('http', Buffer.from(`HTTP/1.1 ${status} X\r\n${headers.map((h) => h + '\r\n').join('')}\r\n${body}`));
 console.log(`seeds: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}`);

@@ -12,6 +12,7 @@
 sigjmp_buf *PG_exception_stack = NULL;
 ErrorContextCallback *error_context_stack = NULL;
 MemoryContext CurrentMemoryContext = NULL;
+MemoryContext TopMemoryContext = NULL;
 
 int			shim_last_sqlstate;
 char		shim_last_message[2048];
@@ -185,6 +186,13 @@ pstrdup(const char *in)
 	return out;
 }
 
+/* one context in the shim: per-backend state lives until the process ends */
+char *
+MemoryContextStrdup(MemoryContext context, const char *string)
+{
+	return pstrdup(string);
+}
+
 char *
 pnstrdup(const char *in, Size size)
 {
@@ -286,6 +294,34 @@ errcode(int sqlerrcode)
 	return 0;
 }
 
+/* errno as the backend's elog.c maps it (the cases of reading a file) */
+int
+errcode_for_file_access(void)
+{
+	switch (errno)
+	{
+		case EPERM:
+		case EACCES:
+		case EROFS:
+			cur_sqlstate = ERRCODE_INSUFFICIENT_PRIVILEGE;
+			break;
+		case ENOENT:
+			cur_sqlstate = ERRCODE_UNDEFINED_FILE;
+			break;
+		case ENOTDIR:
+		case EISDIR:
+			cur_sqlstate = ERRCODE_WRONG_OBJECT_TYPE;
+			break;
+		case EIO:
+			cur_sqlstate = ERRCODE_IO_ERROR;
+			break;
+		default:
+			cur_sqlstate = ERRCODE_INTERNAL_ERROR;
+			break;
+	}
+	return 0;
+}
+
 static int
 shim_message(const char *fmt, va_list args)
 {
@@ -355,7 +391,8 @@ pg_re_throw(void)
 	suite_codec(), suite_bloom(), suite_writer(), suite_json_render(), \
 	suite_variant_encode(), suite_variant(), suite_nested(), suite_encrypt(), \
 	suite_segment_select(), suite_row_ranges(), suite_error_location(), suite_url(), \
-	suite_response(), suite_s3_list()
+	suite_response(), suite_s3_list(), suite_json_scan(), suite_ini(), \
+	suite_credential_answers()
 #endif
 
 uint8 *

@@ -115,5 +115,8 @@ extern void suite_error_location(void);
 extern void suite_url(void);
 extern void suite_response(void);
 extern void suite_s3_list(void);
+extern void suite_json_scan(void);
+extern void suite_ini(void);
+extern void suite_credential_answers(void);
 
 #endif							/* UNIT_TEST_H */

@@ -45,9 +45,17 @@ typedef struct PqHttpConfig
 struct PqHttpRequest
 {
 	/* what to do */
-	const char *method;			/* "GET" or "HEAD" */
+	const char *method;			/* "GET", "HEAD", "PUT", "POST"... */
 	const char *url;			/* sent */
 	const char *display;		/* in messages: no query, no secret */
+
+	/*
+	 * Sent as the body (not GET or HEAD), from memory that must outlive the
+	 * request, again on each retry; with libcurl's Content-Type
+	 * application/x-www-form-urlencoded unless headers name another.
+	 */
+	const char *send_body;
+	size_t		send_len;
 	int64		range_start;	/* -1: the whole object */
 	int64		range_len;
 	const char *if_match;		/* ETag the object must still have, or NULL */
@@ -56,9 +64,11 @@ struct PqHttpRequest
 	char	  **headers;		/* "Name: value" lines (prepare sets them) */
 	int			nheaders;
 	void	   *prepare_data;	/* what prepare needs of this request */
+	bool		unreachable_ok; /* no connection after the retries: status 0,
+								 * not an ERROR (probing a service) */
 
 	/* what came back */
-	long		status;
+	long		status;			/* 0: unreachable (unreachable_ok) */
 	StringInfoData body;		/* when dest is NULL (and error bodies) */
 	char	   *etag;
 	int64		content_length; /* -1: none */

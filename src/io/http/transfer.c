@@ -327,6 +327,15 @@ start(Transfer *t, const PqHttpConfig *cfg)
 	}
 	if (strcmp(r->method, "HEAD") == 0)
 		curl_easy_setopt(t->easy, CURLOPT_NOBODY, 1L);
+	else if (strcmp(r->method, "GET") != 0)
+	{
+		/* libcurl sends the bytes where they are, under the method named */
+		curl_easy_setopt(t->easy, CURLOPT_CUSTOMREQUEST, r->method);
+		curl_easy_setopt(t->easy, CURLOPT_POSTFIELDSIZE_LARGE,
+						 (curl_off_t) r->send_len);
+		curl_easy_setopt(t->easy, CURLOPT_POSTFIELDS,
+						 r->send_body ? r->send_body : "");
+	}
 	if (r->range_start >= 0)
 	{
 		char		range[64];
@@ -400,6 +409,20 @@ retryable_curl(CURLcode c)
 		default:
 			return false;
 	}
+}
+
+/*
+ * Did the last attempt reach no server, for a request that may say so
+ * instead of failing?  A timeout before any response counts: a service
+ * that is not there may drop packets rather than refuse them.
+ */
+static bool
+unreachable(const Transfer *t)
+{
+	return t->r->unreachable_ok && t->status == 0 &&
+		(t->result == CURLE_COULDNT_CONNECT ||
+		 t->result == CURLE_COULDNT_RESOLVE_HOST ||
+		 t->result == CURLE_OPERATION_TIMEDOUT);
 }
 
 /* The SQLSTATE of a final HTTP status. */
@@ -587,6 +610,12 @@ run_loop(Transfer *ts, int n, const PqHttpConfig *cfg, const long *statuses_ok)
 			finish(t, statuses_ok, &retry);
 			if (!retry)
 			{
+				t->state = T_DONE;
+				done++;
+			}
+			else if (t->r->attempts > cfg->max_retries && unreachable(t))
+			{
+				t->r->status = 0;
 				t->state = T_DONE;
 				done++;
 			}
