@@ -43,6 +43,8 @@
 #                aggregates): aggregates, GROUP BY, filters, joins, COPY TO
 #                equal one parquet_fdw table's and a heap table's; the plans
 #                push the aggregates to every node
+#   scale_out_bucket  the same with every node reading its share of one
+#                S3 bucket (s3rver) instead of files of its own
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
@@ -90,6 +92,11 @@
 #   datasets     hive trees DuckDB wrote (partition columns, pruning at plan
 #                and run time, parallel), filename/row-number columns,
 #                union_by_name, IMPORT of datasets: rows equal DuckDB's
+#   object_store foreign tables over s3:// (s3rver behind a SigV4-checking
+#                front), http:// and https:// (faults, a test CA): files,
+#                prefixes, globs, hive, parallel, aggregates, IMPORT, COPY
+#                FROM, per-role user mappings, secrets absent: rows equal the
+#                local files and DuckDB
 #   copy_datasets  COPY TO a directory (partition_by, file_size_bytes,
 #                row_groups_per_file, max_open_files, existing targets,
 #                failures) read back by DuckDB against the heap table; folder
@@ -159,6 +166,7 @@ cleanup() {
 	pgfdw_cluster_stop >/dev/null 2>&1 || true
 	[ -n "$REGRESS_DIR" ] && rm -rf "$REGRESS_DIR"
 	[ -n "$CORPUS_COPY" ] && rm -rf "$CORPUS_COPY"
+	[ -n "${AWS_TEST_DIR:-}" ] && rm -rf "$AWS_TEST_DIR"
 	rm -rf "$LOGDIR"
 }
 trap cleanup EXIT
@@ -521,6 +529,7 @@ run_script_stage upgrade bash test/upgrade/upgrade.sh
 # Data nodes and a coordinator as scripts/scale-out-demo.sh builds them
 # (scripts/scale_out_cluster.sh), checked by test/js/check_scale_out.mjs.
 run_script_stage scale_out bash test/scale_out/scale_out.sh 3
+run_script_stage scale_out_bucket bash test/scale_out/scale_out.sh 3 --bucket
 
 # --------------------------------- formulas, conformance, interop (one cluster)
 # The server reads the corpus in place. If a private parent directory keeps
@@ -536,15 +545,23 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets copy_datasets hardening soak_concurrency differential interop
+	kms datasets object_store copy_datasets hardening soak_concurrency differential interop
 	interop_parallel)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
 # starts even when TEST_ONLY names none of its stages, to ask it.
 SERVER_VERSION="no server (the cluster did not start)"
+# The cluster's own AWS credentials, for object_store's credential chain
+# tests: keys in its environment, a profile in a credentials file the stage
+# writes, no instance metadata; only this server process sees them.
+AWS_TEST_DIR=$(mktemp -d /tmp/parquet_fdw_aws.XXXXXX)
+chmod 755 "$AWS_TEST_DIR"
+unset AWS_SESSION_TOKEN AWS_PROFILE
 if [ $SETUP_OK = 1 ]; then
 	banner cluster
-	if pgfdw_cluster_start; then
+	if AWS_ACCESS_KEY_ID=AKIACHAINENV000001 AWS_SECRET_ACCESS_KEY='chain/env+Secret=1' \
+		AWS_SHARED_CREDENTIALS_FILE=$AWS_TEST_DIR/credentials AWS_CONFIG_FILE=$AWS_TEST_DIR/config \
+		AWS_EC2_METADATA_DISABLED=true pgfdw_cluster_start; then
 		CLUSTER_OK=1
 		SERVER_VERSION=$("$("$PG_CONFIG" --bindir)/psql" -X -A -t -c 'SELECT version()' 2>&1 || true)
 	fi
@@ -589,6 +606,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage key-tools check_key_tools.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage kms check_kms.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage datasets check_datasets.mjs
+	run_js_stage object_store check_object_store.mjs --log "$PGFDW_CLUSTER_DIR/server.log" --aws-dir "$AWS_TEST_DIR"
 	run_js_stage copy_datasets check_copy_datasets.mjs
 	run_js_stage hardening check_hardening.mjs
 	run_js_stage soak_concurrency soak_concurrency.mjs "${SOAK_CONCURRENCY_SECONDS:-60}"

@@ -16,15 +16,25 @@
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
 #include "fdw/pushdown/pushdown.h"
+#include "fdw/remote/remote.h"
 #include "fdw/scan/row_former.h"
 #include "fdw/scan/scan.h"
 #include "fdw/scan/table_reader.h"
 #include "fmgr.h"
+#include "io/common/io_common.h"
+#include "miscadmin.h"
 #include "utils/guc.h"
 
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
+
+/* Waits for a store end at cancel and statement_timeout (io/). */
+static void
+check_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
 
 void
 _PG_init(void)
@@ -81,6 +91,15 @@ _PG_init(void)
 							   PGC_SUSET,
 							   0,
 							   NULL, NULL, NULL);
+	DefineCustomStringVariable("parquet_fdw.object_store_role",
+							   "Role whose members may read URLs with the database server's own credentials.",
+							   "The credential chain (environment, ~/.aws files, container and instance credentials) serves servers with use_credential_chain only to superusers and members of this role.",
+							   &pqfdw_object_store_role,
+							   "parquet_fdw_object_store",
+							   PGC_SUSET,
+							   0,
+							   NULL, NULL, NULL);
+	pq_io_check_interrupts = check_interrupts;
 	DefineCustomStringVariable("parquet_fdw.kms_command",
 							   "Program that wraps and unwraps keys with a KMS's master keys, for key material of key tools (the server option kms_command overrides it).",
 							   "Placeholders: %o operation (wrap or unwrap), %i master key id, %u KMS instance URL, %k wrapped key; the key goes to stdin, the answer comes from stdout.  Empty: master keys are keys of the key store.",

@@ -12,16 +12,12 @@
 //
 // Last line: "azure: N passed, N failed".
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { ACCOUNT, KEY, startAzurite } from './lib/azure_emulator.mjs';
 
-const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const cli = path.join(root, 'test/unit/store_cli');
-const azuriteBin = path.join(path.dirname(require.resolve('azurite/package.json')), 'dist/src/blob/main.js');
 
 let passed = 0;
 let failed = 0;
@@ -46,43 +42,9 @@ function runCli(commands) {
 	});
 }
 
-// azurite on a free loopback port
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw_azure_'));
-const azurite = spawn(process.execPath, [azuriteBin, '--blobHost', '127.0.0.1', '--blobPort', '0',
-	'--location', dir, '--silent', '--disableTelemetry', '--skipApiVersionCheck'], { stdio: ['ignore', 'pipe', 'inherit'] });
-process.on('exit', () => azurite.kill());
-const port = await new Promise((resolve, reject) => {
-	let out = '';
-	azurite.stdout.on('data', d => {
-		out += d;
-		const m = /listens on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-		if (m)
-			resolve(Number(m[1]));
-	});
-	azurite.on('exit', c => reject(new Error(`azurite exited ${c}`)));
-});
-const account = 'devstoreaccount1';
-const key = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
-const endpoint = `http://127.0.0.1:${port}/${account}`;
-
-// Shared Key, from "Authorize with Shared Key" (version 2015-02-21 and later)
-async function az(method, p, { query = {}, body, headers = {} } = {}) {
-	const h = { 'x-ms-date': new Date().toUTCString(), 'x-ms-version': '2021-08-06', ...headers };
-	if (body !== undefined)
-		h['content-length'] = String(body.length);
-	const ms = Object.keys(h).filter(k => k.startsWith('x-ms-')).sort().map(k => `${k}:${h[k]}\n`).join('');
-	const q = Object.keys(query).sort().map(k => `\n${k}:${query[k]}`).join('');
-	const sts = [method, '', '', body && body.length ? String(body.length) : '', '', h['content-type'] || '', '', '', '', '', '', ''].join('\n') +
-		'\n' + ms + `/${account}/${account}${p}` + q;
-	h.authorization = `SharedKey ${account}:${crypto.createHmac('sha256', Buffer.from(key, 'base64')).update(sts, 'utf8').digest('base64')}`;
-	const qs = new URLSearchParams(query).toString();
-	const r = await fetch(`${endpoint}${p}${qs ? '?' + qs : ''}`, { method, headers: h, body });
-	if (r.status >= 300)
-		throw new Error(`azurite ${method} ${p}: ${r.status} ${await r.text()}`);
-	return r;
-}
-const blobPath = (c, name) => `/${c}/${name.split('/').map(encodeURIComponent).join('/')}`;
-const putBlob = (c, name, body) => az('PUT', blobPath(c, name), { body, headers: { 'x-ms-blob-type': 'BlockBlob' } });
+const { endpoint, az, putBlob, blobPath, stop: stopAzurite } = await startAzurite();
+const account = ACCOUNT;
+const key = KEY;
 const sha = b => crypto.createHash('sha256').update(b).digest('hex');
 
 await az('PUT', '/lake', { query: { restype: 'container' } });
@@ -179,7 +141,6 @@ async function emuList(prefix, delimiter) {
 	check(res[0].error === 'HV021' && /changed while it was being read/.test(res[0].message), `replaced: HV021 (${JSON.stringify(res[0])})`);
 }
 
-await new Promise(r => { azurite.on('close', r); azurite.kill(); });
-fs.rmSync(dir, { recursive: true, force: true });
+await stopAzurite();
 console.log(`azure: ${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -35,7 +35,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { duckQuery, sqlString } from './lib/duck.mjs';
-import { connectWatched, counter } from './lib/stage.mjs';
+import { connectWatched, counter, expectError, sqlError as sqlErrorOf } from './lib/stage.mjs';
 
 const argv = process.argv.slice(2);
 const DIR = argv.indexOf('--dir') >= 0 ? argv[argv.indexOf('--dir') + 1] : '/tmp/parquet_fdw_test/datasets';
@@ -58,16 +58,7 @@ function sameRows(a, b) {
     if (x[i] !== y[i]) return [`row ${i}: ${x[i]} vs DuckDB ${y[i]}`];
   return [];
 }
-async function sqlError(sql) {
-  try {
-    await client.query(sql);
-    return null;
-  } catch (e) {
-    return e;
-  }
-}
-const expectError = (e, code, re) => (!e ? [`no error, expected ${code}`]
-  : e.code !== code || !re.test(e.message + ' ' + (e.where ?? '')) ? [`${e.code} ${e.message} ${e.where ?? ''}, expected ${code} ${re}`] : []);
+const sqlError = (sql) => sqlErrorOf(client, sql);
 const explain = async (sql) => (await q(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`))
   .map((r) => r['QUERY PLAN']).join('\n');
 const plannedFiles = (plan) => {

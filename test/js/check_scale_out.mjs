@@ -16,13 +16,20 @@
 // result, a Merge Append of the nodes' remotely sorted scans, as PostgreSQL
 // 17 and 18 plan it) and the aggregates in each node's Remote SQL, and a node must
 // run that SQL inside its parquet scan.
+//
+// With --bucket, the data files go into a local S3 (lib/s3_emulator.mjs)
+// and each node's `events` reads its regions' objects from that one bucket
+// (a glob per region) instead of files of its own; events_all and the heap
+// table stay local, so every check compares the bucket with local reads.
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { duckQuery, sqlString } from './lib/duck.mjs';
+import { startS3 } from './lib/s3_emulator.mjs';
 import { counter } from './lib/stage.mjs';
 
-const [work, portArg, nArg, regionsArg] = process.argv.slice(2);
+const BUCKET = process.argv.includes('--bucket');
+const [work, portArg, nArg, regionsArg] = process.argv.slice(2).filter((a) => a !== '--bucket');
 const firstPort = Number(portArg);
 const N = Number(nArg);
 const REGIONS = Number(regionsArg);
@@ -43,6 +50,33 @@ const coord = await connect('coord', firstPort);
 const node1 = await connect('node1', firstPort + 1);
 const rowsOf = async (c, sql) => (await c.query({ text: sql, rowMode: 'array' })).rows;
 const planOf = async (c, sql) => (await rowsOf(c, `EXPLAIN (VERBOSE, COSTS OFF) ${sql}`)).map((r) => r[0]).join('\n');
+
+// --bucket: every node reads its share of one bucket
+let s3 = null;
+if (BUCKET) {
+  const key = { id: 'AKIASCALEOUT000001', secret: 'scale/out+Secret=1' };
+  s3 = await startS3({ credentials: new Map([[key.id, { secret: key.secret }]]), buckets: ['scale'] });
+  const dataDir = path.join(work, 'data');
+  await s3.putDir('scale', 'events/', dataDir, fs.readdirSync(dataDir).filter((f) => f.endsWith('.parquet')).sort());
+  const columns = (await rowsOf(node1, `SELECT string_agg(quote_ident(attname) || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+    FROM pg_attribute WHERE attrelid = 'events'::regclass AND attnum > 0`))[0][0];
+  for (let i = 1; i <= N; i++) {
+    const node = i === 1 ? node1 : await connect(`node${i}`, firstPort + i);
+    const globs = [];
+    for (let r = i - 1; r < REGIONS; r += N) globs.push(`s3://scale/events/events_r${r}_*.parquet`);
+    for (const s of ['DROP FOREIGN TABLE events',
+      `CREATE SERVER bucket FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${s3.endpoint}', url_style 'path')`,
+      `CREATE USER MAPPING FOR postgres SERVER bucket OPTIONS (key_id '${key.id}', secret '${key.secret}')`,
+      `CREATE FOREIGN TABLE events (${columns}) SERVER bucket OPTIONS (filename '${globs.join(', ')}')`])
+      await node.query(s);
+    const got = (await rowsOf(node, 'SELECT count(*), sum(qty) FROM events'))[0];
+    const want = (await duckQuery(`SELECT count(*)::VARCHAR, sum(qty)::VARCHAR FROM read_parquet([${
+      globs.map((g) => sqlString(g.replace('s3://scale/events', dataDir))).join(', ')}])`)).rows[0];
+    t.check(`--bucket: node${i} reads its regions' objects from the bucket (${got[0]} rows, as DuckDB reads the local files)`,
+      got.join('|') === want.join('|') ? [] : [`${got} vs ${want}`]);
+    if (node !== node1) await node.end();
+  }
+}
 
 const cols = 'id, region, day, category, qty, price, score, note';
 await coord.query(`CREATE TABLE events_heap (LIKE events)`);
@@ -207,4 +241,5 @@ for (const [what, sql] of copyQueries) {
 
 await coord.end();
 await node1.end();
+if (s3) await s3.stop();
 process.exit(t.summary('scale_out'));

@@ -29,6 +29,7 @@ const LAYERS = [
 	['io/aws', 'io/azure'],
 	['io/store'],
 	['fdw/keys'],
+	['fdw/remote'],
 	['fdw/common'],
 	['fdw/convert'],
 	['fdw/dataset'],

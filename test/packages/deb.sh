@@ -88,11 +88,12 @@ for deb in "$D"/debs/postgresql-*-parquet-fdw_*.deb; do
 		      distance_km numeric(6,1), fare numeric(8,2), payment text)
 		    SERVER parquet_srv OPTIONS (filename '$D/trips.parquet')"
 	# the C functions the checkout's install script declares
-	nfuncs=$(grep -c MODULE_PATHNAME sql/parquet_fdw--0.2.sql)
-	check "$pkg" "CREATE EXTENSION on a fresh cluster: version 0.2, its $nfuncs C functions in the package's library" \
+	version=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" parquet_fdw.control)
+	nfuncs=$(grep -c MODULE_PATHNAME "sql/parquet_fdw--$version.sql")
+	check "$pkg" "CREATE EXTENSION on a fresh cluster: version $version, its $nfuncs C functions in the package's library" \
 		"$("${PSQL[@]}" -c "SELECT extversion FROM pg_extension WHERE extname = 'parquet_fdw'" \
 			-c "SELECT count(*) FROM pg_proc WHERE probin = '\$libdir/parquet_fdw'") $(dpkg -S "$("$PG_CONFIG" --pkglibdir)/parquet_fdw.so" | cut -d: -f1)" \
-		"$(printf '0.2\n%s %s' "$nfuncs" "$pkg")"
+		"$(printf '%s\n%s %s' "$version" "$nfuncs" "$pkg")"
 	# shellcheck disable=SC2059
 	check "$pkg" "a query over DuckDB's file gives DuckDB's answer" \
 		"$("${PSQL[@]}" -c "$(printf "$Q" trips)")" "$duck_answer"

@@ -9,7 +9,8 @@
 #               file DuckDB wrote, a key k1 put in the key directory by the
 #               administrator (0.1 has no create_key()), a file COPY TO
 #               encrypted with it; 0.1's functions called with this library
-#   update      ALTER EXTENSION parquet_fdw UPDATE reaches 0.2
+#   update      ALTER EXTENSION parquet_fdw UPDATE reaches the control
+#               file's default_version
 #   after       the tables read what DuckDB reads and the heap table holds,
 #               k1 still decrypts, 0.2's key functions work (create_key,
 #               keys, grant_key for a non-superuser, revoke_key)
@@ -22,6 +23,7 @@ export PGFDW_NO_TRAP=1
 # shellcheck source=scripts/cluster.sh
 source scripts/cluster.sh
 
+VERSION=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" parquet_fdw.control)
 D=$(mktemp -d /tmp/parquet_fdw_upgrade.XXXXXX)
 chmod 755 "$D"
 cleanup() {
@@ -105,8 +107,8 @@ check v0.1 "0.1's create_table_sql(path, name, server)" \
 
 # --------------------------------------------------------------- update
 sql upgraded -c 'ALTER EXTENSION parquet_fdw UPDATE'
-check update "ALTER EXTENSION parquet_fdw UPDATE reaches 0.2" \
-	"$(sql upgraded -c "SELECT extversion FROM pg_extension WHERE extname = 'parquet_fdw'")" 0.2
+check update "ALTER EXTENSION parquet_fdw UPDATE reaches $VERSION" \
+	"$(sql upgraded -c "SELECT extversion FROM pg_extension WHERE extname = 'parquet_fdw'")" "$VERSION"
 
 # ---------------------------------------------------------------- after
 check after "trips still reads what DuckDB reads" "$(trips_agg upgraded)" "$duck_agg"
@@ -147,7 +149,7 @@ fresh_objects=$(sql fresh -f test/upgrade/catalog.sql)
 check catalog "the updated extension's objects are a fresh install's" \
 	"$updated_objects" "$fresh_objects"
 members=$(grep -c '^function \|^table \|^foreign-data wrapper ' <<<"$fresh_objects" || true)
-nfuncs=$(grep -c '^CREATE FUNCTION' sql/parquet_fdw--0.2.sql)
+nfuncs=$(grep -c '^CREATE FUNCTION' "sql/parquet_fdw--$VERSION.sql")
 check catalog "the comparison covers the $nfuncs functions of the install script, the table and the wrapper" \
 	"$members" $((nfuncs + 2))
 

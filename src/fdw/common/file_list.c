@@ -29,6 +29,7 @@
 #include "fdw/common/dir_cache.h"
 #include "fdw/common/file_list.h"
 #include "fdw/common/table_options.h"
+#include "fdw/remote/remote.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
@@ -344,6 +345,106 @@ expand_glob(const char *pattern, bool *sorted)
 	return result;
 }
 
+/* Whether any "/"-separated segment of rel is hidden. */
+static bool
+any_hidden_segment(const char *rel)
+{
+	const char *p = rel;
+
+	for (;;)
+	{
+		const char *slash = strchr(p, '/');
+		char	   *seg = slash ? pnstrdup(p, slash - p) : pstrdup(p);
+		bool		hidden = seg[0] != '\0' && pqfdw_hidden_name(seg);
+
+		pfree(seg);
+		if (hidden)
+			return true;
+		if (!slash)
+			return false;
+		p = slash + 1;
+	}
+}
+
+/*
+ * The objects a URL names: itself; every *.parquet object below it when it
+ * ends with "/" (a prefix, as a local directory); or the keys a glob
+ * matches, listed below its longest literal prefix, with delimiter "/"
+ * when the pattern is one segment (then only that level is listed).
+ * http(s):// URLs name single files.  Listings come sorted by key, and
+ * are sorted again by bytes as local paths are.
+ */
+static List *
+expand_url(const char *item, const PqfdwRemoteId *remote, bool *sorted)
+{
+	PqUrl	   *u = pq_url_parse(item);
+	PqListing	listing;
+	List	   *pattern = NIL;
+	List	   *result = NIL;
+	char	   *prefix;
+	char	   *prefix_url;
+	size_t		skip;
+	int			at;
+	int			i;
+
+	*sorted = false;
+	if (u->scheme == PQ_URL_HTTP || u->scheme == PQ_URL_HTTPS)
+		return list_make1(pstrdup(item));
+	if (pq_url_key_has_glob(u->key, &at))
+	{
+		ListCell   *lc;
+		int			starstar = 0;
+
+		prefix = pnstrdup(u->key, at);
+		if (strrchr(prefix, '/') != NULL)
+			strrchr(prefix, '/')[1] = '\0';
+		else
+			prefix[0] = '\0';
+		pattern = segments(u->key + strlen(prefix));
+		foreach(lc, pattern)
+		{
+			char	   *seg = lfirst(lc);
+
+			if (strstr(seg, "**") != NULL && strcmp(seg, "**") != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
+						 errmsg("\"**\" must be a whole path segment in \"%s\"", u->display),
+						 errhint("Write s3://bucket/data/**/*.parquet for every *.parquet object below data/.")));
+			starstar += strcmp(seg, "**") == 0;
+		}
+		if (starstar > MAX_STARSTAR)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
+					 errmsg("pattern \"%s\" has more than %d \"**\" segments",
+							u->display, MAX_STARSTAR)));
+	}
+	else if (u->key[0] == '\0' || u->key[strlen(u->key) - 1] == '/')
+		prefix = u->key;
+	else
+		return list_make1(pstrdup(item));
+
+	prefix_url = u->scheme == PQ_URL_ABFSS ?
+		psprintf("abfss://%s@%s.dfs.core.windows.net/%s", u->bucket, u->account, prefix) :
+		psprintf("%s://%s/%s", pq_url_scheme_name(u->scheme), u->bucket, prefix);
+	pqfdw_remote_list(remote, prefix_url,
+					  list_length(pattern) == 1 ? "/" : NULL, &listing);
+	skip = strlen(prefix_url);
+	for (i = 0; i < listing.nobjects; i++)
+	{
+		const char *url = listing.objects[i].key;
+		const char *rel;
+
+		if (strncmp(url, prefix_url, skip) != 0)
+			continue;
+		rel = url + skip;
+		if (pattern != NIL ?
+			match_from(pattern, 0, segments(rel), 0) :
+			(!any_hidden_segment(rel) && ends_with_parquet(rel)))
+			result = lappend(result, pstrdup(url));
+	}
+	return result;
+}
+
 List *
 pqfdw_split_paths(const char *filename)
 {
@@ -367,7 +468,9 @@ pqfdw_split_paths(const char *filename)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
 					 errmsg("empty path in filename option \"%s\"", filename)));
-		if (!is_absolute_path(p))
+		if (pq_url_is_remote(p))
+			(void) pq_url_parse(p);
+		else if (!is_absolute_path(p))
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
 					 errmsg("relative path not allowed in filename option: \"%s\"", p),
@@ -381,7 +484,7 @@ pqfdw_split_paths(const char *filename)
 }
 
 List *
-pqfdw_expand_paths(const char *filename)
+pqfdw_expand_paths(const char *filename, const PqfdwRemoteId *remote)
 {
 	List	   *items = pqfdw_split_paths(filename);
 	List	   *result = NIL;
@@ -394,7 +497,9 @@ pqfdw_expand_paths(const char *filename)
 		bool		sorted = true;
 		struct stat st;
 
-		if (has_glob_chars(item))
+		if (pq_url_is_remote(item))
+			files = expand_url(item, remote, &sorted);
+		else if (has_glob_chars(item))
 			files = expand_glob(item, &sorted);
 		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
 			walk(item, keep_parquet, NULL, &files, &sorted);
@@ -452,9 +557,10 @@ forget_other_statements(void)
 }
 
 List *
-pqfdw_expand_paths_hashed(const char *filename, uint64 *hash)
+pqfdw_expand_paths_hashed(const char *filename, const PqfdwRemoteId *remote,
+						  uint64 *hash)
 {
-	List	   *paths = pqfdw_expand_paths(filename);
+	List	   *paths = pqfdw_expand_paths(filename, remote);
 	MemoryContext old;
 	Expansion  *e;
 	ListCell   *lc;

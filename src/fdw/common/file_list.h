@@ -9,15 +9,18 @@
 #ifndef PQFDW_FILE_LIST_H
 #define PQFDW_FILE_LIST_H
 
+#include "fdw/remote/remote.h"
 #include "nodes/pg_list.h"
 
 /*
- * file_list.c: the filename option's absolute paths (no file system
- * access), and the files they name: files, directories (*.parquet at any
- * depth) and globs ("**": any number of directories), each sorted.
+ * file_list.c: the filename option's absolute paths and URLs (no file
+ * system or store access), and the files they name: files, directories and
+ * URLs ending with "/" (*.parquet at any depth) and globs ("**": any
+ * number of directories), each sorted.  remote reaches URLs.
  */
 extern List *pqfdw_split_paths(const char *filename);
-extern List *pqfdw_expand_paths(const char *filename);
+extern List *pqfdw_expand_paths(const char *filename,
+								const PqfdwRemoteId *remote);
 
 /* a name walks skip (_SUCCESS, .tmp files), never a key=value folder */
 extern bool pqfdw_hidden_name(const char *name);
@@ -29,7 +32,9 @@ extern bool pqfdw_hidden_name(const char *name);
  * whether filename was expanded in this statement to files of this hash.
  */
 extern uint64 pqfdw_paths_hash(List *paths);
-extern List *pqfdw_expand_paths_hashed(const char *filename, uint64 *hash);
+extern List *pqfdw_expand_paths_hashed(const char *filename,
+									   const PqfdwRemoteId *remote,
+									   uint64 *hash);
 extern bool pqfdw_expanded_in_statement(const char *filename, uint64 hash);
 
 #endif							/* PQFDW_FILE_LIST_H */

@@ -13,11 +13,15 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "catalog/pg_foreign_server.h"
 #include "commands/explain.h"
 #include "common/jsonapi.h"
 #include "fmgr.h"
+#include "foreign/foreign.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/pg_locale.h"
 
@@ -53,6 +57,22 @@ typedef RangeTblEntry PqPermInfo;
 #define PQFDW_NSITEM_PERMINFO(nsitem) ((nsitem)->p_rte)
 #define pqfdw_check_permissions(rtable, perminfo) ExecCheckRTPerms(rtable, true)
 #endif
+
+/* 16 replaced the per-catalog ACL checks with object_aclcheck() */
+static inline void
+pqfdw_check_server_usage(const ForeignServer *server)
+{
+	AclResult	r;
+
+#if PG_VERSION_NUM >= 160000
+	r = object_aclcheck(ForeignServerRelationId, server->serverid, GetUserId(),
+						ACL_USAGE);
+#else
+	r = pg_foreign_server_aclcheck(server->serverid, GetUserId(), ACL_USAGE);
+#endif
+	if (r != ACLCHECK_OK)
+		aclcheck_error(r, OBJECT_FOREIGN_SERVER, server->servername);
+}
 
 /*
  * 17 added fdw_restrictinfo (before fdw_private), 18 disabled_nodes (after

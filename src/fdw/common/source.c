@@ -1,8 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * source.c
- *		PqSource over PostgreSQL transient files (closed on abort), and
- *		opening the footers of a table's files.
+ *		PqSource over PostgreSQL transient files (closed on abort) or
+ *		objects behind URLs, and opening the footers of a table's files.
+ *
+ * Every source carries a stamp saying which version of its file it reads:
+ * for a local file what fstat() says, for an object its size, ETag and
+ * whose settings reached it (one role's cached footer never answers
+ * another's).  Objects without an ETag are read but never cached.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,13 +22,35 @@
 #include "fdw/keys/keys.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "xxhash.h"
 
 typedef struct FdSource
 {
 	PqSource	src;
 	int			fd;
 	PqFileStamp stamp;
+	PqSource   *remote;			/* an object's source, read through this */
+	bool		cacheable;		/* the stamp identifies the version */
 } FdSource;
+
+static void
+remote_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
+{
+	PqSource   *remote = ((FdSource *) src)->remote;
+
+	remote->read(remote, offset, len, buf);
+	src->bytes_read = remote->bytes_read;
+}
+
+static void
+remote_read_many(PqSource *src, int n, const int64 *offsets,
+				 const size_t *lens, uint8 **bufs)
+{
+	PqSource   *remote = ((FdSource *) src)->remote;
+
+	remote->read_many(remote, n, offsets, lens, bufs);
+	src->bytes_read = remote->bytes_read;
+}
 
 static void
 fd_source_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
@@ -73,6 +100,7 @@ new_source_named(const char *name, int fd, const PqFileStamp *stamp)
 	fs->src.size = stamp->size;
 	fs->src.read = fd_source_read;
 	fs->src.opaque = fs;
+	fs->cacheable = true;
 	return fs;
 }
 
@@ -92,18 +120,75 @@ stat_stamp(const struct stat *st, PqFileStamp *stamp)
 	stamp->device = st->st_dev;
 }
 
-PqSource *
-pqfdw_source_open(const char *path)
+void
+pqfdw_access_local(PqfdwAccess *access, const PqDecryptionConfig *decrypt)
 {
-	return pqfdw_source_open_named(path, path);
+	access->decrypt = decrypt;
+	access->remote.serverid = InvalidOid;
+	access->remote.userid = InvalidOid;
 }
 
-PqSource *
-pqfdw_source_open_named(const char *path, const char *name)
+/*
+ * An object's stamp: its size and ETag, and whose settings reached it.
+ * mtime -1 keeps it apart from any local file's.
+ */
+static void
+remote_stamp(const PqfdwAccess *access, int64 size, const char *etag,
+			 PqFileStamp *stamp)
+{
+	memset(stamp, 0, sizeof(*stamp));
+	stamp->size = size;
+	stamp->mtime_sec = -1;
+	stamp->inode = XXH3_64bits(etag, strlen(etag));
+	stamp->device = (uint64) access->remote.serverid << 32 |
+		access->remote.userid;
+}
+
+static void
+remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens)
+{
+	PqSource   *remote = ((FdSource *) src)->remote;
+
+	remote->prefetch(remote, n, offsets, lens);
+	src->bytes_read = remote->bytes_read;
+}
+
+static FdSource *
+remote_source_open(const char *url, const PqfdwAccess *access)
+{
+	PqfdwRemoteId none = {InvalidOid, InvalidOid};
+	const PqfdwRemoteId *id = access ? &access->remote : &none;
+	PqSource   *remote;
+	FdSource   *fs;
+	PqFileStamp stamp;
+	int64		size;
+	char	   *etag;
+
+	pqfdw_remote_stat(id, url, &size, &etag);
+	remote = pqfdw_remote_source_open(id, url, size, etag);
+	if (etag)
+		remote_stamp(access, size, etag, &stamp);
+	else
+		memset(&stamp, 0, sizeof(stamp));
+	fs = new_source_named(remote->name, -1, &stamp);
+	fs->remote = remote;
+	fs->cacheable = etag != NULL;
+	fs->src.read = remote_read;
+	fs->src.read_many = remote_read_many;
+	fs->src.prefetch = remote_prefetch;
+	fs->src.coalesce_gap = remote->coalesce_gap;
+	return fs;
+}
+
+static FdSource *
+source_open(const char *path, const char *name, const PqfdwAccess *access)
 {
 	struct stat st;
 	PqFileStamp stamp;
 	int			fd;
+
+	if (pq_url_is_remote(path))
+		return remote_source_open(path, access);
 
 	/*
 	 * O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
@@ -130,7 +215,14 @@ pqfdw_source_open_named(const char *path, const char *name)
 				 errhint("Parquet files are read from regular files only, not from FIFOs, sockets or devices.")));
 
 	stat_stamp(&st, &stamp);
-	return &new_source(name, fd, &stamp)->src;
+	return new_source(name, fd, &stamp);
+}
+
+PqSource *
+pqfdw_source_open_named(const char *path, const char *name,
+						const PqfdwAccess *access)
+{
+	return &source_open(path, name, access)->src;
 }
 
 void
@@ -143,6 +235,8 @@ pqfdw_source_close(PqSource *src)
 		CloseTransientFile(fs->fd);
 		fs->fd = -1;
 	}
+	if (fs->remote)
+		pqfdw_remote_source_release(fs->remote);
 }
 
 void
@@ -152,20 +246,22 @@ pqfdw_source_stamp(const PqSource *src, PqFileStamp *stamp)
 }
 
 PqFile *
-pqfdw_file_open(const char *path, const PqDecryptionConfig *decrypt)
+pqfdw_file_open(const char *path, const PqfdwAccess *access)
 {
-	return pqfdw_file_open_named(path, path, decrypt);
+	return pqfdw_file_open_named(path, path, access);
 }
 
 PqFile *
 pqfdw_file_open_named(const char *path, const char *name,
-					  const PqDecryptionConfig *decrypt)
+					  const PqfdwAccess *access)
 {
-	PqSource   *src = pqfdw_source_open_named(path, name);
+	FdSource   *fs = source_open(path, name, access);
 
-	src->decrypt = decrypt ? decrypt :
+	fs->src.decrypt = access && access->decrypt ? access->decrypt :
 		pqfdw_decryption_config(NULL, NULL, NULL, NULL);
-	return pqfdw_footer_cache_open(src, &((FdSource *) src)->stamp);
+	if (!fs->cacheable)
+		return pq_file_open(&fs->src);
+	return pqfdw_footer_cache_open(&fs->src, &fs->stamp);
 }
 
 static void
@@ -184,13 +280,22 @@ schema_error(const PqFile *f, const PqFile *first)
  * else read.  Its source is closed either way.
  */
 static PqFile *
-footer_only(const char *path, const PqDecryptionConfig *decrypt)
+footer_only(const char *path, const PqfdwAccess *access)
 {
+	const PqDecryptionConfig *decrypt = access ? access->decrypt : NULL;
 	struct stat st;
 	PqFileStamp stamp;
-	bool		known = pqfdw_footer_cache_checked(path, &stamp);
+	bool		known;
 	PqFile	   *f;
 
+	/* objects: the statement's listings and HEADs know them */
+	if (pq_url_is_remote(path))
+	{
+		f = pqfdw_file_open(path, access);
+		pqfdw_source_close(f->src);
+		return f;
+	}
+	known = pqfdw_footer_cache_checked(path, &stamp);
 	if (!known && stat(path, &st) == 0 && S_ISREG(st.st_mode))
 	{
 		stat_stamp(&st, &stamp);
@@ -205,13 +310,13 @@ footer_only(const char *path, const PqDecryptionConfig *decrypt)
 		if (f != NULL)
 			return f;
 	}
-	f = pqfdw_file_open(path, decrypt);
+	f = pqfdw_file_open(path, access);
 	pqfdw_source_close(f->src);
 	return f;
 }
 
 List *
-pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
+pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 				   bool same_schema)
 {
 	List	   *files = NIL;
@@ -223,13 +328,18 @@ pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
 	foreach(lc, paths)
 	{
 		const char *path = lfirst(lc);
-		FdSource   *fs = new_source_named(path, -1, &unknown);
-		PqFile	   *f;
+		PqFile	   *f = NULL;
 
-		fs->src.decrypt = decrypt;
-		f = pqfdw_footer_cache_peek(&fs->src);
+		/* an object's cached footer may be another role's: not peeked at */
+		if (!pq_url_is_remote(path))
+		{
+			FdSource   *fs = new_source_named(path, -1, &unknown);
+
+			fs->src.decrypt = access ? access->decrypt : NULL;
+			f = pqfdw_footer_cache_peek(&fs->src);
+		}
 		if (f == NULL)
-			f = footer_only(path, decrypt);
+			f = footer_only(path, access);
 		if (first == NULL)
 			first = f;
 		else if (same_schema && !pqfdw_footer_cache_same_schema(first, f))
@@ -240,7 +350,7 @@ pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
 }
 
 List *
-pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
+pqfdw_open_footers(List *paths, const PqfdwAccess *access)
 {
 	List	   *files = NIL;
 	PqFile	   *first = NULL;
@@ -248,7 +358,7 @@ pqfdw_open_footers(List *paths, const PqDecryptionConfig *decrypt)
 
 	foreach(lc, paths)
 	{
-		PqFile	   *f = footer_only((const char *) lfirst(lc), decrypt);
+		PqFile	   *f = footer_only((const char *) lfirst(lc), access);
 
 		if (first == NULL)
 			first = f;

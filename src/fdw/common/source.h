@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * source.h
- *		Parquet files through PostgreSQL's transient file descriptors
- *		(source.c): sources, files with their footers, footer lists.
+ *		Parquet files through PostgreSQL's transient file descriptors or
+ *		behind URLs (source.c): sources, files with their footers, footer
+ *		lists.
  *
  *-------------------------------------------------------------------------
  */
@@ -10,29 +11,45 @@
 #define PQFDW_SOURCE_H
 
 #include "fdw/common/footer_cache.h"
+#include "fdw/remote/remote.h"
 #include "nodes/pg_list.h"
 
-extern PqSource *pqfdw_source_open(const char *path);
+/*
+ * What opening a table's files needs besides their names: keys, and whose
+ * settings reach URLs.  A NULL PqfdwAccess: no keys but the files' key
+ * metadata, and no URLs.
+ */
+typedef struct PqfdwAccess
+{
+	const PqDecryptionConfig *decrypt;	/* NULL: keys only from key metadata */
+	PqfdwRemoteId remote;
+} PqfdwAccess;
 
-/* the same, called name in messages and the footer cache */
-extern PqSource *pqfdw_source_open_named(const char *path, const char *name);
+/* Local paths: no URL is reached (remote.serverid invalid). */
+extern void pqfdw_access_local(PqfdwAccess *access,
+							   const PqDecryptionConfig *decrypt);
+
+/*
+ * The source of path (a local file, or an object behind a URL), called
+ * name in messages and the footer cache (for URLs: the URL without its
+ * query).
+ */
+extern PqSource *pqfdw_source_open_named(const char *path, const char *name,
+										 const PqfdwAccess *access);
 extern void pqfdw_source_close(PqSource *src);
 
-/* what fstat (or stat) said of src's file when it was opened */
+/* what fstat (or stat, or the store) said of src's file when it was opened */
 extern void pqfdw_source_stamp(const PqSource *src, PqFileStamp *stamp);
 
-/* decrypt NULL: keys only from the files' key metadata */
-extern PqFile *pqfdw_file_open(const char *path,
-							   const PqDecryptionConfig *decrypt);
+extern PqFile *pqfdw_file_open(const char *path, const PqfdwAccess *access);
 extern PqFile *pqfdw_file_open_named(const char *path, const char *name,
-									 const PqDecryptionConfig *decrypt);
+									 const PqfdwAccess *access);
 
 /*
  * Opens every path and checks that the schemas agree; returns a List of
  * PqFile (each source already closed: only the footers are kept).
  */
-extern List *pqfdw_open_footers(List *paths,
-								const PqDecryptionConfig *decrypt);
+extern List *pqfdw_open_footers(List *paths, const PqfdwAccess *access);
 
 /*
  * The footers the planner estimates with: from the cache without checking
@@ -41,7 +58,7 @@ extern List *pqfdw_open_footers(List *paths,
  * paths, not a copy (perf: 7% of planning over 10,000 files), so the paths
  * must live as long as the footers.
  */
-extern List *pqfdw_plan_footers(List *paths, const PqDecryptionConfig *decrypt,
+extern List *pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 								bool same_schema);
 
 #endif							/* PQFDW_SOURCE_H */

@@ -18,8 +18,10 @@
 #include "catalog/pg_foreign_table.h"
 #include "commands/defrem.h"
 #include "fdw/common/file_list.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/common/table_options.h"
 #include "fdw/keys/keys.h"
+#include "fdw/remote/remote.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
@@ -238,6 +240,34 @@ pqfdw_check_readable_paths(List *items)
 	}
 }
 
+/*
+ * The foreign server whose options and the role's user mapping on it reach
+ * a URL: a server of parquet_fdw the role may use, as CREATE FOREIGN TABLE
+ * requires.
+ */
+Oid
+pqfdw_url_server(const char *url, const char *name, const char *what)
+{
+	ForeignServer *server;
+	ForeignDataWrapper *fdw;
+	char	   *handler;
+
+	if (name == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s \"%s\" needs a server", what, url),
+				 errhint("Name a parquet_fdw foreign server whose options and your user mapping reach the store: COPY's option server, or the inspection functions' argument server.")));
+	server = GetForeignServerByName(name, false);
+	fdw = GetForeignDataWrapper(server->fdwid);
+	handler = OidIsValid(fdw->fdwhandler) ? get_func_name(fdw->fdwhandler) : NULL;
+	if (handler == NULL || strcmp(handler, "parquet_fdw_handler") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("server \"%s\" is not a server of parquet_fdw", name)));
+	pqfdw_check_server_usage(server);
+	return server->serverid;
+}
+
 /* kms_command runs a program as the server's user, as COPY PROGRAM does. */
 void
 pqfdw_check_program_permission(const char *option)
@@ -256,8 +286,9 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	Oid			catalog = PG_GETARG_OID(1);
 	char	   *filename = NULL;
 	List	   *items;
-	bool		member_only;
+	List	   *local;
 	ListCell   *cell;
+	ListCell   *lc;
 
 	foreach(cell, options)
 	{
@@ -268,6 +299,11 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 		for (opt = valid_options; opt->name; opt++)
 			if (opt->context == catalog && strcmp(opt->name, def->defname) == 0)
 				known = true;
+		if (!known && pqfdw_remote_option(def->defname, catalog))
+		{
+			pqfdw_remote_check_option(def, catalog);
+			continue;
+		}
 		if (!known)
 		{
 			StringInfoData buf;
@@ -277,6 +313,7 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 				if (opt->context == catalog)
 					appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "",
 									 opt->name);
+			pqfdw_remote_option_names(catalog, &buf);
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\"", def->defname),
@@ -291,12 +328,16 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 				ereport(ERROR,
 						(errcode(ERRCODE_SYNTAX_ERROR),
 						 errmsg("conflicting or redundant options")));
-			member_only = pqfdw_check_read_permission();
 			filename = defGetString(def);
 			/* syntax only: files may be created after the table */
 			items = pqfdw_split_paths(filename);
-			if (member_only)
-				pqfdw_check_readable_paths(items);
+			/* URLs are reached with the role's user mapping, not as files */
+			local = NIL;
+			foreach(lc, items)
+				if (!pq_url_is_remote(lfirst(lc)))
+				local = lappend(local, lfirst(lc));
+			if (local != NIL && pqfdw_check_read_permission())
+				pqfdw_check_readable_paths(local);
 		}
 		else if (strcmp(def->defname, "footer_key") == 0)
 			pqfdw_check_key_id(defGetString(def), "footer_key");
@@ -317,6 +358,7 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			(void) defGetBoolean(def);
 	}
 
+	pqfdw_remote_check_options(options, catalog);
 	if (catalog == ForeignTableRelationId && filename == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
@@ -351,6 +393,14 @@ pqfdw_table_decryption(Oid relid)
 		(void) pqfdw_key_option((DefElem *) lfirst(lc), &ko);
 	return pqfdw_decryption_config(ko.footer_key, ko.column_keys, ko.aad_prefix,
 								   pqfdw_server_kms_command(GetForeignServer(table->serverid)));
+}
+
+void
+pqfdw_table_access(Oid relid, PqfdwAccess *access)
+{
+	access->decrypt = pqfdw_table_decryption(relid);
+	access->remote.serverid = GetForeignTable(relid)->serverid;
+	access->remote.userid = GetUserId();
 }
 
 const char *
@@ -400,7 +450,7 @@ pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts)
 		else if (strcmp(def->defname, "file_row_number_column") == 0)
 			opts->row_number_column = defGetString(def);
 	}
-	opts->decrypt = pqfdw_table_decryption(relid);
+	pqfdw_table_access(relid, &opts->access);
 	if (opts->filename == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
@@ -413,7 +463,8 @@ void
 pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
 {
 	pqfdw_get_table_options_only(relid, opts);
-	opts->paths = pqfdw_expand_paths_hashed(opts->filename, &opts->paths_hash);
+	opts->paths = pqfdw_expand_paths_hashed(opts->filename, &opts->access.remote,
+											&opts->paths_hash);
 	if (opts->paths == NIL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),

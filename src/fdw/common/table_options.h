@@ -10,6 +10,7 @@
 #define PQFDW_TABLE_OPTIONS_H
 
 #include "access/attnum.h"
+#include "fdw/common/source.h"
 #include "foreign/foreign.h"
 #include "format/read/file_reader.h"
 #include "nodes/parsenodes.h"
@@ -27,7 +28,7 @@ typedef struct PqfdwTableOptions
 	char	   *filename;		/* the option as given */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
 	uint64		paths_hash;		/* pqfdw_paths_hash(paths) */
-	PqDecryptionConfig *decrypt;	/* key ids and AAD prefix */
+	PqfdwAccess access;			/* key ids, AAD prefix; server and role */
 	int			parallel_workers;	/* the option; -1 when not set */
 	List	   *sorted;			/* the option: PqfdwSortKey, NIL when not set */
 	PqfdwHiveMode hive;			/* hive_partitioning */
@@ -52,6 +53,9 @@ extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
 /* ... without listing the files (paths NIL) */
 extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
+
+/* Keys and the store settings of a table's files, read as the current role. */
+extern void pqfdw_table_access(Oid relid, PqfdwAccess *access);
 
 /* The kms_command option of a server, or NULL. */
 extern const char *pqfdw_server_kms_command(ForeignServer *server);
@@ -80,5 +84,11 @@ extern char *pqfdw_read_files_role;
 extern bool pqfdw_read_files_member(void);
 extern bool pqfdw_check_read_permission(void);
 extern void pqfdw_check_readable_paths(List *items);
+
+/*
+ * The foreign server named name that reaches url for what (a command or
+ * function, in messages): a server of parquet_fdw the role may use.
+ */
+extern Oid	pqfdw_url_server(const char *url, const char *name, const char *what);
 
 #endif							/* PQFDW_TABLE_OPTIONS_H */

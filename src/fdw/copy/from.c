@@ -42,10 +42,12 @@
 #include "commands/progress.h"
 #include "executor/executor.h"
 #include "fdw/common/pg_compat.h"
+#include "fdw/common/source.h"
 #include "fdw/copy/copy_from.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/keys/keys.h"
 #include "fdw/scan/table_reader.h"
+#include "foreign/foreign.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/optimizer.h"
@@ -63,7 +65,7 @@
 #include "utils/rel.h"
 #include "utils/rls.h"
 
-#define VALID_FROM_OPTIONS "format, freeze, footer_key, column_keys, aad_prefix"
+#define VALID_FROM_OPTIONS "format, freeze, footer_key, column_keys, aad_prefix, server"
 
 /* signature, flags, header extension length */
 static const char binary_header[19] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
@@ -104,6 +106,7 @@ typedef struct FromOptions
 	char	   *footer_key;
 	char	   *column_keys;
 	char	   *aad_prefix;
+	char	   *server;			/* reaches a URL: its options, our mapping */
 } FromOptions;
 
 static void
@@ -130,6 +133,8 @@ parse_from_options(List *options, FromOptions *opts)
 			opts->column_keys = defGetString(def);
 		else if (strcmp(name, "aad_prefix") == 0)
 			opts->aad_prefix = defGetString(def);
+		else if (strcmp(name, "server") == 0)
+			opts->server = defGetString(def);
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
@@ -373,9 +378,18 @@ transform_where(ParseState *pstate, ParseNamespaceItem *nsitem,
 
 /* Size of the file to load, or an ERROR as COPY FROM a file gives. */
 static int64
-source_size(const char *path)
+source_size(const char *path, const PqfdwAccess *access)
 {
 	struct stat stb;
+
+	if (pq_url_is_remote(path))
+	{
+		int64		size;
+		char	   *etag;
+
+		pqfdw_remote_stat(&access->remote, path, &size, &etag);
+		return size;
+	}
 
 	if (stat(path, &stb) != 0)
 		ereport(ERROR,
@@ -392,6 +406,7 @@ uint64
 pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 {
 	FromOptions opts;
+	PqfdwAccess access;
 	ParseState *pstate;
 	ParseNamespaceItem *nsitem;
 	RangeTblEntry *rte;
@@ -420,9 +435,21 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	 * DoCopy()'s checks, in its order; members of read_files_role may read
 	 * Parquet files too (the file must be Parquet: this is FORMAT parquet)
 	 */
-	if (stmt->filename != NULL &&
-		!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES) &&
-		!pqfdw_read_files_member())
+	pqfdw_access_local(&access, NULL);
+	if (stmt->filename != NULL && pq_url_is_remote(stmt->filename))
+	{
+		/* not a server file: the role's user mapping decides */
+		access.remote.serverid = pqfdw_url_server(stmt->filename, opts.server,
+												  "COPY FROM");
+		access.remote.userid = GetUserId();
+	}
+	else if (opts.server != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY FROM option \"server\" applies only to URLs")));
+	else if (stmt->filename != NULL &&
+			 !has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES) &&
+			 !pqfdw_read_files_member())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be superuser or have privileges of the pg_read_server_files role to COPY from a file"),
@@ -474,18 +501,15 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 		stdin_file = pqfdw_copy_receive_stdin();
 		path = FilePathName(stdin_file);
 	}
-	size = source_size(path);
+	size = source_size(path, &access);
+	access.decrypt = pqfdw_decryption_config(opts.footer_key, opts.column_keys,
+											 opts.aad_prefix, NULL);
 	st->path = stmt->filename != NULL ? path : "STDIN";
 
 	st->reader = pqfdw_table_reader_create_desc(reader_desc(rel),
 												RelationGetRelationName(rel),
 												list_make1(pstrdup(path)),
-												attnums,
-												pqfdw_decryption_config(opts.footer_key,
-																		opts.column_keys,
-																		opts.aad_prefix,
-																		NULL),
-												cxt);
+												attnums, &access, cxt);
 	/* messages name the client's stream, not its temporary file */
 	if (stdin_file >= 0)
 		pqfdw_table_reader_set_name(st->reader, st->path);

@@ -21,6 +21,7 @@
 #include "fdw/inspect/import.h"
 #include "fdw/keys/keys.h"
 #include "foreign/foreign.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -204,7 +205,7 @@ static List *
 import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 			 const char *table, const char *filename, List *paths,
 			 List *partitions, const char *keyopts,
-			 PqDecryptionConfig *decrypt, List *commands)
+			 const PqfdwAccess *access, List *commands)
 {
 	ListCell   *tc;
 	bool		listed = false;
@@ -220,7 +221,7 @@ import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 	if ((stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO && !listed) ||
 		(stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed))
 		return commands;
-	file = pqfdw_file_open(linitial(paths), decrypt);
+	file = pqfdw_file_open(linitial(paths), access);
 	pqfdw_source_close(file->src);
 	return lappend(commands,
 				   create_table_statement(table, NULL, server->servername,
@@ -240,9 +241,9 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	PqfdwKeyOptions ko = {NULL, NULL, NULL};
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
-	bool		member_only;
+	PqfdwAccess access;
+	char	   *dir = stmt->remote_schema;
 
-	member_only = pqfdw_check_read_permission();
 	foreach(lc, stmt->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
@@ -255,36 +256,49 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	}
 	keyopts = key_options_sql(ko.footer_key, ko.column_keys, ko.aad_prefix,
 							  pqfdw_server_kms_command(server), &decrypt);
-	if (!is_absolute_path(stmt->remote_schema))
-		ereport(ERROR,
-				(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
-				 errmsg("IMPORT FOREIGN SCHEMA needs an absolute directory path, not \"%s\"",
-						stmt->remote_schema)));
-	if (member_only)
-		pqfdw_check_readable_paths(list_make1(stmt->remote_schema));
-	files = pqfdw_expand_paths(stmt->remote_schema);
+	access.decrypt = decrypt;
+	access.remote.serverid = serverOid;
+	access.remote.userid = GetUserId();
+	if (pq_url_is_remote(dir))
+	{
+		/* a prefix, read with the role's user mapping on the server */
+		if (dir[strlen(dir) - 1] != '/')
+			dir = psprintf("%s/", dir);
+		(void) pq_url_parse(dir);
+	}
+	else
+	{
+		if (!is_absolute_path(dir))
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_SCHEMA_NOT_FOUND),
+					 errmsg("IMPORT FOREIGN SCHEMA needs an absolute directory path or a URL, not \"%s\"",
+							dir)));
+		if (pqfdw_check_read_permission())
+			pqfdw_check_readable_paths(list_make1(dir));
+	}
+	files = pqfdw_expand_paths(dir, &access.remote);
 
 	/* the directory is one hive-partitioned dataset: one table */
 	partitions = partition_columns(files);
 	if (partitions != NIL)
-		return import_table(stmt, server, table_name_for_path(stmt->remote_schema),
-							stmt->remote_schema, files, partitions, keyopts,
-							decrypt, NIL);
+		return import_table(stmt, server, table_name_for_path(dir),
+							dir, files, partitions, keyopts, &access, NIL);
 
 	/*
 	 * Else a table for each file, but for each subdirectory that is a hive-
 	 * partitioned dataset one table named after it.
 	 */
-	foreach(lc, group_by_subdirectory(stmt->remote_schema, files))
+	foreach(lc, group_by_subdirectory(dir, files))
 	{
 		List	   *group = lfirst(lc);
-		const char *dir = linitial(group);
+		const char *sub = linitial(group);
 		List	   *paths = list_delete_first(list_copy(group));
 
-		if (dir != NULL && (partitions = partition_columns(paths)) != NIL)
+		if (sub != NULL && (partitions = partition_columns(paths)) != NIL)
 		{
-			commands = import_table(stmt, server, table_name_for_path(dir),
-									dir, paths, partitions, keyopts, decrypt,
+			commands = import_table(stmt, server, table_name_for_path(sub),
+									pq_url_is_remote(sub) ? psprintf("%s/", sub) : sub,
+									paths, partitions, keyopts, &access,
 									commands);
 			continue;
 		}
@@ -292,7 +306,7 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 			commands = import_table(stmt, server,
 									table_name_for_path(lfirst(fc)),
 									lfirst(fc), list_make1(lfirst(fc)), NIL,
-									keyopts, decrypt, commands);
+									keyopts, &access, commands);
 	}
 	return commands;
 }
@@ -321,20 +335,31 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 	PqFile	   *file;
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
-	bool		member_only;
+	PqfdwAccess access;
+	List	   *local = NIL;
+	ListCell   *lc;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("path must not be NULL")));
-	member_only = pqfdw_check_read_permission();
 	filename = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	if (member_only)
-		pqfdw_check_readable_paths(pqfdw_split_paths(filename));
+	foreach(lc, pqfdw_split_paths(filename))
+		if (!pq_url_is_remote(lfirst(lc)))
+		local = lappend(local, lfirst(lc));
+	if (local != NIL && pqfdw_check_read_permission())
+		pqfdw_check_readable_paths(local);
 	server = PG_ARGISNULL(2) ? "parquet_srv" :
 		text_to_cstring(PG_GETARG_TEXT_PP(2));
+	pqfdw_access_local(&access, NULL);
+	/* URLs are read with the role's user mapping on the server named */
+	if (list_length(local) < list_length(pqfdw_split_paths(filename)))
+	{
+		access.remote.serverid = GetForeignServerByName(server, false)->serverid;
+		access.remote.userid = GetUserId();
+	}
 
-	paths = pqfdw_expand_paths(filename);
+	paths = pqfdw_expand_paths(filename, &access.remote);
 	if (paths == NIL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
@@ -343,7 +368,8 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 							  optional_text_arg(fcinfo, 4),
 							  optional_text_arg(fcinfo, 5),
 							  NULL, &decrypt);
-	file = linitial(pqfdw_open_footers(paths, decrypt));
+	access.decrypt = decrypt;
+	file = linitial(pqfdw_open_footers(paths, &access));
 	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
 		text_to_cstring(PG_GETARG_TEXT_PP(1));
 

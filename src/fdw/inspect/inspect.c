@@ -17,6 +17,7 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
@@ -26,22 +27,39 @@ PG_FUNCTION_INFO_V1(parquet_fdw_metadata);
 PG_FUNCTION_INFO_V1(parquet_fdw_schema);
 PG_FUNCTION_INFO_V1(parquet_fdw_file_info);
 
+/*
+ * The file argument 0 names: a server file (superuser, pg_read_server_files
+ * or parquet_fdw.read_files_role), or a URL read through the server of
+ * argument 1 with the caller's user mapping.
+ */
 static PqFile *
 open_for_inspection(FunctionCallInfo fcinfo)
 {
 	char	   *path = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	PqfdwAccess access;
 	PqFile	   *file;
-	bool		member_only;
 
-	member_only = pqfdw_check_read_permission();
-	if (!is_absolute_path(path))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("relative path not allowed: \"%s\"", path),
-				 errhint("Use an absolute path.")));
-	if (member_only)
-		pqfdw_check_readable_paths(list_make1(path));
-	file = pqfdw_file_open(path, NULL);
+	pqfdw_access_local(&access, NULL);
+	if (pq_url_is_remote(path))
+	{
+		access.remote.serverid =
+			pqfdw_url_server(path, PG_NARGS() > 1 ? NameStr(*PG_GETARG_NAME(1)) : NULL,
+							 "reading");
+		access.remote.userid = GetUserId();
+	}
+	else
+	{
+		bool		member_only = pqfdw_check_read_permission();
+
+		if (!is_absolute_path(path))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("relative path not allowed: \"%s\"", path),
+					 errhint("Use an absolute path, or a URL.")));
+		if (member_only)
+			pqfdw_check_readable_paths(list_make1(path));
+	}
+	file = pqfdw_file_open(path, &access);
 	pqfdw_source_close(file->src);
 	return file;
 }

@@ -275,7 +275,7 @@ kept_footers(SizedTable *s, const bool *pruned, List **paths)
 		s->forget_footers_registered = true;
 	}
 	old = MemoryContextSwitchTo(cxt);
-	s->files = pqfdw_plan_footers(*paths, s->opts.decrypt,
+	s->files = pqfdw_plan_footers(*paths, &s->opts.access,
 								  !s->opts.union_by_name);
 	MemoryContextSwitchTo(old);
 	return s->files;

@@ -283,6 +283,38 @@ pqfdw_prune_row_group(PqPruner *pr, const PqPruneTarget *t,
 	return true;
 }
 
+bool
+pqfdw_pruner_peek(PqPruner *pr, const PqPruneTarget *t)
+{
+	PqPruneVerdict v = {.may_match = true};
+	int			i;
+
+	if (!pqfdw_enable_statistics_pruning)
+		return true;
+	if (pr->bound != NULL && !bound_may_match(pr, t))
+		return false;
+	if (pr->npreds == 0)
+		return true;
+	if (pr->kinds_stale)
+	{
+		set_kinds(pr);
+		pr->kinds_stale = false;
+	}
+	if (pr->kinds & (PQ_PRED_NESTED | PQ_PRED_VARIANT))
+		return true;
+	if (!pr->values_ready)
+		evaluate_values(pr);
+	for (i = 0; i < lengthof(methods); i++)
+		if (methods[i] == &pqfdw_prune_statistics)
+		{
+			MemoryContext old = MemoryContextSwitchTo(t->tmp_cxt);
+
+			methods[i]->check(pr, t, &pr->method_state[i], &v);
+			MemoryContextSwitchTo(old);
+		}
+	return v.may_match;
+}
+
 void
 pqfdw_pruner_set_bound(PqPruner *pr, PqPrunePred *bound)
 {

@@ -90,6 +90,13 @@ extern bool pqfdw_prune_row_group(PqPruner *pr, const PqPruneTarget *t,
 								  PqRowRange **ranges, int *nranges);
 
 /*
+ * Whether the statistics (and the bound) leave the row group possible,
+ * counting nothing: for reading ahead, which the row group's own pruning
+ * may still prove wasted.  Nested predicates are not bound to it: true.
+ */
+extern bool pqfdw_pruner_peek(PqPruner *pr, const PqPruneTarget *t);
+
+/*
  * A bound that changes as the scan goes (top-N scans: "first key before
  * the worst row kept"): when set, checked first against the statistics
  * and then against the page index of what the quals leave, each time with

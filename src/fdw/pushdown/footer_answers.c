@@ -358,12 +358,14 @@ compute(PqFooterAggregate *fa)
 	MemoryContext old = MemoryContextSwitchTo(fa->cxt);
 	Relation	rel = table_open(fa->relid, NoLock);
 	List	   *files;
+	PqfdwAccess access;
 	int64		rows = 0;
 	ListCell   *lc;
 	int			i;
 
 	current_files(fa, rel);
-	files = pqfdw_open_footers(fa->paths, pqfdw_table_decryption(fa->relid));
+	pqfdw_table_access(fa->relid, &access);
+	files = pqfdw_open_footers(fa->paths, &access);
 
 	fa->row_groups = 0;
 	foreach(lc, files)

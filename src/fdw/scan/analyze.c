@@ -115,7 +115,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	bool	   *nulls = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
 
 	pqfdw_get_table_options(RelationGetRelid(rel), &opts);
-	files = pqfdw_open_footers(opts.paths, opts.decrypt);
+	files = pqfdw_open_footers(opts.paths, &opts.access);
 	sel = choose_row_groups(files, targrows, totalrows);
 	*totaldeadrows = 0;
 
@@ -186,9 +186,17 @@ pqfdw_AnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
 	pqfdw_get_table_options(RelationGetRelid(relation), &opts);
 	foreach(lc, opts.paths)
 	{
+		const char *path = lfirst(lc);
 		struct stat st;
+		int64		size;
+		char	   *etag;
 
-		if (stat((const char *) lfirst(lc), &st) == 0)
+		if (pq_url_is_remote(path))
+		{
+			pqfdw_remote_stat(&opts.access.remote, path, &size, &etag);
+			bytes += size;
+		}
+		else if (stat(path, &st) == 0)
 			bytes += st.st_size;
 	}
 	*totalpages = (BlockNumber) Max(1, Min(bytes / BLCKSZ, (double) MaxBlockNumber));

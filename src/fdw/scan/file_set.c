@@ -35,7 +35,7 @@ pqfdw_scan_files(Oid relid, List *planned_hash, uint64 *hash)
 	pqfdw_get_table_options_only(relid, &opts);
 	if (pqfdw_expanded_in_statement(opts.filename, want))
 		return NIL;
-	paths = pqfdw_expand_paths_hashed(opts.filename, hash);
+	paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote, hash);
 	if (*hash == want)
 		return NIL;
 	if (paths == NIL)

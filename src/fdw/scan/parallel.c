@@ -86,13 +86,13 @@ has_offset_indexes(const PqFile *f)
 
 void
 pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
-					const PqDecryptionConfig *decrypt, int nprocs)
+					const PqfdwAccess *access, int nprocs)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "parquet_fdw parallel footers",
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
-	List	   *files = pqfdw_open_footers(paths, decrypt);
+	List	   *files = pqfdw_open_footers(paths, access);
 	ListCell   *lc;
 	int			i = 0;
 	int			c;

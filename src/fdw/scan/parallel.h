@@ -86,8 +86,7 @@ extern List *pqfdw_parallel_paths(PqParallelScan *shared);
  */
 extern void pqfdw_parallel_init(PqParallelScan *shared, List *paths,
 								uint64 paths_hash,
-								const PqDecryptionConfig *decrypt,
-								int nprocs);
+								const PqfdwAccess *access, int nprocs);
 
 /* Start the units again (a rescan of the parallel plan). */
 extern void pqfdw_parallel_reset(PqParallelScan *shared);

@@ -528,7 +528,7 @@ void
 pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt, void *coordinate)
 {
 	pqfdw_parallel_init(coordinate, st->paths, st->paths_hash,
-						pqfdw_table_reader_decryption(st->reader),
+						pqfdw_table_reader_access(st->reader),
 						Max(1, pcxt->nworkers +
 							(parallel_leader_participation ? 1 : 0)));
 	st->split_row_groups = ((PqParallelScan *) coordinate)->split_row_groups;

@@ -33,7 +33,7 @@
  */
 static PqTableReader *
 reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
-			  List *paths, List *attnums, PqDecryptionConfig *decrypt,
+			  List *paths, List *attnums, const PqfdwAccess *access,
 			  MemoryContext parent)
 {
 	MemoryContext cxt = AllocSetContextCreate(parent, "parquet_fdw reader",
@@ -57,7 +57,10 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 	tr->tupdesc = tupdesc;
 	tr->natts = tupdesc->natts;
 	tr->paths = list_copy(paths);
-	tr->decrypt = decrypt;
+	if (access)
+		tr->access = *access;
+	else
+		pqfdw_access_local(&tr->access, NULL);
 	tr->ncols = list_length(attnums);
 	tr->cols = palloc0(sizeof(PqTableColumn) * Max(tr->ncols, 1));
 	i = 0;
@@ -105,10 +108,10 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 	PqTableReader *tr;
 	PqfdwTableOptions opts;
 
+	pqfdw_get_table_options_only(relid, &opts);
 	tr = reader_create(RelationGetDescr(rel), relid,
 					   RelationGetRelationName(rel), paths, attnums,
-					   pqfdw_table_decryption(relid), parent);
-	pqfdw_get_table_options_only(relid, &opts);
+					   &opts.access, parent);
 	tr->ds = pqfdw_dataset_create(relid, tr->tupdesc, tr->paths, &opts, hive,
 								  tr->cxt);
 	return tr;
@@ -117,18 +120,11 @@ pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
 PqTableReader *
 pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
 							   List *paths, List *attnums,
-							   PqDecryptionConfig *decrypt,
+							   const PqfdwAccess *access,
 							   MemoryContext parent)
 {
 	return reader_create(tupdesc, InvalidOid, relname, paths, attnums,
-						 decrypt, parent);
-}
-
-/* Whether column c reads a field of the open file. */
-static inline bool
-reads_file(const PqTableColumn *c)
-{
-	return c->kind == PQFDW_COLUMN_FIELD && !c->missing;
+						 access, parent);
 }
 
 /* Bytes (or data pages) read so far by the open file's column readers. */
@@ -143,7 +139,7 @@ columns_stat(PqTableReader *tr, bool bytes)
 	{
 		PqNestedColumn *nc = tr->cols[i].nested;
 
-		if (!reads_file(&tr->cols[i]))
+		if (!pqfdw_column_reads_file(&tr->cols[i]))
 			continue;
 		if (nc == NULL)
 			sum += bytes ? tr->cols[i].reader->bytes_read :
@@ -223,7 +219,7 @@ open_file(PqTableReader *tr, int next)
 	/* the first file's footer lives as long as the reader, for comparisons */
 	old = MemoryContextSwitchTo(tr->first_file ? tr->file_cxt : tr->cxt);
 	tr->file = pqfdw_file_open_named(path, tr->only_name ? tr->only_name : path,
-									 tr->decrypt);
+									 &tr->access);
 	MemoryContextSwitchTo(old);
 	/* from here on, path is what messages call the file */
 	path = tr->file->src->name;
@@ -299,6 +295,7 @@ open_file(PqTableReader *tr, int next)
 		error_context_stack = cb.previous;
 	}
 	tr->row_group = -1;
+	tr->ahead_last = -1;
 	tr->rg_rows_left = 0;
 	tr->file_row = 0;
 	return true;
@@ -335,7 +332,7 @@ start_column(PqTableReader *tr, int i)
 	PqNestedColumn *nc = tr->cols[i].nested;
 	int			k;
 
-	if (!reads_file(&tr->cols[i]))
+	if (!pqfdw_column_reads_file(&tr->cols[i]))
 		return;
 	if (nc == NULL)
 	{
@@ -531,34 +528,18 @@ static void
 start_whole_columns(PqTableReader *tr)
 {
 	PqColumnReader **readers;
-	int			n = 0;
+	int			n;
 	int			i;
-	int			k;
 
-	for (i = 0; i < tr->ncols; i++)
-		if (reads_file(&tr->cols[i]))
-			n += tr->cols[i].nested ? tr->cols[i].nested->nleaves : 1;
+	readers = pqfdw_table_reader_file_readers(tr, &n);
 	if (n == 0)
 		return;
-	readers = MemoryContextAlloc(tr->rg_cxt, sizeof(PqColumnReader *) * n);
-	n = 0;
 	for (i = 0; i < tr->ncols; i++)
-	{
-		PqNestedColumn *nc = tr->cols[i].nested;
-
-		if (!reads_file(&tr->cols[i]))
-			continue;
-		if (nc == NULL)
-		{
-			readers[n++] = tr->cols[i].reader;
-			continue;
-		}
-		for (k = 0; k < nc->nleaves; k++)
-			readers[n++] = nc->readers[k];
-		pq_assembler_reset(nc->assembler);
-	}
+		if (pqfdw_column_reads_file(&tr->cols[i]) && tr->cols[i].nested)
+			pq_assembler_reset(tr->cols[i].nested->assembler);
 	pq_chunk_fetch_start(tr->chunk_fetch, readers, n, tr->row_group);
 }
+
 
 /*
  * Start the column readers on the row group, narrowing the row ranges by
@@ -639,6 +620,7 @@ enter_row_group(PqTableReader *tr)
 		if (tr->rg_nranges == 0)
 			return false;
 	}
+	pqfdw_table_reader_read_ahead(tr);
 	start_columns(tr);
 	tr->rg_rows_left = tr->rg_ranges ?
 		pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) : num_rows;
@@ -866,7 +848,7 @@ fill_batch(PqTableReader *tr, int n)
 
 		if (!c->output || (filtering && c->filtered))
 			continue;
-		if (!reads_file(c))
+		if (!pqfdw_column_reads_file(c))
 		{
 			pqfdw_table_column_fill_from_file(tr, c, n, tr->sel, m);
 			continue;

@@ -52,7 +52,7 @@ extern void pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
  * A reader of the attributes attnums of tupdesc (a relation named relname
  * that is not a foreign table): each attribute reads the top-level field of
  * its name (exactly, or case-insensitively when unambiguous) converted to
- * its type.  decrypt may be NULL.
+ * its type.  access NULL: local files without keys.
  */
 /*
  * Name the reader's one file name in messages instead of its path: COPY
@@ -65,7 +65,7 @@ extern PqTableReader *pqfdw_table_reader_create_desc(TupleDesc tupdesc,
 													 const char *relname,
 													 List *paths,
 													 List *attnums,
-													 PqDecryptionConfig *decrypt,
+													 const PqfdwAccess *access,
 													 MemoryContext parent);
 
 /*
@@ -128,9 +128,9 @@ extern void pqfdw_table_reader_set_file_check(PqTableReader *tr,
 											  bool (*check) (void *arg, int file),
 											  void *arg);
 
-/* The dataset the reader reads, and the keys of its encrypted files. */
+/* The dataset the reader reads, and how its files are opened. */
 extern PqfdwDataset *pqfdw_table_reader_dataset(PqTableReader *tr);
-extern PqDecryptionConfig *pqfdw_table_reader_decryption(PqTableReader *tr);
+extern const PqfdwAccess *pqfdw_table_reader_access(PqTableReader *tr);
 
 /* Rows the batch filter removed, row groups read, so far. */
 extern int64 pqfdw_table_reader_rows_filtered(PqTableReader *tr);

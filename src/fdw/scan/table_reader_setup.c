@@ -139,10 +139,10 @@ pqfdw_table_reader_dataset(PqTableReader *tr)
 	return tr->ds;
 }
 
-PqDecryptionConfig *
-pqfdw_table_reader_decryption(PqTableReader *tr)
+const PqfdwAccess *
+pqfdw_table_reader_access(PqTableReader *tr)
 {
-	return tr->decrypt;
+	return &tr->access;
 }
 
 int64

@@ -54,7 +54,7 @@ struct PqTableReader
 	int			natts;
 	List	   *paths;
 	const char *only_name;		/* the one file's name in messages, or NULL */
-	PqDecryptionConfig *decrypt;	/* keys of encrypted files */
+	PqfdwAccess access;			/* keys of encrypted files; store settings */
 	int			ncols;			/* columns read */
 	PqTableColumn *cols;
 	PqErrorLocation loc;		/* pushed while next() works: file, row group
@@ -91,6 +91,7 @@ struct PqTableReader
 	int64		rg_pos;
 	MemoryContext rg_cxt;		/* reset per row group */
 	PqChunkFetch *chunk_fetch;	/* the row group's chunks, read whole */
+	int			ahead_last;		/* last row group the read-ahead fetched */
 
 	/*
 	 * The batch handed out (batch.h), column-major: capacity Datums and nulls
@@ -168,6 +169,22 @@ extern void pqfdw_table_column_error_context(ErrorContextCallback *cb,
  * entered may hold rows to return, its row ranges set in rg_ranges.
  */
 extern bool pqfdw_table_reader_prune(PqTableReader *tr);
+
+/* Whether column c reads a field of the open file. */
+static inline bool
+pqfdw_column_reads_file(const PqTableColumn *c)
+{
+	return c->kind == PQFDW_COLUMN_FIELD && !c->missing;
+}
+
+/*
+ * table_reader_ahead.c (for table_reader.c): the column readers of the open
+ * file (nested columns: each leaf's), allocated in rg_cxt; and, entering a
+ * row group, the read-ahead batch of files behind URLs.
+ */
+extern PqColumnReader **pqfdw_table_reader_file_readers(PqTableReader *tr,
+														int *nreaders);
+extern void pqfdw_table_reader_read_ahead(PqTableReader *tr);
 
 /*
  * table_reader_nested.c: a nested field read into one column, as flat

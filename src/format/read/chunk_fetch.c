@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * chunk_fetch.c
- *		Read a row group's adjacent column chunks with one read each run
+ *		Read a row group's adjacent column chunks with one read each run,
+ *		all runs at once where the source can
  *		(chunk_fetch.h).
  *
  *-------------------------------------------------------------------------
@@ -57,46 +58,139 @@ slot_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-void
-pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers, int n,
-					 int row_group)
+/*
+ * The runs of readers[0, n)'s chunks in row_group into run_start and
+ * run_len (n entries each at most), slots sorted by offset and run_of[i]
+ * the run of slots[i]: chunks each starting where the run before ends, or
+ * within the source's coalesce_gap of it (the gap's bytes are read and
+ * skipped).  Chunks are inside the data area, so a run's length fits.
+ * Returns the number of runs; *total is their bytes.
+ */
+static int
+plan_runs(PqColumnReader **readers, int n, int row_group, ChunkSlot *slots,
+		  int64 *run_start, size_t *run_len, int *run_of, size_t *total)
 {
-	ChunkSlot  *slots;
-	size_t		total = 0;
-	uint8	   *buf;
-	size_t		off;
+	PqSource   *src = readers[0]->file->src;
+	int			nruns = 0;
 	int64		slack;
 	int			i;
 
-	slots = palloc(sizeof(ChunkSlot) * Max(n, 1));
+	*total = 0;
 	for (i = 0; i < n; i++)
 	{
 		slots[i].reader = readers[i];
 		pq_file_chunk_range(readers[i]->file, row_group,
 							readers[i]->col->index, &slots[i].start,
 							&slots[i].len, &slack);
-		/* each is inside the data area, so the sum fits */
-		total += slots[i].len;
 	}
 	qsort(slots, n, sizeof(ChunkSlot), slot_cmp);
-	buf = pq_pooled_buffer(&cf->buf, &cf->cap, cf->cxt, total);
-
-	/* runs of chunks each starting where the one before ends */
-	off = 0;
-	for (i = 0; i < n;)
+	for (i = 0; i < n; i++)
 	{
-		int			j = i + 1;
 		int64		end = slots[i].start + slots[i].len;
-		PqSource   *src = slots[i].reader->file->src;
+		int64		run_end = nruns > 0 ?
+		run_start[nruns - 1] + (int64) run_len[nruns - 1] : 0;
 
-		while (j < n && slots[j].start == end)
-			end += slots[j++].len;
-		src->read(src, slots[i].start, end - slots[i].start, buf + off);
-		for (; i < j; i++)
+		if (nruns > 0 && slots[i].start >= run_end &&
+			slots[i].start - run_end <= src->coalesce_gap)
 		{
-			pq_column_reader_start_bytes(slots[i].reader, row_group, buf + off);
-			off += slots[i].len;
+			*total += end - run_end;
+			run_len[nruns - 1] = end - run_start[nruns - 1];
 		}
+		else
+		{
+			/* overlapping chunks (a malformed file) get runs of their own */
+			run_start[nruns] = slots[i].start;
+			run_len[nruns++] = slots[i].len;
+			*total += slots[i].len;
+		}
+		if (run_of)
+			run_of[i] = nruns - 1;
 	}
+	return nruns;
+}
+
+void
+pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers, int n,
+					 int row_group)
+{
+	PqSource   *src;
+	ChunkSlot  *slots;
+	int64	   *run_start;
+	size_t	   *run_len;
+	uint8	  **run_buf;
+	int		   *run_of;
+	int			nruns;
+	size_t		total;
+	uint8	   *buf;
+	int			i;
+
+	if (n == 0)
+		return;
+	src = readers[0]->file->src;
+	slots = palloc(sizeof(ChunkSlot) * n);
+	run_start = palloc(sizeof(int64) * n);
+	run_len = palloc(sizeof(size_t) * n);
+	run_buf = palloc(sizeof(uint8 *) * n);
+	run_of = palloc(sizeof(int) * n);
+	nruns = plan_runs(readers, n, row_group, slots, run_start, run_len, run_of,
+					  &total);
+	buf = pq_pooled_buffer(&cf->buf, &cf->cap, cf->cxt, total);
+	total = 0;
+	for (i = 0; i < nruns; i++)
+	{
+		run_buf[i] = buf + total;
+		total += run_len[i];
+	}
+	if (src->read_many != NULL && nruns > 1)
+		src->read_many(src, nruns, run_start, run_len, run_buf);
+	else
+		for (i = 0; i < nruns; i++)
+			src->read(src, run_start[i], run_len[i], run_buf[i]);
+	for (i = 0; i < n; i++)
+		pq_column_reader_start_bytes(slots[i].reader, row_group,
+									 run_buf[run_of[i]] +
+									 (slots[i].start - run_start[run_of[i]]));
 	pfree(slots);
+	pfree(run_start);
+	pfree(run_len);
+	pfree(run_buf);
+	pfree(run_of);
+}
+
+int
+pq_chunk_fetch_prefetch(PqColumnReader **readers, int n,
+						const int *row_groups, int nrg, size_t budget)
+{
+	PqSource   *src;
+	ChunkSlot  *slots;
+	int64	   *run_start;
+	size_t	   *run_len;
+	int			nruns = 0;
+	size_t		bytes = 0;
+	int			g;
+
+	if (n == 0 || nrg == 0 || readers[0]->file->src->prefetch == NULL)
+		return 0;
+	src = readers[0]->file->src;
+	slots = palloc(sizeof(ChunkSlot) * n);
+	run_start = palloc(sizeof(int64) * n * nrg);
+	run_len = palloc(sizeof(size_t) * n * nrg);
+	for (g = 0; g < nrg; g++)
+	{
+		size_t		total;
+		int			k = plan_runs(readers, n, row_groups[g], slots,
+								  run_start + nruns, run_len + nruns, NULL,
+								  &total);
+
+		/* the first row group always; the others while the budget lasts */
+		if (g > 0 && bytes + total > budget)
+			break;
+		nruns += k;
+		bytes += total;
+	}
+	src->prefetch(src, nruns, run_start, run_len);
+	pfree(slots);
+	pfree(run_start);
+	pfree(run_len);
+	return g;
 }

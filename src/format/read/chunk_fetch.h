@@ -6,8 +6,10 @@
  *
  * Writers put a row group's column chunks back to back, so the chunks a
  * query needs are often adjacent: each run of adjacent chunks is read with
- * one read instead of one per column.  Only adjacent chunks are merged, so
- * no byte the readers do not need is read.  On files of a few thousand
+ * one read instead of one per column.  For local files only adjacent
+ * chunks are merged, so no byte the readers do not need is read; sources
+ * that pay per request merge chunks up to their coalesce_gap apart and
+ * read all runs together.  On files of a few thousand
  * rows the read calls, not the bytes, are what a scan pays per file.
  *
  *-------------------------------------------------------------------------
@@ -30,5 +32,15 @@ extern PqChunkFetch *pq_chunk_fetch_create(MemoryContext cxt);
  */
 extern void pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers,
 								 int n, int row_group);
+
+/*
+ * Sources that pay per request: fetch the chunks readers[0, n) will read in
+ * row_groups[0, nrg) (in the order the scan enters them) now, in one batch,
+ * as far as budget bytes allow (the first always).  Returns how many row
+ * groups the batch covers; 0 when the source reads cheaply anyway.
+ */
+extern int	pq_chunk_fetch_prefetch(PqColumnReader **readers, int n,
+									const int *row_groups, int nrg,
+									size_t budget);
 
 #endif							/* PQ_CHUNK_FETCH_H */

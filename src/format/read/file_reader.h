@@ -24,6 +24,22 @@ struct PqSource
 	int64		size;
 	/* Read exactly len bytes at offset into buf, or raise an ERROR. */
 	void		(*read) (PqSource *src, int64 offset, size_t len, uint8 *buf);
+
+	/*
+	 * The same for n ranges at once, or NULL (then read is called for each):
+	 * sources that pay a round trip per request put them in flight together.
+	 */
+	void		(*read_many) (PqSource *src, int n, const int64 *offsets,
+							  const size_t *lens, uint8 **bufs);
+	int64		coalesce_gap;	/* ranges this close are read as one */
+
+	/*
+	 * Fetch ranges now, all at once, and keep them until the next call: reads
+	 * within them are then served from memory.  NULL where reads are cheap
+	 * (local files).
+	 */
+	void		(*prefetch) (PqSource *src, int n, const int64 *offsets,
+							 const size_t *lens);
 	void	   *opaque;
 	int64		bytes_read;		/* statistics for EXPLAIN ANALYZE */
 	const PqDecryptionConfig *decrypt;	/* keys; NULL: none available */

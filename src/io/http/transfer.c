@@ -59,6 +59,14 @@ typedef struct Transfer
 	char		errbuf[CURL_ERROR_SIZE];
 	CURLcode	result;
 	char	   *last_problem;	/* palloc'd: why the last attempt failed */
+
+	/*
+	 * A HEAD's error has no body to show the store's reason: the request goes
+	 * again at once as a GET of one byte, whose error has.
+	 */
+	long		head_status;	/* the HEAD's status; 0: not asked again */
+	bool		at_once;		/* the next attempt needs no backoff */
+	uint8		reason_byte[1];
 } Transfer;
 
 static CURLM *multi = NULL;
@@ -513,7 +521,26 @@ finish(Transfer *t, const long *statuses_ok, bool *retry)
 	if (t->status < 200 || t->status >= 300)
 	{
 		if (!status_listed(t->status, statuses_ok))
+		{
+			if (strcmp(r->method, "HEAD") == 0 && t->status >= 400)
+			{
+				t->head_status = t->status;
+				r->method = "GET";
+				r->range_start = 0;
+				r->range_len = 1;
+				r->dest = t->reason_byte;
+				t->at_once = true;
+				*retry = true;
+				return;
+			}
 			fail_status(t);
+		}
+	}
+	else if (t->head_status != 0)
+	{
+		/* the GET went through where the HEAD did not: the HEAD's status */
+		t->status = t->head_status;
+		fail_status(t);
 	}
 	else if (ranged && !t->whole_range)
 	{
@@ -612,6 +639,11 @@ run_loop(Transfer *ts, int n, const PqHttpConfig *cfg, const long *statuses_ok)
 			{
 				t->state = T_DONE;
 				done++;
+			}
+			else if (t->at_once)
+			{
+				t->at_once = false;
+				t->not_before_ms = 0;
 			}
 			else if (t->r->attempts > cfg->max_retries && unreachable(t))
 			{

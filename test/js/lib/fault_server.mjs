@@ -20,6 +20,9 @@
 //   /redirect/NAME      302 to /ok/NAME
 //   /delay/NAME         as /ok, each answer 100 ms late (so requests overlap)
 //
+// FAULT@N (as /reset@3/NAME): the fault from the path's Nth request on,
+// so that it hits a data read rather than the first HEAD.
+//
 // The server counts requests per path and the most in flight at once.
 import http from 'node:http';
 import https from 'node:https';
@@ -34,7 +37,10 @@ export function startFaultServer(objects, tls) {
 		inFlight++;
 		maxInFlight = Math.max(maxInFlight, inFlight);
 		res.on('close', () => inFlight--);
-		const [, fault, ...rest] = req.url.split('?')[0].split('/');
+		const [, spec, ...rest] = req.url.split('?')[0].split('/');
+		// FAULT@N: the fault from the path's Nth request on (default 1)
+		const [fault, atSpec] = spec.split('@');
+		const at = atSpec ? Number(atSpec) : 1;
 		const name = rest.join('/');
 		const n = (counts.get(req.url) || 0) + 1;
 		counts.set(req.url, n);
@@ -54,15 +60,15 @@ export function startFaultServer(objects, tls) {
 			res.writeHead(302, { Location: `/ok/${name}`, 'Content-Length': 0 });
 			return res.end();
 		}
-		if ((fault === 'flaky503' && n <= 2) || fault === 'always503') {
+		if ((fault === 'flaky503' && n >= at && n < at + 2) || fault === 'always503') {
 			res.writeHead(503, { 'Retry-After': '1', 'Content-Length': 0 });
 			return res.end();
 		}
-		if (fault === 'flaky429' && n <= 2) {
+		if (fault === 'flaky429' && n >= at && n < at + 2) {
 			res.writeHead(429, { 'Content-Length': 0 });
 			return res.end();
 		}
-		const version = fault === 'replaced' && n > 1 ? 2 : 1;
+		const version = fault === 'replaced' && n > at ? 2 : 1;
 		const etag = `"${crypto.createHash('md5').update(body).digest('hex').slice(0, 16)}-v${version}"`;
 		if (req.headers['if-match'] && req.headers['if-match'] !== etag)
 			return xmlError(412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
@@ -78,7 +84,7 @@ export function startFaultServer(objects, tls) {
 				return res.end();
 			}
 			status = 206;
-			if (fault === 'alwaysbadrange' || (fault === 'badrange' && n === 1)) {
+			if (fault === 'alwaysbadrange' || (fault === 'badrange' && n === at)) {
 				first++;
 				last = Math.min(last + 1, body.length - 1);
 			}
@@ -91,13 +97,13 @@ export function startFaultServer(objects, tls) {
 			res.writeHead(status, headers);
 			if (req.method === 'HEAD')
 				return res.end();
-			if ((fault === 'reset') && n === 1) {
+			if ((fault === 'reset') && n === at) {
 				res.write(part.subarray(0, part.length >> 1));
 				return setTimeout(() => res.socket.destroy(), 50);
 			}
 			res.end(part);
 		};
-		if (fault === 'slow' && n === 1)
+		if (fault === 'slow' && n === at)
 			return setTimeout(send, 3000);
 		if (fault === 'delay')
 			return setTimeout(send, 100);

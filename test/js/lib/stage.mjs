@@ -72,6 +72,21 @@ export async function connectWatched() {
   return { client, q, seen };
 }
 
+/** The error client raises for sql, or null. */
+export async function sqlError(client, sql) {
+  try {
+    await client.query(sql);
+    return null;
+  } catch (e) {
+    return e;
+  }
+}
+
+/** Problems unless e has SQLSTATE code and re matches its message, detail, hint or context. */
+export const expectError = (e, code, re) => (!e ? [`no error, expected ${code}`]
+  : e.code !== code || !re.test([e.message, e.detail, e.hint, e.where].filter(Boolean).join(' '))
+    ? [`${e.code} ${e.message} (${e.detail ?? ''}) ${e.where ?? ''}, expected ${code} ${re}`] : []);
+
 /** Every file below dir (not directories), as paths relative to it, sorted. */
 export function filesBelow(dir) {
   const out = [];

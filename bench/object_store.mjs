@@ -1,0 +1,183 @@
+// The timing part of bench/object_store.sh:
+//
+//   node --openssl-legacy-provider bench/object_store.mjs WORK RUNS FILES LATENCY_MS...
+//
+// WORK holds lineitem.parquet; PostgreSQL through the PG* environment
+// variables with parquet_fdw created.  Starts the local S3 of the tests
+// (test/js/lib/s3_emulator.mjs) and in front of it a proxy that holds every
+// request for the latency being measured, counting requests and the body
+// bytes it passes on.  Each query runs once to warm caches (the footer
+// cache, the page cache of the local file and of s3rver's copy), then RUNS
+// times for each reader; the median is reported.
+import net from 'node:net';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { median } from './lib.mjs';
+
+const require = createRequire(path.resolve('test/js/package.json'));
+const pg = require('pg');
+const { startS3 } = await import(path.resolve('test/js/lib/s3_emulator.mjs'));
+const { duckQuery, sqlString } = await import(path.resolve('test/js/lib/duck.mjs'));
+
+const [WORK, RUNS_S, FILES_S, ...LAT] = process.argv.slice(2);
+const RUNS = Number(RUNS_S);
+const FILES = Number(FILES_S);
+const LATENCIES = LAT.map(Number);
+const FILE = path.join(WORK, 'lineitem.parquet');
+const KEY = { id: 'AKIABENCH000000001', secret: 'bench/Secret+Key=01' };
+
+const s3 = await startS3({ credentials: new Map([[KEY.id, { secret: KEY.secret }]]), buckets: ['bench'] });
+const { startLeanStore } = await import(path.resolve('bench/lean_store.mjs'));
+const LEAN_ROOT = path.join(WORK, 'lean');
+const { mkdirSync, linkSync, cpSync } = await import('node:fs');
+mkdirSync(path.join(LEAN_ROOT, 'bench'), { recursive: true });
+linkSync(FILE, path.join(LEAN_ROOT, 'bench', 'lineitem.parquet'));
+const lean = await startLeanStore(LEAN_ROOT);
+
+// A TCP proxy that holds what the client sends for `latency` ms (each
+// request then reaches the store that much later) and passes the answers
+// on untouched; it counts requests (request lines), listings and the bytes
+// answered (headers included).
+async function latencyProxy(target) {
+  const upstream = new URL(target);
+  const p = { stats: { requests: 0, bytes: 0, lists: 0 }, latency: 0 };
+  const server = net.createServer((client) => {
+    const up = net.connect(Number(upstream.port), upstream.hostname);
+    client.on('data', (d) => {
+      const text = d.toString('latin1');
+      p.stats.requests += (text.match(/^(GET|HEAD|PUT|POST|DELETE) /gm) || []).length;
+      p.stats.lists += (text.match(/list-type=2/g) || []).length;
+      if (p.latency > 0) setTimeout(() => up.write(d), p.latency);
+      else up.write(d);
+    });
+    up.on('data', (d) => { p.stats.bytes += d.length; });
+    up.pipe(client);
+    client.on('error', () => up.destroy());
+    up.on('error', () => client.destroy());
+    client.on('close', () => up.destroy());
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  p.endpoint = `http://127.0.0.1:${server.address().port}`;
+  p.close = () => new Promise((r) => server.close(r));
+  return p;
+}
+const viaS3 = await latencyProxy(s3.endpoint);
+const viaLean = await latencyProxy(lean.endpoint);
+
+console.error('== uploading');
+await s3.putFile('bench', 'lineitem.parquet', FILE);
+// the hive dataset: FILES small files in FILES partitions (k1=0..9/k2=...)
+const HIVE = path.join(WORK, 'hive');
+await duckQuery(`COPY (SELECT i AS id, i % 10 AS k1, (i // 10) % ${FILES / 10} AS k2, i * 0.5 AS v FROM range(${FILES * 100}) t(i))
+  TO ${sqlString(HIVE)} (FORMAT parquet, PARTITION_BY (k1, k2))`);
+const { readdirSync, statSync } = await import('node:fs');
+const hiveFiles = readdirSync(HIVE, { recursive: true }).filter((f) => statSync(path.join(HIVE, f)).isFile());
+await s3.putDir('bench', 'hive/', HIVE, hiveFiles);
+
+const client = new pg.Client();
+await client.connect();
+const q = async (sql) => (await client.query({ text: sql, rowMode: 'array', types: { getTypeParser: () => (v) => v } })).rows;
+for (const s of [
+  'DROP SERVER IF EXISTS bench_local CASCADE', 'DROP SERVER IF EXISTS bench_s3 CASCADE',
+  'CREATE SERVER bench_local FOREIGN DATA WRAPPER parquet_fdw',
+  'DROP SERVER IF EXISTS bench_lean CASCADE',
+  `CREATE SERVER bench_s3 FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${viaS3.endpoint}', url_style 'path', region 'us-east-1')`,
+  `CREATE USER MAPPING FOR CURRENT_USER SERVER bench_s3 OPTIONS (key_id '${KEY.id}', secret '${KEY.secret}')`,
+  `CREATE SERVER bench_lean FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${viaLean.endpoint}', url_style 'path')`,
+  'CREATE USER MAPPING FOR CURRENT_USER SERVER bench_lean',
+]) await q(s);
+const ddl = (await q(`SELECT parquet_fdw.create_table_sql('${FILE}', 'li_local', 'bench_local')`))[0][0];
+await q(ddl);
+await q(ddl.replace('li_local', 'li_s3').replace('bench_local', 'bench_s3').replace(FILE, 's3://bench/lineitem.parquet'));
+await q(ddl.replace('li_local', 'li_lean').replace('bench_local', 'bench_lean').replace(FILE, 's3://bench/lineitem.parquet'));
+await q(`CREATE FOREIGN TABLE hive_s3 (id bigint, v double precision, k1 bigint, k2 bigint) SERVER bench_s3
+  OPTIONS (filename 's3://bench/hive/', hive_partitioning 'true')`);
+const nrows = Number((await q('SELECT count(*) FROM li_local'))[0][0]);
+const point = (await q(`SELECT l_orderkey FROM li_local OFFSET ${Math.floor(nrows / 2)} LIMIT 1`))[0][0];
+
+// the bytes of the column chunks a query needs, from the footer
+async function chunkBytes(columns) {
+  const r = await q(`SELECT sum(total_compressed_size) FROM parquet_fdw.metadata('${FILE}')
+    WHERE path_in_schema IN (${columns.map((c) => `'${c}'`).join(', ')})`);
+  return Number(r[0][0]);
+}
+
+const QUERIES = [
+  { key: 'filtered_sum', sql: 'SELECT sum(l_extendedprice * l_discount) FROM T WHERE l_quantity < 24',
+    columns: ['l_extendedprice', 'l_discount', 'l_quantity'] },
+  { key: 'q1_grouping', sql: `SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice),
+      sum(l_extendedprice * (1 - l_discount)), avg(l_discount), count(*) FROM T
+      WHERE l_shipdate <= date '1998-09-02' GROUP BY 1, 2 ORDER BY 1, 2` },
+  { key: 'full_rows', sql: `SELECT * FROM T OFFSET ${nrows - 5}` },
+  { key: 'point_lookup', sql: `SELECT * FROM T WHERE l_orderkey = ${point} ORDER BY l_linenumber` },
+];
+
+async function timed(sql) {
+  const t0 = process.hrtime.bigint();
+  const rows = await q(sql);
+  return { ms: Number(process.hrtime.bigint() - t0) / 1e6, rows };
+}
+
+let bad = 0;
+const table = [];
+const STORES = [['s3rver', 'li_s3', viaS3], ['lean store', 'li_lean', viaLean]];
+for (const lat of LATENCIES) {
+  for (const [store, tableName, proxy] of STORES) {
+    proxy.latency = lat;
+    for (const query of QUERIES) {
+      const local = query.sql.replace(/\bT\b/g, 'li_local');
+      const remote = query.sql.replace(/\bT\b/g, tableName);
+      const want = await q(local);
+      const got = await q(remote);
+      if (JSON.stringify(got) !== JSON.stringify(want)) {
+        bad++;
+        console.error(`${store} ${query.key}: the bucket's rows differ from the local file's`);
+      }
+      const lt = [];
+      const rt = [];
+      let requests = 0;
+      let bytes = 0;
+      for (let i = 0; i < RUNS; i++) {
+        lt.push((await timed(local)).ms);
+        const r0 = proxy.stats.requests;
+        const b0 = proxy.stats.bytes;
+        rt.push((await timed(remote)).ms);
+        requests = proxy.stats.requests - r0;
+        bytes = proxy.stats.bytes - b0;
+      }
+      const row = { latency: lat, store, query: query.key, local_ms: median(lt), s3_ms: median(rt), requests, bytes };
+      if (query.columns) row.needed = await chunkBytes(query.columns);
+      table.push(row);
+      console.error(`${lat} ms ${store} ${query.key}: local ${row.local_ms.toFixed(0)} ms, bucket ${row.s3_ms.toFixed(0)} ms, ${requests} requests, ${bytes} bytes`);
+    }
+  }
+}
+
+// planning a two-partition query over the hive dataset: requests, listings
+viaS3.latency = 0;
+const r0 = viaS3.stats.requests;
+const l0 = viaS3.stats.lists;
+const plan = (await q('EXPLAIN SELECT count(*), sum(v) FROM hive_s3 WHERE k1 = 3 AND k2 IN (5, 6)')).map((r) => r[0]).join('\n');
+const planRequests = viaS3.stats.requests - r0;
+const planLists = viaS3.stats.lists - l0;
+const hiveGot = await q('SELECT count(*), sum(v * 2)::bigint FROM hive_s3 WHERE k1 = 3 AND k2 IN (5, 6)');
+const hiveWant = await duckQuery(`SELECT count(*)::VARCHAR, sum(v * 2)::BIGINT::VARCHAR FROM read_parquet(${sqlString(`${HIVE}/**/*.parquet`)}, hive_partitioning = true) WHERE k1 = 3 AND k2 IN (5, 6)`);
+if (JSON.stringify(hiveGot) !== JSON.stringify(hiveWant.rows)) {
+  bad++;
+  console.error(`hive: ${JSON.stringify(hiveGot)} vs DuckDB ${JSON.stringify(hiveWant.rows)}`);
+}
+
+console.log('\n| added latency | store | query | local ms | bucket ms | bucket / local | requests | bytes fetched | fetched / needed |');
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|');
+for (const r of table)
+  console.log(`| ${r.latency} ms | ${r.store} | ${r.query} | ${r.local_ms.toFixed(0)} | ${r.s3_ms.toFixed(0)} | ${(r.s3_ms / r.local_ms).toFixed(2)} | ${r.requests} | ${r.bytes} | ${r.needed ? (r.bytes / r.needed).toFixed(3) : ''} |`);
+console.log(`\nhive dataset of ${hiveFiles.length} files, planning WHERE k1 = 3 AND k2 IN (5, 6): ${planRequests} requests, ${planLists} of them listing pages`);
+console.log(plan.split('\n').filter((l) => /Files/.test(l)).join('\n'));
+console.log('DuckDB reading the bucket: not measured (its httpfs extension cannot be installed here).');
+
+await client.end();
+await viaS3.close();
+await viaLean.close();
+await lean.close();
+await s3.stop();
+process.exit(bad ? 1 : 0);

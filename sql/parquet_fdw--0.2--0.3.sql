@@ -1,0 +1,43 @@
+/* parquet_fdw--0.2--0.3.sql: from 0.2 to 0.3 */
+
+\echo Use "ALTER EXTENSION parquet_fdw UPDATE TO '0.3'" to load this file. \quit
+
+-- The same three functions for a URL: server names the parquet_fdw foreign
+-- server whose options and the caller's user mapping reach the store.
+CREATE FUNCTION metadata(path text, server name,
+    OUT file_name text, OUT row_group int, OUT row_group_num_rows bigint,
+    OUT column_id int, OUT path_in_schema text, OUT physical_type text,
+    OUT logical_type text, OUT converted_type text, OUT codec text,
+    OUT encodings text, OUT num_values bigint, OUT total_compressed_size bigint,
+    OUT total_uncompressed_size bigint, OUT data_page_offset bigint,
+    OUT dictionary_page_offset bigint, OUT null_count bigint,
+    OUT distinct_count bigint, OUT stats_min text, OUT stats_max text,
+    OUT is_min_exact boolean, OUT is_max_exact boolean,
+    OUT has_bloom_filter boolean, OUT bloom_filter_offset bigint,
+    OUT bloom_filter_length int, OUT has_column_index boolean,
+    OUT has_offset_index boolean, OUT key_value_metadata text,
+    OUT bbox_xmin float8, OUT bbox_xmax float8, OUT bbox_ymin float8,
+    OUT bbox_ymax float8, OUT bbox_zmin float8, OUT bbox_zmax float8,
+    OUT bbox_mmin float8, OUT bbox_mmax float8, OUT geospatial_types int[])
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'parquet_fdw_metadata'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION schema(path text, server name,
+    OUT ordinal int, OUT depth int, OUT name text, OUT path_in_schema text,
+    OUT repetition text, OUT physical_type text, OUT type_length int,
+    OUT logical_type text, OUT converted_type text, OUT num_children int,
+    OUT max_definition_level int, OUT max_repetition_level int,
+    OUT field_id int, OUT column_id int, OUT pg_type text, OUT crs text,
+    OUT edge_algorithm text, OUT srid int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'parquet_fdw_schema'
+LANGUAGE C STRICT VOLATILE;
+
+CREATE FUNCTION file_info(path text, server name,
+    OUT file_name text, OUT file_size bigint, OUT format_version int,
+    OUT num_rows bigint, OUT num_row_groups int, OUT num_columns int,
+    OUT created_by text, OUT key_value_metadata text)
+RETURNS record
+AS 'MODULE_PATHNAME', 'parquet_fdw_file_info'
+LANGUAGE C STRICT VOLATILE;

@@ -1,0 +1,93 @@
+/*-------------------------------------------------------------------------
+ *
+ * remote.h
+ *		Files behind URLs for the fdw: how a foreign server and a role's
+ *		user mapping reach a store (remote_config.c), what objects a
+ *		statement has seen (remote_objects.c), and sources reading them
+ *		(remote_source.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_REMOTE_H
+#define PQFDW_REMOTE_H
+
+#include "format/read/file_reader.h"
+#include "io/store/store.h"
+#include "lib/stringinfo.h"
+#include "nodes/parsenodes.h"
+
+/* Whose settings reach a URL: a foreign server, as a role. */
+typedef struct PqfdwRemoteId
+{
+	Oid			serverid;		/* InvalidOid: none (then URLs are refused) */
+	Oid			userid;			/* whose user mapping */
+} PqfdwRemoteId;
+
+/*
+ * remote_options.c: the options of servers and user mappings that reach
+ * stores.  pqfdw_remote_option() is whether name is one in catalog's
+ * context; pqfdw_remote_check_option() validates def's value (an ERROR
+ * naming the option, never a secret's value).
+ */
+extern bool pqfdw_remote_option(const char *name, Oid catalog);
+extern void pqfdw_remote_option_names(Oid catalog, StringInfo buf);
+extern void pqfdw_remote_check_option(DefElem *def, Oid catalog);
+extern void pqfdw_remote_check_options(List *options, Oid catalog);
+
+/* parquet_fdw.object_store_role: may use the server's credential chain */
+extern char *pqfdw_object_store_role;
+
+/*
+ * remote_config.c: the store settings for id: the server's options with
+ * the credentials of the role's user mapping (or PUBLIC's); with neither
+ * key nor token, the server's credential chain when the server's
+ * use_credential_chain is on, else anonymous requests.  ERROR when the
+ * role has no user mapping or may not use the chain.  Cached per backend
+ * until the server or a user mapping changes; the result lives as long.
+ */
+extern const PqStoreConfig *pqfdw_remote_config(const PqfdwRemoteId *id);
+
+/*
+ * remote_chain.c: the server process's own credentials into c (ERROR when
+ * it has none): profile's from the shared files, else the whole chain;
+ * returns when they expire (Unix seconds; 0: never).
+ */
+extern int64 pqfdw_remote_chain_credentials(PqStoreConfig *c,
+											const char *profile);
+
+/* The server's listing_cache_ttl in milliseconds (0: every statement). */
+extern int	pqfdw_remote_listing_ttl(const PqfdwRemoteId *id);
+
+/*
+ * remote_objects.c: size and ETag of url as this statement (or a listing
+ * younger than listing_cache_ttl) saw it, else from a HEAD; an ERROR
+ * (58P01) when there is no such object.  *etag NULL: the store sent none.
+ */
+extern void pqfdw_remote_stat(const PqfdwRemoteId *id, const char *url,
+							  int64 *size, char **etag);
+
+/*
+ * The objects below url (a prefix), all pages, remembered for
+ * pqfdw_remote_stat.  With delimiter, the common prefixes instead of what
+ * lies below them.  Keys are whole URLs of the same scheme and bucket;
+ * out points into memory kept until the next call.
+ */
+extern void pqfdw_remote_list(const PqfdwRemoteId *id, const char *url,
+							  const char *delimiter, PqListing *out);
+
+/* Requests sent for this backend (EXPLAIN ANALYZE and the benchmark). */
+extern int64 pqfdw_remote_requests;
+
+/*
+ * remote_source.c: a source over url as pqfdw_remote_stat found it.  Every
+ * ranged read carries If-Match with etag, so an object replaced while it
+ * is read is an ERROR, never a mix of two versions.
+ */
+extern PqSource *pqfdw_remote_source_open(const PqfdwRemoteId *id,
+										  const char *url, int64 size,
+										  const char *etag);
+
+/* Free what the source keeps (prefetched bytes, the tail); reads go on. */
+extern void pqfdw_remote_source_release(PqSource *src);
+
+#endif							/* PQFDW_REMOTE_H */
