@@ -48,6 +48,8 @@
 #   formulas     every PostgreSQL formula of test/fixtures.md == DuckDB's value
 #   conformance  parquet-testing corpus (../shared/testdata/parquet-testing or
 #                $PARQUET_TESTING_DIR) through parquet_fdw vs DuckDB/arrow-rs/*_expect.csv
+#                (conformance_parallel: forced parallel plans; conformance_s3:
+#                every file read through an s3:// URL from s3rver)
 #   interop_cases  files real writers produced (Impala's test data in
 #                ../shared/testdata/interop-cases or $INTEROP_CASES_DIR): an
 #                old parquet-mr's chunk sizes, 100-level nesting, chunk
@@ -113,6 +115,7 @@
 #                files, and cancel each other: whole files or clean
 #                ERRORs only, no temporary file left, nothing else touched
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
+#                (interop_parallel, interop_s3 as for conformance)
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
 #                on the corpus's encrypted files
 #   deb          scripts/build-deb.sh from `make dist`'s archive; each
@@ -543,10 +546,10 @@ if [ -d "$CORPUS/data" ] && ! pgfdw_as_postgres test -r "$CORPUS/data/alltypes_p
 	export PARQUET_TESTING_DIR=$CORPUS_COPY
 fi
 
-CLUSTER_STAGES=(formulas conformance conformance_parallel interop_cases pruning nested_pruning
+CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
 	kms datasets object_store copy_datasets hardening soak_concurrency differential interop
-	interop_parallel)
+	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
 # starts even when TEST_ONLY names none of its stages, to ask it.
@@ -595,6 +598,8 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage conformance compare.mjs conformance
 	# the same files through parallel plans (forced): same rows as DuckDB's
 	run_js_stage conformance_parallel compare.mjs conformance --parallel
+	# the same files read through s3:// URLs (s3rver): same rows as DuckDB's
+	run_js_stage conformance_s3 compare.mjs conformance --s3
 	run_js_stage interop_cases check_interop_cases.mjs
 	run_js_stage pruning check_pruning.mjs
 	run_js_stage nested_pruning check_nested_pruning.mjs
@@ -616,9 +621,11 @@ if [ $CLUSTER_OK = 1 ]; then
 	if [ $FIXTURES_OK = 1 ]; then
 		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
 		run_js_stage interop_parallel compare.mjs interop --dir "$FIXTURES" --parallel
+		run_js_stage interop_s3 compare.mjs interop --dir "$FIXTURES" --s3
 	else
 		want interop && could_not_run interop "fixtures failed"
 		want interop_parallel && could_not_run interop_parallel "fixtures failed"
+		want interop_s3 && could_not_run interop_s3 "fixtures failed"
 	fi
 	if grep -qE 'PANIC|server process .* was terminated by signal' "$PGFDW_CLUSTER_DIR/server.log"; then
 		echo "---- server log: crashes ----"

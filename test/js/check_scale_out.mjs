@@ -242,4 +242,4 @@ for (const [what, sql] of copyQueries) {
 await coord.end();
 await node1.end();
 if (s3) await s3.stop();
-process.exit(t.summary('scale_out'));
+process.exit(t.summary(BUCKET ? 'scale_out_bucket' : 'scale_out'));

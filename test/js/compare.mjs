@@ -11,7 +11,10 @@
 //   --parallel (every read through a parallel plan, forced with zero
 //   parallel costs: the plan must show a Parallel Foreign Scan wherever the
 //   file has rows; rows are then compared in sorted order, since
-//   processes return row groups in the order they take them).
+//   processes return row groups in the order they take them), --s3 (every
+//   file read through an s3:// URL: put into a local S3, s3rver behind the
+//   SigV4-checking front of lib/s3_emulator.mjs, read through a server with
+//   the endpoint and a user mapping; the references read the local file).
 //
 // PostgreSQL is reached through the usual PG* environment variables (as set
 // by scripts/cluster.sh) as a superuser. Every file gets its own connection
@@ -70,6 +73,7 @@ const PARALLEL_SETTINGS = ['SET max_parallel_workers_per_gather = 2', 'SET paral
   // few rows the parallel path is otherwise within add_path()'s 1% fuzz
   'SET cpu_tuple_cost = 10'];
 const referenceOnly = flag('--reference-only');
+const S3 = flag('--s3');
 
 // ------------------------------------------------------- corpus knowledge
 
@@ -228,15 +232,44 @@ async function waitForServer(maxMs = 60000) {
   }
 }
 
+// --s3: the local S3, the server reaching it, and the URL each file was put at
+const S3_KEY = { id: 'AKIACOMPARE0000001', secret: 'compare/Secret+Key=1' };
+let s3 = null;
+const s3Urls = new Map();
+const SERVER = S3 ? 'pqfdw_cmp_s3' : 'parquet_srv';
+
 async function pgSetup() {
   const c = pgClient();
   await c.connect();
   try {
     await c.query('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
     await c.query('CREATE SERVER IF NOT EXISTS parquet_srv FOREIGN DATA WRAPPER parquet_fdw');
+    if (S3) {
+      const { startS3 } = await import('./lib/s3_emulator.mjs');
+      s3 = await startS3({ credentials: new Map([[S3_KEY.id, { secret: S3_KEY.secret }]]), buckets: ['corpus'] });
+      await c.query(`DROP SERVER IF EXISTS ${SERVER} CASCADE`);
+      await c.query(`CREATE SERVER ${SERVER} FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${s3.endpoint}', url_style 'path')`);
+      await c.query(`CREATE USER MAPPING FOR CURRENT_USER SERVER ${SERVER} OPTIONS (key_id '${S3_KEY.id}', secret '${S3_KEY.secret}')`);
+    }
   } finally {
     await c.end();
   }
+}
+
+/** What PostgreSQL reads for file: the file, or with --s3 its URL (put on first use). */
+async function pgPath(file) {
+  if (!S3) return file;
+  if (!s3Urls.has(file)) {
+    const dir = `f${s3Urls.size}`;
+    const key = `${dir}/${path.basename(file)}`;
+    // a file that does not exist (bad_missing_file) is an object that does not
+    if (fs.existsSync(file)) await s3.putFile('corpus', key, file);
+    // external key material goes beside the object, as beside the file
+    const material = path.join(path.dirname(file), `_KEY_MATERIAL_FOR_${path.basename(file)}.json`);
+    if (fs.existsSync(material)) await s3.putFile('corpus', `${dir}/${path.basename(material)}`, material);
+    s3Urls.set(file, `s3://corpus/${key}`);
+  }
+  return s3Urls.get(file);
 }
 
 /**
@@ -255,7 +288,7 @@ async function pgRead(file, e = {}) {
     await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
     const k = e.keyOptions || {};
     const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2, $3, $4, $5, $6) AS sql',
-      [file, TABLE, 'parquet_srv', k.footer_key ?? null, k.column_keys ?? null, k.aad_prefix ?? null])).rows[0].sql;
+      [await pgPath(file), TABLE, SERVER, k.footer_key ?? null, k.column_keys ?? null, k.aad_prefix ?? null])).rows[0].sql;
     stage = 'CREATE FOREIGN TABLE';
     await c.query(ddl);
     const colFilter = e.pgColumns ? `AND attname IN (${e.pgColumns.map((n) => `'${n}'`).join(', ')})` : '';
@@ -422,8 +455,8 @@ async function geoStatsProblems(file) {
   try {
     pgRows = (await c.query({
       text: `SELECT row_group, column_id, ${BBOX.map((b) => 'bbox_' + b).join(', ')}, geospatial_types
-               FROM parquet_fdw.metadata($1) WHERE logical_type ~ '^GEO(METRY|GRAPHY)' ORDER BY 1, 2`,
-      values: [file], rowMode: 'array', types: { getTypeParser: () => (v) => v },
+               FROM parquet_fdw.metadata($1, $2) WHERE logical_type ~ '^GEO(METRY|GRAPHY)' ORDER BY 1, 2`,
+      values: [await pgPath(file), SERVER], rowMode: 'array', types: { getTypeParser: () => (v) => v },
     })).rows;
   } finally {
     await c.end();
@@ -461,7 +494,7 @@ async function bloomProbeProblems(e) {
     if (e.keyDir) await c.query(`SET parquet_fdw.key_directory = '${e.keyDir}'`);
     const k = e.keyOptions || {};
     const ddl = (await c.query('SELECT parquet_fdw.create_table_sql($1, $2, $3, $4, $5, $6) AS sql',
-      [e.file, 'pqfdw_bloom', 'parquet_srv', k.footer_key ?? null, k.column_keys ?? null, k.aad_prefix ?? null])).rows[0].sql;
+      [await pgPath(e.file), 'pqfdw_bloom', SERVER, k.footer_key ?? null, k.column_keys ?? null, k.aad_prefix ?? null])).rows[0].sql;
     await c.query('DROP FOREIGN TABLE IF EXISTS pqfdw_bloom');
     await c.query(ddl);
     for (const p of e.bloomProbes) {
@@ -642,8 +675,9 @@ async function checkEntry(e) {
 }
 
 async function runSuite(suite, entries) {
-  // the test command's stage of the --parallel runs is <suite>_parallel
-  const name = PARALLEL ? `${suite}_parallel` : suite;
+  // the test command's stage of the --parallel runs is <suite>_parallel,
+  // of the --s3 runs <suite>_s3
+  const name = `${suite}${PARALLEL ? '_parallel' : ''}${S3 ? '_s3' : ''}`;
   let passed = 0;
   let failed = 0;
   const skipped = [];
@@ -675,6 +709,7 @@ async function runSuite(suite, entries) {
     console.log(`${res.ok ? 'PASS' : 'FAIL'} ${e.rel}: ${res.msg}`);
   }
   if (skipped.length) console.log(`${name}: ${skipped.length} files listed as out of scope (SKIP lines above), not counted`);
+  if (s3) await s3.stop();
   console.log(`${name}: ${passed} passed, ${failed} failed`);
   return failed === 0 && passed > 0 ? 0 : 1;
 }
@@ -718,7 +753,7 @@ async function main() {
   if (suite === 'conformance') {
     const root = opt('--corpus') ? path.resolve(opt('--corpus')) : findCorpus();
     if (!root) {
-      const name = PARALLEL ? 'conformance_parallel' : 'conformance';
+      const name = `conformance${PARALLEL ? '_parallel' : ''}${S3 ? '_s3' : ''}`;
       console.log(`!!!!!!!! WARNING: parquet-testing corpus NOT FOUND (looked at $PARQUET_TESTING_DIR and ../shared/testdata/parquet-testing): ${name} suite NOT RUN !!!!!!!!`);
       console.log(`${name}: 0 passed, 0 failed`);
       return process.env.CI === 'true' ? 1 : 0;

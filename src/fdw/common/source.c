@@ -257,8 +257,12 @@ pqfdw_file_open_named(const char *path, const char *name,
 {
 	FdSource   *fs = source_open(path, name, access);
 
-	fs->src.decrypt = access && access->decrypt ? access->decrypt :
-		pqfdw_decryption_config(NULL, NULL, NULL, NULL);
+	if (fs->remote)
+		fs->src.decrypt = pqfdw_decryption_for_remote(access->decrypt,
+													  &access->remote);
+	else
+		fs->src.decrypt = access && access->decrypt ? access->decrypt :
+			pqfdw_decryption_config(NULL, NULL, NULL, NULL);
 	if (!fs->cacheable)
 		return pq_file_open(&fs->src);
 	return pqfdw_footer_cache_open(&fs->src, &fs->stamp);

@@ -141,18 +141,14 @@ check_type(Jsonb *m, const char *where)
 				 errdetail("parquet_fdw reads key material of type \"PKMT1\".")));
 }
 
-/* The external key material file's entry ref, as key material. */
-static Jsonb *
-external_material(const char *file, const char *ref, const char *what,
-				  bool missing_ok)
+/* A local key material file's text; NULL when missing_ok and absent. */
+static char *
+local_material(const char *path, const char *what, bool missing_ok)
 {
-	char	   *path = pqfdw_key_material_path(file);
 	struct stat st;
 	int			fd;
 	char	   *buf;
 	ssize_t		n;
-	Jsonb	   *all;
-	char	   *entry;
 
 	/* a FIFO planted there must not hang the backend: never wait on open */
 	fd = OpenTransientFile(path, O_RDONLY | O_NONBLOCK | PG_BINARY);
@@ -198,6 +194,28 @@ external_material(const char *file, const char *ref, const char *what,
 				(errcode_for_file_access(),
 				 errmsg("could not read key material file \"%s\": %m", path)));
 	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The external key material file's entry ref, as key material: beside the
+ * Parquet file, or beside its object when it is behind a URL.
+ */
+static Jsonb *
+external_material(const PqKmsContext *kms, const char *file, const char *ref,
+				  const char *what, bool missing_ok)
+{
+	char	   *path = pqfdw_key_material_path(file);
+	char	   *buf;
+	Jsonb	   *all;
+	char	   *entry;
+
+	buf = pq_url_is_remote(path) ?
+		pqfdw_remote_read_object(&kms->remote, path, MAX_KEY_MATERIAL_FILE,
+								 missing_ok) :
+		local_material(path, what, missing_ok);
+	if (buf == NULL)
+		return NULL;
 	all = parse_object(buf, what);
 	entry = string_field_max(all, ref, false, what, MAX_KEY_MATERIAL_ENTRY);
 	if (entry == NULL)
@@ -240,8 +258,8 @@ kms_url(Jsonb *m, const char *file, PqKmsContext *kms, const char *where)
 /* The key material of key_metadata: itself, or the external file's entry. */
 /* (NULL when missing_ok and the external key material file is missing) */
 static Jsonb *
-open_material(const PqBytes *key_metadata, const char *file, const char *where,
-			  bool missing_ok)
+open_material(const PqKmsContext *kms, const PqBytes *key_metadata,
+			  const char *file, const char *where, bool missing_ok)
 {
 	Jsonb	   *m = parse_object(pnstrdup((const char *) key_metadata->ptr,
 										  key_metadata->len), where);
@@ -249,7 +267,8 @@ open_material(const PqBytes *key_metadata, const char *file, const char *where,
 	check_type(m, where);
 	if (!bool_field(m, "internalStorage", where))
 	{
-		m = external_material(file, string_field(m, "keyReference", true, where),
+		m = external_material(kms, file,
+							  string_field(m, "keyReference", true, where),
 							  where, missing_ok);
 		if (m != NULL)
 			check_type(m, where);
@@ -258,10 +277,11 @@ open_material(const PqBytes *key_metadata, const char *file, const char *where,
 }
 
 char *
-pqfdw_key_material_master(const PqBytes *key_metadata, const char *file,
+pqfdw_key_material_master(const PqKmsContext *kms,
+						  const PqBytes *key_metadata, const char *file,
 						  const char *where)
 {
-	Jsonb	   *m = open_material(key_metadata, file, where, true);
+	Jsonb	   *m = open_material(kms, key_metadata, file, where, true);
 
 	return m ? string_field(m, "masterKeyID", true, where) : NULL;
 }
@@ -270,7 +290,7 @@ void
 pqfdw_key_from_material(const PqBytes *key_metadata, const char *file,
 						const char *where, PqKmsContext *kms, PqKey *out)
 {
-	Jsonb	   *m = open_material(key_metadata, file, where, false);
+	Jsonb	   *m = open_material(kms, key_metadata, file, where, false);
 	char	   *master_id = string_field(m, "masterKeyID", true, where);
 	const char *url = kms_url(m, file, kms, where);
 

@@ -14,6 +14,7 @@
 #ifndef PQFDW_KEYS_H
 #define PQFDW_KEYS_H
 
+#include "fdw/remote/remote.h"
 #include "format/read/file_crypto.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
@@ -31,6 +32,13 @@ extern PqDecryptionConfig *pqfdw_decryption_config(const char *footer_key,
 												   const char *column_keys,
 												   const char *aad_prefix,
 												   const char *kms_command);
+
+/*
+ * base (NULL: keys only from key metadata) for files behind URLs reached
+ * as id: external key material is read from beside the object.
+ */
+extern const PqDecryptionConfig *pqfdw_decryption_for_remote(const PqDecryptionConfig *base,
+															 const PqfdwRemoteId *id);
 
 /* Parse "path:id, ..." into a List of two-element string Lists. */
 extern List *pqfdw_parse_column_keys(const char *column_keys);
@@ -175,6 +183,7 @@ extern void pqfdw_kek_cache_put(const char *kms, const char *master_id,
  */
 typedef struct PqKmsContext
 {
+	PqfdwRemoteId remote;		/* reaches key material beside objects */
 	const char *command;		/* kms_command; NULL: parquet_fdw.kms_command */
 	MemoryContext cxt;			/* holds file and url */
 	char	   *file;
@@ -189,7 +198,8 @@ extern bool pqfdw_is_key_material(const PqBytes *key_metadata);
  * when its external key material file is missing.  where names the footer
  * or column and its file in errors ("column "a" of Parquet file "f"").
  */
-extern char *pqfdw_key_material_master(const PqBytes *key_metadata,
+extern char *pqfdw_key_material_master(const PqKmsContext *kms,
+									   const PqBytes *key_metadata,
 									   const char *file, const char *where);
 
 /*

@@ -70,7 +70,8 @@ lookup_key(void *arg, const char *file, const PqBytes *key_metadata,
 		 */
 		if (!required)
 		{
-			char	   *master = pqfdw_key_material_master(key_metadata, file,
+			char	   *master = pqfdw_key_material_master(&kc->kms, key_metadata,
+														   file,
 														   what);
 
 			if (master == NULL ||
@@ -128,5 +129,24 @@ pqfdw_decryption_config(const char *footer_key, const char *column_keys,
 		kc->config.aad_prefix = (const uint8 *) pstrdup(aad_prefix);
 		kc->config.aad_prefix_len = strlen(aad_prefix);
 	}
+	return &kc->config;
+}
+
+const PqDecryptionConfig *
+pqfdw_decryption_for_remote(const PqDecryptionConfig *base,
+							const PqfdwRemoteId *id)
+{
+	KeyConfig  *kc = palloc(sizeof(KeyConfig));
+
+	if (base == NULL)
+		base = pqfdw_decryption_config(NULL, NULL, NULL, NULL);
+	Assert(base->get_key == lookup_key);
+	*kc = *(const KeyConfig *) base->arg;
+	kc->config.arg = kc;
+	kc->kms.remote = *id;
+	/* the KMS URL remembered is the base's to free */
+	kc->kms.cxt = CurrentMemoryContext;
+	kc->kms.file = NULL;
+	kc->kms.url = NULL;
 	return &kc->config;
 }

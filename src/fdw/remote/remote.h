@@ -67,6 +67,13 @@ extern void pqfdw_remote_stat(const PqfdwRemoteId *id, const char *url,
 							  int64 *size, char **etag);
 
 /*
+ * The whole object at url (at most max bytes, else an ERROR), NUL-ended;
+ * NULL when missing_ok and there is none: key material beside objects.
+ */
+extern char *pqfdw_remote_read_object(const PqfdwRemoteId *id, const char *url,
+									  int64 max, bool missing_ok);
+
+/*
  * The objects below url (a prefix), all pages, remembered for
  * pqfdw_remote_stat.  With delimiter, the common prefixes instead of what
  * lies below them.  Keys are whole URLs of the same scheme and bucket;

@@ -149,9 +149,10 @@ remember(const PqfdwRemoteId *id, const char *url, int64 size,
 	MemoryContextSwitchTo(old);
 }
 
-void
-pqfdw_remote_stat(const PqfdwRemoteId *id, const char *url, int64 *size,
-				  char **etag)
+/* As pqfdw_remote_stat, but false for a missing object when missing_ok. */
+static bool
+stat_object(const PqfdwRemoteId *id, const char *url, int64 *size,
+			char **etag, bool missing_ok)
 {
 	const PqStoreConfig *cfg = pqfdw_remote_config(id);
 	PqUrl	   *u;
@@ -166,19 +167,60 @@ pqfdw_remote_stat(const PqfdwRemoteId *id, const char *url, int64 *size,
 		{
 			*size = e->size;
 			*etag = e->etag ? pstrdup(e->etag) : NULL;
-			return;
+			return true;
 		}
 	}
 	u = pq_url_parse(url);
 	pqfdw_remote_requests++;
 	if (!pq_store_head(cfg, u, size, etag))
+	{
+		if (missing_ok)
+			return false;
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
-				 errmsg("could not open Parquet file \"%s\": no such object",
-						u->display),
+				 errmsg("could not open \"%s\": no such object", u->display),
 				 u->key[0] != '\0' && u->key[strlen(u->key) - 1] != '/' ?
 				 errhint("For every *.parquet object below a prefix, end the URL with \"/\".") : 0));
+	}
 	remember(id, url, *size, *etag, 0);
+	return true;
+}
+
+void
+pqfdw_remote_stat(const PqfdwRemoteId *id, const char *url, int64 *size,
+				  char **etag)
+{
+	(void) stat_object(id, url, size, etag, false);
+}
+
+char *
+pqfdw_remote_read_object(const PqfdwRemoteId *id, const char *url,
+						 int64 max, bool missing_ok)
+{
+	int64		size;
+	char	   *etag;
+	char	   *buf;
+	uint8	   *dest;
+
+	if (!stat_object(id, url, &size, &etag, missing_ok))
+		return NULL;
+	if (size > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("object \"%s\" is larger than %lld bytes",
+						pq_url_parse(url)->display, (long long) max)));
+	buf = palloc(size + 1);
+	dest = (uint8 *) buf;
+	if (size > 0)
+	{
+		int64		offset = 0;
+
+		pq_store_get_ranges(pqfdw_remote_config(id), pq_url_parse(url), etag,
+							1, &offset, &size, &dest);
+		pqfdw_remote_requests++;
+	}
+	buf[size] = '\0';
+	return buf;
 }
 
 /* The URL of key in u's bucket (u's scheme, bucket and account). */
