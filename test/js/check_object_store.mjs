@@ -78,6 +78,8 @@ await duckQuery(`COPY (SELECT i AS id, ((i * 7) % 50)::INTEGER AS qty, ((i % 100
   CASE i % 3 WHEN 0 THEN 'A' WHEN 1 THEN 'N' ELSE 'R' END AS flag, DATE '2024-01-01' + (i % 365)::INTEGER AS ship,
   CASE WHEN i % 11 = 0 THEN NULL ELSE 'comment ' || (i * 31 % 977) END AS comment
   FROM range(120000) t(i)) TO ${sqlString(local('items.parquet'))} (FORMAT parquet, ROW_GROUP_SIZE 10000)`);
+// 30 row groups (DuckDB rounds 3000 rows up to 4096): windows of 16 read ahead in the background while one decodes
+await duckQuery(`COPY (SELECT * FROM ${sqlString(local('items.parquet'))}) TO ${sqlString(local('items40.parquet'))} (FORMAT parquet, ROW_GROUP_SIZE 3000)`);
 await duckQuery(`COPY (SELECT i AS id, {'a': i, 'b': 'x' || i} AS s, [i, i + 1, NULL] AS l
   FROM range(3000) t(i)) TO ${sqlString(local('nested.parquet'))} (FORMAT parquet, ROW_GROUP_SIZE 1000)`);
 fs.mkdirSync(local('parts'));
@@ -165,6 +167,26 @@ const URL = (k) => `s3://lake/data/${k}`;
   const loc = await table(local('items.parquet'), { server: 'os_local', columns: ITEMS });
   check('gs:// through an S3-compatible endpoint with HMAC keys', sameRows(await qa(`SELECT * FROM ${remote} WHERE qty = 9 ORDER BY id`),
     await qa(`SELECT * FROM ${loc} WHERE qty = 9 ORDER BY id`), 'rows'));
+}
+
+// read-ahead: three windows of row groups, the next one fetched while one decodes
+{
+  const remote = await table(URL('items40.parquet'), { columns: ITEMS });
+  const loc = await table(local('items40.parquet'), { server: 'os_local', columns: ITEMS });
+  const rg = (await qa(`SELECT num_row_groups FROM parquet_fdw.file_info('${local('items40.parquet')}')`))[0][0];
+  check(`read-ahead: ${rg} row groups, every row equals the local file`,
+    sameRows(await qa(`SELECT * FROM ${remote} ORDER BY id`), await qa(`SELECT * FROM ${loc} ORDER BY id`), 'rows'));
+  check('read-ahead: a filtered grouping equals the local file',
+    sameRows(await qa(`SELECT flag, count(*), sum(price) FROM ${remote} WHERE qty < 7 GROUP BY 1 ORDER BY 1`),
+      await qa(`SELECT flag, count(*), sum(price) FROM ${loc} WHERE qty < 7 GROUP BY 1 ORDER BY 1`), 'rows'));
+  const before = s3.stats.requests;
+  await qa(`SELECT sum(qty), sum(price) FROM ${remote}`);
+  const used = s3.stats.requests - before;
+  check(`read-ahead: ${rg} row groups in ${used} requests (the HEAD and one per row group, in windows)`, used <= Number(rg) + 1 ? [] : [`${used}`]);
+  // a LIMIT leaves the background window in flight: the next statement is unharmed
+  await qa(`SELECT * FROM ${remote} LIMIT 5`);
+  check('read-ahead: a scan ended with a window in flight leaves nothing behind',
+    sameRows(await qa(`SELECT count(*) FROM ${remote}`), [['120000']], 'count'));
 }
 
 // nested columns
@@ -496,6 +518,28 @@ else {
     const t = await table(`${base}/${fault}/items.parquet`, { server: 'os_web', columns: ITEMS });
     check(`faults: ${what}`, expectError(await sqlError(query(t)), code, re));
   }
+  // faults in a background window: the 30th request of a path is one
+  const items40 = fs.readFileSync(local('items40.parquet'));
+  objects.set('items40.parquet', items40);
+  const loc40 = await table(local('items40.parquet'), { server: 'os_local', columns: ITEMS });
+  const want40 = await qa(query(loc40));
+  for (const [fault, what] of [['reset@30', 'a reset'], ['flaky503@30', '503s']]) {
+    const t = await table(`${base}/${fault}/items40.parquet`, { server: 'os_web', columns: ITEMS });
+    const e = await sqlError(query(t));
+    check(`faults in a background window: ${what}: the same rows`, e ? [`${e.code} ${e.message}`] : sameRows(await qa(query(t)), want40, 'rows'));
+  }
+  const replaced = await table(`${base}/replaced@25/items40.parquet`, { server: 'os_web', columns: ITEMS });
+  check('faults in a background window: the object replaced: HV021', expectError(await sqlError(query(replaced)), 'HV021', /changed while it was being read/));
+  const hung40 = await table(`${base}/hang@30/items40.parquet`, { server: 'os_web', columns: ITEMS });
+  await q("SET statement_timeout = '1s'");
+  const h0 = Date.now();
+  const he40 = await sqlError(query(hung40));
+  const took40 = Date.now() - h0;
+  await q('RESET statement_timeout');
+  check(`faults in a background window: statement_timeout ends a hung read (${took40} ms)`,
+    [...expectError(he40, '57014', /timeout/), ...(took40 < 2500 ? [] : [`took ${took40} ms`])]);
+  check('faults: after them the same file reads whole', sameRows(await qa(query(await table(`${base}/ok/items40.parquet`, { server: 'os_web', columns: ITEMS }))), want40, 'rows'));
+
   const hung = await table(`${base}/hang@5/items.parquet`, { server: 'os_web', columns: ITEMS });
   await q("SET statement_timeout = '1s'");
   const t0 = Date.now();

@@ -40,7 +40,7 @@ print_string(const char *s)
 }
 
 static void
-run(PqStoreConfig * c, char **f, int nf)
+run(PqStoreConfig *c, char **f, int nf)
 {
 	PqUrl	   *u = pq_url_parse(f[1]);
 
@@ -70,7 +70,7 @@ run(PqStoreConfig * c, char **f, int nf)
 			bufs[i] = palloc(Max(len[i], 1));
 		}
 		pq_store_get_ranges(c, u, strcmp(f[2], "-") ? f[2] : NULL, n, off, len,
-							bufs);
+							bufs, NULL);
 		printf("{\"sha256\":[");
 		for (i = 0; i < n; i++)
 		{

@@ -145,11 +145,21 @@ remote_stamp(const PqfdwAccess *access, int64 size, const char *etag,
 }
 
 static void
-remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens)
+remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens,
+				bool background)
 {
 	PqSource   *remote = ((FdSource *) src)->remote;
 
-	remote->prefetch(remote, n, offsets, lens);
+	remote->prefetch(remote, n, offsets, lens, background);
+	src->bytes_read = remote->bytes_read;
+}
+
+static void
+remote_poll(PqSource *src)
+{
+	PqSource   *remote = ((FdSource *) src)->remote;
+
+	remote->poll(remote);
 	src->bytes_read = remote->bytes_read;
 }
 
@@ -176,6 +186,7 @@ remote_source_open(const char *url, const PqfdwAccess *access)
 	fs->src.read = remote_read;
 	fs->src.read_many = remote_read_many;
 	fs->src.prefetch = remote_prefetch;
+	fs->src.poll = remote_poll;
 	fs->src.coalesce_gap = remote->coalesce_gap;
 	return fs;
 }

@@ -216,7 +216,7 @@ pqfdw_remote_read_object(const PqfdwRemoteId *id, const char *url,
 		int64		offset = 0;
 
 		pq_store_get_ranges(pqfdw_remote_config(id), pq_url_parse(url), etag,
-							1, &offset, &size, &dest);
+							1, &offset, &size, &dest, NULL);
 		pqfdw_remote_requests++;
 	}
 	buf[size] = '\0';

@@ -9,10 +9,15 @@
  * also fetches the last TAIL_PREFETCH bytes, in flight together with it,
  * and the footer (and, for small files, the page indexes after the row
  * groups) are read from that copy.  A footer longer than the prefetch
- * costs one more request.  Reads of many ranges at once (a row group's
- * column chunks) go out together, up to the server's max_connections, and
- * the table reader fetches the chunks of the next row groups in one batch
- * (prefetch), kept until the next batch or the source's release.
+ * costs one more request, and so does the first read of a page index or
+ * Bloom filter in the last megabyte, which takes the rest of the object
+ * with it.  Reads of many ranges at once (a row group's
+ * column chunks) go out together, up to the server's max_connections.
+ * The table reader fetches the chunks of the row groups it enters next in
+ * batches (prefetch): the current one, read from memory, and the next,
+ * in flight in the background while the current one decodes (moved on by
+ * poll and by every other request); a read within the next batch waits
+ * for it and makes it the current one.
  *
  *-------------------------------------------------------------------------
  */
@@ -22,11 +27,24 @@
 
 #define TAIL_PREFETCH (64 * 1024)
 
+/* Reads this close to the end take the rest of the object with them. */
+#define TAIL_WINDOW (1024 * 1024)
+
 /*
  * Ranges closer than this are fetched as one: a request costs a round
  * trip, and a gap of this size costs about as much at 100 MB/s and 5 ms.
  */
 #define REMOTE_COALESCE_GAP (512 * 1024)
+
+/* A batch of ranges fetched ahead, and their bytes. */
+typedef struct Ahead
+{
+	int			n;
+	int64	   *off;
+	int64	   *len;
+	uint8	  **buf;
+	PqHttpBatch *pending;		/* still in flight: wait before reading */
+} Ahead;
 
 typedef struct RemoteSource
 {
@@ -39,11 +57,8 @@ typedef struct RemoteSource
 	uint8		head[4];
 	bool		have_head;
 	MemoryContext cxt;			/* where the source lives */
-	/* the last prefetch's ranges and their bytes */
-	int			nahead;
-	int64	   *ahead_off;
-	int64	   *ahead_len;
-	uint8	  **ahead_buf;
+	Ahead		cur;			/* fetched */
+	Ahead		next;			/* in flight, or fetched but not yet read */
 } RemoteSource;
 
 static char *
@@ -78,6 +93,25 @@ check_range(PqSource *src, int64 offset, size_t len)
 						src->name, len, offset, src->size)));
 }
 
+static void
+drop_ahead(Ahead *a)
+{
+	int			i;
+
+	/* the transfers first: they write into the buffers */
+	if (a->pending)
+		pq_http_batch_cancel(a->pending);
+	for (i = 0; i < a->n; i++)
+		pfree(a->buf[i]);
+	if (a->off)
+	{
+		pfree(a->off);
+		pfree(a->len);
+		pfree(a->buf);
+	}
+	memset(a, 0, sizeof(Ahead));
+}
+
 /* Whether [offset, offset + len) was fetched already; then copied to buf. */
 static bool
 from_copy(RemoteSource *rs, int64 offset, size_t len, uint8 *buf)
@@ -94,43 +128,40 @@ from_copy(RemoteSource *rs, int64 offset, size_t len, uint8 *buf)
 		memcpy(buf, rs->head + offset, len);
 		return true;
 	}
-	for (i = 0; i < rs->nahead; i++)
-		if (offset >= rs->ahead_off[i] &&
-			offset + (int64) len <= rs->ahead_off[i] + rs->ahead_len[i])
+	for (i = 0; i < rs->cur.n; i++)
+		if (offset >= rs->cur.off[i] &&
+			offset + (int64) len <= rs->cur.off[i] + rs->cur.len[i])
 		{
-			memcpy(buf, rs->ahead_buf[i] + (offset - rs->ahead_off[i]), len);
+			memcpy(buf, rs->cur.buf[i] + (offset - rs->cur.off[i]), len);
+			return true;
+		}
+	for (i = 0; i < rs->next.n; i++)
+		if (offset >= rs->next.off[i] &&
+			offset + (int64) len <= rs->next.off[i] + rs->next.len[i])
+		{
+			/* the scan has reached the next batch */
+			if (rs->next.pending)
+				pq_http_batch_wait(rs->next.pending);
+			rs->next.pending = NULL;
+			drop_ahead(&rs->cur);
+			rs->cur = rs->next;
+			memset(&rs->next, 0, sizeof(Ahead));
+			memcpy(buf, rs->cur.buf[i] + (offset - rs->cur.off[i]), len);
 			return true;
 		}
 	return false;
 }
 
-static void
-drop_ahead(RemoteSource *rs)
-{
-	int			i;
 
-	for (i = 0; i < rs->nahead; i++)
-		pfree(rs->ahead_buf[i]);
-	if (rs->ahead_off)
-	{
-		pfree(rs->ahead_off);
-		pfree(rs->ahead_len);
-		pfree(rs->ahead_buf);
-	}
-	rs->nahead = 0;
-	rs->ahead_off = NULL;
-	rs->ahead_len = NULL;
-	rs->ahead_buf = NULL;
-}
-
-/* GET n ranges, all in flight together. */
+/* GET n ranges, all in flight together (with background: left to go on). */
 static void
 fetch(RemoteSource *rs, int n, const int64 *offsets, const int64 *lengths,
-	  uint8 **bufs)
+	  uint8 **bufs, PqHttpBatch **background)
 {
 	int			i;
 
-	pq_store_get_ranges(&rs->cfg, rs->url, rs->etag, n, offsets, lengths, bufs);
+	pq_store_get_ranges(&rs->cfg, rs->url, rs->etag, n, offsets, lengths, bufs,
+						background);
 	pqfdw_remote_requests += n;
 	for (i = 0; i < n; i++)
 		rs->src.bytes_read += lengths[i];
@@ -152,7 +183,7 @@ remote_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
 	{
 		/* opening the file: the footer is wanted next */
 		rs->tail_start = Max(0, src->size - TAIL_PREFETCH);
-		rs->tail = palloc(src->size - rs->tail_start);
+		rs->tail = MemoryContextAlloc(rs->cxt, src->size - rs->tail_start);
 		if (rs->tail_start > 0)
 		{
 			offsets[n] = 0;
@@ -164,7 +195,7 @@ remote_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
 		bufs[n++] = rs->tail;
 		PG_TRY();
 		{
-			fetch(rs, n, offsets, lengths, bufs);
+			fetch(rs, n, offsets, lengths, bufs, NULL);
 		}
 		PG_CATCH();
 		{
@@ -178,10 +209,34 @@ remote_read(PqSource *src, int64 offset, size_t len, uint8 *buf)
 			elog(ERROR, "prefetched bytes of \"%s\" do not cover offset 0", src->name);
 		return;
 	}
+	if (offset >= src->size - TAIL_WINDOW && len <= TAIL_WINDOW)
+	{
+		/*
+		 * Page indexes and Bloom filters lie between the column data and the
+		 * footer, read a piece at a time: the first such read takes the
+		 * object from there to the end (or to the tail already held).
+		 */
+		int64		end = rs->tail ? rs->tail_start : src->size;
+		uint8	   *tail = MemoryContextAlloc(rs->cxt, src->size - offset);
+
+		offsets[0] = offset;
+		lengths[0] = end - offset;
+		bufs[0] = tail;
+		fetch(rs, 1, offsets, lengths, bufs, NULL);
+		if (rs->tail)
+		{
+			memcpy(tail + (end - offset), rs->tail, src->size - end);
+			pfree(rs->tail);
+		}
+		rs->tail = tail;
+		rs->tail_start = offset;
+		if (from_copy(rs, offset, len, buf))
+			return;
+	}
 	offsets[0] = offset;
 	lengths[0] = len;
 	bufs[0] = buf;
-	fetch(rs, 1, offsets, lengths, bufs);
+	fetch(rs, 1, offsets, lengths, bufs, NULL);
 }
 
 static void
@@ -205,39 +260,54 @@ remote_read_many(PqSource *src, int n, const int64 *offsets,
 		b[m++] = bufs[i];
 	}
 	if (m > 0)
-		fetch(rs, m, o, l, b);
+		fetch(rs, m, o, l, b, NULL);
 	pfree(o);
 	pfree(l);
 	pfree(b);
 }
 
 static void
-remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens)
+remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens,
+				bool background)
 {
 	RemoteSource *rs = (RemoteSource *) src;
+	Ahead	   *a = background ? &rs->next : &rs->cur;
 	MemoryContext old;
-	int			m = 0;
 	int			i;
 
-	drop_ahead(rs);
+	drop_ahead(a);
+	/* the batch and everything it writes or signs with live with rs */
 	old = MemoryContextSwitchTo(rs->cxt);
-	rs->ahead_off = palloc(sizeof(int64) * Max(n, 1));
-	rs->ahead_len = palloc(sizeof(int64) * Max(n, 1));
-	rs->ahead_buf = palloc(sizeof(uint8 *) * Max(n, 1));
+	a->off = palloc(sizeof(int64) * Max(n, 1));
+	a->len = palloc(sizeof(int64) * Max(n, 1));
+	a->buf = palloc(sizeof(uint8 *) * Max(n, 1));
 	for (i = 0; i < n; i++)
 	{
 		check_range(src, offsets[i], lens[i]);
 		if (lens[i] == 0 ||
 			(rs->tail != NULL && offsets[i] >= rs->tail_start))
 			continue;
-		rs->ahead_off[m] = offsets[i];
-		rs->ahead_len[m] = lens[i];
-		rs->ahead_buf[m++] = palloc(lens[i]);
+		a->off[a->n] = offsets[i];
+		a->len[a->n] = lens[i];
+		a->buf[a->n++] = palloc(lens[i]);
 	}
+	if (a->n > 0)
+		fetch(rs, a->n, a->off, a->len, a->buf,
+			  background ? &a->pending : NULL);
 	MemoryContextSwitchTo(old);
-	rs->nahead = m;
-	if (m > 0)
-		fetch(rs, m, rs->ahead_off, rs->ahead_len, rs->ahead_buf);
+}
+
+/* Move the background batch on; its transfers freed once it is done. */
+static void
+remote_poll(PqSource *src)
+{
+	RemoteSource *rs = (RemoteSource *) src;
+
+	if (rs->next.pending && pq_http_batch_poll(rs->next.pending))
+	{
+		pq_http_batch_wait(rs->next.pending);
+		rs->next.pending = NULL;
+	}
 }
 
 void
@@ -245,7 +315,8 @@ pqfdw_remote_source_release(PqSource *src)
 {
 	RemoteSource *rs = (RemoteSource *) src;
 
-	drop_ahead(rs);
+	drop_ahead(&rs->next);
+	drop_ahead(&rs->cur);
 	if (rs->tail)
 		pfree(rs->tail);
 	rs->tail = NULL;
@@ -267,6 +338,7 @@ pqfdw_remote_source_open(const PqfdwRemoteId *id, const char *url,
 	rs->src.read_many = remote_read_many;
 	rs->src.coalesce_gap = REMOTE_COALESCE_GAP;
 	rs->src.prefetch = remote_prefetch;
+	rs->src.poll = remote_poll;
 	rs->cxt = CurrentMemoryContext;
 	rs->src.opaque = rs;
 	return &rs->src;

@@ -296,6 +296,7 @@ open_file(PqTableReader *tr, int next)
 	}
 	tr->row_group = -1;
 	tr->ahead_last = -1;
+	tr->next_first = tr->next_last = -1;
 	tr->rg_rows_left = 0;
 	tr->file_row = 0;
 	return true;
@@ -942,6 +943,9 @@ pqfdw_table_reader_next(PqTableReader *tr)
 	pq_errloc_push(&tr->loc, tr->file ? tr->file->src->name : NULL);
 	if (tr->file && tr->row_group >= 0)
 		tr->loc.row_group = tr->row_group;
+	/* the next window, in flight behind the URL, moves on between batches */
+	if (tr->file && tr->file->src->poll)
+		tr->file->src->poll(tr->file->src);
 	b = next_batch(tr);
 	pq_errloc_pop(&tr->loc);
 	return b;

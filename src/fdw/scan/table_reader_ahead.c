@@ -77,36 +77,76 @@ may_enter(PqTableReader *tr, int row_group)
 }
 
 /*
+ * A window of row groups from first on (first itself always; after it
+ * those the scan may enter), fetched in one batch, now or in the
+ * background; the last row group it covers (-1: none).
+ */
+static int
+fetch_window(PqTableReader *tr, PqColumnReader **readers, int nreaders,
+			 int first, bool background)
+{
+	int			rgs[READ_AHEAD_ROW_GROUPS];
+	int			n = 0;
+	int			covered;
+	int			rg;
+
+	for (rg = first; rg < tr->file->md.n_row_groups && n < READ_AHEAD_ROW_GROUPS; rg++)
+		if ((rg == first && !background) || may_enter(tr, rg))
+			rgs[n++] = rg;
+	if (n == 0)
+		return -1;
+	covered = pq_chunk_fetch_prefetch(readers, nreaders, rgs, n,
+									  READ_AHEAD_BYTES, background);
+	return covered > 0 ? rgs[covered - 1] : -1;
+}
+
+/*
  * Files behind URLs pay a round trip per request: entering a row group the
- * last batch did not fetch, fetch the chunks of every column of it and of
- * the next row groups the statistics leave, in one batch of requests in
- * flight together, up to READ_AHEAD_ROW_GROUPS and READ_AHEAD_BYTES.  A row
- * group whose own pruning (Bloom filters, dictionaries, pages) then drops
- * it was fetched for nothing; page ranges read within the chunks come from
- * the batch.  Parallel scans claim row groups one at a time: only theirs.
+ * current window did not fetch, the window from it is fetched (every
+ * column's chunks of it and of the next row groups the statistics leave,
+ * up to READ_AHEAD_ROW_GROUPS and READ_AHEAD_BYTES, in one batch of
+ * requests in flight together), or the background window becomes the
+ * current one; then the window after it starts in the background, to
+ * arrive while this one decodes (pqfdw_table_reader_next polls it).  A row
+ * group its own pruning (Bloom filters, dictionaries, pages) then drops
+ * was fetched for nothing; page ranges within the chunks come from the
+ * batch.  Parallel scans claim row groups one at a time: only theirs, and
+ * nothing in the background.
  */
 void
 pqfdw_table_reader_read_ahead(PqTableReader *tr)
 {
 	PqColumnReader **readers;
-	int			rgs[READ_AHEAD_ROW_GROUPS];
-	int			n = 0;
 	int			nreaders;
-	int			covered;
-	int			rg;
 
-	if (tr->file->src->prefetch == NULL || tr->row_group <= tr->ahead_last)
+	/* pieces of a row group read their pages, not every piece the chunks */
+	if (tr->file->src->prefetch == NULL || tr->row_group <= tr->ahead_last ||
+		tr->unit_pieces > 1)
 		return;
 	readers = pqfdw_table_reader_file_readers(tr, &nreaders);
 	if (nreaders == 0)
 		return;
-	rgs[n++] = tr->row_group;
+	if (tr->row_group >= tr->next_first && tr->row_group <= tr->next_last)
+		tr->ahead_last = tr->next_last;
+	else if (tr->claim)
+	{
+		(void) pq_chunk_fetch_prefetch(readers, nreaders, &tr->row_group, 1,
+									   READ_AHEAD_BYTES, false);
+		tr->ahead_last = tr->row_group;
+	}
+	else
+	{
+		int			last = fetch_window(tr, readers, nreaders, tr->row_group,
+										false);
+
+		tr->ahead_last = Max(last, tr->row_group);
+	}
+	tr->next_first = tr->next_last = -1;
 	if (tr->claim == NULL)
-		for (rg = tr->row_group + 1;
-			 rg < tr->file->md.n_row_groups && n < READ_AHEAD_ROW_GROUPS; rg++)
-			if (may_enter(tr, rg))
-				rgs[n++] = rg;
-	covered = pq_chunk_fetch_prefetch(readers, nreaders, rgs, n,
-									  READ_AHEAD_BYTES);
-	tr->ahead_last = covered > 0 ? rgs[covered - 1] : tr->row_group;
+	{
+		tr->next_last = fetch_window(tr, readers, nreaders, tr->ahead_last + 1,
+									 true);
+		if (tr->next_last >= 0)
+			tr->next_first = tr->ahead_last + 1;
+	}
 }

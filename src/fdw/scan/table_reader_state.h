@@ -91,7 +91,9 @@ struct PqTableReader
 	int64		rg_pos;
 	MemoryContext rg_cxt;		/* reset per row group */
 	PqChunkFetch *chunk_fetch;	/* the row group's chunks, read whole */
-	int			ahead_last;		/* last row group the read-ahead fetched */
+	int			ahead_last;		/* last row group of the current window */
+	int			next_first;		/* the background window's, or -1 */
+	int			next_last;
 
 	/*
 	 * The batch handed out (batch.h), column-major: capacity Datums and nulls

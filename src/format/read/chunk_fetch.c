@@ -159,7 +159,8 @@ pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers, int n,
 
 int
 pq_chunk_fetch_prefetch(PqColumnReader **readers, int n,
-						const int *row_groups, int nrg, size_t budget)
+						const int *row_groups, int nrg, size_t budget,
+						bool background)
 {
 	PqSource   *src;
 	ChunkSlot  *slots;
@@ -188,7 +189,7 @@ pq_chunk_fetch_prefetch(PqColumnReader **readers, int n,
 		nruns += k;
 		bytes += total;
 	}
-	src->prefetch(src, nruns, run_start, run_len);
+	src->prefetch(src, nruns, run_start, run_len, background);
 	pfree(slots);
 	pfree(run_start);
 	pfree(run_len);

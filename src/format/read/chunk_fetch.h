@@ -35,12 +35,13 @@ extern void pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers,
 
 /*
  * Sources that pay per request: fetch the chunks readers[0, n) will read in
- * row_groups[0, nrg) (in the order the scan enters them) now, in one batch,
- * as far as budget bytes allow (the first always).  Returns how many row
- * groups the batch covers; 0 when the source reads cheaply anyway.
+ * row_groups[0, nrg) (in the order the scan enters them) in one batch, now
+ * or in the background (PqSource.prefetch), as far as budget bytes allow
+ * (the first always).  Returns how many row groups the batch covers; 0
+ * when the source reads cheaply anyway.
  */
 extern int	pq_chunk_fetch_prefetch(PqColumnReader **readers, int n,
 									const int *row_groups, int nrg,
-									size_t budget);
+									size_t budget, bool background);
 
 #endif							/* PQ_CHUNK_FETCH_H */

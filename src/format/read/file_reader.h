@@ -34,12 +34,15 @@ struct PqSource
 	int64		coalesce_gap;	/* ranges this close are read as one */
 
 	/*
-	 * Fetch ranges now, all at once, and keep them until the next call: reads
-	 * within them are then served from memory.  NULL where reads are cheap
-	 * (local files).
+	 * Fetch ranges all at once, now or in the background, and keep them until
+	 * the next call of the same kind: reads within them are then served from
+	 * memory (a read within the background batch waits for it). poll moves
+	 * background work on without waiting.  NULL where reads are cheap (local
+	 * files).
 	 */
 	void		(*prefetch) (PqSource *src, int n, const int64 *offsets,
-							 const size_t *lens);
+							 const size_t *lens, bool background);
+	void		(*poll) (PqSource *src);
 	void	   *opaque;
 	int64		bytes_read;		/* statistics for EXPLAIN ANALYZE */
 	const PqDecryptionConfig *decrypt;	/* keys; NULL: none available */

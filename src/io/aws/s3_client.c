@@ -177,12 +177,21 @@ pq_s3_head(const PqS3Config *c, const char *bucket, const char *key,
 void
 pq_s3_get_ranges(const PqS3Config *c, const char *bucket, const char *key,
 				 const char *display, const char *etag, int n,
-				 const int64 *offsets, const int64 *lengths, uint8 **bufs)
+				 const int64 *offsets, const int64 *lengths, uint8 **bufs,
+				 PqHttpBatch **background)
 {
 	PqHttpRequest **rs = palloc(sizeof(PqHttpRequest *) * Max(n, 1));
 	PqHttpConfig h = http_config(c);
 	int			i;
 
+	/* signing later, from the background, needs c then: a copy */
+	if (background)
+	{
+		PqS3Config *copy = palloc(sizeof(PqS3Config));
+
+		*copy = *c;
+		c = copy;
+	}
 	for (i = 0; i < n; i++)
 	{
 		rs[i] = s3_request(c, "GET", bucket, key, NULL, 0, display, 0);
@@ -191,7 +200,10 @@ pq_s3_get_ranges(const PqS3Config *c, const char *bucket, const char *key,
 		rs[i]->dest = bufs[i];
 		rs[i]->if_match = etag;
 	}
-	pq_http_run(rs, n, &h, NULL);
+	if (background)
+		*background = pq_http_batch_start(rs, n, &h, NULL);
+	else
+		pq_http_run(rs, n, &h, NULL);
 }
 
 void

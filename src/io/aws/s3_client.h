@@ -37,11 +37,14 @@ extern bool pq_s3_head(const PqS3Config *c, const char *bucket,
  * Bytes [offsets[i], offsets[i] + lengths[i]) of the object into bufs[i],
  * all requests in flight together (up to http.max_in_flight); with etag,
  * each carries If-Match, so a replaced object is an ERROR, never a mix.
+ * With background, started and left to go on (pq_http_batch_start): the
+ * strings of c and bufs must live as long as the batch.
  */
 extern void pq_s3_get_ranges(const PqS3Config *c, const char *bucket,
 							 const char *key, const char *display,
 							 const char *etag, int n, const int64 *offsets,
-							 const int64 *lengths, uint8 **bufs);
+							 const int64 *lengths, uint8 **bufs,
+							 PqHttpBatch **background);
 
 /*
  * Every object whose key starts with prefix (with delimiter, the common

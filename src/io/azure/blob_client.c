@@ -156,12 +156,20 @@ void
 pq_blob_get_ranges(const PqAzureConfig *c, const char *container,
 				   const char *blob, const char *display, const char *etag,
 				   int n, const int64 *offsets, const int64 *lengths,
-				   uint8 **bufs)
+				   uint8 **bufs, PqHttpBatch **background)
 {
 	PqHttpRequest **rs = palloc(sizeof(PqHttpRequest *) * Max(n, 1));
 	PqHttpConfig h = http_config(c);
 	int			i;
 
+	/* signing later, from the background, needs c then: a copy */
+	if (background)
+	{
+		PqAzureConfig *copy = palloc(sizeof(PqAzureConfig));
+
+		*copy = *c;
+		c = copy;
+	}
 	for (i = 0; i < n; i++)
 	{
 		rs[i] = blob_request(c, "GET", container, blob, NULL, 0, display, 0);
@@ -170,7 +178,10 @@ pq_blob_get_ranges(const PqAzureConfig *c, const char *container,
 		rs[i]->dest = bufs[i];
 		rs[i]->if_match = etag;
 	}
-	pq_http_run(rs, n, &h, NULL);
+	if (background)
+		*background = pq_http_batch_start(rs, n, &h, NULL);
+	else
+		pq_http_run(rs, n, &h, NULL);
 }
 
 void

@@ -34,7 +34,8 @@ extern bool pq_blob_head(const PqAzureConfig *c, const char *container,
 extern void pq_blob_get_ranges(const PqAzureConfig *c, const char *container,
 							   const char *blob, const char *display,
 							   const char *etag, int n, const int64 *offsets,
-							   const int64 *lengths, uint8 **bufs);
+							   const int64 *lengths, uint8 **bufs,
+							   PqHttpBatch **background);
 
 /* Every blob whose name starts with prefix (with delimiter: prefixes). */
 extern void pq_blob_list(const PqAzureConfig *c, const char *container,

@@ -100,4 +100,22 @@ extern void pq_http_request_init(PqHttpRequest *r, const char *method,
 extern void pq_http_run(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
 						const long *statuses_ok);
 
+/*
+ * The same requests started and left to go on in the background: every
+ * later pq_http_run(), poll or wait moves them on (ERRORs as above, raised
+ * by whichever call finds them).  Requests and their buffers must live as
+ * long as the batch, which belongs to the current memory context (its
+ * reset or deletion cancels what is still in flight).  poll: never waits,
+ * true when every request has its answer; wait: until then, and frees the
+ * batch's transfers; cancel: stops them.
+ */
+typedef struct PqHttpBatch PqHttpBatch;
+
+extern PqHttpBatch *pq_http_batch_start(PqHttpRequest **reqs, int n,
+										const PqHttpConfig *cfg,
+										const long *statuses_ok);
+extern bool pq_http_batch_poll(PqHttpBatch *b);
+extern void pq_http_batch_wait(PqHttpBatch *b);
+extern void pq_http_batch_cancel(PqHttpBatch *b);
+
 #endif							/* PQ_IO_HTTP_H */

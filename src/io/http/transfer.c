@@ -67,6 +67,7 @@ typedef struct Transfer
 	long		head_status;	/* the HEAD's status; 0: not asked again */
 	bool		at_once;		/* the next attempt needs no backoff */
 	uint8		reason_byte[1];
+	struct PqHttpBatch *batch;	/* the batch it belongs to */
 } Transfer;
 
 static CURLM *multi = NULL;
@@ -590,107 +591,239 @@ check_interrupts(void)
 		pq_io_check_interrupts();
 }
 
-static void
-run_loop(Transfer *ts, int n, const PqHttpConfig *cfg, const long *statuses_ok)
+/*
+ * Requests in flight together: run to their end by pq_http_run(), or
+ * started by pq_http_batch_start() and moved on by every later pump, so
+ * that a scan's next reads arrive while it decodes.  Every batch with
+ * transfers in the multi handle is on the active list, so a pump for one
+ * finishes the transfers of any (an ERROR of one is the statement's).
+ */
+struct PqHttpBatch
 {
-	int			done = 0;
+	Transfer   *ts;
+	int			n;
+	int			done;
+	PqHttpConfig cfg;
+	const long *statuses_ok;
+	MemoryContext cxt;			/* what finishing a transfer allocates */
+	MemoryContextCallback on_reset; /* async batches: released with cxt */
+	bool		linked;
+	PqHttpBatch *next;
+};
 
-	while (done < n)
-	{
-		int64		now = now_ms();
-		int64		wake = now + PQ_IO_POLL_MS;
-		int			active = 0;
-		int			running;
-		int			i;
-		CURLMsg    *msg;
-		int			left;
+static PqHttpBatch *active = NULL;
 
-		for (i = 0; i < n; i++)
-			active += ts[i].state == T_ACTIVE;
-		for (i = 0; i < n && active < cfg->max_in_flight; i++)
-			if (ts[i].state == T_PENDING)
-			{
-				if (ts[i].not_before_ms <= now)
-				{
-					start(&ts[i], cfg);
-					active++;
-				}
-				else
-					wake = Min(wake, ts[i].not_before_ms);
-			}
+static void
+link_batch(PqHttpBatch *b)
+{
+	b->next = active;
+	active = b;
+	b->linked = true;
+}
 
-		if (curl_multi_perform(multi, &running) != CURLM_OK)
-			ereport(ERROR,
-					(errcode(ERRCODE_IO_ERROR),
-					 errmsg("libcurl's request loop failed")));
-		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+/* Take b off the active list and free its transfers; no ERROR. */
+static void
+release_batch(PqHttpBatch *b)
+{
+	PqHttpBatch **p;
+	int			i;
+
+	if (!b->linked)
+		return;
+	for (p = &active; *p; p = &(*p)->next)
+		if (*p == b)
 		{
-			Transfer   *t;
-			bool		retry;
+			*p = b->next;
+			break;
+		}
+	b->linked = false;
+	for (i = 0; i < b->n; i++)
+		release(&b->ts[i]);
+}
 
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &t);
-			t->result = msg->data.result;
-			curl_multi_remove_handle(multi, t->easy);
-			t->state = T_PENDING;
-			finish(t, statuses_ok, &retry);
-			if (!retry)
+static void
+release_batch_cb(void *arg)
+{
+	release_batch((PqHttpBatch *) arg);
+}
+
+/* Start what may start of b: pending transfers due, up to max_in_flight. */
+static int64
+start_due(PqHttpBatch *b, int64 now, int64 wake)
+{
+	int			active_n = 0;
+	int			i;
+
+	for (i = 0; i < b->n; i++)
+		active_n += b->ts[i].state == T_ACTIVE;
+	for (i = 0; i < b->n && active_n < b->cfg.max_in_flight; i++)
+		if (b->ts[i].state == T_PENDING)
+		{
+			if (b->ts[i].not_before_ms <= now)
 			{
-				t->state = T_DONE;
-				done++;
+				MemoryContext old = MemoryContextSwitchTo(b->cxt);
+
+				start(&b->ts[i], &b->cfg);
+				MemoryContextSwitchTo(old);
+				active_n++;
 			}
-			else if (t->at_once)
-			{
-				t->at_once = false;
-				t->not_before_ms = 0;
-			}
-			else if (t->r->attempts > cfg->max_retries && unreachable(t))
-			{
-				t->r->status = 0;
-				t->state = T_DONE;
-				done++;
-			}
-			else if (t->r->attempts > cfg->max_retries)
-				ereport(ERROR,
-						(errcode(ERRCODE_IO_ERROR),
-						 errmsg("could not read \"%s\" after %d attempts: %s",
-								t->r->display, t->r->attempts, t->last_problem)));
 			else
-				t->not_before_ms = now_ms() + backoff_ms(t, cfg);
+				wake = Min(wake, b->ts[i].not_before_ms);
 		}
-		check_interrupts();
-		if (done < n)
-		{
-			int64		wait = Max(wake - now_ms(), 0);
+	return wake;
+}
 
-			curl_multi_poll(multi, NULL, 0, (int) Min(wait, PQ_IO_POLL_MS), NULL);
-		}
+/* A transfer libcurl has finished: done, retried later, or an ERROR. */
+static void
+settle(Transfer *t, PqHttpBatch *b)
+{
+	MemoryContext old = MemoryContextSwitchTo(b->cxt);
+	bool		retry;
+
+	t->state = T_PENDING;
+	finish(t, b->statuses_ok, &retry);
+	if (!retry)
+	{
+		t->state = T_DONE;
+		b->done++;
 	}
+	else if (t->at_once)
+	{
+		t->at_once = false;
+		t->not_before_ms = 0;
+	}
+	else if (t->r->attempts > b->cfg.max_retries && unreachable(t))
+	{
+		t->r->status = 0;
+		t->state = T_DONE;
+		b->done++;
+	}
+	else if (t->r->attempts > b->cfg.max_retries)
+		ereport(ERROR,
+				(errcode(ERRCODE_IO_ERROR),
+				 errmsg("could not read \"%s\" after %d attempts: %s",
+						t->r->display, t->r->attempts, t->last_problem)));
+	else
+		t->not_before_ms = now_ms() + backoff_ms(t, &b->cfg);
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * Move every active batch on: start what is due, let libcurl work, settle
+ * what finished.  With wait_for, then sleep (interruptibly) until there is
+ * more to do, unless wait_for is done.
+ */
+static void
+pump(PqHttpBatch *wait_for)
+{
+	int64		now = now_ms();
+	int64		wake = now + PQ_IO_POLL_MS;
+	PqHttpBatch *b;
+	CURLMsg    *msg;
+	int			running;
+	int			left;
+
+	for (b = active; b; b = b->next)
+		wake = start_due(b, now, wake);
+	if (curl_multi_perform(multi, &running) != CURLM_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_IO_ERROR),
+				 errmsg("libcurl's request loop failed")));
+	while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+	{
+		Transfer   *t;
+
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &t);
+		t->result = msg->data.result;
+		curl_multi_remove_handle(multi, t->easy);
+		settle(t, t->batch);
+	}
+	check_interrupts();
+	if (wait_for && wait_for->done < wait_for->n)
+	{
+		int64		wait = Max(wake - now_ms(), 0);
+
+		curl_multi_poll(multi, NULL, 0, (int) Min(wait, PQ_IO_POLL_MS), NULL);
+	}
+}
+
+static PqHttpBatch *
+new_batch(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
+		  const long *statuses_ok)
+{
+	PqHttpBatch *b = palloc0(sizeof(PqHttpBatch));
+	int			i;
+
+	get_multi();
+	b->ts = palloc0(sizeof(Transfer) * Max(n, 1));
+	b->n = n;
+	b->cfg = *cfg;
+	b->statuses_ok = statuses_ok;
+	b->cxt = CurrentMemoryContext;
+	for (i = 0; i < n; i++)
+	{
+		b->ts[i].r = reqs[i];
+		b->ts[i].state = T_PENDING;
+		b->ts[i].batch = b;
+	}
+	return b;
 }
 
 void
 pq_http_run(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
 			const long *statuses_ok)
 {
-	Transfer   *ts = palloc0(sizeof(Transfer) * Max(n, 1));
-	int			i;
+	PqHttpBatch *b = new_batch(reqs, n, cfg, statuses_ok);
 
-	get_multi();
-	for (i = 0; i < n; i++)
-	{
-		ts[i].r = reqs[i];
-		ts[i].state = T_PENDING;
-	}
+	link_batch(b);
 	PG_TRY();
 	{
-		run_loop(ts, n, cfg, statuses_ok);
+		while (b->done < b->n)
+			pump(b);
 	}
 	PG_FINALLY();
 	{
-		for (i = 0; i < n; i++)
-			release(&ts[i]);
+		release_batch(b);
 	}
 	PG_END_TRY();
-	pfree(ts);
+	pfree(b->ts);
+	pfree(b);
+}
+
+PqHttpBatch *
+pq_http_batch_start(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
+					const long *statuses_ok)
+{
+	PqHttpBatch *b = new_batch(reqs, n, cfg, statuses_ok);
+
+	b->on_reset.func = release_batch_cb;
+	b->on_reset.arg = b;
+	MemoryContextRegisterResetCallback(b->cxt, &b->on_reset);
+	link_batch(b);
+	pump(NULL);
+	return b;
+}
+
+bool
+pq_http_batch_poll(PqHttpBatch *b)
+{
+	if (b->linked && b->done < b->n)
+		pump(NULL);
+	return b->done == b->n;
+}
+
+void
+pq_http_batch_wait(PqHttpBatch *b)
+{
+	while (b->linked && b->done < b->n)
+		pump(b);
+	release_batch(b);
+}
+
+void
+pq_http_batch_cancel(PqHttpBatch *b)
+{
+	release_batch(b);
 }

@@ -113,7 +113,7 @@ pq_store_head(const PqStoreConfig *c, const PqUrl *u, int64 *size,
 void
 pq_store_get_ranges(const PqStoreConfig *c, const PqUrl *u, const char *etag,
 					int n, const int64 *offsets, const int64 *lengths,
-					uint8 **bufs)
+					uint8 **bufs, PqHttpBatch **background)
 {
 	PqHttpRequest **rs;
 	char	   *url;
@@ -124,7 +124,7 @@ pq_store_get_ranges(const PqStoreConfig *c, const PqUrl *u, const char *etag,
 		PqS3Config	s = s3_for(c, u);
 
 		pq_s3_get_ranges(&s, u->bucket, u->key, u->display, etag, n, offsets,
-						 lengths, bufs);
+						 lengths, bufs, background);
 		return;
 	}
 	if (is_azure(u))
@@ -132,7 +132,7 @@ pq_store_get_ranges(const PqStoreConfig *c, const PqUrl *u, const char *etag,
 		PqAzureConfig a = azure_for(c, u);
 
 		pq_blob_get_ranges(&a, u->bucket, u->key, u->display, etag, n,
-						   offsets, lengths, bufs);
+						   offsets, lengths, bufs, background);
 		return;
 	}
 	url = http_url(u);
@@ -146,7 +146,10 @@ pq_store_get_ranges(const PqStoreConfig *c, const PqUrl *u, const char *etag,
 		rs[i]->dest = bufs[i];
 		rs[i]->if_match = etag;
 	}
-	pq_http_run(rs, n, &c->http, NULL);
+	if (background)
+		*background = pq_http_batch_start(rs, n, &c->http, NULL);
+	else
+		pq_http_run(rs, n, &c->http, NULL);
 }
 
 void

@@ -29,11 +29,14 @@ extern bool pq_store_head(const PqStoreConfig *c, const PqUrl *u,
 
 /*
  * Ranges of u into bufs, all in flight together; with etag, each request
- * carries If-Match (a replaced object is HV021).
+ * carries If-Match (a replaced object is HV021).  With background, started
+ * and left to go on (io/http/http.h): c's strings, u, etag and bufs must
+ * live as long as the batch.
  */
 extern void pq_store_get_ranges(const PqStoreConfig *c, const PqUrl *u,
 								const char *etag, int n, const int64 *offsets,
-								const int64 *lengths, uint8 **bufs);
+								const int64 *lengths, uint8 **bufs,
+								PqHttpBatch **background);
 
 /*
  * Every object below u's key taken as a prefix (with delimiter, the common
