@@ -112,6 +112,24 @@ drop_ahead(Ahead *a)
 	memset(a, 0, sizeof(Ahead));
 }
 
+/* A window still in flight: wait for it. */
+static void
+settle_ahead(Ahead *a)
+{
+	if (a->pending)
+		pq_http_batch_wait(a->pending);
+	a->pending = NULL;
+}
+
+/* The next window becomes the current one, arrived or not. */
+static void
+promote_next(RemoteSource *rs)
+{
+	drop_ahead(&rs->cur);
+	rs->cur = rs->next;
+	memset(&rs->next, 0, sizeof(Ahead));
+}
+
 /* Whether [offset, offset + len) was fetched already; then copied to buf. */
 static bool
 from_copy(RemoteSource *rs, int64 offset, size_t len, uint8 *buf)
@@ -132,6 +150,7 @@ from_copy(RemoteSource *rs, int64 offset, size_t len, uint8 *buf)
 		if (offset >= rs->cur.off[i] &&
 			offset + (int64) len <= rs->cur.off[i] + rs->cur.len[i])
 		{
+			settle_ahead(&rs->cur);
 			memcpy(buf, rs->cur.buf[i] + (offset - rs->cur.off[i]), len);
 			return true;
 		}
@@ -139,13 +158,9 @@ from_copy(RemoteSource *rs, int64 offset, size_t len, uint8 *buf)
 		if (offset >= rs->next.off[i] &&
 			offset + (int64) len <= rs->next.off[i] + rs->next.len[i])
 		{
-			/* the scan has reached the next batch */
-			if (rs->next.pending)
-				pq_http_batch_wait(rs->next.pending);
-			rs->next.pending = NULL;
-			drop_ahead(&rs->cur);
-			rs->cur = rs->next;
-			memset(&rs->next, 0, sizeof(Ahead));
+			/* the scan has reached the next window */
+			promote_next(rs);
+			settle_ahead(&rs->cur);
 			memcpy(buf, rs->cur.buf[i] + (offset - rs->cur.off[i]), len);
 			return true;
 		}
@@ -275,6 +290,15 @@ remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens,
 	MemoryContext old;
 	int			i;
 
+	/*
+	 * The scan asks for the window after the one it enters, which is the
+	 * next one (it becomes current, in flight or not); a window fetched now
+	 * means the scan left both behind.
+	 */
+	if (!background)
+		drop_ahead(&rs->next);
+	else if (rs->next.n > 0)
+		promote_next(rs);
 	drop_ahead(a);
 	/* the batch and everything it writes or signs with live with rs */
 	old = MemoryContextSwitchTo(rs->cxt);
