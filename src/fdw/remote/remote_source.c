@@ -291,9 +291,9 @@ remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens,
 	int			i;
 
 	/*
-	 * The scan asks for the window after the one it enters, which is the
-	 * next one (it becomes current, in flight or not); a window fetched now
-	 * means the scan left both behind.
+	 * The scan asks for the window after the one it enters, which is the next
+	 * one (it becomes current, in flight or not); a window fetched now means
+	 * the scan left both behind.
 	 */
 	if (!background)
 		drop_ahead(&rs->next);
