@@ -49,7 +49,7 @@ $(OBJS): $(FORMAT_HDRS) $(IO_HDRS) $(FDW_HDRS) $(PG_BUILD_STAMP)
 UNIT_FORMAT_SRCS = $(filter-out src/format/read/chunk_fetch.c src/format/read/column_reader.c src/format/read/dictionary_reader.c src/format/read/file_reader.c,$(FORMAT_SRCS))
 # the transport's parts that need no network: URLs, signing, answers, files
 UNIT_IO_SRCS = src/io/common/url.c src/io/common/xml_scan.c src/io/common/listing.c \
-	src/io/common/json_scan.c src/io/common/ini.c \
+	src/io/common/json_scan.c src/io/common/ini.c src/io/common/utf8.c \
 	src/io/aws/sigv4.c src/io/aws/credential_answers.c \
 	src/io/aws/s3_list.c src/io/azure/blob_list.c src/io/http/response.c
 UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c test/unit/creds_cli.c,$(sort $(wildcard test/unit/*.c)))
@@ -164,6 +164,7 @@ FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
 	$(FUZZ_BUILD)/io/common/xml_scan.o $(FUZZ_BUILD)/io/common/url.o \
 	$(FUZZ_BUILD)/io/common/listing.o $(FUZZ_BUILD)/io/azure/blob_list.o \
 	$(FUZZ_BUILD)/io/common/json_scan.o $(FUZZ_BUILD)/io/common/ini.o \
+	$(FUZZ_BUILD)/io/common/utf8.o \
 	$(FUZZ_BUILD)/io/aws/credential_answers.o \
 	$(FUZZ_BUILD)/shim.o $(FUZZ_BUILD)/fuzz_run.o
 FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))

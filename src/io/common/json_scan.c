@@ -12,6 +12,7 @@
 #include "postgres.h"
 
 #include "io/common/json_scan.h"
+#include "io/common/utf8.h"
 #include "lib/stringinfo.h"
 
 typedef struct JsonScanner
@@ -69,31 +70,6 @@ utf8_sequence(const unsigned char *p, const unsigned char *end)
 	if (c < shortest[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
 		return 0;
 	return n;
-}
-
-static void
-append_utf8(StringInfo b, uint32 c)
-{
-	if (c < 0x80)
-		appendStringInfoChar(b, (char) c);
-	else if (c < 0x800)
-	{
-		appendStringInfoChar(b, (char) (0xC0 | (c >> 6)));
-		appendStringInfoChar(b, (char) (0x80 | (c & 0x3F)));
-	}
-	else if (c < 0x10000)
-	{
-		appendStringInfoChar(b, (char) (0xE0 | (c >> 12)));
-		appendStringInfoChar(b, (char) (0x80 | ((c >> 6) & 0x3F)));
-		appendStringInfoChar(b, (char) (0x80 | (c & 0x3F)));
-	}
-	else
-	{
-		appendStringInfoChar(b, (char) (0xF0 | (c >> 18)));
-		appendStringInfoChar(b, (char) (0x80 | ((c >> 12) & 0x3F)));
-		appendStringInfoChar(b, (char) (0x80 | ((c >> 6) & 0x3F)));
-		appendStringInfoChar(b, (char) (0x80 | (c & 0x3F)));
-	}
 }
 
 /* Four hex digits after "\u"; false when they are not. */
@@ -194,7 +170,7 @@ scan_string(JsonScanner *s, StringInfo b)
 						return fail(s, "a \\u escape is half a surrogate pair");
 					if (u == 0)
 						return fail(s, "a string holds \\u0000");
-					append_utf8(b, u);
+					pq_append_utf8(b, u);
 					break;
 				default:
 					return fail(s, "a string holds an unknown escape");

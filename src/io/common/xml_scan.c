@@ -10,6 +10,7 @@
  */
 #include "postgres.h"
 
+#include "io/common/utf8.h"
 #include "io/common/xml_scan.h"
 
 void
@@ -53,31 +54,6 @@ skip_past(PqXmlScanner *s, const char *what)
 			return true;
 		}
 	return false;
-}
-
-static void
-append_utf8(StringInfo b, uint32 c)
-{
-	if (c < 0x80)
-		appendStringInfoChar(b, (char) c);
-	else if (c < 0x800)
-	{
-		appendStringInfoChar(b, (char) (0xC0 | (c >> 6)));
-		appendStringInfoChar(b, (char) (0x80 | (c & 0x3F)));
-	}
-	else if (c < 0x10000)
-	{
-		appendStringInfoChar(b, (char) (0xE0 | (c >> 12)));
-		appendStringInfoChar(b, (char) (0x80 | ((c >> 6) & 0x3F)));
-		appendStringInfoChar(b, (char) (0x80 | (c & 0x3F)));
-	}
-	else
-	{
-		appendStringInfoChar(b, (char) (0xF0 | (c >> 18)));
-		appendStringInfoChar(b, (char) (0x80 | ((c >> 12) & 0x3F)));
-		appendStringInfoChar(b, (char) (0x80 | ((c >> 6) & 0x3F)));
-		appendStringInfoChar(b, (char) (0x80 | (c & 0x3F)));
-	}
 }
 
 /* An entity after "&" at s->p; false when unknown or malformed. */
@@ -130,7 +106,7 @@ entity(PqXmlScanner *s)
 		if (q >= s->end || digits == 0 || c == 0 ||
 			(c >= 0xD800 && c <= 0xDFFF))
 			return false;
-		append_utf8(&s->text, c);
+		pq_append_utf8(&s->text, c);
 		s->p = q + 1;
 		return true;
 	}
