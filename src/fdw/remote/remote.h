@@ -82,9 +82,6 @@ extern char *pqfdw_remote_read_object(const PqfdwRemoteId *id, const char *url,
 extern void pqfdw_remote_list(const PqfdwRemoteId *id, const char *url,
 							  const char *delimiter, PqListing *out);
 
-/* Requests sent for this backend (EXPLAIN ANALYZE and the benchmark). */
-extern int64 pqfdw_remote_requests;
-
 /*
  * remote_source.c: a source over url as pqfdw_remote_stat found it.  Every
  * ranged read carries If-Match with etag, so an object replaced while it

@@ -25,8 +25,6 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-int64		pqfdw_remote_requests = 0;
-
 typedef struct ObjectEntry
 {
 	const char *key;			/* "server/role/url", in objects_cxt */
@@ -171,7 +169,6 @@ stat_object(const PqfdwRemoteId *id, const char *url, int64 *size,
 		}
 	}
 	u = pq_url_parse(url);
-	pqfdw_remote_requests++;
 	if (!pq_store_head(cfg, u, size, etag))
 	{
 		if (missing_ok)
@@ -217,7 +214,6 @@ pqfdw_remote_read_object(const PqfdwRemoteId *id, const char *url,
 
 		pq_store_get_ranges(pqfdw_remote_config(id), pq_url_parse(url), etag,
 							1, &offset, &size, &dest, NULL);
-		pqfdw_remote_requests++;
 	}
 	buf[size] = '\0';
 	return buf;
@@ -261,7 +257,6 @@ pqfdw_remote_list(const PqfdwRemoteId *id, const char *url,
 
 	pq_listing_init(out);
 	pq_store_list(cfg, u, delimiter, out);
-	pqfdw_remote_requests += out->requests;
 	now = GetCurrentTimestamp();
 
 	/* keys become URLs, kept for the statement (or the TTL) */

@@ -177,7 +177,6 @@ fetch(RemoteSource *rs, int n, const int64 *offsets, const int64 *lengths,
 
 	pq_store_get_ranges(&rs->cfg, rs->url, rs->etag, n, offsets, lengths, bufs,
 						background);
-	pqfdw_remote_requests += n;
 	for (i = 0; i < n; i++)
 		rs->src.bytes_read += lengths[i];
 }
