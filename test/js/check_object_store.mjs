@@ -557,13 +557,15 @@ else {
   fs.writeFileSync(path.join(tdir, 'ext.cnf'), 'subjectAltName=IP:127.0.0.1\n');
   ossl('x509', '-req', '-in', 'srv.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'srv.pem', '-days', '2', '-extfile', 'ext.cnf');
   fs.chmodSync(path.join(tdir, 'ca.pem'), 0o644);
-  const tls = await startFaultServer(objects, { key: fs.readFileSync(path.join(tdir, 'srv.key')), cert: fs.readFileSync(path.join(tdir, 'srv.pem')) });
+  const tls = await startFaultServer(objects, { key: fs.readFileSync(path.join(tdir, 'srv.key')), cert: fs.readFileSync(path.join(tdir, 'srv.pem')), http2: true });
   await q('DROP SERVER IF EXISTS os_tls CASCADE');
   await q(`CREATE SERVER os_tls FOREIGN DATA WRAPPER parquet_fdw OPTIONS (ca_file '${path.join(tdir, 'ca.pem')}')`);
   await q('CREATE USER MAPPING FOR PUBLIC SERVER os_tls');
   const https = `https://127.0.0.1:${tls.port}/ok/items.parquet`;
   const tt = await table(https, { server: 'os_tls', columns: ITEMS });
   check('https: verified with the server\'s ca_file, the same rows', sameRows(await qa(query(tt)), want, 'rows'));
+  check(`https: HTTP/2 where the server offers it (versions seen: ${[...tls.versions].join(', ')})`,
+    tls.versions.has('2.0') && !tls.versions.has('1.1') ? [] : [[...tls.versions].join(', ')]);
   const tu = await table(https, { server: 'os_web', columns: ITEMS });
   check('https: a certificate no CA vouches for is refused', expectError(await sqlError(query(tu)), '58030', /certificate|SSL/i));
   await tls.close();

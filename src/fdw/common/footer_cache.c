@@ -384,6 +384,14 @@ current_entry(const char *path, const PqFileStamp *stamp)
 }
 
 bool
+pqfdw_footer_cache_holds(const char *path, const PqFileStamp *stamp)
+{
+	FooterEntry *e = find_entry(path);
+
+	return e != NULL && memcmp(&e->stamp, stamp, sizeof(PqFileStamp)) == 0;
+}
+
+bool
 pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp)
 {
 	FooterEntry *e = find_entry(path);

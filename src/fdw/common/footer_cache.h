@@ -34,6 +34,10 @@ extern PqFile *pqfdw_footer_cache_open(PqSource *src, const PqFileStamp *stamp);
  */
 extern bool pqfdw_footer_cache_checked(const char *path, PqFileStamp *stamp);
 
+/* Whether the cache holds path's footer as stamp says the file is now. */
+extern bool pqfdw_footer_cache_holds(const char *path,
+									 const PqFileStamp *stamp);
+
 /* Drop path's entry: the file was just written (COPY TO). */
 extern void pqfdw_footer_cache_forget(const char *path);
 

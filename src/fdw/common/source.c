@@ -330,6 +330,43 @@ footer_only(const char *path, const PqfdwAccess *access)
 	return f;
 }
 
+/*
+ * The objects among paths[from, from + TAIL_BATCH) whose footers the cache
+ * does not hold: their ends fetched together, so that opening them costs a
+ * round trip per batch, not per object (remote_tails.c).
+ */
+#define TAIL_BATCH 256
+
+static void
+fetch_tails(List *paths, int from, const PqfdwAccess *access)
+{
+	const char **urls = palloc(sizeof(char *) * TAIL_BATCH);
+	int			n = 0;
+	int			i;
+
+	for (i = from; i < list_length(paths) && i < from + TAIL_BATCH; i++)
+	{
+		const char *path = list_nth(paths, i);
+		PqFileStamp stamp;
+		int64		size;
+		char	   *etag;
+
+		if (!pq_url_is_remote(path))
+			continue;
+		pqfdw_remote_stat(&access->remote, path, &size, &etag);
+		if (etag != NULL)
+		{
+			remote_stamp(access, size, etag, &stamp);
+			if (pqfdw_footer_cache_holds(pq_url_parse(path)->display, &stamp))
+				continue;
+		}
+		urls[n++] = path;
+	}
+	if (n > 1)
+		pqfdw_remote_fetch_tails(&access->remote, urls, n);
+	pfree(urls);
+}
+
 List *
 pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 				   bool same_schema)
@@ -344,6 +381,9 @@ pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 	{
 		const char *path = lfirst(lc);
 		PqFile	   *f = NULL;
+
+		if (access && foreach_current_index(lc) % TAIL_BATCH == 0)
+			fetch_tails(paths, foreach_current_index(lc), access);
 
 		/* an object's cached footer may be another role's: not peeked at */
 		if (!pq_url_is_remote(path))
@@ -373,7 +413,11 @@ pqfdw_open_footers(List *paths, const PqfdwAccess *access)
 
 	foreach(lc, paths)
 	{
-		PqFile	   *f = footer_only((const char *) lfirst(lc), access);
+		PqFile	   *f;
+
+		if (access && foreach_current_index(lc) % TAIL_BATCH == 0)
+			fetch_tails(paths, foreach_current_index(lc), access);
+		f = footer_only((const char *) lfirst(lc), access);
 
 		if (first == NULL)
 			first = f;

@@ -67,6 +67,27 @@ extern void pqfdw_remote_stat(const PqfdwRemoteId *id, const char *url,
 							  int64 *size, char **etag);
 
 /*
+ * Tails of many objects at once: for each url (as pqfdw_remote_stat found
+ * it), its first four bytes and last 64 kB are fetched, all objects'
+ * requests in flight together, and kept for the statement until a source
+ * over the object takes them (pqfdw_remote_source_open): opening a dataset
+ * of many objects then costs one round trip per batch, not per object.
+ */
+extern void pqfdw_remote_fetch_tails(const PqfdwRemoteId *id, const char **urls,
+									 int n);
+
+/*
+ * The fetched tail of url at this size and ETag into head (4 bytes) and a
+ * copy in the current memory context; false when there is none.
+ */
+extern bool pqfdw_remote_take_tail(const PqfdwRemoteId *id, const char *url,
+								   int64 size, const char *etag, uint8 *head,
+								   uint8 **tail, int64 *tail_start);
+
+/* Bytes of an object's end read with its first four. */
+#define PQFDW_TAIL_PREFETCH (64 * 1024)
+
+/*
  * The whole object at url (at most max bytes, else an ERROR), NUL-ended;
  * NULL when missing_ok and there is none: key material beside objects.
  */

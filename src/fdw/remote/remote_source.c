@@ -25,7 +25,7 @@
 
 #include "fdw/remote/remote.h"
 
-#define TAIL_PREFETCH (64 * 1024)
+#define TAIL_PREFETCH PQFDW_TAIL_PREFETCH
 
 /* Reads this close to the end take the rest of the object with them. */
 #define TAIL_WINDOW (1024 * 1024)
@@ -363,6 +363,10 @@ pqfdw_remote_source_open(const PqfdwRemoteId *id, const char *url,
 	rs->src.prefetch = remote_prefetch;
 	rs->src.poll = remote_poll;
 	rs->cxt = CurrentMemoryContext;
+	/* opened with others: its ends may have come with theirs */
+	if (pqfdw_remote_take_tail(id, url, size, etag, rs->head, &rs->tail,
+							   &rs->tail_start))
+		rs->have_head = true;
 	rs->src.opaque = rs;
 	return &rs->src;
 }

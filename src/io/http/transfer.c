@@ -321,6 +321,13 @@ start(Transfer *t, const PqHttpConfig *cfg)
 	curl_easy_setopt(t->easy, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(t->easy, CURLOPT_WRITEDATA, t);
 	curl_easy_setopt(t->easy, CURLOPT_CONNECTTIMEOUT_MS, (long) cfg->connect_timeout_ms);
+
+	/*
+	 * HTTP/2 where a server offers it over TLS, requests of a scan then
+	 * multiplexed on one connection rather than waiting for new ones.
+	 */
+	curl_easy_setopt(t->easy, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_2TLS);
+	curl_easy_setopt(t->easy, CURLOPT_PIPEWAIT, 1L);
 	/* no byte for idle_timeout_ms: less than 1 byte/s over that time */
 	curl_easy_setopt(t->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(t->easy, CURLOPT_LOW_SPEED_TIME,

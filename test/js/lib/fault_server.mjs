@@ -25,15 +25,20 @@
 //
 // The server counts requests per path and the most in flight at once.
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import crypto from 'node:crypto';
 
+// tls with http2: true: HTTP/2 offered by ALPN (HTTP/1.1 still allowed);
+// the HTTP versions requests came with are kept in versions.
 export function startFaultServer(objects, tls) {
 	const counts = new Map();
+	const versions = new Set();
 	let inFlight = 0;
 	let maxInFlight = 0;
 	const sockets = new Set();
 	const handler = (req, res) => {
+		versions.add(req.httpVersion);
 		inFlight++;
 		maxInFlight = Math.max(maxInFlight, inFlight);
 		res.on('close', () => inFlight--);
@@ -109,7 +114,8 @@ export function startFaultServer(objects, tls) {
 			return setTimeout(send, 100);
 		send();
 	};
-	const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
+	const server = tls?.http2 ? http2.createSecureServer({ ...tls, allowHTTP1: true }, handler)
+		: tls ? https.createServer(tls, handler) : http.createServer(handler);
 	server.on('connection', s => {
 		sockets.add(s);
 		s.on('close', () => sockets.delete(s));
@@ -119,6 +125,7 @@ export function startFaultServer(objects, tls) {
 	return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve({
 		port: server.address().port,
 		counts,
+		versions,
 		maxInFlight: () => maxInFlight,
 		resetStats: () => { maxInFlight = 0; connections = 0; },
 		connections: () => connections,
