@@ -101,9 +101,9 @@ pqfdw_remote_fetch_tails(const PqfdwRemoteId *id, const char **urls, int n)
 	}
 
 	/*
-	 * Settings looked up once, before any request: a lookup may drop
-	 * settings an invalidation made stale, which requests in flight use.
-	 * As many objects at a time as the server lets requests be in flight.
+	 * Settings looked up once, before any request: a lookup may drop settings
+	 * an invalidation made stale, which requests in flight use. As many
+	 * objects at a time as the server lets requests be in flight.
 	 */
 	cfg = pqfdw_remote_config(id);
 	group = Max(1, cfg->http.max_in_flight / 2);
