@@ -174,10 +174,10 @@ for (const lat of LATENCIES) {
     const rt = [];
     let requests = 0;
     for (let i = 0; i < RUNS; i++) {
-      const l = await coldTimed(sql.replace('T', 'hive_local'));
+      const l = await coldTimed(sql.replace(/\bT\b/, 'hive_local'));
       lt.push(l.ms);
       const r0 = viaS3.stats.requests;
-      const r = await coldTimed(sql.replace('T', 'hive_s3'));
+      const r = await coldTimed(sql.replace(/\bT\b/, 'hive_s3'));
       rt.push(r.ms);
       requests = viaS3.stats.requests - r0;
       if (JSON.stringify(l.rows) !== JSON.stringify(r.rows)) {
