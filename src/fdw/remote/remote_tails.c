@@ -65,13 +65,36 @@ this_statement(void)
 	tails_xact = GetCurrentTransactionStartTimestamp();
 }
 
+/* Requests for t's ends: one when its tail holds its head. */
+static int
+tail_requests(const FetchedTail *t)
+{
+	return t->tail_start == 0 ? 1 : 2;
+}
+
+/* Start the requests for t's ends, left to go on in *batch. */
+static void
+start_tail(const PqStoreConfig *cfg, FetchedTail *t, PqHttpBatch **batch)
+{
+	int64		offsets[2] = {0, t->tail_start};
+	int64		lengths[2] = {4, t->size - t->tail_start};
+	uint8	   *bufs[2] = {t->head, t->tail};
+	const char *url = strchr(strchr(t->key, '/') + 1, '/') + 1;
+
+	if (t->tail_start == 0)
+		pq_store_get_ranges(cfg, pq_url_parse(url), t->etag, 1, offsets + 1,
+							lengths + 1, bufs + 1, batch);
+	else
+		pq_store_get_ranges(cfg, pq_url_parse(url), t->etag, 2, offsets,
+							lengths, bufs, batch);
+}
+
 void
 pqfdw_remote_fetch_tails(const PqfdwRemoteId *id, const char **urls, int n)
 {
 	const PqStoreConfig *cfg;
 	FetchedTail **wanted;
 	PqHttpBatch **batches;
-	int			group;
 	int			nwanted = 0;
 	int			i;
 
@@ -102,41 +125,32 @@ pqfdw_remote_fetch_tails(const PqfdwRemoteId *id, const char **urls, int n)
 
 	/*
 	 * Settings looked up once, before any request: a lookup may drop settings
-	 * an invalidation made stale, which requests in flight use. As many
-	 * objects at a time as the server lets requests be in flight.
+	 * an invalidation made stale, which requests in flight use.  Objects are
+	 * started while their requests fit in max_connections, and one more as
+	 * each of them, oldest first, is done.
 	 */
 	cfg = pqfdw_remote_config(id);
-	group = Max(1, cfg->http.max_in_flight / 2);
 	batches = palloc0(sizeof(PqHttpBatch *) * Max(nwanted, 1));
 	PG_TRY();
 	{
-		int			first;
+		int			next = 0;
+		int			oldest = 0;
+		int			in_flight = 0;
 
-		for (first = 0; first < nwanted; first += group)
+		while (oldest < nwanted)
 		{
-			int			last = Min(nwanted, first + group);
 			MemoryContext old = MemoryContextSwitchTo(tails_cxt);
 
-			for (i = first; i < last; i++)
+			while (next < nwanted &&
+				   (in_flight == 0 ||
+					in_flight + tail_requests(wanted[next]) <= cfg->http.max_in_flight))
 			{
-				FetchedTail *t = wanted[i];
-				int64		offsets[2] = {0, t->tail_start};
-				int64		lengths[2] = {4, t->size - t->tail_start};
-				uint8	   *bufs[2] = {t->head, t->tail};
-				const char *url = strchr(strchr(t->key, '/') + 1, '/') + 1;
-
-				/* a small object's tail holds its head */
-				if (t->tail_start == 0)
-					pq_store_get_ranges(cfg, pq_url_parse(url), t->etag, 1,
-										offsets + 1, lengths + 1, bufs + 1,
-										&batches[i]);
-				else
-					pq_store_get_ranges(cfg, pq_url_parse(url), t->etag, 2,
-										offsets, lengths, bufs, &batches[i]);
+				start_tail(cfg, wanted[next], &batches[next]);
+				in_flight += tail_requests(wanted[next++]);
 			}
 			MemoryContextSwitchTo(old);
-			for (i = first; i < last; i++)
-				pq_http_batch_wait(batches[i]);
+			pq_http_batch_wait(batches[oldest]);
+			in_flight -= tail_requests(wanted[oldest++]);
 		}
 	}
 	PG_CATCH();
