@@ -200,10 +200,7 @@ pq_s3_get_ranges(const PqS3Config *c, const char *bucket, const char *key,
 		rs[i]->dest = bufs[i];
 		rs[i]->if_match = etag;
 	}
-	if (background)
-		*background = pq_http_batch_start(rs, n, &h, NULL);
-	else
-		pq_http_run(rs, n, &h, NULL);
+	pq_http_run_or_start(rs, n, &h, NULL, background);
 }
 
 void

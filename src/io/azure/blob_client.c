@@ -178,10 +178,7 @@ pq_blob_get_ranges(const PqAzureConfig *c, const char *container,
 		rs[i]->dest = bufs[i];
 		rs[i]->if_match = etag;
 	}
-	if (background)
-		*background = pq_http_batch_start(rs, n, &h, NULL);
-	else
-		pq_http_run(rs, n, &h, NULL);
+	pq_http_run_or_start(rs, n, &h, NULL, background);
 }
 
 void

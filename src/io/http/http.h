@@ -118,4 +118,10 @@ extern bool pq_http_batch_poll(PqHttpBatch *b);
 extern void pq_http_batch_wait(PqHttpBatch *b);
 extern void pq_http_batch_cancel(PqHttpBatch *b);
 
+/* pq_http_batch_start() into *background, or pq_http_run() when NULL. */
+extern void pq_http_run_or_start(PqHttpRequest **reqs, int n,
+								 const PqHttpConfig *cfg,
+								 const long *statuses_ok,
+								 PqHttpBatch **background);
+
 #endif							/* PQ_IO_HTTP_H */

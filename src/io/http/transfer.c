@@ -813,6 +813,16 @@ pq_http_batch_start(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
 	return b;
 }
 
+void
+pq_http_run_or_start(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
+					 const long *statuses_ok, PqHttpBatch **background)
+{
+	if (background)
+		*background = pq_http_batch_start(reqs, n, cfg, statuses_ok);
+	else
+		pq_http_run(reqs, n, cfg, statuses_ok);
+}
+
 bool
 pq_http_batch_poll(PqHttpBatch *b)
 {

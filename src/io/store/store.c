@@ -146,10 +146,7 @@ pq_store_get_ranges(const PqStoreConfig *c, const PqUrl *u, const char *etag,
 		rs[i]->dest = bufs[i];
 		rs[i]->if_match = etag;
 	}
-	if (background)
-		*background = pq_http_batch_start(rs, n, &c->http, NULL);
-	else
-		pq_http_run(rs, n, &c->http, NULL);
+	pq_http_run_or_start(rs, n, &c->http, NULL, background);
 }
 
 void
