@@ -3,12 +3,14 @@
 //   node --openssl-legacy-provider bench/object_store.mjs WORK RUNS FILES LATENCY_MS...
 //
 // WORK holds lineitem.parquet; PostgreSQL through the PG* environment
-// variables with parquet_fdw created.  Starts the local S3 of the tests
-// (test/js/lib/s3_emulator.mjs) and in front of it a proxy that holds every
-// request for the latency being measured, counting requests and the body
-// bytes it passes on.  Each query runs once to warm caches (the footer
-// cache, the page cache of the local file and of s3rver's copy), then RUNS
-// times for each reader; the median is reported.
+// variables with parquet_fdw created.  Two stores serve it: nginx
+// (bench/nginx_store.mjs: a port per latency, which it adds itself, and
+// almost no CPU), and the local S3 of the tests (test/js/lib/s3_emulator.mjs,
+// signed requests) behind a proxy that holds every request for the latency
+// being measured; both count requests and the bytes they send.  Each query
+// runs once to warm caches (the footer cache, the page cache of the local
+// file and of s3rver's copy), then RUNS times for each reader; the median
+// is reported.
 import net from 'node:net';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -27,12 +29,12 @@ const FILE = path.join(WORK, 'lineitem.parquet');
 const KEY = { id: 'AKIABENCH000000001', secret: 'bench/Secret+Key=01' };
 
 const s3 = await startS3({ credentials: new Map([[KEY.id, { secret: KEY.secret }]]), buckets: ['bench'] });
-const { startLeanStore } = await import(path.resolve('bench/lean_store.mjs'));
-const LEAN_ROOT = path.join(WORK, 'lean');
-const { mkdirSync, linkSync, cpSync } = await import('node:fs');
-mkdirSync(path.join(LEAN_ROOT, 'bench'), { recursive: true });
-linkSync(FILE, path.join(LEAN_ROOT, 'bench', 'lineitem.parquet'));
-const lean = await startLeanStore(LEAN_ROOT);
+const { startNginxStore } = await import(path.resolve('bench/nginx_store.mjs'));
+const NGINX_ROOT = path.join(WORK, 'nginx-root');
+const { mkdirSync, linkSync } = await import('node:fs');
+mkdirSync(path.join(NGINX_ROOT, 'bench'), { recursive: true });
+linkSync(FILE, path.join(NGINX_ROOT, 'bench', 'lineitem.parquet'));
+const ngx = await startNginxStore(NGINX_ROOT, path.join(WORK, 'nginx'), LATENCIES);
 
 // A TCP proxy that holds what the client sends for `latency` ms (each
 // request then reaches the store that much later) and passes the answers
@@ -62,7 +64,12 @@ async function latencyProxy(target) {
   return p;
 }
 const viaS3 = await latencyProxy(s3.endpoint);
-const viaLean = await latencyProxy(lean.endpoint);
+// nginx adds the latency itself: a proxy in Node would take the CPU the
+// backend needs
+const viaNginx = new Map(LATENCIES.map((ms) => [ms, {
+  endpoint: ngx.endpoint(ms),
+  get stats() { return ngx.stats(ms); },
+}]));
 
 console.error('== uploading');
 await s3.putFile('bench', 'lineitem.parquet', FILE);
@@ -80,16 +87,19 @@ const q = async (sql) => (await client.query({ text: sql, rowMode: 'array', type
 for (const s of [
   'DROP SERVER IF EXISTS bench_local CASCADE', 'DROP SERVER IF EXISTS bench_s3 CASCADE',
   'CREATE SERVER bench_local FOREIGN DATA WRAPPER parquet_fdw',
-  'DROP SERVER IF EXISTS bench_lean CASCADE',
   `CREATE SERVER bench_s3 FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${viaS3.endpoint}', url_style 'path', region 'us-east-1')`,
   `CREATE USER MAPPING FOR CURRENT_USER SERVER bench_s3 OPTIONS (key_id '${KEY.id}', secret '${KEY.secret}')`,
-  `CREATE SERVER bench_lean FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${viaLean.endpoint}', url_style 'path')`,
-  'CREATE USER MAPPING FOR CURRENT_USER SERVER bench_lean',
+  ...LATENCIES.flatMap((ms) => [
+    `DROP SERVER IF EXISTS bench_nginx_${ms} CASCADE`,
+    `CREATE SERVER bench_nginx_${ms} FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${ngx.endpoint(ms)}', url_style 'path')`,
+    `CREATE USER MAPPING FOR CURRENT_USER SERVER bench_nginx_${ms}`,
+  ]),
 ]) await q(s);
 const ddl = (await q(`SELECT parquet_fdw.create_table_sql('${FILE}', 'li_local', 'bench_local')`))[0][0];
 await q(ddl);
 await q(ddl.replace('li_local', 'li_s3').replace('bench_local', 'bench_s3').replace(FILE, 's3://bench/lineitem.parquet'));
-await q(ddl.replace('li_local', 'li_lean').replace('bench_local', 'bench_lean').replace(FILE, 's3://bench/lineitem.parquet'));
+for (const ms of LATENCIES)
+  await q(ddl.replace('li_local', `li_nginx_${ms}`).replace('bench_local', `bench_nginx_${ms}`).replace(FILE, 's3://bench/lineitem.parquet'));
 await q(`CREATE FOREIGN TABLE hive_s3 (id bigint, v double precision, k1 bigint, k2 bigint) SERVER bench_s3
   OPTIONS (filename 's3://bench/hive/', hive_partitioning 'true')`);
 const nrows = Number((await q('SELECT count(*) FROM li_local'))[0][0]);
@@ -120,9 +130,8 @@ async function timed(sql) {
 
 let bad = 0;
 const table = [];
-const STORES = [['s3rver', 'li_s3', viaS3], ['lean store', 'li_lean', viaLean]];
 for (const lat of LATENCIES) {
-  for (const [store, tableName, proxy] of STORES) {
+  for (const [store, tableName, proxy] of [['nginx', `li_nginx_${lat}`, viaNginx.get(lat)], ['s3rver', 'li_s3', viaS3]]) {
     proxy.latency = lat;
     for (const query of QUERIES) {
       const local = query.sql.replace(/\bT\b/g, 'li_local');
@@ -218,7 +227,6 @@ console.log('DuckDB reading the bucket: not measured (its httpfs extension canno
 
 await client.end();
 await viaS3.close();
-await viaLean.close();
-await lean.close();
+await ngx.close();
 await s3.stop();
 process.exit(bad ? 1 : 0);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reading from object storage (issue 39, "Benchmark and targets"): the
-# lineitem file served by a local S3 (s3rver behind the SigV4-checking
-# front of the tests) through a proxy that adds a fixed latency to every
+# lineitem file served by nginx and by a local S3 (s3rver behind the
+# SigV4-checking front of the tests), each adding a fixed latency to every
 # request (0, 5 and 20 ms, as a real store would), against the same file
 # read locally in the same run.  Run as root after scripts/setup.sh:
 #
@@ -30,6 +30,21 @@ FILES=${BENCH_FILES:-1000}
 # shellcheck source=bench/common.sh
 source bench/common.sh
 bench_start object_store.sh parquet_fdw_object_store s3rver
+
+# the fast store (bench/nginx_store.mjs); policy-rc.d keeps the package from
+# starting Debian's own nginx on port 80
+if ! command -v nginx >/dev/null 2>&1 || [ ! -f /usr/lib/nginx/modules/ngx_http_echo_module.so ]; then
+	echo "== apt-get install nginx-light libnginx-mod-http-echo"
+	policy=
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		printf '#!/bin/sh\nexit 101\n' >"$policy"
+		chmod 755 "$policy"
+	fi
+	flock /run/lock/parquet_fdw-apt.lock apt-get install -y -q --no-install-recommends \
+		nginx-light libnginx-mod-http-echo >/dev/null
+	[ -z "$policy" ] || rm -f "$policy"
+fi
 
 FILE=$WORK/lineitem.parquet
 echo "== generating $ROWS rows with DuckDB"

@@ -14,10 +14,10 @@
  * with it.  Reads of many ranges at once (a row group's
  * column chunks) go out together, up to the server's max_connections.
  * The table reader fetches the chunks of the row groups it enters next in
- * batches (prefetch): the current one, read from memory, and the next,
- * in flight in the background while the current one decodes (moved on by
- * poll and by every other request); a read within the next batch waits
- * for it and makes it the current one.
+ * batches (prefetch): the current one and the next, in flight in the
+ * background while the scan decodes (moved on by poll and by every other
+ * request; the current one's requests first); a read waits for its own
+ * range only, and a read within the next batch makes it the current one.
  *
  *-------------------------------------------------------------------------
  */
@@ -112,13 +112,22 @@ drop_ahead(Ahead *a)
 	memset(a, 0, sizeof(Ahead));
 }
 
-/* A window still in flight: wait for it. */
+/*
+ * Range i of a window in flight: wait for it alone, so that decoding starts
+ * as soon as the first chunks are in; the window's transfers are freed once
+ * all have come.
+ */
 static void
-settle_ahead(Ahead *a)
+settle_range(Ahead *a, int i)
 {
-	if (a->pending)
+	if (a->pending == NULL)
+		return;
+	pq_http_batch_wait_one(a->pending, i);
+	if (pq_http_batch_poll(a->pending))
+	{
 		pq_http_batch_wait(a->pending);
-	a->pending = NULL;
+		a->pending = NULL;
+	}
 }
 
 /* The next window becomes the current one, arrived or not. */
@@ -150,7 +159,7 @@ from_copy(RemoteSource *rs, int64 offset, size_t len, uint8 *buf)
 		if (offset >= rs->cur.off[i] &&
 			offset + (int64) len <= rs->cur.off[i] + rs->cur.len[i])
 		{
-			settle_ahead(&rs->cur);
+			settle_range(&rs->cur, i);
 			memcpy(buf, rs->cur.buf[i] + (offset - rs->cur.off[i]), len);
 			return true;
 		}
@@ -160,7 +169,7 @@ from_copy(RemoteSource *rs, int64 offset, size_t len, uint8 *buf)
 		{
 			/* the scan has reached the next window */
 			promote_next(rs);
-			settle_ahead(&rs->cur);
+			settle_range(&rs->cur, i);
 			memcpy(buf, rs->cur.buf[i] + (offset - rs->cur.off[i]), len);
 			return true;
 		}
@@ -314,23 +323,30 @@ remote_prefetch(PqSource *src, int n, const int64 *offsets, const size_t *lens,
 		a->len[a->n] = lens[i];
 		a->buf[a->n++] = palloc(lens[i]);
 	}
+	/* in flight either way: a read waits for its own range only */
 	if (a->n > 0)
-		fetch(rs, a->n, a->off, a->len, a->buf,
-			  background ? &a->pending : NULL);
+		fetch(rs, a->n, a->off, a->len, a->buf, &a->pending);
 	MemoryContextSwitchTo(old);
 }
 
-/* Move the background batch on; its transfers freed once it is done. */
+/* Move the windows in flight on; their transfers freed once they are done. */
+static void
+poll_ahead(Ahead *a)
+{
+	if (a->pending && pq_http_batch_poll(a->pending))
+	{
+		pq_http_batch_wait(a->pending);
+		a->pending = NULL;
+	}
+}
+
 static void
 remote_poll(PqSource *src)
 {
 	RemoteSource *rs = (RemoteSource *) src;
 
-	if (rs->next.pending && pq_http_batch_poll(rs->next.pending))
-	{
-		pq_http_batch_wait(rs->next.pending);
-		rs->next.pending = NULL;
-	}
+	poll_ahead(&rs->cur);
+	poll_ahead(&rs->next);
 }
 
 void

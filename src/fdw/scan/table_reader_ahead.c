@@ -78,8 +78,8 @@ may_enter(PqTableReader *tr, int row_group)
 
 /*
  * A window of row groups from first on (first itself always; after it
- * those the scan may enter), fetched in one batch, now or in the
- * background; the last row group it covers (-1: none).
+ * those the scan may enter), fetched in one batch, for now or for later
+ * (background); the last row group it covers (-1: none).
  */
 static int
 fetch_window(PqTableReader *tr, PqColumnReader **readers, int nreaders,
@@ -102,12 +102,14 @@ fetch_window(PqTableReader *tr, PqColumnReader **readers, int nreaders,
 
 /*
  * Files behind URLs pay a round trip per request: entering a row group the
- * current window did not fetch, the window from it is fetched (every
+ * current window did not fetch, the window from it is requested (every
  * column's chunks of it and of the next row groups the statistics leave,
  * up to READ_AHEAD_ROW_GROUPS and READ_AHEAD_BYTES, in one batch of
- * requests in flight together), or the background window becomes the
- * current one; then the window after it starts in the background, to
- * arrive while this one decodes (pqfdw_table_reader_next polls it).  A row
+ * requests in flight together; decoding starts when the first row group's
+ * chunks are in), or the background window becomes the current one; then
+ * the window after it is requested in the background, its requests
+ * starting as the current one's finish, to arrive while this one decodes
+ * (pqfdw_table_reader_next polls them).  A row
  * group its own pruning (Bloom filters, dictionaries, pages) then drops
  * was fetched for nothing; page ranges within the chunks come from the
  * batch.  Parallel scans claim row groups one at a time: only theirs, and

@@ -35,8 +35,8 @@ extern void pq_chunk_fetch_start(PqChunkFetch *cf, PqColumnReader **readers,
 
 /*
  * Sources that pay per request: fetch the chunks readers[0, n) will read in
- * row_groups[0, nrg) (in the order the scan enters them) in one batch, now
- * or in the background (PqSource.prefetch), as far as budget bytes allow
+ * row_groups[0, nrg) (in the order the scan enters them) in one batch, for
+ * now or for later (background; PqSource.prefetch), as far as budget bytes allow
  * (the first always).  Returns how many row groups the batch covers; 0
  * when the source reads cheaply anyway.
  */

@@ -34,11 +34,12 @@ struct PqSource
 	int64		coalesce_gap;	/* ranges this close are read as one */
 
 	/*
-	 * Fetch ranges all at once, now or in the background, and keep them until
-	 * the next call of the same kind: reads within them are then served from
-	 * memory (a read within the background batch waits for it). poll moves
-	 * background work on without waiting.  NULL where reads are cheap (local
-	 * files).
+	 * Fetch ranges all at once, for the row groups the scan enters now or
+	 * (background) for those after them, and keep them until the next call of
+	 * the same kind: reads within them are then served from memory, a read of
+	 * a range still in flight waiting for that range alone (the ranges for
+	 * now are requested first).  poll moves the transfers on without waiting.
+	 * NULL where reads are cheap (local files).
 	 */
 	void		(*prefetch) (PqSource *src, int n, const int64 *offsets,
 							 const size_t *lens, bool background);

@@ -107,7 +107,8 @@ extern void pq_http_run(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
  * long as the batch, which belongs to the current memory context (its
  * reset or deletion cancels what is still in flight).  poll: never waits,
  * true when every request has its answer; wait: until then, and frees the
- * batch's transfers; cancel: stops them.
+ * batch's transfers; wait_one: until request i has its answer (the others
+ * go on); cancel: stops them.
  */
 typedef struct PqHttpBatch PqHttpBatch;
 
@@ -116,6 +117,7 @@ extern PqHttpBatch *pq_http_batch_start(PqHttpRequest **reqs, int n,
 										const long *statuses_ok);
 extern bool pq_http_batch_poll(PqHttpBatch *b);
 extern void pq_http_batch_wait(PqHttpBatch *b);
+extern void pq_http_batch_wait_one(PqHttpBatch *b, int i);
 extern void pq_http_batch_cancel(PqHttpBatch *b);
 
 /* pq_http_batch_start() into *background, or pq_http_run() when NULL. */

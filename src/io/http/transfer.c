@@ -614,17 +614,27 @@ struct PqHttpBatch
 	const long *statuses_ok;
 	MemoryContext cxt;			/* what finishing a transfer allocates */
 	MemoryContextCallback on_reset; /* async batches: released with cxt */
+	bool		background;		/* started by pq_http_batch_start() */
 	bool		linked;
 	PqHttpBatch *next;
 };
 
 static PqHttpBatch *active = NULL;
 
+/*
+ * Requests wanted now go first; background batches start theirs in the
+ * order they came (a scan's current window before the one it reads ahead).
+ */
 static void
 link_batch(PqHttpBatch *b)
 {
-	b->next = active;
-	active = b;
+	PqHttpBatch **p = &active;
+
+	if (b->background)
+		while (*p)
+			p = &(*p)->next;
+	b->next = *p;
+	*p = b;
 	b->linked = true;
 }
 
@@ -654,16 +664,23 @@ release_batch_cb(void *arg)
 	release_batch((PqHttpBatch *) arg);
 }
 
-/* Start what may start of b: pending transfers due, up to max_in_flight. */
+/*
+ * Start what may start of b: pending transfers due, up to max_in_flight.
+ * A background batch counts every background request in flight, so that
+ * read-ahead keeps to max_in_flight connections however many windows it
+ * has started; requests wanted now count only their own.
+ */
 static int64
-start_due(PqHttpBatch *b, int64 now, int64 wake)
+start_due(PqHttpBatch *b, int64 now, int64 wake, int *background_n)
 {
-	int			active_n = 0;
+	int			own = 0;
+	int		   *active_n = b->background ? background_n : &own;
 	int			i;
 
-	for (i = 0; i < b->n; i++)
-		active_n += b->ts[i].state == T_ACTIVE;
-	for (i = 0; i < b->n && active_n < b->cfg.max_in_flight; i++)
+	if (!b->background)
+		for (i = 0; i < b->n; i++)
+			own += b->ts[i].state == T_ACTIVE;
+	for (i = 0; i < b->n && *active_n < b->cfg.max_in_flight; i++)
 		if (b->ts[i].state == T_PENDING)
 		{
 			if (b->ts[i].not_before_ms <= now)
@@ -672,7 +689,7 @@ start_due(PqHttpBatch *b, int64 now, int64 wake)
 
 				start(&b->ts[i], &b->cfg);
 				MemoryContextSwitchTo(old);
-				active_n++;
+				(*active_n)++;
 			}
 			else
 				wake = Min(wake, b->ts[i].not_before_ms);
@@ -718,10 +735,10 @@ settle(Transfer *t, PqHttpBatch *b)
 /*
  * Move every active batch on: start what is due, let libcurl work, settle
  * what finished.  With wait_for, then sleep (interruptibly) until there is
- * more to do, unless wait_for is done.
+ * more to do, unless wait_for (its request one, when one >= 0) is done.
  */
 static void
-pump(PqHttpBatch *wait_for)
+pump(PqHttpBatch *wait_for, int one)
 {
 	int64		now = now_ms();
 	int64		wake = now + PQ_IO_POLL_MS;
@@ -729,9 +746,14 @@ pump(PqHttpBatch *wait_for)
 	CURLMsg    *msg;
 	int			running;
 	int			left;
+	int			background_n = 0;
+	int			i;
 
 	for (b = active; b; b = b->next)
-		wake = start_due(b, now, wake);
+		for (i = 0; i < b->n && b->background; i++)
+			background_n += b->ts[i].state == T_ACTIVE;
+	for (b = active; b; b = b->next)
+		wake = start_due(b, now, wake, &background_n);
 	if (curl_multi_perform(multi, &running) != CURLM_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_IO_ERROR),
@@ -748,7 +770,8 @@ pump(PqHttpBatch *wait_for)
 		settle(t, t->batch);
 	}
 	check_interrupts();
-	if (wait_for && wait_for->done < wait_for->n)
+	if (wait_for && (one >= 0 ? wait_for->ts[one].state != T_DONE :
+					 wait_for->done < wait_for->n))
 	{
 		int64		wait = Max(wake - now_ms(), 0);
 
@@ -788,7 +811,7 @@ pq_http_run(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
 	PG_TRY();
 	{
 		while (b->done < b->n)
-			pump(b);
+			pump(b, -1);
 	}
 	PG_FINALLY();
 	{
@@ -808,8 +831,9 @@ pq_http_batch_start(PqHttpRequest **reqs, int n, const PqHttpConfig *cfg,
 	b->on_reset.func = release_batch_cb;
 	b->on_reset.arg = b;
 	MemoryContextRegisterResetCallback(b->cxt, &b->on_reset);
+	b->background = true;
 	link_batch(b);
-	pump(NULL);
+	pump(NULL, -1);
 	return b;
 }
 
@@ -827,7 +851,7 @@ bool
 pq_http_batch_poll(PqHttpBatch *b)
 {
 	if (b->linked && b->done < b->n)
-		pump(NULL);
+		pump(NULL, -1);
 	return b->done == b->n;
 }
 
@@ -835,8 +859,16 @@ void
 pq_http_batch_wait(PqHttpBatch *b)
 {
 	while (b->linked && b->done < b->n)
-		pump(b);
+		pump(b, -1);
 	release_batch(b);
+}
+
+void
+pq_http_batch_wait_one(PqHttpBatch *b, int i)
+{
+	Assert(i >= 0 && i < b->n);
+	while (b->linked && b->ts[i].state != T_DONE)
+		pump(b, i);
 }
 
 void
