@@ -42,13 +42,17 @@ const ngx = await startNginxStore(NGINX_ROOT, path.join(WORK, 'nginx'), LATENCIE
 // answered (headers included).
 async function latencyProxy(target) {
   const upstream = new URL(target);
-  const p = { stats: { requests: 0, bytes: 0, lists: 0 }, latency: 0 };
+  const p = { stats: { requests: 0, bytes: 0, lists: 0, listed: [] }, latency: 0 };
   const server = net.createServer((client) => {
     const up = net.connect(Number(upstream.port), upstream.hostname);
     client.on('data', (d) => {
       const text = d.toString('latin1');
       p.stats.requests += (text.match(/^(GET|HEAD|PUT|POST|DELETE) /gm) || []).length;
-      p.stats.lists += (text.match(/list-type=2/g) || []).length;
+      for (const m of text.matchAll(/^GET \S*\?(\S*list-type=2\S*) /gm)) {
+        const params = new URLSearchParams(m[1]);
+        p.stats.lists++;
+        p.stats.listed.push(`${params.get('prefix')}${params.get('delimiter') ? ` (delimiter ${params.get('delimiter')})` : ''}`);
+      }
       if (p.latency > 0) setTimeout(() => up.write(d), p.latency);
       else up.write(d);
     });
@@ -203,6 +207,7 @@ for (const lat of LATENCIES) {
 viaS3.latency = 0;
 const r0 = viaS3.stats.requests;
 const l0 = viaS3.stats.lists;
+const listed0 = viaS3.stats.listed.length;
 const plan = (await q('EXPLAIN SELECT count(*), sum(v) FROM hive_s3 WHERE k1 = 3 AND k2 IN (5, 6)')).map((r) => r[0]).join('\n');
 const planRequests = viaS3.stats.requests - r0;
 const planLists = viaS3.stats.lists - l0;
@@ -221,7 +226,9 @@ console.log(`\n| added latency | hive dataset of ${hiveFiles.length} files, a ne
 console.log('|---:|---|---:|---:|---:|---:|');
 for (const r of hiveTable)
   console.log(`| ${r.lat} ms | ${r.what} | ${r.local.toFixed(0)} | ${r.s3.toFixed(0)} | ${(r.s3 / r.local).toFixed(2)} | ${r.requests} |`);
-console.log(`\nhive dataset of ${hiveFiles.length} files, planning WHERE k1 = 3 AND k2 IN (5, 6): ${planRequests} requests, ${planLists} of them listing pages`);
+console.log(`\nhive dataset of ${hiveFiles.length} files, planning WHERE k1 = 3 AND k2 IN (5, 6): ${planRequests} requests, ${planLists} of them listing pages:`);
+for (const l of viaS3.stats.listed.slice(listed0, listed0 + planLists))
+  console.log(`        ${l}`);
 console.log(plan.split('\n').filter((l) => /Files/.test(l)).join('\n'));
 console.log('DuckDB reading the bucket: not measured (its httpfs extension cannot be installed here).');
 

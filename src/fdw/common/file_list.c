@@ -41,6 +41,9 @@
 /* "**" segments a pattern may hold (each multiplies the matching work). */
 #define MAX_STARSTAR 4
 
+/* levels of a prefix walked one at a time; below, one listing each */
+#define MAX_PARTITION_LEVELS 16
+
 static int
 path_cmp(const ListCell *a, const ListCell *b)
 {
@@ -366,16 +369,93 @@ any_hidden_segment(const char *rel)
 	}
 }
 
+/* The *.parquet objects below prefix_url (a URL ending with "/") a listing holds. */
+static List *
+parquet_objects(const PqListing *listing, const char *prefix_url, List *result)
+{
+	size_t		skip = strlen(prefix_url);
+	int			i;
+
+	for (i = 0; i < listing->nobjects; i++)
+	{
+		const char *url = listing->objects[i].key;
+
+		if (strncmp(url, prefix_url, skip) == 0 &&
+			!any_hidden_segment(url + skip) && ends_with_parquet(url + skip))
+			result = lappend(result, pstrdup(url));
+	}
+	return result;
+}
+
 /*
- * The objects a URL names: itself; every *.parquet object below it when it
- * ends with "/" (a prefix, as a local directory); or the keys a glob
- * matches, listed below its longest literal prefix, with delimiter "/"
- * when the pattern is one segment (then only that level is listed).
- * http(s):// URLs name single files.  Listings come sorted by key, and
- * are sorted again by bytes as local paths are.
+ * Every *.parquet object below prefix_url, a level at a time while the
+ * filter rules out directories of the level (hive partitions a query
+ * cannot read are never listed), then below each directory left in one
+ * listing: a level the filter keeps whole costs one request more than
+ * listing everything at once, a level it narrows saves the listings of
+ * every partition it rules out.
  */
 static List *
-expand_url(const char *item, const PqfdwRemoteId *remote, bool *sorted)
+walk_prefix(const PqfdwRemoteId *remote, const char *prefix_url,
+			const PqfdwPrefixFilter *filter, int depth, List *result)
+{
+	PqListing	listing;
+	List	   *kept = NIL;
+	bool		narrowed = false;
+	size_t		skip = strlen(prefix_url);
+	ListCell   *lc;
+	int			i;
+
+	pqfdw_remote_list(remote, prefix_url, "/", &listing);
+	for (i = 0; i < listing.nprefixes; i++)
+	{
+		const char *dir = listing.prefixes[i];
+		char	   *name;
+
+		if (strncmp(dir, prefix_url, skip) != 0)
+			continue;
+		name = pnstrdup(dir + skip, strlen(dir + skip) - 1);
+		if (pqfdw_hidden_name(name))
+			continue;
+		if (filter->may_match(dir, filter->arg))
+			kept = lappend(kept, (char *) dir);
+		else
+			narrowed = true;
+	}
+	if (!narrowed && kept != NIL)
+	{
+		/* nothing ruled out at this level: the rest in one listing */
+		pqfdw_remote_list(remote, prefix_url, NULL, &listing);
+		return parquet_objects(&listing, prefix_url, result);
+	}
+	result = parquet_objects(&listing, prefix_url, result);
+	foreach(lc, kept)
+	{
+		const char *dir = lfirst(lc);
+
+		if (depth + 1 < MAX_PARTITION_LEVELS)
+			result = walk_prefix(remote, dir, filter, depth + 1, result);
+		else
+		{
+			pqfdw_remote_list(remote, dir, NULL, &listing);
+			result = parquet_objects(&listing, dir, result);
+		}
+	}
+	return result;
+}
+
+/*
+ * The objects a URL names: itself; every *.parquet object below it when it
+ * ends with "/" (a prefix, as a local directory), walked level by level
+ * with a filter; or the keys a glob matches, listed below its longest
+ * literal prefix, with delimiter "/" when the pattern is one segment (then
+ * only that level is listed).  http(s):// URLs name single files.
+ * Listings come sorted by key, and are sorted again by bytes as local
+ * paths are.
+ */
+static List *
+expand_url(const char *item, const PqfdwRemoteId *remote,
+		   const PqfdwPrefixFilter *filter, bool *sorted)
 {
 	PqUrl	   *u = pq_url_parse(item);
 	PqListing	listing;
@@ -426,6 +506,8 @@ expand_url(const char *item, const PqfdwRemoteId *remote, bool *sorted)
 	prefix_url = u->scheme == PQ_URL_ABFSS ?
 		psprintf("abfss://%s@%s.dfs.core.windows.net/%s", u->bucket, u->account, prefix) :
 		psprintf("%s://%s/%s", pq_url_scheme_name(u->scheme), u->bucket, prefix);
+	if (pattern == NIL && filter != NULL)
+		return walk_prefix(remote, prefix_url, filter, 0, NIL);
 	pqfdw_remote_list(remote, prefix_url,
 					  list_length(pattern) == 1 ? "/" : NULL, &listing);
 	skip = strlen(prefix_url);
@@ -483,8 +565,9 @@ pqfdw_split_paths(const char *filename)
 	return items;
 }
 
-List *
-pqfdw_expand_paths(const char *filename, const PqfdwRemoteId *remote)
+static List *
+expand_paths(const char *filename, const PqfdwRemoteId *remote,
+			 const PqfdwPrefixFilter *filter)
 {
 	List	   *items = pqfdw_split_paths(filename);
 	List	   *result = NIL;
@@ -498,7 +581,7 @@ pqfdw_expand_paths(const char *filename, const PqfdwRemoteId *remote)
 		struct stat st;
 
 		if (pq_url_is_remote(item))
-			files = expand_url(item, remote, &sorted);
+			files = expand_url(item, remote, filter, &sorted);
 		else if (has_glob_chars(item))
 			files = expand_glob(item, &sorted);
 		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
@@ -510,6 +593,12 @@ pqfdw_expand_paths(const char *filename, const PqfdwRemoteId *remote)
 		result = list_concat(result, files);
 	}
 	return result;
+}
+
+List *
+pqfdw_expand_paths(const char *filename, const PqfdwRemoteId *remote)
+{
+	return expand_paths(filename, remote, NULL);
 }
 
 uint64
@@ -558,9 +647,9 @@ forget_other_statements(void)
 
 List *
 pqfdw_expand_paths_hashed(const char *filename, const PqfdwRemoteId *remote,
-						  uint64 *hash)
+						  const PqfdwPrefixFilter *filter, uint64 *hash)
 {
-	List	   *paths = pqfdw_expand_paths(filename, remote);
+	List	   *paths = expand_paths(filename, remote, filter);
 	MemoryContext old;
 	Expansion  *e;
 	ListCell   *lc;

@@ -19,6 +19,18 @@
  * number of directories), each sorted.  remote reaches URLs.
  */
 extern List *pqfdw_split_paths(const char *filename);
+
+/*
+ * Whether the files below a directory of a URL prefix (a URL ending with
+ * "/") may be wanted; with one, a prefix is listed a level at a time and
+ * what it rules out is never listed (hive partitions a query cannot read).
+ */
+typedef struct PqfdwPrefixFilter
+{
+	bool		(*may_match) (const char *dir_url, void *arg);
+	void	   *arg;
+} PqfdwPrefixFilter;
+
 extern List *pqfdw_expand_paths(const char *filename,
 								const PqfdwRemoteId *remote);
 
@@ -28,12 +40,14 @@ extern bool pqfdw_hidden_name(const char *name);
 /*
  * Plans keep the files named when they were made; the executor compares
  * with the files named now (fdw/scan/file_set.c).  A hash of a file list;
- * pqfdw_expand_paths, noting the hash for the rest of the statement; and
+ * pqfdw_expand_paths (with a filter, or NULL), noting the hash for the rest
+ * of the statement; and
  * whether filename was expanded in this statement to files of this hash.
  */
 extern uint64 pqfdw_paths_hash(List *paths);
 extern List *pqfdw_expand_paths_hashed(const char *filename,
 									   const PqfdwRemoteId *remote,
+									   const PqfdwPrefixFilter *filter,
 									   uint64 *hash);
 extern bool pqfdw_expanded_in_statement(const char *filename, uint64 hash);
 

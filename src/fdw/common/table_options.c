@@ -460,16 +460,31 @@ pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts)
 }
 
 void
-pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
+pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 {
-	pqfdw_get_table_options_only(relid, opts);
 	opts->paths = pqfdw_expand_paths_hashed(opts->filename, &opts->access.remote,
-											&opts->paths_hash);
+											filter, &opts->paths_hash);
+
+	/*
+	 * Every partition ruled out: the whole listing then tells an empty
+	 * location (an ERROR) from a plan that prunes every file.
+	 */
+	if (opts->paths == NIL && filter != NULL)
+		opts->paths = pqfdw_expand_paths_hashed(opts->filename,
+												&opts->access.remote, NULL,
+												&opts->paths_hash);
 	if (opts->paths == NIL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet files match \"%s\"", opts->filename),
 				 errhint("A directory must contain files named *.parquet; a pattern must match at least one file.")));
+}
+
+void
+pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
+{
+	pqfdw_get_table_options_only(relid, opts);
+	pqfdw_table_files(opts, NULL);
 }
 
 char *

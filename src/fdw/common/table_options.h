@@ -10,6 +10,7 @@
 #define PQFDW_TABLE_OPTIONS_H
 
 #include "access/attnum.h"
+#include "fdw/common/file_list.h"
 #include "fdw/common/source.h"
 #include "foreign/foreign.h"
 #include "format/read/file_reader.h"
@@ -52,6 +53,14 @@ extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
 
 /* ... without listing the files (paths NIL) */
 extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
+
+/*
+ * The files of options read without them: paths and paths_hash, listing
+ * only what filter (or NULL) leaves of URL prefixes; an ERROR when there
+ * are none.
+ */
+extern void pqfdw_table_files(PqfdwTableOptions *opts,
+							  const PqfdwPrefixFilter *filter);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
 
 /* Keys and the store settings of a table's files, read as the current role. */

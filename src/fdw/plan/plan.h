@@ -57,6 +57,14 @@ extern void pqfdw_column_stats_init(void);
 /* plan_footers.c: the planner_hook marking plannings for the footer cache */
 extern void pqfdw_plan_footers_init(void);
 
+/*
+ * partition_listing.c: the files of a table's options for a plan (paths,
+ * paths_hash): of hive datasets in buckets, only the partitions baserel's
+ * quals leave are listed.
+ */
+extern void pqfdw_plan_table_files(PlannerInfo *root, RelOptInfo *baserel,
+								   Relation rel, PqfdwTableOptions *opts);
+
 /* planner.c */
 extern void pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 									Oid foreigntableid);

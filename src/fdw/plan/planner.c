@@ -194,6 +194,7 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
  * planning: the planner sizes a relation again for each min/max aggregate
  * it tries as a subquery (preprocess_minmax_aggregates: four aggregates,
  * five sizings).  The last table sized is remembered for its root->glob
+ * (and, for hive datasets, whose listing the quals narrow, for its quals)
  * until the memory they were made in is reset, with the footers of the
  * files the last partition pruning kept.
  */
@@ -201,6 +202,8 @@ typedef struct SizedTable
 {
 	PlannerGlobal *glob;
 	Oid			relid;
+	List	   *quals;			/* baserel's: hive datasets' files hang on
+								 * them */
 	MemoryContext cxt;
 	PqfdwTableOptions opts;
 	PqfdwDataset *ds;			/* all files */
@@ -221,18 +224,22 @@ forget_sized(void *arg)
 }
 
 static SizedTable *
-sized_table(PlannerInfo *root, Oid relid, Relation rel)
+sized_table(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Relation rel)
 {
 	SizedTable *s = last_sized;
+	List	   *quals = extract_actual_clauses(baserel->baserestrictinfo, false);
 
 	if (s != NULL && s->glob == root->glob && s->relid == relid &&
-		s->cxt == CurrentMemoryContext)
+		s->cxt == CurrentMemoryContext &&
+		(s->opts.hive != PQFDW_HIVE_ON || equal(s->quals, quals)))
 		return s;
 	s = palloc0(sizeof(SizedTable));
 	s->glob = root->glob;
 	s->relid = relid;
+	s->quals = quals;
 	s->cxt = CurrentMemoryContext;
-	pqfdw_get_table_options(relid, &s->opts);
+	pqfdw_get_table_options_only(relid, &s->opts);
+	pqfdw_plan_table_files(root, baserel, rel, &s->opts);
 	s->ds = pqfdw_dataset_create(relid, RelationGetDescr(rel), s->opts.paths,
 								 &s->opts, s->opts.hive, CurrentMemoryContext);
 	s->forget.func = forget_sized;
@@ -355,7 +362,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	int			k = 0;
 
 	rel = table_open(foreigntableid, NoLock);
-	sized = sized_table(root, foreigntableid, rel);
+	sized = sized_table(root, baserel, foreigntableid, rel);
 	st->relid = foreigntableid;
 	st->ds = sized->ds;
 	st->hive = sized->ds->nkeys > 0;

@@ -35,7 +35,8 @@ pqfdw_scan_files(Oid relid, List *planned_hash, uint64 *hash)
 	pqfdw_get_table_options_only(relid, &opts);
 	if (pqfdw_expanded_in_statement(opts.filename, want))
 		return NIL;
-	paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote, hash);
+	paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote, NULL,
+									  hash);
 	if (*hash == want)
 		return NIL;
 	if (paths == NIL)

@@ -17,15 +17,69 @@ function xmlError(res, status, code, message) {
 	res.end(xml);
 }
 
+const xmlText = (v) => String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+// s3rver answers a listing with a delimiter without CommonPrefixes for keys
+// below the prefix's next level: such listings are answered here as S3
+// does, from s3rver's whole listing below the prefix (paged as S3 pages:
+// keys and common prefixes together, max-keys at a time, in key order).
+async function listWithDelimiter(upstreamPort, rawPath, params, res) {
+	const prefix = params.get('prefix') || '';
+	const delimiter = params.get('delimiter');
+	const maxKeys = Math.min(Number(params.get('max-keys') || 1000), 1000);
+	const objects = [];
+	let token = null;
+	do {
+		const q = new URLSearchParams({ 'list-type': '2', prefix });
+		if (token)
+			q.set('continuation-token', token);
+		const body = await (await fetch(`http://127.0.0.1:${upstreamPort}${rawPath}?${q}`)).text();
+		for (const m of body.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+			const field = (name) => (new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(m[1]) || [])[1];
+			objects.push({ key: field('Key'), raw: m[0] });
+		}
+		token = /<IsTruncated>true<\/IsTruncated>/.test(body) ? (/<NextContinuationToken>([^<]*)</.exec(body) || [])[1] : null;
+	} while (token);
+	const decode = (k) => k.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+	const entries = [];
+	const seen = new Set();
+	for (const o of objects) {
+		const key = decode(o.key);
+		const cut = key.indexOf(delimiter, prefix.length);
+		if (cut < 0)
+			entries.push({ name: key, xml: o.raw });
+		else if (!seen.has(key.slice(0, cut + delimiter.length))) {
+			const p = key.slice(0, cut + delimiter.length);
+			seen.add(p);
+			entries.push({ name: p, xml: `<CommonPrefixes><Prefix>${xmlText(p)}</Prefix></CommonPrefixes>` });
+		}
+	}
+	entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+	const after = params.get('continuation-token') ? Buffer.from(params.get('continuation-token'), 'base64').toString() : null;
+	const from = after === null ? 0 : entries.findIndex((e) => e.name > after);
+	const page = from < 0 ? [] : entries.slice(from, from + maxKeys);
+	const truncated = from >= 0 && from + maxKeys < entries.length;
+	const next = truncated ? `<NextContinuationToken>${Buffer.from(page[page.length - 1].name).toString('base64')}</NextContinuationToken>` : '';
+	const body = `<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${xmlText(rawPath.split('/')[1])}</Name>` +
+		`<Prefix>${xmlText(prefix)}</Prefix><Delimiter>${xmlText(delimiter)}</Delimiter><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys>` +
+		`<IsTruncated>${truncated}</IsTruncated>${next}${page.map((e) => e.xml).join('')}</ListBucketResult>`;
+	res.writeHead(200, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(body) });
+	res.end(body);
+}
+
 // credentials: Map key id -> { secret, token }; publicBuckets: Set of names
 export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
-	const stats = { requests: 0, signed: 0, anonymous: 0, rejected: 0, lists: 0 };
+	// listed: each listing's "prefix" and "delimiter" parameters, in order
+	const stats = { requests: 0, signed: 0, anonymous: 0, rejected: 0, lists: 0, listed: [] };
 	const server = http.createServer(async (req, res) => {
 		stats.requests++;
 		const [rawPath, rawQuery = ''] = req.url.split('?');
 		const bucket = decodeURIComponent(rawPath.split('/')[1] || '');
-		if (rawQuery.includes('list-type=2'))
+		if (rawQuery.includes('list-type=2')) {
+			const params = new URLSearchParams(rawQuery);
 			stats.lists++;
+			stats.listed.push({ prefix: params.get('prefix') || '', delimiter: params.get('delimiter') });
+		}
 		const auth = req.headers.authorization;
 		if (!auth) {
 			if (!publicBuckets.has(bucket)) {
@@ -89,6 +143,8 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 			if (head.status === 200 && head.headers.get('etag') !== req.headers['if-match'])
 				return xmlError(res, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
 		}
+		if (req.method === 'GET' && rawQuery.includes('list-type=2') && new URLSearchParams(rawQuery).get('delimiter'))
+			return listWithDelimiter(upstreamPort, rawPath, new URLSearchParams(rawQuery), res);
 		const up = http.request({ host: '127.0.0.1', port: upstreamPort, method: req.method, path: req.url, headers: forward }, ur => {
 			res.writeHead(ur.statusCode, ur.headers);
 			ur.pipe(res);
