@@ -354,6 +354,37 @@ const URL = (k) => `s3://lake/data/${k}`;
     expectError(wrong, '28000', /SignatureDoesNotMatch/));
   check('access: the error names the URL', wrong && /s3:\/\/lake\/data\/items\.parquet/.test(wrong.message) ? [] : [wrong?.message]);
 
+  // through a view, the view owner's mapping, as postgres_fdw (checkAsUser)
+  const want = await qa(`SELECT count(*), sum(id) FROM ${t}`);
+  for (const s of [
+    `CREATE VIEW ${t}_alice AS SELECT count(*) AS n, sum(id) AS s FROM ${t}`,
+    `CREATE VIEW ${t}_alice_rows AS SELECT id FROM ${t}`,
+    `CREATE VIEW ${t}_bob AS SELECT count(*) AS n FROM ${t}`,
+    `CREATE VIEW ${t}_invoker WITH (security_invoker = true) AS SELECT count(*) AS n FROM ${t}`,
+    `ALTER VIEW ${t}_alice OWNER TO os_alice`, `ALTER VIEW ${t}_alice_rows OWNER TO os_alice`,
+    `ALTER VIEW ${t}_bob OWNER TO os_bob`, `ALTER VIEW ${t}_invoker OWNER TO os_alice`,
+    `GRANT SELECT ON ${t}_alice, ${t}_alice_rows, ${t}_invoker TO os_bob`,
+  ]) await q(s);
+  const viewRows = async (role, sql) => {
+    await q(`SET ROLE ${role}`);
+    try {
+      return await qa(sql);
+    } catch (e) {
+      return [[`ERROR ${e.code} ${e.message}`]];
+    } finally {
+      await q('RESET ROLE');
+    }
+  };
+  check('access: a view read by a role without a mapping uses its owner\'s (footer answers)',
+    sameRows(await viewRows('os_bob', `SELECT * FROM ${t}_alice`), want, 'view'));
+  check('access: a view read by a role without a mapping uses its owner\'s (rows)',
+    sameRows(await viewRows('os_bob', `SELECT count(*), sum(id) FROM ${t}_alice_rows WHERE id % 7 = 3`),
+      await qa(`SELECT count(*), sum(id) FROM ${t} WHERE id % 7 = 3`), 'view rows'));
+  check('access: a view whose owner has no mapping is refused to a role that has one',
+    expectError(await sqlError(`SELECT * FROM ${t}_bob`), '42704', /user mapping not found for role "os_bob"/));
+  check('access: a security_invoker view uses the querying role\'s mapping',
+    expectError(await asRole('os_bob', `SELECT * FROM ${t}_invoker`), '42704', /user mapping not found for role "os_bob"/));
+
   const pub = await table('s3://open-data/pub/items.parquet', { server: 'os_pub', columns: ITEMS });
   const pubCount = await asRole('os_bob', `SELECT count(*) FROM ${pub}`);
   check('access: a public bucket is read anonymously (a mapping without keys)', pubCount === null ? [] : [pubCount.message]);

@@ -16,6 +16,7 @@
 #include "catalog/pg_foreign_server.h"
 #include "commands/explain.h"
 #include "common/jsonapi.h"
+#include "executor/executor.h"
 #include "fmgr.h"
 #include "foreign/foreign.h"
 #include "mb/pg_wchar.h"
@@ -250,6 +251,26 @@ pqfdw_datum_get_heap_tuple_header(Datum d)
 		return DatumGetHeapTupleHeader(d);
 #endif
 	return (HeapTupleHeader) PG_DETOAST_DATUM(d);
+}
+
+/*
+ * The role a foreign scan reads as (InvalidOid: the current one): a view's
+ * owner for a table read through it.  16 put it in the plan
+ * (ForeignScan.checkAsUser); before, the range table entry held it (for a
+ * scan of an upper relation, that of its first base relation).
+ */
+static inline Oid
+pqfdw_scan_check_as_user(ForeignScanState *node)
+{
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
+#if PG_VERSION_NUM >= 160000
+	return plan->checkAsUser;
+#else
+	Index		rti = plan->scan.scanrelid > 0 ? plan->scan.scanrelid :
+	(Index) bms_next_member(plan->fs_relids, -1);
+
+	return exec_rt_fetch(rti, node->ss.ps.state)->checkAsUser;
+#endif
 }
 
 #endif							/* PG_COMPAT_H */

@@ -396,11 +396,11 @@ pqfdw_table_decryption(Oid relid)
 }
 
 void
-pqfdw_table_access(Oid relid, PqfdwAccess *access)
+pqfdw_table_access(Oid relid, Oid userid, PqfdwAccess *access)
 {
 	access->decrypt = pqfdw_table_decryption(relid);
 	access->remote.serverid = GetForeignTable(relid)->serverid;
-	access->remote.userid = GetUserId();
+	access->remote.userid = OidIsValid(userid) ? userid : GetUserId();
 }
 
 const char *
@@ -420,6 +420,12 @@ pqfdw_server_kms_command(ForeignServer *server)
 
 void
 pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts)
+{
+	pqfdw_get_table_options_as(relid, InvalidOid, opts);
+}
+
+void
+pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 {
 	ForeignTable *table = GetForeignTable(relid);
 	ListCell   *lc;
@@ -450,7 +456,7 @@ pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts)
 		else if (strcmp(def->defname, "file_row_number_column") == 0)
 			opts->row_number_column = defGetString(def);
 	}
-	pqfdw_table_access(relid, &opts->access);
+	pqfdw_table_access(relid, userid, &opts->access);
 	if (opts->filename == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
@@ -481,9 +487,9 @@ pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 }
 
 void
-pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts)
+pqfdw_get_table_options(Oid relid, Oid userid, PqfdwTableOptions *opts)
 {
-	pqfdw_get_table_options_only(relid, opts);
+	pqfdw_get_table_options_as(relid, userid, opts);
 	pqfdw_table_files(opts, NULL);
 }
 

@@ -49,9 +49,20 @@ typedef struct PqfdwSortKey
 /* The keys of a value of the option sorted ('a, b DESC NULLS LAST'). */
 extern List *pqfdw_parse_sorted(const char *value);
 
-extern void pqfdw_get_table_options(Oid relid, PqfdwTableOptions *opts);
+/*
+ * A table's options and files, its files in buckets reached with the user
+ * mapping of userid.  A scan reads as the role its plan checks permissions
+ * as (a view's owner, as postgres_fdw does: ForeignScan.checkAsUser,
+ * RelOptInfo.userid), or as the current role (InvalidOid).
+ */
+extern void pqfdw_get_table_options(Oid relid, Oid userid,
+									PqfdwTableOptions *opts);
 
 /* ... without listing the files (paths NIL) */
+extern void pqfdw_get_table_options_as(Oid relid, Oid userid,
+									   PqfdwTableOptions *opts);
+
+/* ... as the current role */
 extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
 
 /*
@@ -63,8 +74,8 @@ extern void pqfdw_table_files(PqfdwTableOptions *opts,
 							  const PqfdwPrefixFilter *filter);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
 
-/* Keys and the store settings of a table's files, read as the current role. */
-extern void pqfdw_table_access(Oid relid, PqfdwAccess *access);
+/* Keys and the store settings of a table's files, read as userid (above). */
+extern void pqfdw_table_access(Oid relid, Oid userid, PqfdwAccess *access);
 
 /* The kms_command option of a server, or NULL. */
 extern const char *pqfdw_server_kms_command(ForeignServer *server);

@@ -202,6 +202,8 @@ typedef struct SizedTable
 {
 	PlannerGlobal *glob;
 	Oid			relid;
+	Oid			userid;			/* whose user mapping reads it (a view's
+								 * owner) */
 	List	   *quals;			/* baserel's: hive datasets' files hang on
 								 * them */
 	MemoryContext cxt;
@@ -230,15 +232,16 @@ sized_table(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Relation rel)
 	List	   *quals = extract_actual_clauses(baserel->baserestrictinfo, false);
 
 	if (s != NULL && s->glob == root->glob && s->relid == relid &&
-		s->cxt == CurrentMemoryContext &&
+		s->userid == baserel->userid && s->cxt == CurrentMemoryContext &&
 		(s->opts.hive != PQFDW_HIVE_ON || equal(s->quals, quals)))
 		return s;
 	s = palloc0(sizeof(SizedTable));
 	s->glob = root->glob;
 	s->relid = relid;
+	s->userid = baserel->userid;
 	s->quals = quals;
 	s->cxt = CurrentMemoryContext;
-	pqfdw_get_table_options_only(relid, &s->opts);
+	pqfdw_get_table_options_as(relid, baserel->userid, &s->opts);
 	pqfdw_plan_table_files(root, baserel, rel, &s->opts);
 	s->ds = pqfdw_dataset_create(relid, RelationGetDescr(rel), s->opts.paths,
 								 &s->opts, s->opts.hive, CurrentMemoryContext);

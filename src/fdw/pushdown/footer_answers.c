@@ -60,6 +60,7 @@ typedef struct PqFooterAggregate
 	List	   *paths;			/* char * */
 	List	   *file_set;		/* hash of all files, varno, file clauses */
 	Oid			relid;
+	Oid			userid;			/* the plan's checkAsUser */
 	int			ncols;
 	PqFooterColumn *cols;		/* per scan tuple column */
 	bool		done;			/* the row was returned */
@@ -83,6 +84,7 @@ footer_begin(ForeignScanState *node, int eflags)
 	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_PATHS))
 		fa->paths = lappend(fa->paths, strVal(lfirst(lc)));
 	fa->relid = intVal(list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_RELID));
+	fa->userid = pqfdw_scan_check_as_user(node);
 	fa->file_set = list_nth(plan->fdw_private, PQFDW_FOOTER_PRIVATE_FILE_SET);
 	fa->ncols = list_length(kinds);
 	fa->cols = palloc0(sizeof(PqFooterColumn) * fa->ncols);
@@ -253,7 +255,7 @@ count_from_footers(PqFooterAggregate *fa, PqFooterColumn *c, List *files)
 static void
 aggregate_values(PqFooterAggregate *fa, AttrNumber attnum, Relation rel)
 {
-	PqTableReader *tr = pqfdw_table_reader_create(rel, fa->paths,
+	PqTableReader *tr = pqfdw_table_reader_create(rel, fa->userid, fa->paths,
 												  list_make1_int(attnum),
 												  PQFDW_HIVE_AUTO,
 												  CurrentMemoryContext);
@@ -324,7 +326,8 @@ static void
 current_files(PqFooterAggregate *fa, Relation rel)
 {
 	uint64		hash;
-	List	   *now = pqfdw_scan_files(fa->relid, linitial(fa->file_set), &hash);
+	List	   *now = pqfdw_scan_files(fa->relid, fa->userid,
+									   linitial(fa->file_set), &hash);
 	List	   *clauses = lthird(fa->file_set);
 	PqfdwTableOptions opts;
 	PqfdwDataset *ds;
@@ -338,7 +341,7 @@ current_files(PqFooterAggregate *fa, Relation rel)
 	fa->paths = now;
 	if (clauses == NIL)
 		return;
-	pqfdw_get_table_options_only(fa->relid, &opts);
+	pqfdw_get_table_options_as(fa->relid, fa->userid, &opts);
 	ds = pqfdw_dataset_create(fa->relid, RelationGetDescr(rel), now, &opts,
 							  opts.hive, CurrentMemoryContext);
 	pruned = pqfdw_files_pruned_at_plan(NULL, ds, clauses,
@@ -364,7 +367,7 @@ compute(PqFooterAggregate *fa)
 	int			i;
 
 	current_files(fa, rel);
-	pqfdw_table_access(fa->relid, &access);
+	pqfdw_table_access(fa->relid, fa->userid, &access);
 	files = pqfdw_open_footers(fa->paths, &access);
 
 	fa->row_groups = 0;

@@ -114,7 +114,8 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	Datum	   *values = palloc(sizeof(Datum) * Max(tupdesc->natts, 1));
 	bool	   *nulls = palloc(sizeof(bool) * Max(tupdesc->natts, 1));
 
-	pqfdw_get_table_options(RelationGetRelid(rel), &opts);
+	/* as postgres_fdw: the owner's user mapping, whoever runs ANALYZE */
+	pqfdw_get_table_options(RelationGetRelid(rel), rel->rd_rel->relowner, &opts);
 	files = pqfdw_open_footers(opts.paths, &opts.access);
 	sel = choose_row_groups(files, targrows, totalrows);
 	*totaldeadrows = 0;
@@ -122,7 +123,8 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 	for (i = 1; i <= tupdesc->natts; i++)
 		if (!TupleDescAttr(tupdesc, i - 1)->attisdropped)
 			attnums = lappend_int(attnums, i);
-	tr = pqfdw_table_reader_create(rel, opts.paths, attnums, opts.hive, caller);
+	tr = pqfdw_table_reader_create(rel, rel->rd_rel->relowner, opts.paths,
+								   attnums, opts.hive, caller);
 	pqfdw_table_reader_set_sample(tr, sel->chosen, sel->first);
 
 	/* reservoir sampling as in file_fdw (Vitter's algorithm Z) */
@@ -183,7 +185,8 @@ pqfdw_AnalyzeForeignTable(Relation relation, AcquireSampleRowsFunc *func,
 	ListCell   *lc;
 	double		bytes = 0;
 
-	pqfdw_get_table_options(RelationGetRelid(relation), &opts);
+	pqfdw_get_table_options(RelationGetRelid(relation),
+							relation->rd_rel->relowner, &opts);
 	foreach(lc, opts.paths)
 	{
 		const char *path = lfirst(lc);

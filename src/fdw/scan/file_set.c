@@ -25,14 +25,14 @@
 #include "utils/lsyscache.h"
 
 List *
-pqfdw_scan_files(Oid relid, List *planned_hash, uint64 *hash)
+pqfdw_scan_files(Oid relid, Oid userid, List *planned_hash, uint64 *hash)
 {
 	PqfdwTableOptions opts;
 	uint64		want = pqfdw_plan_hash_value(planned_hash);
 	List	   *paths;
 
 	*hash = want;
-	pqfdw_get_table_options_only(relid, &opts);
+	pqfdw_get_table_options_as(relid, userid, &opts);
 	if (pqfdw_expanded_in_statement(opts.filename, want))
 		return NIL;
 	paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote, NULL,

@@ -158,8 +158,8 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 		st->paths_hash = pqfdw_plan_hash_value(list_nth(dataset, 4));
 	else
 	{
-		now = pqfdw_scan_files(st->relid, list_nth(dataset, 4),
-							   &st->paths_hash);
+		now = pqfdw_scan_files(st->relid, pqfdw_scan_check_as_user(node),
+							   list_nth(dataset, 4), &st->paths_hash);
 		if (now != NIL)
 		{
 			st->paths = now;
@@ -171,7 +171,9 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->scan_cxt = AllocSetContextCreate(CurrentMemoryContext,
 										 "parquet_fdw scan",
 										 ALLOCSET_DEFAULT_SIZES);
-	st->reader = pqfdw_table_reader_create(rel, st->paths, st->attnums,
+	st->reader = pqfdw_table_reader_create(rel, pqfdw_scan_check_as_user(node),
+										   st->paths,
+										   st->attnums,
 										   st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
 										   st->scan_cxt);
 	if (st->filter_exprs != NIL)

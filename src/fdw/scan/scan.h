@@ -121,8 +121,10 @@ enum PqfdwPrivateIndex
  * file_set.c: NIL when the files named now are those a plan was made for
  * (planned_hash: pqfdw_plan_hash() of the expanded filename option), else
  * the files named now (never NIL: no file is an ERROR); *hash is theirs.
+ * userid: the plan's checkAsUser (listing with its user mapping).
  */
-extern List *pqfdw_scan_files(Oid relid, List *planned_hash, uint64 *hash);
+extern List *pqfdw_scan_files(Oid relid, Oid userid, List *planned_hash,
+							  uint64 *hash);
 extern List *pqfdw_plan_hash(uint64 hash);
 extern uint64 pqfdw_plan_hash_value(List *pair);
 

@@ -101,14 +101,15 @@ reader_create(TupleDesc tupdesc, Oid relid, const char *relname,
 }
 
 PqTableReader *
-pqfdw_table_reader_create(Relation rel, List *paths, List *attnums,
-						  PqfdwHiveMode hive, MemoryContext parent)
+pqfdw_table_reader_create(Relation rel, Oid userid, List *paths,
+						  List *attnums, PqfdwHiveMode hive,
+						  MemoryContext parent)
 {
 	Oid			relid = RelationGetRelid(rel);
 	PqTableReader *tr;
 	PqfdwTableOptions opts;
 
-	pqfdw_get_table_options_only(relid, &opts);
+	pqfdw_get_table_options_as(relid, userid, &opts);
 	tr = reader_create(RelationGetDescr(rel), relid,
 					   RelationGetRelationName(rel), paths, attnums,
 					   &opts.access, parent);

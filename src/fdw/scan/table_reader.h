@@ -34,10 +34,11 @@ typedef bool (*PqUnitClaim) (void *arg, PqScanUnit *unit);
 /*
  * A reader of rel's attributes attnums (IntList) from paths (List of
  * char *), allocating under parent; hive partitioning as the planner
- * decided it (or as the option says).
+ * decided it (or as the option says); objects in buckets read with the
+ * user mapping of userid (InvalidOid: the current role's).
  */
-extern PqTableReader *pqfdw_table_reader_create(Relation rel, List *paths,
-												List *attnums,
+extern PqTableReader *pqfdw_table_reader_create(Relation rel, Oid userid,
+												List *paths, List *attnums,
 												PqfdwHiveMode hive,
 												MemoryContext parent);
 
