@@ -597,6 +597,21 @@ else {
     [...expectError(he40, '57014', /timeout/), ...(took40 < 2500 ? [] : [`took ${took40} ms`])]);
   check('faults: after them the same file reads whole', sameRows(await qa(query(await table(`${base}/ok/items40.parquet`, { server: 'os_web', columns: ITEMS }))), want40, 'rows'));
 
+  // small objects read one after another: fetched whole together, not a
+  // round trip each (every answer of /delay/ is 100 ms late)
+  for (let p = 0; p < 4; p++)
+    objects.set(`part-${p}.parquet`, fs.readFileSync(local(`parts/part-${p}.parquet`)));
+  const smallUrls = [0, 1, 2, 3].map((p) => `${base}/delay/part-${p}.parquet`).join(', ');
+  const small = await table(smallUrls, { server: 'os_web', columns: 'id bigint, v bigint' });
+  const smallLoc = await table([0, 1, 2, 3].map((p) => local(`parts/part-${p}.parquet`)).join(', '), { server: 'os_local', columns: 'id bigint, v bigint' });
+  const smallSql = (t) => `SELECT count(*), sum(v), min(id), max(id) FROM (SELECT * FROM ${t} OFFSET 0) s`;
+  const smallWant = await qa(smallSql(smallLoc));
+  check('small objects: the same rows (footers read)', sameRows(await qa(smallSql(small)), smallWant, 'rows'));
+  web.resetStats();
+  const smallGot = await qa(smallSql(small));
+  check(`small objects: with footers cached, their bytes fetched together (${web.maxInFlight()} requests in flight at most)`,
+    [...sameRows(smallGot, smallWant, 'rows'), ...(web.maxInFlight() >= 4 ? [] : [`at most ${web.maxInFlight()} in flight`])]);
+
   const hung = await table(`${base}/hang@5/items.parquet`, { server: 'os_web', columns: ITEMS });
   await q("SET statement_timeout = '1s'");
   const t0 = Date.now();

@@ -367,6 +367,28 @@ fetch_tails(List *paths, int from, const PqfdwAccess *access)
 	pfree(urls);
 }
 
+void
+pqfdw_prefetch_small_objects(const char **urls, int n,
+							 const PqfdwAccess *access)
+{
+	const char **small = palloc(sizeof(char *) * Max(n, 1));
+	int			nsmall = 0;
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		int64		size;
+		char	   *etag;
+
+		pqfdw_remote_stat(&access->remote, urls[i], &size, &etag);
+		if (etag != NULL && size <= PQFDW_TAIL_PREFETCH)
+			small[nsmall++] = urls[i];
+	}
+	if (nsmall > 1)
+		pqfdw_remote_fetch_tails(&access->remote, small, nsmall);
+	pfree(small);
+}
+
 List *
 pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 				   bool same_schema)

@@ -61,4 +61,13 @@ extern List *pqfdw_open_footers(List *paths, const PqfdwAccess *access);
 extern List *pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 								bool same_schema);
 
+/*
+ * Scans of many small objects: those among urls no larger than the tail
+ * prefetch (PQFDW_TAIL_PREFETCH) fetched whole, together, for the sources
+ * that open them next in this statement; otherwise each would cost a round
+ * trip in turn.
+ */
+extern void pqfdw_prefetch_small_objects(const char **urls, int n,
+										 const PqfdwAccess *access);
+
 #endif							/* PQFDW_SOURCE_H */

@@ -211,6 +211,8 @@ open_file(PqTableReader *tr, int next)
 		tr->pages_read += columns_stat(tr, false);
 		pqfdw_source_close(tr->file->src);
 	}
+	if (next >= tr->small_fetched && tr->claim == NULL)
+		pqfdw_table_reader_prefetch_small(tr, next);
 	tr->file = NULL;
 	MemoryContextReset(tr->file_cxt);
 	tr->file_index = next;
@@ -957,6 +959,7 @@ pqfdw_table_reader_rescan(PqTableReader *tr)
 {
 	/* the open file is kept: open_file() reuses it */
 	tr->file_index = -1;
+	tr->small_fetched = 0;
 	tr->row_group = -1;
 	tr->rg_rows_left = 0;
 	MemoryContextReset(tr->batch_cxt);

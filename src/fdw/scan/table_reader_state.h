@@ -71,6 +71,7 @@ struct PqTableReader
 	int			file_index;		/* into paths; -1 before the first */
 	PqFile	   *file;
 	int			open_index;		/* file's index in paths */
+	int			small_fetched;	/* files before it: small objects prefetched */
 	PqFile	   *first_file;		/* schema every later file must match */
 	PqfdwDataset *ds;			/* NULL: not a foreign table */
 
@@ -181,12 +182,14 @@ pqfdw_column_reads_file(const PqTableColumn *c)
 
 /*
  * table_reader_ahead.c (for table_reader.c): the column readers of the open
- * file (nested columns: each leaf's), allocated in rg_cxt; and, entering a
- * row group, the read-ahead batch of files behind URLs.
+ * file (nested columns: each leaf's), allocated in rg_cxt; entering a row
+ * group, the read-ahead batch of files behind URLs; opening file next, the
+ * small objects among the next ones fetched whole.
  */
 extern PqColumnReader **pqfdw_table_reader_file_readers(PqTableReader *tr,
 														int *nreaders);
 extern void pqfdw_table_reader_read_ahead(PqTableReader *tr);
+extern void pqfdw_table_reader_prefetch_small(PqTableReader *tr, int next);
 
 /*
  * table_reader_nested.c: a nested field read into one column, as flat
