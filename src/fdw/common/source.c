@@ -330,31 +330,31 @@ footer_only(const char *path, const PqfdwAccess *access)
 	return f;
 }
 
-/*
- * The objects among paths[from, from + TAIL_BATCH) whose footers the cache
- * does not hold: their ends fetched together, so that opening them costs a
- * round trip per batch, not per object (remote_tails.c).
- */
-#define TAIL_BATCH 256
-
-static void
-fetch_tails(List *paths, int from, const PqfdwAccess *access)
+int
+pqfdw_fetch_object_ends(List *paths, int from, bool whole_small,
+						bool (*keep) (void *arg, int path), void *arg,
+						const PqfdwAccess *access)
 {
-	const char **urls = palloc(sizeof(char *) * TAIL_BATCH);
+	const char **urls = palloc(sizeof(char *) * PQFDW_TAIL_BATCH);
 	int			n = 0;
 	int			i;
 
-	for (i = from; i < list_length(paths) && i < from + TAIL_BATCH; i++)
+	for (i = from; i < list_length(paths) && i < from + PQFDW_TAIL_BATCH; i++)
 	{
 		const char *path = list_nth(paths, i);
 		PqFileStamp stamp;
 		int64		size;
 		char	   *etag;
 
-		if (!pq_url_is_remote(path))
+		if (!pq_url_is_remote(path) || (keep && !keep(arg, i)))
 			continue;
 		pqfdw_remote_stat(&access->remote, path, &size, &etag);
-		if (etag != NULL)
+		if (whole_small)
+		{
+			if (etag == NULL || size > PQFDW_TAIL_PREFETCH)
+				continue;
+		}
+		else if (etag != NULL)
 		{
 			remote_stamp(access, size, etag, &stamp);
 			if (pqfdw_footer_cache_holds(pq_url_parse(path)->display, &stamp))
@@ -365,28 +365,7 @@ fetch_tails(List *paths, int from, const PqfdwAccess *access)
 	if (n > 1)
 		pqfdw_remote_fetch_tails(&access->remote, urls, n);
 	pfree(urls);
-}
-
-void
-pqfdw_prefetch_small_objects(const char **urls, int n,
-							 const PqfdwAccess *access)
-{
-	const char **small = palloc(sizeof(char *) * Max(n, 1));
-	int			nsmall = 0;
-	int			i;
-
-	for (i = 0; i < n; i++)
-	{
-		int64		size;
-		char	   *etag;
-
-		pqfdw_remote_stat(&access->remote, urls[i], &size, &etag);
-		if (etag != NULL && size <= PQFDW_TAIL_PREFETCH)
-			small[nsmall++] = urls[i];
-	}
-	if (nsmall > 1)
-		pqfdw_remote_fetch_tails(&access->remote, small, nsmall);
-	pfree(small);
+	return i;
 }
 
 List *
@@ -404,8 +383,9 @@ pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 		const char *path = lfirst(lc);
 		PqFile	   *f = NULL;
 
-		if (access && foreach_current_index(lc) % TAIL_BATCH == 0)
-			fetch_tails(paths, foreach_current_index(lc), access);
+		if (access && foreach_current_index(lc) % PQFDW_TAIL_BATCH == 0)
+			(void) pqfdw_fetch_object_ends(paths, foreach_current_index(lc),
+										   false, NULL, NULL, access);
 
 		/* an object's cached footer may be another role's: not peeked at */
 		if (!pq_url_is_remote(path))
@@ -437,8 +417,9 @@ pqfdw_open_footers(List *paths, const PqfdwAccess *access)
 	{
 		PqFile	   *f;
 
-		if (access && foreach_current_index(lc) % TAIL_BATCH == 0)
-			fetch_tails(paths, foreach_current_index(lc), access);
+		if (access && foreach_current_index(lc) % PQFDW_TAIL_BATCH == 0)
+			(void) pqfdw_fetch_object_ends(paths, foreach_current_index(lc),
+										   false, NULL, NULL, access);
 		f = footer_only((const char *) lfirst(lc), access);
 
 		if (first == NULL)

@@ -62,12 +62,18 @@ extern List *pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 								bool same_schema);
 
 /*
- * Scans of many small objects: those among urls no larger than the tail
- * prefetch (PQFDW_TAIL_PREFETCH) fetched whole, together, for the sources
- * that open them next in this statement; otherwise each would cost a round
- * trip in turn.
+ * The ends of many objects fetched together (remote_tails.c), for the
+ * sources that open them next, so that opening them costs a round trip per
+ * batch, not per object: of the URLs among paths[from, from +
+ * PQFDW_TAIL_BATCH) that keep(arg, index) leaves (or all), those whose
+ * footers the cache lacks, or (whole_small: a scan reading objects one
+ * after another) those no larger than the tail prefetch, fetched whole.
+ * Returns the index after the last path looked at.
  */
-extern void pqfdw_prefetch_small_objects(const char **urls, int n,
-										 const PqfdwAccess *access);
+#define PQFDW_TAIL_BATCH 256
+
+extern int	pqfdw_fetch_object_ends(List *paths, int from, bool whole_small,
+									bool (*keep) (void *arg, int path),
+									void *arg, const PqfdwAccess *access);
 
 #endif							/* PQFDW_SOURCE_H */

@@ -204,8 +204,8 @@ typedef struct SizedTable
 	Oid			relid;
 	Oid			userid;			/* whose user mapping reads it (a view's
 								 * owner) */
-	List	   *quals;			/* baserel's: hive datasets' files hang on
-								 * them */
+	List	   *quals;			/* baserel's restrictions, which the files of
+								 * a hive dataset hang on (NIL otherwise) */
 	MemoryContext cxt;
 	PqfdwTableOptions opts;
 	PqfdwDataset *ds;			/* all files */
@@ -229,19 +229,20 @@ static SizedTable *
 sized_table(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Relation rel)
 {
 	SizedTable *s = last_sized;
-	List	   *quals = extract_actual_clauses(baserel->baserestrictinfo, false);
 
 	if (s != NULL && s->glob == root->glob && s->relid == relid &&
 		s->userid == baserel->userid && s->cxt == CurrentMemoryContext &&
-		(s->opts.hive != PQFDW_HIVE_ON || equal(s->quals, quals)))
+		(s->opts.hive != PQFDW_HIVE_ON ||
+		 equal(s->quals, baserel->baserestrictinfo)))
 		return s;
 	s = palloc0(sizeof(SizedTable));
 	s->glob = root->glob;
 	s->relid = relid;
 	s->userid = baserel->userid;
-	s->quals = quals;
 	s->cxt = CurrentMemoryContext;
 	pqfdw_get_table_options_as(relid, baserel->userid, &s->opts);
+	if (s->opts.hive == PQFDW_HIVE_ON)
+		s->quals = list_copy(baserel->baserestrictinfo);
 	pqfdw_plan_table_files(root, baserel, rel, &s->opts);
 	s->ds = pqfdw_dataset_create(relid, RelationGetDescr(rel), s->opts.paths,
 								 &s->opts, s->opts.hive, CurrentMemoryContext);

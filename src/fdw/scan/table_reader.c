@@ -211,8 +211,17 @@ open_file(PqTableReader *tr, int next)
 		tr->pages_read += columns_stat(tr, false);
 		pqfdw_source_close(tr->file->src);
 	}
+
+	/*
+	 * Read one after another, the small objects among the next files come
+	 * whole in one batch, not a round trip each (parallel scans claim row
+	 * groups out of file order).
+	 */
 	if (next >= tr->small_fetched && tr->claim == NULL)
-		pqfdw_table_reader_prefetch_small(tr, next);
+		tr->small_fetched = pqfdw_fetch_object_ends(tr->paths, next, true,
+													tr->file_check,
+													tr->file_check_arg,
+													&tr->access);
 	tr->file = NULL;
 	MemoryContextReset(tr->file_cxt);
 	tr->file_index = next;

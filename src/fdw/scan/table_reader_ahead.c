@@ -2,14 +2,12 @@
  *
  * table_reader_ahead.c
  *		Reading ahead for files behind URLs: the chunks of the next row
- *		groups the scan will enter, fetched in one batch; the next small
- *		objects, fetched whole.
+ *		groups the scan will enter, fetched in one batch.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "fdw/common/source.h"
 #include "fdw/prune/pruner.h"
 #include "fdw/scan/table_reader_state.h"
 #include "format/read/chunk_fetch.h"
@@ -153,35 +151,4 @@ pqfdw_table_reader_read_ahead(PqTableReader *tr)
 		if (tr->next_last >= 0)
 			tr->next_first = tr->ahead_last + 1;
 	}
-}
-
-/*
- * Files behind URLs that the scan reads one after another: the small ones
- * among the next SMALL_OBJECT_BATCH it will open (those the file check
- * keeps) are fetched whole in one go, so that a dataset of many small
- * objects costs a round trip per batch rather than per object.  Parallel
- * scans claim row groups out of file order: not for them.
- */
-#define SMALL_OBJECT_BATCH 256
-
-void
-pqfdw_table_reader_prefetch_small(PqTableReader *tr, int next)
-{
-	const char **urls = palloc(sizeof(char *) * SMALL_OBJECT_BATCH);
-	int			n = 0;
-	int			i;
-
-	for (i = next; i < list_length(tr->paths) && i < next + SMALL_OBJECT_BATCH; i++)
-	{
-		const char *path = list_nth(tr->paths, i);
-
-		if (pq_url_is_remote(path) &&
-			(i == next || tr->file_check == NULL ||
-			 tr->file_check(tr->file_check_arg, i)))
-			urls[n++] = path;
-	}
-	tr->small_fetched = i;
-	if (n > 1)
-		pqfdw_prefetch_small_objects(urls, n, &tr->access);
-	pfree(urls);
 }

@@ -182,14 +182,12 @@ pqfdw_column_reads_file(const PqTableColumn *c)
 
 /*
  * table_reader_ahead.c (for table_reader.c): the column readers of the open
- * file (nested columns: each leaf's), allocated in rg_cxt; entering a row
- * group, the read-ahead batch of files behind URLs; opening file next, the
- * small objects among the next ones fetched whole.
+ * file (nested columns: each leaf's), allocated in rg_cxt; and, entering a
+ * row group, the read-ahead batch of files behind URLs.
  */
 extern PqColumnReader **pqfdw_table_reader_file_readers(PqTableReader *tr,
 														int *nreaders);
 extern void pqfdw_table_reader_read_ahead(PqTableReader *tr);
-extern void pqfdw_table_reader_prefetch_small(PqTableReader *tr, int next);
 
 /*
  * table_reader_nested.c: a nested field read into one column, as flat
