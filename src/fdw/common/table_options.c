@@ -253,10 +253,7 @@ pqfdw_url_server(const char *url, const char *name, const char *what)
 	char	   *handler;
 
 	if (name == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s \"%s\" needs a server", what, url),
-				 errhint("Name a parquet_fdw foreign server whose options and your user mapping reach the store: COPY's option server, or the inspection functions' argument server.")));
+		return InvalidOid;
 	server = GetForeignServerByName(name, false);
 	fdw = GetForeignDataWrapper(server->fdwid);
 	handler = OidIsValid(fdw->fdwhandler) ? get_func_name(fdw->fdwhandler) : NULL;

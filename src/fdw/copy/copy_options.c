@@ -50,7 +50,8 @@
 	"plaintext_footer, aad_prefix, store_aad_prefix, kms_footer_key, " \
 	"kms_column_keys, double_wrapping, key_material, kms_instance_url, " \
 	"partition_by, write_partition_columns, overwrite, overwrite_or_ignore, " \
-	"file_size_bytes, row_groups_per_file, max_open_files"
+	"file_size_bytes, row_groups_per_file, max_open_files, " \
+	"server, part_size, parts_in_flight"
 
 typedef struct CodecName
 {
@@ -307,6 +308,8 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	ce->store_aad_prefix = true;
 	ce->double_wrapping = true;
 	opts->dataset.max_open_files = 100;
+	opts->remote.part_size = PQFDW_DEFAULT_PART_SIZE;
+	opts->remote.parts_in_flight = PQFDW_DEFAULT_PARTS_IN_FLIGHT;
 
 	foreach(lc, options)
 	{
@@ -503,6 +506,22 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		}
 		else if (strcmp(name, "max_open_files") == 0)
 			opts->dataset.max_open_files = (int) get_int64(def, 1, 100000);
+		else if (strcmp(name, "server") == 0)
+			opts->remote.server = defGetString(def);
+		else if (strcmp(name, "part_size") == 0)
+		{
+			opts->remote.part_size = get_size(def);
+			if (opts->remote.part_size < PQFDW_MIN_PART_SIZE ||
+				opts->remote.part_size > PQFDW_MAX_PART_SIZE)
+				bad_value(def, defGetString(def),
+						  "sizes from '5MiB' to '4GiB' (S3's smallest part, and the most one request sends here)");
+			opts->remote.given = true;
+		}
+		else if (strcmp(name, "parts_in_flight") == 0)
+		{
+			opts->remote.parts_in_flight = (int) get_int64(def, 1, 64);
+			opts->remote.given = true;
+		}
 		else
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),

@@ -25,6 +25,7 @@
 
 #include "fdw/copy/write_convert.h"
 #include "fdw/keys/keys.h"
+#include "fdw/remote/remote.h"
 #include "format/write/file_writer.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
@@ -77,6 +78,20 @@ typedef struct PqCopyDatasetOptions
 	int			max_open_files;
 } PqCopyDatasetOptions;
 
+/* Writing to a URL: the server reaching it, how objects are uploaded. */
+#define PQFDW_DEFAULT_PART_SIZE ((int64) 8 * 1024 * 1024)
+#define PQFDW_MIN_PART_SIZE ((int64) 5 * 1024 * 1024)
+#define PQFDW_MAX_PART_SIZE ((int64) 4 * 1024 * 1024 * 1024)
+#define PQFDW_DEFAULT_PARTS_IN_FLIGHT 4
+
+typedef struct PqCopyRemoteOptions
+{
+	char	   *server;			/* NULL: the server process's credentials */
+	int64		part_size;
+	int			parts_in_flight;
+	bool		given;			/* part_size or parts_in_flight given */
+} PqCopyRemoteOptions;
+
 typedef struct PqCopyOptions
 {
 	PqWriterOptions writer;
@@ -86,6 +101,7 @@ typedef struct PqCopyOptions
 	PqWriteTypeOptions types;
 	PqCopyEncryption encryption;
 	PqCopyDatasetOptions dataset;
+	PqCopyRemoteOptions remote;
 } PqCopyOptions;
 
 /* True when the COPY options say FORMAT parquet (any case). */
@@ -110,6 +126,7 @@ typedef struct PqCopySink
 {
 	PqSink		sink;
 	const char *target;			/* NULL: STDOUT */
+	PqfdwUpload *upload;		/* a URL's, or NULL */
 	char	   *tmp_path;
 	int			fd;
 	char	   *buf;
@@ -132,6 +149,14 @@ extern const PqEncryptionOptions *pqfdw_copy_encryption(const PqCopyEncryption *
 
 /* Create the temporary file (target != NULL) or start COPY-out. */
 extern void pqfdw_copy_sink_open(PqCopySink *s, const char *target);
+
+/*
+ * Start writing the object at url as id's role (nothing is visible until
+ * pqfdw_copy_sink_finish()).
+ */
+extern void pqfdw_copy_sink_open_url(PqCopySink *s, const PqfdwRemoteId *id,
+									 const char *url,
+									 const PqCopyRemoteOptions *ro);
 
 /* Flush; file: make it durable and rename it over the target. */
 extern void pqfdw_copy_sink_finish(PqCopySink *s);

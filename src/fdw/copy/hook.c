@@ -35,6 +35,7 @@
 #include "executor/executor.h"
 #include "fdw/common/file_list.h"
 #include "fdw/common/pg_compat.h"
+#include "fdw/common/table_options.h"
 #include "fdw/copy/copy_from.h"
 #include "fdw/copy/copy_to.h"
 #include "fdw/copy/write_convert.h"
@@ -71,6 +72,7 @@ typedef struct CopyState
 	PqCopySink	sink;
 	PqPartitionWriter *partitions;	/* a dataset's files, or NULL */
 	PqCopyDataset dataset;
+	PqfdwRemoteId remote;		/* a URL target's: server and role */
 	PqWriterFieldList fields;
 	PqKeyMaterialWriter *key_material;	/* kms_footer_key's, or NULL */
 	MemoryContext batch_cxt;
@@ -521,7 +523,21 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("COPY TO STDOUT cannot write a directory of files"),
 				 errhint("partition_by, file_size_bytes and row_groups_per_file need a target directory.")));
-	if (stmt->filename != NULL)
+	if (stmt->filename != NULL && pq_url_is_remote(stmt->filename))
+	{
+		/* not a server file: the role's user mapping decides */
+		st->remote.serverid = pqfdw_url_server(stmt->filename,
+											   st->opts.remote.server,
+											   "COPY TO");
+		st->remote.userid = GetUserId();
+	}
+	else if (st->opts.remote.server != NULL || st->opts.remote.given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("COPY option \"%s\" applies only to URLs",
+						st->opts.remote.server != NULL ? "server" : "part_size"),
+				 errhint("server, part_size and parts_in_flight are for COPY TO an s3://, gs://, az:// or abfss:// URL.")));
+	else if (stmt->filename != NULL)
 	{
 		if (!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
 			ereport(ERROR,
@@ -575,6 +591,9 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 
 	if (st->opts.dataset.enabled)
 		pqfdw_dataset_open(&st->dataset, stmt->filename, &st->opts.dataset);
+	else if (stmt->filename != NULL && pq_url_is_remote(stmt->filename))
+		pqfdw_copy_sink_open_url(&st->sink, &st->remote, stmt->filename,
+								 &st->opts.remote);
 	else
 		pqfdw_copy_sink_open(&st->sink, stmt->filename);
 	PG_TRY();
@@ -592,7 +611,10 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 		{
 			pq_file_writer_finish(st->writer);
 			/* the material first: the file never appears without it */
-			if (st->key_material)
+			if (st->key_material && st->sink.upload)
+				pqfdw_write_key_material_object(st->key_material, &st->remote,
+												st->sink.target);
+			else if (st->key_material)
 				pqfdw_write_key_material_file(st->key_material, st->sink.target);
 			pqfdw_copy_sink_finish(&st->sink);
 		}

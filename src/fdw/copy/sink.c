@@ -2,8 +2,8 @@
  *
  * sink.c
  *		Where COPY ... TO ... (FORMAT parquet) writes: a temporary file in
- *		the target's directory, renamed into place when complete, or the
- *		client through the COPY protocol.
+ *		the target's directory, renamed into place when complete, an
+ *		object behind a URL, or the client through the COPY protocol.
  *
  * The temporary file is ".<target name>.<pid>.<random>.tmp" next to the
  * target, so that rename() is atomic and a reader never sees a partial
@@ -13,6 +13,9 @@
  * caller removes it on ERROR (pqfdw_copy_sink_abort() from PG_CATCH);
  * a FATAL exits without unwinding, so the paths of files being written
  * are also kept in a list that a before_shmem_exit callback removes.
+ *
+ * A URL is an object written through fdw/remote's upload, which makes it
+ * visible only when complete and drops what it sent on an ERROR.
  *
  * STDOUT is sent as binary COPY-out data ('d' messages of up to the
  * buffer size), which psql's \copy writes to its local file byte for
@@ -81,6 +84,14 @@ flush_buffer(PqCopySink *s)
 		return;
 	s->bytes += left;
 	pgstat_progress_update_param(PROGRESS_COPY_BYTES_PROCESSED, s->bytes);
+	if (s->upload)
+	{
+		PqSink	   *up = pqfdw_upload_sink(s->upload);
+
+		up->write(up, (const uint8 *) p, left);
+		s->buf_len = 0;
+		return;
+	}
 	if (s->target == NULL)
 	{
 		StringInfoData msg;
@@ -221,9 +232,28 @@ pqfdw_copy_sink_open(PqCopySink *s, const char *target)
 }
 
 void
+pqfdw_copy_sink_open_url(PqCopySink *s, const PqfdwRemoteId *id,
+						 const char *url, const PqCopyRemoteOptions *ro)
+{
+	memset(s, 0, sizeof(*s));
+	s->sink.write = sink_write;
+	s->sink.opaque = s;
+	s->target = url;
+	s->fd = -1;
+	s->buf = palloc(SINK_BUFFER_SIZE);
+	s->upload = pqfdw_upload_begin(id, url, ro->part_size, ro->parts_in_flight);
+}
+
+void
 pqfdw_copy_sink_finish(PqCopySink *s)
 {
 	flush_buffer(s);
+	if (s->upload)
+	{
+		pqfdw_upload_finish(s->upload);
+		s->upload = NULL;
+		return;
+	}
 	if (s->target == NULL)
 	{
 		pq_putemptymessage('c');
@@ -245,6 +275,12 @@ pqfdw_copy_sink_finish(PqCopySink *s)
 void
 pqfdw_copy_sink_abort(PqCopySink *s)
 {
+	if (s->upload)
+	{
+		pqfdw_upload_abort(s->upload);
+		s->upload = NULL;
+		return;
+	}
 	if (s->target == NULL || s->tmp_path == NULL)
 		return;
 	if (s->fd >= 0)

@@ -258,3 +258,17 @@ pqfdw_write_key_material_file(PqKeyMaterialWriter *w, const char *file)
 	get_parent_directory(dir);
 	fsync_fname(dir[0] != '\0' ? dir : ".", true);
 }
+
+void
+pqfdw_write_key_material_object(PqKeyMaterialWriter *w,
+								const PqfdwRemoteId *id, const char *url)
+{
+	char	   *path;
+
+	if (w->internal)
+		return;
+	path = pqfdw_key_material_path(url);
+	appendStringInfoChar(&w->external, '}');
+	/* one request: the object appears whole, or not at all */
+	pqfdw_remote_put(id, path, w->external.data, w->external.len);
+}

@@ -245,4 +245,12 @@ extern char *pqfdw_key_material_path(const char *file);
 extern void pqfdw_write_key_material_file(PqKeyMaterialWriter *w,
 										  const char *file);
 
+/*
+ * The same beside the object at url, written as id's role in one request
+ * (before the object, which must never appear without it).
+ */
+extern void pqfdw_write_key_material_object(PqKeyMaterialWriter *w,
+											const PqfdwRemoteId *id,
+											const char *url);
+
 #endif							/* PQFDW_KEYS_H */

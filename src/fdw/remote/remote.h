@@ -12,6 +12,7 @@
 #define PQFDW_REMOTE_H
 
 #include "format/read/file_reader.h"
+#include "format/write/file_writer.h"
 #include "io/store/store.h"
 #include "lib/stringinfo.h"
 #include "nodes/parsenodes.h"
@@ -19,7 +20,8 @@
 /* Whose settings reach a URL: a foreign server, as a role. */
 typedef struct PqfdwRemoteId
 {
-	Oid			serverid;		/* InvalidOid: none (then URLs are refused) */
+	Oid			serverid;		/* InvalidOid: none (the server process's own
+								 * credentials, for the roles allowed them) */
 	Oid			userid;			/* whose user mapping */
 } PqfdwRemoteId;
 
@@ -54,6 +56,13 @@ extern const PqStoreConfig *pqfdw_remote_config(const PqfdwRemoteId *id);
  */
 extern int64 pqfdw_remote_chain_credentials(PqStoreConfig *c,
 											const char *profile);
+
+/*
+ * The S3 endpoint the server process's environment names
+ * (AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL), path style; unchanged
+ * without one.
+ */
+extern void pqfdw_remote_chain_endpoint(PqStoreConfig *c);
 
 /* The server's listing_cache_ttl in milliseconds (0: every statement). */
 extern int	pqfdw_remote_listing_ttl(const PqfdwRemoteId *id);
@@ -102,6 +111,39 @@ extern char *pqfdw_remote_read_object(const PqfdwRemoteId *id, const char *url,
  */
 extern void pqfdw_remote_list(const PqfdwRemoteId *id, const char *url,
 							  const char *delimiter, PqListing *out);
+
+/*
+ * What this backend has seen of objects and listings is not to be used
+ * again after a later statement: it has just written objects.
+ */
+extern void pqfdw_remote_objects_forget(void);
+
+/*
+ * remote_upload.c: an object written at url as id's role, through the
+ * upload's sink (format/write/file_writer.h), in parts of part_size bytes
+ * (at least the store's smallest), at most parts_in_flight being sent
+ * while the next is filled.  Nothing is visible until
+ * pqfdw_upload_finish(); pqfdw_upload_abort() (never an ERROR) drops what
+ * was sent, as do an ERROR that deletes the current memory context and
+ * the backend's exit.
+ */
+typedef struct PqfdwUpload PqfdwUpload;
+
+extern PqfdwUpload *pqfdw_upload_begin(const PqfdwRemoteId *id,
+									   const char *url, int64 part_size,
+									   int parts_in_flight);
+extern PqSink *pqfdw_upload_sink(PqfdwUpload *u);
+extern int64 pqfdw_upload_bytes(PqfdwUpload *u);
+extern void pqfdw_upload_finish(PqfdwUpload *u);
+extern void pqfdw_upload_abort(PqfdwUpload *u);
+
+/* A whole object in one request (key material files). */
+extern void pqfdw_remote_put(const PqfdwRemoteId *id, const char *url,
+							 const void *data, size_t len);
+
+/* Delete objects of one bucket, all in flight together. */
+extern void pqfdw_remote_delete(const PqfdwRemoteId *id,
+								const char *const *urls, int n);
 
 /*
  * remote_source.c: a source over url as pqfdw_remote_stat found it.  Every

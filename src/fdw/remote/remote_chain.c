@@ -15,6 +15,7 @@
 
 #include "fdw/remote/remote.h"
 #include "io/aws/credentials.h"
+#include "io/aws/profile_files.h"
 
 int64
 pqfdw_remote_chain_credentials(PqStoreConfig *c, const char *profile)
@@ -33,4 +34,27 @@ pqfdw_remote_chain_credentials(PqStoreConfig *c, const char *profile)
 	if (c->s3.region == NULL)
 		c->s3.region = pq_aws_profile_region(profile);
 	return creds.expires_at;
+}
+
+void
+pqfdw_remote_chain_endpoint(PqStoreConfig *c)
+{
+	const char *setting = "AWS_ENDPOINT_URL_S3";
+	const char *e = pq_aws_env(setting);
+
+	if (e == NULL)
+	{
+		setting = "AWS_ENDPOINT_URL";
+		e = pq_aws_env(setting);
+	}
+	if (e == NULL)
+		return;
+	if (strncmp(e, "http://", 7) != 0 && strncmp(e, "https://", 8) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the server's environment variable %s is not an http:// or https:// URL",
+						setting)));
+	/* endpoints other than AWS's take buckets in the path */
+	c->s3.endpoint = pstrdup(e);
+	c->s3.path_style = true;
 }

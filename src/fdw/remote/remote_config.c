@@ -144,6 +144,13 @@ check_chain_permission(Oid serverid, Oid userid)
 	if (superuser_arg(userid) ||
 		(OidIsValid(role) && has_privs_of_role(userid, role)))
 		return;
+	if (!OidIsValid(serverid))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to use the credentials of the database server"),
+				 errdetail("A URL named without a foreign server is reached with the server process's own credentials."),
+				 errhint("Name a parquet_fdw foreign server whose options and your user mapping reach the store (COPY's option server, the functions' argument server), or make the role a member of the role named by parquet_fdw.object_store_role (\"%s\").",
+						 pqfdw_object_store_role ? pqfdw_object_store_role : "")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 			 errmsg("permission denied to use the credentials of the database server through server \"%s\"",
@@ -238,17 +245,27 @@ build(ConfigEntry *e)
 	}
 }
 
+/*
+ * No server: the server process's own credentials and endpoint, as the AWS
+ * SDKs find them, for the roles that may use them.
+ */
+static void
+build_serverless(ConfigEntry *e)
+{
+	pq_store_config_init(&e->config);
+	e->listing_ttl_ms = 0;
+	check_chain_permission(InvalidOid, e->key.userid);
+	e->chain = true;
+	e->expires_at = pqfdw_remote_chain_credentials(&e->config, NULL);
+	pqfdw_remote_chain_endpoint(&e->config);
+}
+
 static ConfigEntry *
 lookup(const PqfdwRemoteId *id)
 {
 	ConfigEntry *e;
 	bool		found;
 
-	if (!OidIsValid(id->serverid))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("URLs can be read only through a foreign server of parquet_fdw"),
-				 errhint("Name the server whose options and user mapping reach the store.")));
 	if (configs == NULL)
 		init_cache();
 	drop_stale();
@@ -272,7 +289,10 @@ lookup(const PqfdwRemoteId *id)
 		old = MemoryContextSwitchTo(e->cxt);
 		PG_TRY();
 		{
-			build(e);
+			if (OidIsValid(id->serverid))
+				build(e);
+			else
+				build_serverless(e);
 		}
 		PG_CATCH();
 		{

@@ -48,6 +48,7 @@ static MemoryContext objects_cxt = NULL;
 static HTAB *objects = NULL;
 static HTAB *listings = NULL;
 static long objects_at_reset = 0;
+static TimestampTz written_at = 0;	/* this backend last wrote an object */
 
 /* More entries than this since the last reset: start over. */
 #define MAX_OBJECT_ENTRIES 1000000
@@ -109,7 +110,8 @@ still_fresh(const PqfdwRemoteId *id, TimestampTz stmt, TimestampTz xact,
 
 	if (this_statement(stmt, xact))
 		return true;
-	if (listed_at == 0 || (ttl = pqfdw_remote_listing_ttl(id)) == 0)
+	if (listed_at == 0 || listed_at <= written_at ||
+		(ttl = pqfdw_remote_listing_ttl(id)) == 0)
 		return false;
 	return !TimestampDifferenceExceeds(listed_at, GetCurrentTimestamp(), ttl);
 }
@@ -286,4 +288,10 @@ pqfdw_remote_list(const PqfdwRemoteId *id, const char *url,
 	le->listed_at = now;
 	MemoryContextSwitchTo(old);
 	*out = le->listing;
+}
+
+void
+pqfdw_remote_objects_forget(void)
+{
+	written_at = GetCurrentTimestamp();
 }

@@ -27,6 +27,8 @@ typedef struct S3Request
 	char	   *path;			/* encoded */
 	PqQueryParam *params;
 	int			nparams;
+	char		payload_hash[65];	/* "": UNSIGNED-PAYLOAD */
+	const char *content_type;	/* NULL: none */
 } S3Request;
 
 static const char *
@@ -64,6 +66,7 @@ sign(void *arg, PqHttpRequest *r)
 	const PqS3Config *c = q->c;
 	PqHttpHeader h[4];
 	int			nh = 0;
+	const char *payload = q->payload_hash[0] ? q->payload_hash : "UNSIGNED-PAYLOAD";
 	char		amz_date[17];
 	time_t		now = time(NULL);
 	struct tm	tm;
@@ -75,7 +78,7 @@ sign(void *arg, PqHttpRequest *r)
 	h[nh].name = "host";
 	h[nh++].value = q->host;
 	h[nh].name = "x-amz-content-sha256";
-	h[nh++].value = "UNSIGNED-PAYLOAD";
+	h[nh++].value = payload;
 	h[nh].name = "x-amz-date";
 	h[nh++].value = pstrdup(amz_date);
 	if (c->session_token)
@@ -89,23 +92,36 @@ sign(void *arg, PqHttpRequest *r)
 	sr.nparams = q->nparams;
 	sr.headers = h;
 	sr.nheaders = nh;
-	sr.payload_hash = "UNSIGNED-PAYLOAD";
+	sr.payload_hash = payload;
 	pq_sigv4_sign(&sr, region_of(c), "s3", amz_date, c->key_id, c->secret,
 				  &out);
 	r->nheaders = 0;
-	r->headers = palloc(sizeof(char *) * 5);
-	r->headers[r->nheaders++] = psprintf("x-amz-content-sha256: UNSIGNED-PAYLOAD");
+	r->headers = palloc(sizeof(char *) * 6);
+	r->headers[r->nheaders++] = psprintf("x-amz-content-sha256: %s", payload);
 	r->headers[r->nheaders++] = psprintf("x-amz-date: %s", amz_date);
 	if (c->session_token)
 		r->headers[r->nheaders++] = psprintf("x-amz-security-token: %s", c->session_token);
 	r->headers[r->nheaders++] = psprintf("Authorization: %s", out.authorization);
+	if (q->content_type)
+		r->headers[r->nheaders++] = psprintf("Content-Type: %s", q->content_type);
 }
 
-/* A request for bucket/key (key NULL: the bucket) with the query params. */
-static PqHttpRequest *
-s3_request(const PqS3Config *c, const char *method, const char *bucket,
-		   const char *key, PqQueryParam *params, int nparams,
-		   const char *display, size_t max_body)
+/* Anonymous requests: only the body's type. */
+static void
+unsigned_headers(void *arg, PqHttpRequest *r)
+{
+	S3Request  *q = r->prepare_data;
+
+	r->nheaders = 0;
+	r->headers = palloc(sizeof(char *));
+	if (q->content_type)
+		r->headers[r->nheaders++] = psprintf("Content-Type: %s", q->content_type);
+}
+
+PqHttpRequest *
+pq_s3_request(const PqS3Config *c, const char *method, const char *bucket,
+			  const char *key, PqQueryParam *params, int nparams,
+			  const char *display, size_t max_body)
 {
 	S3Request  *q = palloc0(sizeof(S3Request));
 	PqHttpRequest *r = palloc(sizeof(PqHttpRequest));
@@ -140,16 +156,26 @@ s3_request(const PqS3Config *c, const char *method, const char *bucket,
 	return r;
 }
 
-static PqHttpConfig
-http_config(const PqS3Config *c)
+void
+pq_s3_request_body(PqHttpRequest *r, const void *data, size_t len,
+				   const char *content_type)
+{
+	S3Request  *q = r->prepare_data;
+
+	r->send_body = data;
+	r->send_len = len;
+	q->content_type = content_type;
+	/* the store checks the body against it: no part arrives damaged */
+	pq_sha256_hex(data, len, q->payload_hash);
+}
+
+PqHttpConfig
+pq_s3_http_config(const PqS3Config *c)
 {
 	PqHttpConfig h = c->http;
 
-	if (c->key_id)
-	{
-		h.prepare = sign;
-		h.prepare_arg = NULL;
-	}
+	h.prepare = c->key_id ? sign : unsigned_headers;
+	h.prepare_arg = NULL;
 	return h;
 }
 
@@ -158,8 +184,8 @@ pq_s3_head(const PqS3Config *c, const char *bucket, const char *key,
 		   const char *display, int64 *size, char **etag)
 {
 	static const long not_found[] = {404, 0};
-	PqHttpRequest *r = s3_request(c, "HEAD", bucket, key, NULL, 0, display, 0);
-	PqHttpConfig h = http_config(c);
+	PqHttpRequest *r = pq_s3_request(c, "HEAD", bucket, key, NULL, 0, display, 0);
+	PqHttpConfig h = pq_s3_http_config(c);
 
 	pq_http_run(&r, 1, &h, not_found);
 	if (r->status == 404)
@@ -181,7 +207,7 @@ pq_s3_get_ranges(const PqS3Config *c, const char *bucket, const char *key,
 				 PqHttpBatch **background)
 {
 	PqHttpRequest **rs = palloc(sizeof(PqHttpRequest *) * Max(n, 1));
-	PqHttpConfig h = http_config(c);
+	PqHttpConfig h = pq_s3_http_config(c);
 	int			i;
 
 	/* signing later, from the background, needs c then: a copy */
@@ -194,7 +220,7 @@ pq_s3_get_ranges(const PqS3Config *c, const char *bucket, const char *key,
 	}
 	for (i = 0; i < n; i++)
 	{
-		rs[i] = s3_request(c, "GET", bucket, key, NULL, 0, display, 0);
+		rs[i] = pq_s3_request(c, "GET", bucket, key, NULL, 0, display, 0);
 		rs[i]->range_start = offsets[i];
 		rs[i]->range_len = lengths[i];
 		rs[i]->dest = bufs[i];
@@ -207,7 +233,7 @@ void
 pq_s3_list(const PqS3Config *c, const char *bucket, const char *prefix,
 		   const char *delimiter, const char *display, PqListing *out)
 {
-	PqHttpConfig h = http_config(c);
+	PqHttpConfig h = pq_s3_http_config(c);
 	char	   *token = NULL;
 
 	pq_listing_init(out);
@@ -236,7 +262,7 @@ pq_s3_list(const PqS3Config *c, const char *bucket, const char *prefix,
 			p[np].name = "continuation-token";
 			p[np++].value = token;
 		}
-		r = s3_request(c, "GET", bucket, NULL, p, np, display, LIST_BODY_MAX);
+		r = pq_s3_request(c, "GET", bucket, NULL, p, np, display, LIST_BODY_MAX);
 		pq_http_run(&r, 1, &h, NULL);
 		if (!pq_s3_parse_list(r->body.data, r->body.len, &page, &why))
 			ereport(ERROR,

@@ -11,6 +11,7 @@
 #define PQ_IO_S3_CLIENT_H
 
 #include "io/aws/s3_list.h"
+#include "io/common/url.h"
 #include "io/http/http.h"
 
 typedef struct PqS3Config
@@ -53,5 +54,23 @@ extern void pq_s3_get_ranges(const PqS3Config *c, const char *bucket,
 extern void pq_s3_list(const PqS3Config *c, const char *bucket,
 					   const char *prefix, const char *delimiter,
 					   const char *display, PqListing *out);
+
+/*
+ * A request for bucket/key (key NULL: the bucket) with the query params,
+ * and the transport settings that sign it (for s3_upload.c).  display
+ * names it in messages.
+ */
+extern PqHttpRequest *pq_s3_request(const PqS3Config *c, const char *method,
+									const char *bucket, const char *key,
+									PqQueryParam *params, int nparams,
+									const char *display, size_t max_body);
+extern PqHttpConfig pq_s3_http_config(const PqS3Config *c);
+
+/*
+ * len bytes at data (which must outlive the request) as r's body, of
+ * content_type (or none), signed with its SHA-256.
+ */
+extern void pq_s3_request_body(PqHttpRequest *r, const void *data, size_t len,
+							   const char *content_type);
 
 #endif							/* PQ_IO_S3_CLIENT_H */

@@ -26,6 +26,9 @@ typedef struct BlobRequest
 	char	   *path;			/* encoded, as sent */
 	PqQueryParam *params;
 	int			nparams;
+	PqHttpHeader ms[2];			/* x-ms-* headers of this request */
+	int			nms;
+	const char *content_type;	/* of a body; NULL: none */
 } BlobRequest;
 
 /* RFC 1123 date in English whatever the locale: Azure's x-ms-date. */
@@ -50,18 +53,24 @@ sign(void *arg, PqHttpRequest *r)
 	BlobRequest *q = r->prepare_data;
 	const PqAzureConfig *c = q->c;
 	char	   *date = http_date();
-	PqHttpHeader ms[2];
+	PqHttpHeader ms[4];
+	int			nms = 0;
 	PqSharedKeyRequest sk;
 	char	   *auth = NULL;
+	int			i;
 
-	ms[0].name = "x-ms-date";
-	ms[0].value = date;
-	ms[1].name = "x-ms-version";
-	ms[1].value = API_VERSION;
+	ms[nms].name = "x-ms-date";
+	ms[nms++].value = date;
+	ms[nms].name = "x-ms-version";
+	ms[nms++].value = API_VERSION;
+	for (i = 0; i < q->nms; i++)
+		ms[nms++] = q->ms[i];
 	r->nheaders = 0;
-	r->headers = palloc(sizeof(char *) * 3);
-	r->headers[r->nheaders++] = psprintf("x-ms-date: %s", date);
-	r->headers[r->nheaders++] = psprintf("x-ms-version: %s", API_VERSION);
+	r->headers = palloc(sizeof(char *) * (nms + 2));
+	for (i = 0; i < nms; i++)
+		r->headers[r->nheaders++] = psprintf("%s: %s", ms[i].name, ms[i].value);
+	if (q->content_type)
+		r->headers[r->nheaders++] = psprintf("Content-Type: %s", q->content_type);
 	if (c->account_key == NULL)
 		return;
 	memset(&sk, 0, sizeof(sk));
@@ -70,8 +79,12 @@ sign(void *arg, PqHttpRequest *r)
 	sk.params = q->params;
 	sk.nparams = q->nparams;
 	sk.ms_headers = ms;
-	sk.nms_headers = 2;
+	sk.nms_headers = nms;
 	sk.if_match = r->if_match;
+	/* a body's length (none for 0 bytes, since version 2015-02-21) */
+	if (r->send_len > 0)
+		sk.content_length = psprintf("%zu", r->send_len);
+	sk.content_type = q->content_type;
 	if (r->range_start >= 0)
 		sk.range = psprintf("bytes=" INT64_FORMAT "-" INT64_FORMAT,
 							r->range_start, r->range_start + r->range_len - 1);
@@ -82,10 +95,10 @@ sign(void *arg, PqHttpRequest *r)
 	r->headers[r->nheaders++] = psprintf("Authorization: %s", auth);
 }
 
-static PqHttpRequest *
-blob_request(const PqAzureConfig *c, const char *method, const char *container,
-			 const char *blob, PqQueryParam *params, int nparams,
-			 const char *display, size_t max_body)
+PqHttpRequest *
+pq_blob_request(const PqAzureConfig *c, const char *method, const char *container,
+				const char *blob, PqQueryParam *params, int nparams,
+				const char *display, size_t max_body)
 {
 	BlobRequest *q = palloc0(sizeof(BlobRequest));
 	PqHttpRequest *r = palloc(sizeof(PqHttpRequest));
@@ -120,8 +133,30 @@ blob_request(const PqAzureConfig *c, const char *method, const char *container,
 	return r;
 }
 
-static PqHttpConfig
-http_config(const PqAzureConfig *c)
+void
+pq_blob_request_body(PqHttpRequest *r, const void *data, size_t len,
+					 const char *content_type)
+{
+	BlobRequest *q = r->prepare_data;
+
+	r->send_body = data;
+	r->send_len = len;
+	q->content_type = content_type;
+}
+
+void
+pq_blob_request_ms_header(PqHttpRequest *r, const char *name,
+						  const char *value)
+{
+	BlobRequest *q = r->prepare_data;
+
+	Assert(q->nms < lengthof(q->ms));
+	q->ms[q->nms].name = name;
+	q->ms[q->nms++].value = value;
+}
+
+PqHttpConfig
+pq_blob_http_config(const PqAzureConfig *c)
 {
 	PqHttpConfig h = c->http;
 
@@ -135,9 +170,9 @@ pq_blob_head(const PqAzureConfig *c, const char *container, const char *blob,
 			 const char *display, int64 *size, char **etag)
 {
 	static const long not_found[] = {404, 0};
-	PqHttpRequest *r = blob_request(c, "HEAD", container, blob, NULL, 0,
-									display, 0);
-	PqHttpConfig h = http_config(c);
+	PqHttpRequest *r = pq_blob_request(c, "HEAD", container, blob, NULL, 0,
+									   display, 0);
+	PqHttpConfig h = pq_blob_http_config(c);
 
 	pq_http_run(&r, 1, &h, not_found);
 	if (r->status == 404)
@@ -159,7 +194,7 @@ pq_blob_get_ranges(const PqAzureConfig *c, const char *container,
 				   uint8 **bufs, PqHttpBatch **background)
 {
 	PqHttpRequest **rs = palloc(sizeof(PqHttpRequest *) * Max(n, 1));
-	PqHttpConfig h = http_config(c);
+	PqHttpConfig h = pq_blob_http_config(c);
 	int			i;
 
 	/* signing later, from the background, needs c then: a copy */
@@ -172,7 +207,7 @@ pq_blob_get_ranges(const PqAzureConfig *c, const char *container,
 	}
 	for (i = 0; i < n; i++)
 	{
-		rs[i] = blob_request(c, "GET", container, blob, NULL, 0, display, 0);
+		rs[i] = pq_blob_request(c, "GET", container, blob, NULL, 0, display, 0);
 		rs[i]->range_start = offsets[i];
 		rs[i]->range_len = lengths[i];
 		rs[i]->dest = bufs[i];
@@ -186,7 +221,7 @@ pq_blob_list(const PqAzureConfig *c, const char *container,
 			 const char *prefix, const char *delimiter, const char *display,
 			 PqListing *out)
 {
-	PqHttpConfig h = http_config(c);
+	PqHttpConfig h = pq_blob_http_config(c);
 	char	   *marker = NULL;
 
 	pq_listing_init(out);
@@ -222,8 +257,8 @@ pq_blob_list(const PqAzureConfig *c, const char *container,
 			p[np].name = "maxresults";
 			p[np++].value = psprintf("%d", c->list_page_size);
 		}
-		r = blob_request(c, "GET", container, NULL, p, np, display,
-						 LIST_BODY_MAX);
+		r = pq_blob_request(c, "GET", container, NULL, p, np, display,
+							LIST_BODY_MAX);
 		pq_http_run(&r, 1, &h, NULL);
 		if (!pq_blob_parse_list(r->body.data, r->body.len, &page, &why))
 			ereport(ERROR,

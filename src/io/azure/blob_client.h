@@ -10,6 +10,7 @@
 #define PQ_IO_BLOB_CLIENT_H
 
 #include "io/common/listing.h"
+#include "io/common/url.h"
 #include "io/http/http.h"
 
 typedef struct PqAzureConfig
@@ -41,5 +42,24 @@ extern void pq_blob_get_ranges(const PqAzureConfig *c, const char *container,
 extern void pq_blob_list(const PqAzureConfig *c, const char *container,
 						 const char *prefix, const char *delimiter,
 						 const char *display, PqListing *out);
+
+/*
+ * A request for container/blob (blob NULL: the container) with the query
+ * params, and the transport settings that sign it (for blob_upload.c).
+ */
+extern PqHttpRequest *pq_blob_request(const PqAzureConfig *c,
+									  const char *method,
+									  const char *container, const char *blob,
+									  PqQueryParam *params, int nparams,
+									  const char *display, size_t max_body);
+extern PqHttpConfig pq_blob_http_config(const PqAzureConfig *c);
+
+/* len bytes at data (which must outlive r) as r's body, of content_type. */
+extern void pq_blob_request_body(PqHttpRequest *r, const void *data,
+								 size_t len, const char *content_type);
+
+/* An x-ms-* header of r (at most two), signed; the strings must outlive r. */
+extern void pq_blob_request_ms_header(PqHttpRequest *r, const char *name,
+									  const char *value);
 
 #endif							/* PQ_IO_BLOB_CLIENT_H */

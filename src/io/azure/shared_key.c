@@ -57,7 +57,9 @@ pq_shared_key_string_to_sign(const PqSharedKeyRequest *r, const char *account)
 
 	initStringInfo(&b);
 	/* encoding, language, length, MD5, type, date, if-modified-since */
-	appendStringInfo(&b, "%s\n\n\n\n\n\n\n\n", r->method);
+	appendStringInfo(&b, "%s\n\n\n%s\n\n%s\n\n\n", r->method,
+					 r->content_length ? r->content_length : "",
+					 r->content_type ? r->content_type : "");
 	appendStringInfo(&b, "%s\n\n\n%s\n", r->if_match ? r->if_match : "",
 					 r->range ? r->range : "");
 

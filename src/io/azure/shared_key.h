@@ -22,6 +22,8 @@ typedef struct PqSharedKeyRequest
 	int			nms_headers;
 	const char *if_match;		/* or NULL */
 	const char *range;			/* "bytes=a-b", or NULL */
+	const char *content_length; /* of a body of 1 byte or more, or NULL */
+	const char *content_type;	/* or NULL */
 } PqSharedKeyRequest;
 
 /*

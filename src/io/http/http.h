@@ -46,6 +46,7 @@ struct PqHttpRequest
 {
 	/* what to do */
 	const char *method;			/* "GET", "HEAD", "PUT", "POST"... */
+	const char *verb;			/* in messages, "could not <verb>": "read" */
 	const char *url;			/* sent */
 	const char *display;		/* in messages: no query, no secret */
 
@@ -119,6 +120,14 @@ extern bool pq_http_batch_poll(PqHttpBatch *b);
 extern void pq_http_batch_wait(PqHttpBatch *b);
 extern void pq_http_batch_wait_one(PqHttpBatch *b, int i);
 extern void pq_http_batch_cancel(PqHttpBatch *b);
+
+/*
+ * One attempt of r, now, bounded by timeout_ms, never an ERROR: for
+ * cleaning up while an error is handled or the backend exits.  Returns the
+ * HTTP status, 0 when there was no answer; the body is not kept.
+ */
+extern long pq_http_send_quietly(PqHttpRequest *r, const PqHttpConfig *cfg,
+								 long timeout_ms);
 
 /* pq_http_batch_start() into *background, or pq_http_run() when NULL. */
 extern void pq_http_run_or_start(PqHttpRequest **reqs, int n,

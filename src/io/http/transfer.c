@@ -104,6 +104,7 @@ pq_http_request_init(PqHttpRequest *r, const char *method, const char *url,
 {
 	memset(r, 0, sizeof(*r));
 	r->method = method;
+	r->verb = "read";
 	r->url = url;
 	r->display = display;
 	r->range_start = -1;
@@ -275,30 +276,26 @@ reset_attempt(Transfer *t)
 	t->result = CURLE_OK;
 }
 
-static void
-start(Transfer *t, const PqHttpConfig *cfg)
+/*
+ * Set t's easy handle up for its request as prepared: headers, method,
+ * body, range, limits.  Never an ERROR: false when libcurl has no memory
+ * or a header holds a line break (which would add headers of its own).
+ */
+static bool
+configure(Transfer *t, const PqHttpConfig *cfg)
 {
 	PqHttpRequest *r = t->r;
 	int			i;
 
-	reset_attempt(t);
-	if (cfg->prepare)
-		cfg->prepare(cfg->prepare_arg, r);
 	if (t->easy == NULL && (t->easy = curl_easy_init()) == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OUT_OF_MEMORY),
-				 errmsg("could not initialize libcurl")));
+		return false;
 	curl_easy_reset(t->easy);
 	curl_slist_free_all(t->hdrs);
 	t->hdrs = NULL;
 	for (i = 0; i < r->nheaders; i++)
 	{
-		/* a line break in a value (a token from an option) would add headers */
 		if (strpbrk(r->headers[i], "\r\n") != NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("a request header for \"%s\" holds a line break",
-							r->display)));
+			return false;
 		t->hdrs = curl_slist_append(t->hdrs, r->headers[i]);
 	}
 	if (r->if_match)
@@ -314,7 +311,6 @@ start(Transfer *t, const PqHttpConfig *cfg)
 	curl_easy_setopt(t->easy, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(t->easy, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(t->easy, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(t->easy, CURLOPT_HTTPHEADER, t->hdrs);
 	curl_easy_setopt(t->easy, CURLOPT_ERRORBUFFER, t->errbuf);
 	curl_easy_setopt(t->easy, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(t->easy, CURLOPT_HEADERDATA, t);
@@ -345,13 +341,18 @@ start(Transfer *t, const PqHttpConfig *cfg)
 		curl_easy_setopt(t->easy, CURLOPT_NOBODY, 1L);
 	else if (strcmp(r->method, "GET") != 0)
 	{
-		/* libcurl sends the bytes where they are, under the method named */
+		/*
+		 * libcurl sends the bytes where they are, under the method named;
+		 * without waiting for "100 Continue", which not every store sends
+		 */
+		t->hdrs = curl_slist_append(t->hdrs, "Expect:");
 		curl_easy_setopt(t->easy, CURLOPT_CUSTOMREQUEST, r->method);
 		curl_easy_setopt(t->easy, CURLOPT_POSTFIELDSIZE_LARGE,
 						 (curl_off_t) r->send_len);
 		curl_easy_setopt(t->easy, CURLOPT_POSTFIELDS,
 						 r->send_body ? r->send_body : "");
 	}
+	curl_easy_setopt(t->easy, CURLOPT_HTTPHEADER, t->hdrs);
 	if (r->range_start >= 0)
 	{
 		char		range[64];
@@ -362,6 +363,28 @@ start(Transfer *t, const PqHttpConfig *cfg)
 		curl_easy_setopt(t->easy, CURLOPT_RANGE, range);
 	}
 	curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
+	return true;
+}
+
+static void
+start(Transfer *t, const PqHttpConfig *cfg)
+{
+	PqHttpRequest *r = t->r;
+
+	reset_attempt(t);
+	if (cfg->prepare)
+		cfg->prepare(cfg->prepare_arg, r);
+	if (!configure(t, cfg))
+	{
+		if (t->easy == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OUT_OF_MEMORY),
+					 errmsg("could not initialize libcurl")));
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a request header for \"%s\" holds a line break",
+						r->display)));
+	}
 	if (curl_multi_add_handle(get_multi(), t->easy) != CURLM_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
@@ -478,7 +501,8 @@ fail_status(Transfer *t)
 				 errhint("Run the statement again.")));
 	ereport(ERROR,
 			(errcode(status_sqlstate(t->status)),
-			 errmsg("could not read \"%s\": HTTP status %ld", r->display, t->status),
+			 errmsg("could not %s \"%s\": HTTP status %ld", r->verb, r->display,
+					t->status),
 			 code && message ?
 			 errdetail("The store answered %s: %s", code, message) :
 			 code ? errdetail("The store answered %s.", code) : 0));
@@ -499,8 +523,8 @@ finish(Transfer *t, const long *statuses_ok, bool *retry)
 	if (t->blocked)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("could not read \"%s\": its host resolved to link-local address %s",
-						r->display, t->blocked_ip),
+				 errmsg("could not %s \"%s\": its host resolved to link-local address %s",
+						r->verb, r->display, t->blocked_ip),
 				 errhint("Link-local addresses (such as instance metadata) are refused unless the server's option allow_link_local is true.")));
 	if (t->too_large)
 		ereport(ERROR,
@@ -518,7 +542,8 @@ finish(Transfer *t, const long *statuses_ok, bool *retry)
 		}
 		ereport(ERROR,
 				(errcode(ERRCODE_IO_ERROR),
-				 errmsg("could not read \"%s\": %s", r->display, t->last_problem)));
+				 errmsg("could not %s \"%s\": %s", r->verb, r->display,
+						t->last_problem)));
 	}
 	if (retryable_status(t->status))
 	{
@@ -725,8 +750,9 @@ settle(Transfer *t, PqHttpBatch *b)
 	else if (t->r->attempts > b->cfg.max_retries)
 		ereport(ERROR,
 				(errcode(ERRCODE_IO_ERROR),
-				 errmsg("could not read \"%s\" after %d attempts: %s",
-						t->r->display, t->r->attempts, t->last_problem)));
+				 errmsg("could not %s \"%s\" after %d attempts: %s",
+						t->r->verb, t->r->display, t->r->attempts,
+						t->last_problem)));
 	else
 		t->not_before_ms = now_ms() + backoff_ms(t, &b->cfg);
 	MemoryContextSwitchTo(old);
@@ -875,4 +901,33 @@ void
 pq_http_batch_cancel(PqHttpBatch *b)
 {
 	release_batch(b);
+}
+
+long
+pq_http_send_quietly(PqHttpRequest *r, const PqHttpConfig *cfg,
+					 long timeout_ms)
+{
+	Transfer	t;
+	long		status = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.r = r;
+	reset_attempt(&t);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return 0;
+	if (cfg->prepare)
+		cfg->prepare(cfg->prepare_arg, r);
+	if (configure(&t, cfg))
+	{
+		curl_easy_setopt(t.easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+		r->attempts++;
+		if (curl_easy_perform(t.easy) == CURLE_OK && !t.blocked)
+			curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
+	}
+	if (t.easy)
+		curl_easy_cleanup(t.easy);
+	curl_slist_free_all(t.hdrs);
+	free(t.buf);
+	r->status = status;
+	return status;
 }

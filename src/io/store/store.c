@@ -21,9 +21,8 @@ pq_store_config_init(PqStoreConfig *c)
 	c->s3.path_style = false;
 }
 
-/* The S3 settings for u: GCS's endpoint (path style) for gs:// by default. */
-static PqS3Config
-s3_for(const PqStoreConfig *c, const PqUrl *u)
+PqS3Config
+pq_store_s3_config(const PqStoreConfig *c, const PqUrl *u)
 {
 	PqS3Config	s = c->s3;
 
@@ -38,9 +37,8 @@ s3_for(const PqStoreConfig *c, const PqUrl *u)
 	return s;
 }
 
-/* The Azure settings for u: abfss:// URLs name their account. */
-static PqAzureConfig
-azure_for(const PqStoreConfig *c, const PqUrl *u)
+PqAzureConfig
+pq_store_azure_config(const PqStoreConfig *c, const PqUrl *u)
 {
 	PqAzureConfig a = c->azure;
 
@@ -64,14 +62,14 @@ http_url(const PqUrl *u)
 					u->query ? "?" : "", u->query ? u->query : "");
 }
 
-static bool
-is_s3(const PqUrl *u)
+bool
+pq_store_is_s3(const PqUrl *u)
 {
 	return u->scheme == PQ_URL_S3 || u->scheme == PQ_URL_GS;
 }
 
-static bool
-is_azure(const PqUrl *u)
+bool
+pq_store_is_azure(const PqUrl *u)
 {
 	return u->scheme == PQ_URL_AZ || u->scheme == PQ_URL_ABFSS;
 }
@@ -84,15 +82,15 @@ pq_store_head(const PqStoreConfig *c, const PqUrl *u, int64 *size,
 	PqHttpRequest r;
 	PqHttpRequest *rp = &r;
 
-	if (is_s3(u))
+	if (pq_store_is_s3(u))
 	{
-		PqS3Config	s = s3_for(c, u);
+		PqS3Config	s = pq_store_s3_config(c, u);
 
 		return pq_s3_head(&s, u->bucket, u->key, u->display, size, etag);
 	}
-	if (is_azure(u))
+	if (pq_store_is_azure(u))
 	{
-		PqAzureConfig a = azure_for(c, u);
+		PqAzureConfig a = pq_store_azure_config(c, u);
 
 		return pq_blob_head(&a, u->bucket, u->key, u->display, size, etag);
 	}
@@ -119,17 +117,17 @@ pq_store_get_ranges(const PqStoreConfig *c, const PqUrl *u, const char *etag,
 	char	   *url;
 	int			i;
 
-	if (is_s3(u))
+	if (pq_store_is_s3(u))
 	{
-		PqS3Config	s = s3_for(c, u);
+		PqS3Config	s = pq_store_s3_config(c, u);
 
 		pq_s3_get_ranges(&s, u->bucket, u->key, u->display, etag, n, offsets,
 						 lengths, bufs, background);
 		return;
 	}
-	if (is_azure(u))
+	if (pq_store_is_azure(u))
 	{
-		PqAzureConfig a = azure_for(c, u);
+		PqAzureConfig a = pq_store_azure_config(c, u);
 
 		pq_blob_get_ranges(&a, u->bucket, u->key, u->display, etag, n,
 						   offsets, lengths, bufs, background);
@@ -153,16 +151,16 @@ void
 pq_store_list(const PqStoreConfig *c, const PqUrl *u, const char *delimiter,
 			  PqListing *out)
 {
-	if (is_s3(u))
+	if (pq_store_is_s3(u))
 	{
-		PqS3Config	s = s3_for(c, u);
+		PqS3Config	s = pq_store_s3_config(c, u);
 
 		pq_s3_list(&s, u->bucket, u->key, delimiter, u->display, out);
 		return;
 	}
-	if (is_azure(u))
+	if (pq_store_is_azure(u))
 	{
-		PqAzureConfig a = azure_for(c, u);
+		PqAzureConfig a = pq_store_azure_config(c, u);
 
 		pq_blob_list(&a, u->bucket, u->key, delimiter, u->display, out);
 		return;

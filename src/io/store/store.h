@@ -23,6 +23,18 @@ typedef struct PqStoreConfig
 
 extern void pq_store_config_init(PqStoreConfig *c);
 
+/* Which client serves u: S3's (s3://, gs://) or Azure's (az://, abfss://). */
+extern bool pq_store_is_s3(const PqUrl *u);
+extern bool pq_store_is_azure(const PqUrl *u);
+
+/*
+ * The client settings for u: GCS's endpoint (path style) for gs:// by
+ * default; the account an abfss:// URL names (an ERROR when there is none).
+ */
+extern PqS3Config pq_store_s3_config(const PqStoreConfig *c, const PqUrl *u);
+extern PqAzureConfig pq_store_azure_config(const PqStoreConfig *c,
+										   const PqUrl *u);
+
 /* Size and ETag (NULL if the server sends none) of u; false when absent. */
 extern bool pq_store_head(const PqStoreConfig *c, const PqUrl *u,
 						  int64 *size, char **etag);

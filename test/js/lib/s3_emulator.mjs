@@ -58,5 +58,24 @@ export async function startS3({ credentials, buckets, publicBuckets = [] }) {
     await s3rver.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return { endpoint: `http://127.0.0.1:${front.port}`, emu, put, putFile, putDir, head, del, stats: front.stats, stop };
+  // the object's bytes as s3rver holds them, or null
+  async function get(bucket, key) {
+    const r = await fetch(`${emu}/${bucket}/${keyPath(key)}`);
+    return r.status === 404 ? null : Buffer.from(await r.arrayBuffer());
+  }
+  async function list(bucket, prefix = '') {
+    const keys = [];
+    let token = null;
+    do {
+      const q = new URLSearchParams({ 'list-type': '2', prefix });
+      if (token) q.set('continuation-token', token);
+      const body = await (await fetch(`${emu}/${bucket}?${q}`)).text();
+      for (const m of body.matchAll(/<Key>([^<]*)<\/Key>/g))
+        keys.push(m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&'));
+      token = /<IsTruncated>true<\/IsTruncated>/.test(body) ? (/<NextContinuationToken>([^<]*)</.exec(body) || [])[1] : null;
+    } while (token);
+    return keys;
+  }
+  return { endpoint: `http://127.0.0.1:${front.port}`, emu, put, putFile, putDir, head, get, list, del, stats: front.stats,
+    uploads: front.uploads, setFault: front.setFault, stop };
 }

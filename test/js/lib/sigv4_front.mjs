@@ -5,6 +5,19 @@
 // clock 15 minutes off 403 RequestTimeTooSkewed, anonymous requests to a
 // private bucket 403 AccessDenied), and answers If-Match itself (412), which
 // s3rver ignores.  What passes goes on to s3rver without its credentials.
+//
+// Writes are held to S3's rules: a body signed with its SHA-256 must match
+// it (400 XAmzContentSHA256Mismatch), and multipart uploads, which s3rver
+// implements only in part (no abort, no listing, no part size rule), are
+// answered here as S3 answers them: CreateMultipartUpload, UploadPart,
+// CompleteMultipartUpload (parts in order, ETags matching, every part but
+// the last of 5 MiB or more: 400 InvalidPart, InvalidPartOrder,
+// EntityTooSmall), AbortMultipartUpload, ListMultipartUploads; a completed
+// upload's object is put into s3rver whole, so reads see it as any other.
+// setFault(fn) makes writes fail: fn({ method, key, query, part }) returns
+// '503' (answered so), 'reset' (the connection is destroyed after the body
+// arrived) or null.
+import crypto from 'node:crypto';
 import http from 'node:http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { Sha256 } from '@aws-crypto/sha256-js';
@@ -67,10 +80,111 @@ async function listWithDelimiter(upstreamPort, rawPath, params, res) {
 	res.end(body);
 }
 
+const MIN_PART = 5 * 1024 * 1024;
+
+function xmlOk(res, body, headers = {}) {
+	const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
+	res.writeHead(200, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(xml), ...headers });
+	res.end(xml);
+}
+
+const readBody = (req) => new Promise((resolve, reject) => {
+	const chunks = [];
+	req.on('data', (c) => chunks.push(c));
+	req.on('end', () => resolve(Buffer.concat(chunks)));
+	req.on('error', reject);
+});
+
+// Multipart uploads as S3 keeps them: id -> { bucket, key, initiated, parts }
+function multipart(upstreamPort, stats, uploads) {
+	return async function handle(req, res, bucket, key, params, body) {
+		const w = stats.writes;
+		if (req.method === 'POST' && params.has('uploads')) {
+			const id = crypto.randomBytes(24).toString('base64url');
+			uploads.set(id, { bucket, key, initiated: new Date(), parts: new Map() });
+			w.created++;
+			return xmlOk(res, `<InitiateMultipartUploadResult><Bucket>${xmlText(bucket)}</Bucket><Key>${xmlText(key)}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
+		}
+		const id = params.get('uploadId');
+		const up = uploads.get(id);
+		if (!up || up.bucket !== bucket || up.key !== key)
+			return xmlError(res, 404, 'NoSuchUpload', 'The specified upload does not exist.');
+		if (req.method === 'PUT') {
+			const n = Number(params.get('partNumber'));
+			if (!Number.isInteger(n) || n < 1 || n > 10000)
+				return xmlError(res, 400, 'InvalidArgument', 'Part number must be an integer between 1 and 10000, inclusive');
+			const etag = `"${crypto.createHash('md5').update(body).digest('hex')}"`;
+			up.parts.set(n, { etag, data: body });
+			w.parts++;
+			w.partSizes.push(body.length);
+			res.writeHead(200, { ETag: etag, 'Content-Length': 0 });
+			return res.end();
+		}
+		if (req.method === 'DELETE') {
+			uploads.delete(id);
+			w.aborted++;
+			res.writeHead(204);
+			return res.end();
+		}
+		if (req.method === 'POST') {
+			const listed = [...body.toString().matchAll(/<Part>\s*<PartNumber>(\d+)<\/PartNumber>\s*<ETag>([^<]*)<\/ETag>\s*<\/Part>/g)]
+				.map((m) => ({ n: Number(m[1]), etag: m[2].replace(/&quot;/g, '"') }));
+			if (listed.length === 0)
+				return xmlError(res, 400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema.');
+			for (let i = 0; i < listed.length; i++) {
+				const p = up.parts.get(listed[i].n);
+				if (i > 0 && listed[i].n <= listed[i - 1].n)
+					return xmlError(res, 400, 'InvalidPartOrder', 'The list of parts was not in ascending order.');
+				if (!p || p.etag !== listed[i].etag)
+					return xmlError(res, 400, 'InvalidPart', 'One or more of the specified parts could not be found.');
+				if (i < listed.length - 1 && p.data.length < MIN_PART)
+					return xmlError(res, 400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
+			}
+			const whole = Buffer.concat(listed.map((l) => up.parts.get(l.n).data));
+			const put = await fetch(`http://127.0.0.1:${upstreamPort}/${encodeURIComponent(bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`,
+				{ method: 'PUT', body: whole });
+			if (put.status !== 200)
+				return xmlError(res, 500, 'InternalError', `s3rver answered ${put.status}`);
+			uploads.delete(id);
+			w.completed++;
+			const md5s = Buffer.concat(listed.map((l) => Buffer.from(l.etag.replace(/"/g, ''), 'hex')));
+			const etag = `"${crypto.createHash('md5').update(md5s).digest('hex')}-${listed.length}"`;
+			return xmlOk(res, `<CompleteMultipartUploadResult><Bucket>${xmlText(bucket)}</Bucket><Key>${xmlText(key)}</Key><ETag>${xmlText(etag)}</ETag></CompleteMultipartUploadResult>`);
+		}
+		return xmlError(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
+	};
+}
+
+function listUploads(res, bucket, params, uploads) {
+	const prefix = params.get('prefix') || '';
+	const all = [...uploads.entries()].filter(([, u]) => u.bucket === bucket && u.key.startsWith(prefix))
+		.map(([id, u]) => ({ id, ...u }))
+		.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+	const km = params.get('key-marker');
+	const im = params.get('upload-id-marker') || '';
+	const from = km === null ? 0 : all.findIndex((u) => u.key > km || (u.key === km && im !== '' && u.id > im));
+	const max = Math.min(Number(params.get('max-uploads') || 1000), 1000);
+	const page = from < 0 ? [] : all.slice(from, from + max);
+	const truncated = from >= 0 && from + max < all.length;
+	const last = page[page.length - 1];
+	xmlOk(res, `<ListMultipartUploadsResult><Bucket>${xmlText(bucket)}</Bucket><Prefix>${xmlText(prefix)}</Prefix>` +
+		`<MaxUploads>${max}</MaxUploads><IsTruncated>${truncated}</IsTruncated>` +
+		(truncated ? `<NextKeyMarker>${xmlText(last.key)}</NextKeyMarker><NextUploadIdMarker>${last.id}</NextUploadIdMarker>` : '') +
+		page.map((u) => `<Upload><Key>${xmlText(u.key)}</Key><UploadId>${u.id}</UploadId><Initiated>${u.initiated.toISOString()}</Initiated><StorageClass>STANDARD</StorageClass></Upload>`).join('') +
+		'</ListMultipartUploadsResult>');
+}
+
 // credentials: Map key id -> { secret, token }; publicBuckets: Set of names
 export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
-	// listed: each listing's "prefix" and "delimiter" parameters, in order
-	const stats = { requests: 0, signed: 0, anonymous: 0, rejected: 0, lists: 0, listed: [] };
+	// listed: each listing's "prefix" and "delimiter" parameters, in order;
+	// writes: what writes did, partsInFlightMax the most parts at once
+	const stats = {
+		requests: 0, signed: 0, anonymous: 0, rejected: 0, lists: 0, listed: [],
+		writes: { puts: 0, putSizes: [], created: 0, parts: 0, partSizes: [], completed: 0, aborted: 0, deletes: 0, faults: 0, partsInFlight: 0, partsInFlightMax: 0 },
+	};
+	const uploads = new Map();
+	const handleMultipart = multipart(upstreamPort, stats, uploads);
+	let fault = null;
 	const server = http.createServer(async (req, res) => {
 		stats.requests++;
 		const [rawPath, rawQuery = ''] = req.url.split('?');
@@ -134,6 +248,55 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 			}
 			stats.signed++;
 		}
+		const params = new URLSearchParams(rawQuery);
+		const key = decodeURIComponent(rawPath.split('/').slice(2).join('/'));
+		if (req.method === 'GET' && params.has('uploads') && !key)
+			return listUploads(res, bucket, params, uploads);
+		if (req.method === 'PUT' || req.method === 'POST' || req.method === 'DELETE') {
+			const isPart = req.method === 'PUT' && params.has('uploadId');
+			if (isPart) {
+				stats.writes.partsInFlight++;
+				stats.writes.partsInFlightMax = Math.max(stats.writes.partsInFlightMax, stats.writes.partsInFlight);
+			}
+			try {
+				const body = await readBody(req);
+				const claimed = req.headers['x-amz-content-sha256'];
+				if (claimed && claimed !== 'UNSIGNED-PAYLOAD' && claimed !== crypto.createHash('sha256').update(body).digest('hex'))
+					return xmlError(res, 400, 'XAmzContentSHA256Mismatch', 'The provided \'x-amz-content-sha256\' header does not match what was computed.');
+				const f = fault && key ? fault({ method: req.method, key, query: params, part: isPart ? Number(params.get('partNumber')) : null }) : null;
+				if (f === '503') {
+					stats.writes.faults++;
+					return xmlError(res, 503, 'SlowDown', 'Please reduce your request rate.');
+				}
+				if (f === 'reset') {
+					stats.writes.faults++;
+					return req.socket.destroy();
+				}
+				if (params.has('uploads') || params.has('uploadId'))
+					return await handleMultipart(req, res, bucket, key, params, body);
+				if (req.method === 'PUT' && key) {
+					stats.writes.puts++;
+					stats.writes.putSizes.push(body.length);
+				}
+				if (req.method === 'DELETE' && key)
+					stats.writes.deletes++;
+				const up = await fetch(`http://127.0.0.1:${upstreamPort}${req.url}`, {
+					method: req.method, body: req.method === 'DELETE' ? undefined : body,
+					headers: req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {},
+				});
+				const text = Buffer.from(await up.arrayBuffer());
+				const headers = {};
+				for (const h of ['etag', 'content-type'])
+					if (up.headers.get(h))
+						headers[h] = up.headers.get(h);
+				headers['content-length'] = text.length;
+				res.writeHead(up.status, headers);
+				return res.end(text);
+			} finally {
+				if (isPart)
+					stats.writes.partsInFlight--;
+			}
+		}
 		const forward = {};
 		for (const h of ['range', 'content-length', 'content-type'])
 			if (req.headers[h])
@@ -153,7 +316,8 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 		req.pipe(up);
 	});
 	return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve({
-		port: server.address().port, stats,
+		port: server.address().port, stats, uploads,
+		setFault: (fn) => { fault = fn; },
 		close: () => new Promise(r => { server.closeAllConnections(); server.close(r); }),
 	})));
 }

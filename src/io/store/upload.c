@@ -1,0 +1,277 @@
+/*-------------------------------------------------------------------------
+ *
+ * upload.c
+ *		Objects written in parts to the client of their scheme: S3
+ *		multipart uploads (and GCS's, which its XML API has too) or Azure
+ *		block blobs.
+ *
+ * Parts go out in the background, in order; the caller bounds how many
+ * are in flight by waiting for the oldest.  The object appears only when
+ * the upload is completed (CompleteMultipartUpload, Put Block List), so a
+ * reader never sees part of it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "io/store/upload.h"
+
+typedef struct StorePart
+{
+	const void *data;
+	PqHttpRequest *req;
+	PqHttpBatch *batch;			/* NULL once done */
+} StorePart;
+
+struct PqStoreUpload
+{
+	const PqUrl *u;
+	bool		s3;
+	PqS3Config	s3c;
+	PqAzureConfig azc;
+	char	   *upload_id;		/* S3: once the first part is started */
+	char	   *block_tag;		/* Azure: names this upload's blocks */
+	StorePart  *parts;
+	char	  **ids;			/* per part: S3's ETag, Azure's block id */
+	int			nparts;
+	int			cap;
+	int			oldest;			/* first part not known to be done */
+	int64		size;
+};
+
+PqStoreUpload *
+pq_store_upload_begin(const PqStoreConfig *c, const PqUrl *u)
+{
+	PqStoreUpload *up = palloc0(sizeof(PqStoreUpload));
+
+	up->u = u;
+	if (pq_store_is_s3(u))
+	{
+		up->s3 = true;
+		up->s3c = pq_store_s3_config(c, u);
+	}
+	else if (pq_store_is_azure(u))
+		up->azc = pq_store_azure_config(c, u);
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot write \"%s\": HTTP servers take no uploads",
+						u->display),
+				 errhint("Write to an s3://, gs://, az:// or abfss:// URL.")));
+	if (u->key[0] == '\0' || u->key[strlen(u->key) - 1] == '/')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot write \"%s\": it names no object", u->display),
+				 errhint("Name the object after the bucket, as in s3://bucket/file.parquet.")));
+	return up;
+}
+
+/* The oldest part in flight has its answer: take its ETag. */
+static void
+take_oldest(PqStoreUpload *up)
+{
+	StorePart  *p = &up->parts[up->oldest];
+
+	pq_http_batch_wait(p->batch);
+	p->batch = NULL;
+	if (up->s3)
+	{
+		if (p->req->etag == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_IO_ERROR),
+					 errmsg("could not write \"%s\": the store gave no ETag for part %d",
+							up->u->display, up->oldest + 1)));
+		up->ids[up->oldest] = p->req->etag;
+	}
+	up->oldest++;
+}
+
+void
+pq_store_upload_part(PqStoreUpload *up, const void *data, size_t len)
+{
+	StorePart  *p;
+	int			n = up->nparts + 1;
+
+	if (n > (up->s3 ? PQ_S3_MAX_PARTS : PQ_BLOB_MAX_BLOCKS))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("could not write \"%s\": it would need more than %d parts",
+						up->u->display,
+						up->s3 ? PQ_S3_MAX_PARTS : PQ_BLOB_MAX_BLOCKS),
+				 errhint("Raise the COPY option part_size, or split the output with file_size_bytes.")));
+	if (up->nparts == up->cap)
+	{
+		up->cap = Max(16, up->cap * 2);
+		up->parts = up->parts ? repalloc(up->parts, sizeof(StorePart) * up->cap) :
+			palloc(sizeof(StorePart) * up->cap);
+		up->ids = up->ids ? repalloc(up->ids, sizeof(char *) * up->cap) :
+			palloc(sizeof(char *) * up->cap);
+	}
+	p = &up->parts[up->nparts];
+	p->data = data;
+	p->batch = NULL;
+	if (up->s3)
+	{
+		if (up->upload_id == NULL)
+			up->upload_id = pq_s3_create_upload(&up->s3c, up->u->bucket,
+												up->u->key, up->u->display,
+												NULL);
+		up->ids[up->nparts] = NULL;
+		p->req = pq_s3_upload_part(&up->s3c, up->u->bucket, up->u->key,
+								   up->u->display, up->upload_id, n, data, len,
+								   &p->batch);
+	}
+	else
+	{
+		if (up->block_tag == NULL)
+			up->block_tag = pq_blob_block_tag();
+		up->ids[up->nparts] = pq_blob_block_id(up->block_tag, n);
+		p->req = pq_blob_put_block(&up->azc, up->u->bucket, up->u->key,
+								   up->u->display, up->ids[up->nparts], data,
+								   len, &p->batch);
+	}
+	up->nparts++;
+	up->size += len;
+}
+
+int
+pq_store_upload_in_flight(PqStoreUpload *up)
+{
+	while (up->oldest < up->nparts &&
+		   pq_http_batch_poll(up->parts[up->oldest].batch))
+		take_oldest(up);
+	return up->nparts - up->oldest;
+}
+
+const void *
+pq_store_upload_wait_oldest(PqStoreUpload *up)
+{
+	const void *data;
+
+	Assert(up->oldest < up->nparts);
+	data = up->parts[up->oldest].data;
+	take_oldest(up);
+	return data;
+}
+
+void
+pq_store_upload_complete(PqStoreUpload *up, const char *content_type)
+{
+	while (up->oldest < up->nparts)
+		take_oldest(up);
+	if (up->s3)
+		pq_s3_complete_upload(&up->s3c, up->u->bucket, up->u->key,
+							  up->u->display, up->upload_id, up->nparts,
+							  up->ids, up->size);
+	else
+		pq_blob_put_block_list(&up->azc, up->u->bucket, up->u->key,
+							   up->u->display, up->ids, up->nparts,
+							   content_type);
+}
+
+bool
+pq_store_upload_abort_quietly(PqStoreUpload *up, long timeout_ms)
+{
+	int			i;
+
+	for (i = up->oldest; i < up->nparts; i++)
+		if (up->parts[i].batch)
+		{
+			pq_http_batch_cancel(up->parts[i].batch);
+			up->parts[i].batch = NULL;
+		}
+	up->oldest = up->nparts;
+	if (!up->s3 || up->upload_id == NULL)
+		return true;
+	return pq_s3_abort_upload_quietly(&up->s3c, up->u->bucket, up->u->key,
+									  up->u->display, up->upload_id,
+									  timeout_ms);
+}
+
+void
+pq_store_put(const PqStoreConfig *c, const PqUrl *u, const void *data,
+			 size_t len, const char *content_type)
+{
+	if (pq_store_is_s3(u))
+	{
+		PqS3Config	s = pq_store_s3_config(c, u);
+
+		pq_s3_put_object(&s, u->bucket, u->key, u->display, data, len,
+						 content_type);
+	}
+	else if (pq_store_is_azure(u))
+	{
+		PqAzureConfig a = pq_store_azure_config(c, u);
+
+		pq_blob_put(&a, u->bucket, u->key, u->display, data, len,
+					content_type);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot write \"%s\": HTTP servers take no uploads",
+						u->display)));
+}
+
+void
+pq_store_delete(const PqStoreConfig *c, PqUrl *const *us, int n)
+{
+	const char **keys = palloc(sizeof(char *) * Max(n, 1));
+	const char **displays = palloc(sizeof(char *) * Max(n, 1));
+	int			i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+	{
+		if (us[i]->scheme != us[0]->scheme ||
+			strcmp(us[i]->bucket ? us[i]->bucket : "",
+				   us[0]->bucket ? us[0]->bucket : "") != 0)
+			elog(ERROR, "objects deleted together must share a bucket");
+		keys[i] = us[i]->key;
+		displays[i] = us[i]->display;
+	}
+	if (pq_store_is_s3(us[0]))
+	{
+		PqS3Config	s = pq_store_s3_config(c, us[0]);
+
+		pq_s3_delete_objects(&s, us[0]->bucket, keys, n, displays);
+	}
+	else if (pq_store_is_azure(us[0]))
+	{
+		PqAzureConfig a = pq_store_azure_config(c, us[0]);
+
+		pq_blob_delete(&a, us[0]->bucket, keys, n, displays);
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot delete \"%s\": HTTP servers take no deletions",
+						us[0]->display)));
+}
+
+void
+pq_store_list_uploads(const PqStoreConfig *c, const PqUrl *u,
+					  PqS3UploadPage *out)
+{
+	PqS3Config	s;
+
+	if (!pq_store_is_s3(u))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("\"%s\" is not in a store with multipart uploads",
+						u->display),
+				 errhint("Only s3:// and gs:// stores keep unfinished uploads; Azure discards uncommitted blocks after a week.")));
+	s = pq_store_s3_config(c, u);
+	pq_s3_list_uploads(&s, u->bucket, u->key, u->display, out);
+}
+
+void
+pq_store_abort_upload(const PqStoreConfig *c, const PqUrl *u,
+					  const char *upload_id)
+{
+	PqS3Config	s = pq_store_s3_config(c, u);
+
+	Assert(pq_store_is_s3(u));
+	pq_s3_abort_upload(&s, u->bucket, u->key, u->display, upload_id);
+}
