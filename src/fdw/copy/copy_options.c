@@ -51,7 +51,7 @@
 	"kms_column_keys, double_wrapping, key_material, kms_instance_url, " \
 	"partition_by, write_partition_columns, overwrite, overwrite_or_ignore, " \
 	"file_size_bytes, row_groups_per_file, max_open_files, " \
-	"server, part_size, parts_in_flight"
+	"success_marker, server, part_size, parts_in_flight"
 
 typedef struct CodecName
 {
@@ -506,6 +506,8 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 		}
 		else if (strcmp(name, "max_open_files") == 0)
 			opts->dataset.max_open_files = (int) get_int64(def, 1, 100000);
+		else if (strcmp(name, "success_marker") == 0)
+			opts->dataset.success_marker = defGetBoolean(def);
 		else if (strcmp(name, "server") == 0)
 			opts->remote.server = defGetString(def);
 		else if (strcmp(name, "part_size") == 0)
@@ -566,7 +568,8 @@ pqfdw_copy_parse_options(List *options, PqCopyOptions *opts)
 	{
 		const char *needs = opts->dataset.write_partition_columns ?
 		"write_partition_columns" : opts->dataset.overwrite ? "overwrite" :
-		opts->dataset.overwrite_or_ignore ? "overwrite_or_ignore" : NULL;
+		opts->dataset.overwrite_or_ignore ? "overwrite_or_ignore" :
+		opts->dataset.success_marker ? "success_marker" : NULL;
 
 		if (needs == NULL)
 		{

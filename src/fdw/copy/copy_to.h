@@ -9,6 +9,8 @@
  *		encryption.c		encryption options -> keys for the writer
  *		sink.c				temporary file + rename, or COPY protocol
  *		target_tree.c		a target directory: temporary tree + rename
+ *		target_prefix.c		a target prefix of a bucket: uploads completed
+ *							together at the end
  *		remove_tree.c		removing a tree without following links
  *		partition.c			rows -> partition folders' numbered files
  *		naming.c			hive folder names, data_<n>.parquet
@@ -76,6 +78,7 @@ typedef struct PqCopyDatasetOptions
 	int64		file_size_bytes;	/* 0: no limit */
 	int64		row_groups_per_file;	/* 0: no limit */
 	int			max_open_files;
+	bool		success_marker; /* an empty _SUCCESS file last */
 } PqCopyDatasetOptions;
 
 /* Writing to a URL: the server reaching it, how objects are uploaded. */
@@ -158,6 +161,12 @@ extern void pqfdw_copy_sink_open_url(PqCopySink *s, const PqfdwRemoteId *id,
 									 const char *url,
 									 const PqCopyRemoteOptions *ro);
 
+/*
+ * A URL's sink, instead of finishing: every byte sent, the object not yet
+ * visible; the upload to complete (pqfdw_upload_complete_many) or abort.
+ */
+extern PqfdwUpload *pqfdw_copy_sink_close(PqCopySink *s);
+
 /* Flush; file: make it durable and rename it over the target. */
 extern void pqfdw_copy_sink_finish(PqCopySink *s);
 
@@ -187,6 +196,9 @@ extern void pqfdw_dataset_finish(PqCopyDataset *d);
 /* Remove the temporary tree. */
 extern void pqfdw_dataset_abort(PqCopyDataset *d);
 
+/* success_marker: an empty "_SUCCESS" file in the tree put in place. */
+extern void pqfdw_dataset_write_marker(PqCopyDataset *d);
+
 /*
  * mkdir in the temporary tree, readable by everyone as COPY's files; an
  * existing one is fine (nobody else can create anything there).
@@ -199,6 +211,47 @@ extern void pqfdw_dataset_mkdir(const char *path);
  * removed; never throws.
  */
 extern bool pqfdw_remove_tree(const char *path);
+
+/*
+ * A dataset's target below a URL prefix (target_prefix.c): the files'
+ * uploads, completed together at the end; the old tree's data files.
+ */
+typedef struct PqCopyPrefix
+{
+	MemoryContext cxt;			/* the COPY's */
+	PqfdwRemoteId remote;
+	PqCopyRemoteOptions ro;
+	char	   *url;			/* the prefix, without a final "/" */
+	bool		overwrite;
+	bool		success_marker;
+	char	  **old;			/* data files found below it */
+	int			nold;
+	char	   *old_marker;		/* its _SUCCESS, or NULL */
+	struct HTAB *numbers;		/* folder -> first free data_<n> number */
+	PqfdwUpload **closed;		/* files written, not yet visible */
+	int			nclosed;
+	int			closed_cap;
+} PqCopyPrefix;
+
+/*
+ * List what is below url and check it against the options (an ERROR if
+ * objects are there, unless an option allows it).
+ */
+extern void pqfdw_prefix_open(PqCopyPrefix *d, const PqfdwRemoteId *id,
+							  const char *url, const PqCopyDatasetOptions *o,
+							  const PqCopyRemoteOptions *ro);
+
+/* The first data_<n> number free in folder (relative to the prefix). */
+extern int	pqfdw_prefix_first_number(PqCopyPrefix *d, const char *folder);
+
+/* A written file, to appear with the others at the end. */
+extern void pqfdw_prefix_add(PqCopyPrefix *d, PqfdwUpload *u);
+
+/* Make every file appear; overwrite: delete the old ones; the marker. */
+extern void pqfdw_prefix_finish(PqCopyPrefix *d);
+
+/* After an error: abort every file's upload (never an ERROR). */
+extern void pqfdw_prefix_abort(PqCopyPrefix *d);
 
 /* The files of a dataset (partition.c). */
 typedef struct PqPartitionWriter PqPartitionWriter;
@@ -218,6 +271,13 @@ extern PqPartitionWriter *pqfdw_partition_writer_create(const char *root,
 														const PqWriterField *fields,
 														int nfields,
 														const PqWriterOptions *writer_opts);
+
+/*
+ * The files go below a URL prefix (root is its URL): each an upload,
+ * completed by pqfdw_prefix_finish() with the others.
+ */
+extern void pqfdw_partition_writer_set_prefix(PqPartitionWriter *pw,
+											  PqCopyPrefix *prefix);
 
 /* Write the first nrows rows of the columns' batch arrays. */
 extern void pqfdw_partition_write(PqPartitionWriter *pw, int nrows,

@@ -72,6 +72,7 @@ typedef struct CopyState
 	PqCopySink	sink;
 	PqPartitionWriter *partitions;	/* a dataset's files, or NULL */
 	PqCopyDataset dataset;
+	PqCopyPrefix *prefix;		/* a dataset below a URL, or NULL */
 	PqfdwRemoteId remote;		/* a URL target's: server and role */
 	PqWriterFieldList fields;
 	PqKeyMaterialWriter *key_material;	/* kms_footer_key's, or NULL */
@@ -328,12 +329,15 @@ start_writer(CopyState *st, TupleDesc tupdesc)
 	{
 		st->fields = fields;
 		st->partitions =
-			pqfdw_partition_writer_create(st->dataset.tmp_dir,
+			pqfdw_partition_writer_create(st->prefix ? st->prefix->url :
+										  st->dataset.tmp_dir,
 										  &st->opts.dataset, st->cols,
 										  st->ncols, st->first_leaf, part_cols,
 										  list_length(st->opts.dataset.partition_by),
 										  st->fields.items, st->fields.n,
 										  &st->opts.writer);
+		if (st->prefix)
+			pqfdw_partition_writer_set_prefix(st->partitions, st->prefix);
 		st->batch_limit = BATCH_ROWS;
 		return;
 	}
@@ -589,7 +593,13 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 						 InvalidSnapshot, (DestReceiver *) st, NULL, NULL, 0);
 	ExecutorStart(qd, 0);
 
-	if (st->opts.dataset.enabled)
+	if (st->opts.dataset.enabled && pq_url_is_remote(stmt->filename))
+	{
+		st->prefix = palloc0(sizeof(PqCopyPrefix));
+		pqfdw_prefix_open(st->prefix, &st->remote, stmt->filename,
+						  &st->opts.dataset, &st->opts.remote);
+	}
+	else if (st->opts.dataset.enabled)
 		pqfdw_dataset_open(&st->dataset, stmt->filename, &st->opts.dataset);
 	else if (stmt->filename != NULL && pq_url_is_remote(stmt->filename))
 		pqfdw_copy_sink_open_url(&st->sink, &st->remote, stmt->filename,
@@ -605,7 +615,14 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 		if (st->partitions != NULL)
 		{
 			pqfdw_partition_finish(st->partitions);
-			pqfdw_dataset_finish(&st->dataset);
+			if (st->prefix)
+				pqfdw_prefix_finish(st->prefix);
+			else
+			{
+				pqfdw_dataset_finish(&st->dataset);
+				if (st->opts.dataset.success_marker)
+					pqfdw_dataset_write_marker(&st->dataset);
+			}
 		}
 		else
 		{
@@ -625,7 +642,10 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 		{
 			if (st->partitions != NULL)
 				pqfdw_partition_abort(st->partitions);
-			pqfdw_dataset_abort(&st->dataset);
+			if (st->prefix)
+				pqfdw_prefix_abort(st->prefix);
+			else
+				pqfdw_dataset_abort(&st->dataset);
 		}
 		else
 			pqfdw_copy_sink_abort(&st->sink);

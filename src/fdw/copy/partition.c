@@ -51,7 +51,8 @@ struct PqPartitionWriter
 {
 	MemoryContext cxt;
 	const PqCopyDatasetOptions *opts;
-	const char *root;			/* the temporary tree */
+	const char *root;			/* the temporary tree, or the URL prefix */
+	PqCopyPrefix *prefix;		/* a URL's files' uploads, or NULL */
 	PqWriteColumn *cols;
 	int			ncols;
 	const int  *first_leaf;		/* per column; -1: not in the files */
@@ -141,6 +142,14 @@ pqfdw_partition_writer_create(const char *root,
 	return pw;
 }
 
+void
+pqfdw_partition_writer_set_prefix(PqPartitionWriter *pw, PqCopyPrefix *prefix)
+{
+	pw->prefix = prefix;
+	if (pw->only)
+		pw->only->next_file = pqfdw_prefix_first_number(prefix, "");
+}
+
 /* Make the partition's folders, from the top down. */
 static void
 make_dirs(PqPartitionWriter *pw, Partition *p)
@@ -164,7 +173,10 @@ static void
 close_file(PqPartitionWriter *pw, Partition *p)
 {
 	pq_file_writer_finish(p->writer);
-	pqfdw_copy_sink_finish(&p->sink);
+	if (pw->prefix)
+		pqfdw_prefix_add(pw->prefix, pqfdw_copy_sink_close(&p->sink));
+	else
+		pqfdw_copy_sink_finish(&p->sink);
 	dlist_delete(&p->lru);
 	pw->nopen--;
 	MemoryContextDelete(p->file_cxt);
@@ -180,12 +192,24 @@ open_file(PqPartitionWriter *pw, Partition *p)
 
 	if (pw->nopen >= pw->opts->max_open_files)
 		close_file(pw, dlist_tail_element(Partition, lru, &pw->open_files));
-	if (!p->dir_made)
+	if (!p->dir_made && pw->prefix == NULL)
 		make_dirs(pw, p);
 	p->file_cxt = AllocSetContextCreate(pw->cxt, "parquet COPY TO file",
 										ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(p->file_cxt);
-	pqfdw_copy_sink_open(&p->sink, pqfdw_data_file_path(p->dir, p->next_file));
+	if (pw->prefix)
+	{
+		/* the upload outlives the file's context, until all appear */
+		old = MemoryContextSwitchTo(pw->cxt);
+		pqfdw_copy_sink_open_url(&p->sink, &pw->prefix->remote,
+								 pqfdw_data_file_path(p->dir, p->next_file),
+								 &pw->prefix->ro);
+		MemoryContextSwitchTo(p->file_cxt);
+	}
+	else
+	{
+		old = MemoryContextSwitchTo(p->file_cxt);
+		pqfdw_copy_sink_open(&p->sink, pqfdw_data_file_path(p->dir, p->next_file));
+	}
 	p->next_file++;
 	/* listed from here on, so that an ERROR removes its temporary file */
 	dlist_push_head(&pw->open_files, &p->lru);
@@ -280,7 +304,8 @@ partition_of(PqPartitionWriter *pw, int r, StringInfo buf)
 
 		p->path = pstrdup(buf->data);
 		p->dir = psprintf("%s/%s", pw->root, p->path);
-		p->next_file = 0;
+		p->next_file = pw->prefix ?
+			pqfdw_prefix_first_number(pw->prefix, p->path) : 0;
 		p->dir_made = false;
 		p->file_cxt = NULL;
 		p->writer = NULL;

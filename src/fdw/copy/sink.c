@@ -84,14 +84,6 @@ flush_buffer(PqCopySink *s)
 		return;
 	s->bytes += left;
 	pgstat_progress_update_param(PROGRESS_COPY_BYTES_PROCESSED, s->bytes);
-	if (s->upload)
-	{
-		PqSink	   *up = pqfdw_upload_sink(s->upload);
-
-		up->write(up, (const uint8 *) p, left);
-		s->buf_len = 0;
-		return;
-	}
 	if (s->target == NULL)
 	{
 		StringInfoData msg;
@@ -126,6 +118,18 @@ flush_buffer(PqCopySink *s)
 		left -= n;
 	}
 	s->buf_len = 0;
+}
+
+/* A URL: the upload buffers in parts itself. */
+static void
+upload_write(PqSink *sink, const uint8 *data, size_t len)
+{
+	PqCopySink *s = (PqCopySink *) sink;
+	PqSink	   *up = pqfdw_upload_sink(s->upload);
+
+	s->bytes += len;
+	pgstat_progress_update_param(PROGRESS_COPY_BYTES_PROCESSED, s->bytes);
+	up->write(up, data, len);
 }
 
 static void
@@ -236,24 +240,33 @@ pqfdw_copy_sink_open_url(PqCopySink *s, const PqfdwRemoteId *id,
 						 const char *url, const PqCopyRemoteOptions *ro)
 {
 	memset(s, 0, sizeof(*s));
-	s->sink.write = sink_write;
+	s->sink.write = upload_write;
 	s->sink.opaque = s;
 	s->target = url;
 	s->fd = -1;
-	s->buf = palloc(SINK_BUFFER_SIZE);
 	s->upload = pqfdw_upload_begin(id, url, ro->part_size, ro->parts_in_flight);
+}
+
+PqfdwUpload *
+pqfdw_copy_sink_close(PqCopySink *s)
+{
+	PqfdwUpload *u = s->upload;
+
+	pqfdw_upload_close(u);
+	s->upload = NULL;
+	return u;
 }
 
 void
 pqfdw_copy_sink_finish(PqCopySink *s)
 {
-	flush_buffer(s);
 	if (s->upload)
 	{
 		pqfdw_upload_finish(s->upload);
 		s->upload = NULL;
 		return;
 	}
+	flush_buffer(s);
 	if (s->target == NULL)
 	{
 		pq_putemptymessage('c');

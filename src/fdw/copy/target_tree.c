@@ -504,3 +504,27 @@ pqfdw_dataset_abort(PqCopyDataset *d)
 	remove_tree_or_warn(d->tmp_dir);
 	forget_pending(d->tmp_dir);
 }
+
+void
+pqfdw_dataset_write_marker(PqCopyDataset *d)
+{
+	char	   *path = psprintf("%s/_SUCCESS", d->target);
+	mode_t		oumask;
+	int			fd;
+
+	/* O_NOFOLLOW: a link planted under the name is an ERROR, not a target */
+	oumask = umask(S_IWGRP | S_IWOTH);
+	fd = OpenTransientFilePerm(path,
+							   O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | PG_BINARY,
+							   S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+	umask(oumask);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create file \"%s\": %m", path)));
+	if (pg_fsync(fd) != 0 || CloseTransientFile(fd) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not write file \"%s\": %m", path)));
+	fsync_fname(d->target, true);
+}

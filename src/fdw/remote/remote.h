@@ -137,6 +137,15 @@ extern int64 pqfdw_upload_bytes(PqfdwUpload *u);
 extern void pqfdw_upload_finish(PqfdwUpload *u);
 extern void pqfdw_upload_abort(PqfdwUpload *u);
 
+/*
+ * Instead of finishing: _close sends every byte as parts and frees the
+ * buffers, leaving the object invisible; _complete_many then makes many
+ * closed objects appear, their completions in flight together (a tree
+ * of files appears within moments, and an ERROR before leaves none).
+ */
+extern void pqfdw_upload_close(PqfdwUpload *u);
+extern void pqfdw_upload_complete_many(PqfdwUpload **us, int n);
+
 /* A whole object in one request (key material files). */
 extern void pqfdw_remote_put(const PqfdwRemoteId *id, const char *url,
 							 const void *data, size_t len);

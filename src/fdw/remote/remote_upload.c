@@ -223,6 +223,54 @@ pqfdw_upload_finish(PqfdwUpload *u)
 }
 
 void
+pqfdw_upload_close(PqfdwUpload *u)
+{
+	MemoryContext old = MemoryContextSwitchTo(u->cxt);
+
+	Assert(!u->done);
+	/* even a small object goes as a part: it appears only when completed */
+	if (u->len > 0 || !u->started)
+		send_part(u, false);
+	while (pq_store_upload_in_flight(u->up) > 0)
+		u->spare[u->nspare++] = (uint8 *) pq_store_upload_wait_oldest(u->up);
+	while (u->nspare > 0)
+		pfree(u->spare[--u->nspare]);
+	MemoryContextSwitchTo(old);
+}
+
+/* Completions in flight at once. */
+#define COMPLETE_WINDOW 64
+
+void
+pqfdw_upload_complete_many(PqfdwUpload **us, int n)
+{
+	int			from;
+
+	for (from = 0; from < n; from += COMPLETE_WINDOW)
+	{
+		int			to = Min(n, from + COMPLETE_WINDOW);
+		int			i;
+
+		for (i = from; i < to; i++)
+		{
+			MemoryContext old = MemoryContextSwitchTo(us[i]->cxt);
+
+			pq_store_upload_complete_start(us[i]->up, NULL);
+			MemoryContextSwitchTo(old);
+		}
+		for (i = from; i < to; i++)
+			pq_store_upload_complete_end(us[i]->up);
+	}
+	for (from = 0; from < n; from++)
+	{
+		us[from]->done = true;
+		forget(us[from]);
+		MemoryContextDelete(us[from]->cxt);
+	}
+	pqfdw_remote_objects_forget();
+}
+
+void
 pqfdw_upload_abort(PqfdwUpload *u)
 {
 	abort_quietly(u);

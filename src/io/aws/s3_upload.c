@@ -87,20 +87,22 @@ pq_s3_upload_part(const PqS3Config *c, const char *bucket, const char *key,
 	return r;
 }
 
-void
-pq_s3_complete_upload(const PqS3Config *c, const char *bucket,
-					  const char *key, const char *display,
-					  const char *upload_id, int nparts,
-					  char *const *etags, int64 size)
+PqHttpRequest *
+pq_s3_complete_upload_start(const PqS3Config *c, const char *bucket,
+							const char *key, const char *display,
+							const char *upload_id, int nparts,
+							char *const *etags, PqHttpBatch **background)
 {
 	static const long not_found[] = {404, 0};
 	PqQueryParam *p = palloc(sizeof(PqQueryParam));
+	PqS3Config *copy = palloc(sizeof(PqS3Config));
 	PqHttpRequest *r;
-	PqHttpConfig h = pq_s3_http_config(c);
+	PqHttpConfig h;
 	StringInfoData body;
-	char	   *code;
 	int			i;
 
+	*copy = *c;
+	h = pq_s3_http_config(copy);
 	initStringInfo(&body);
 	appendStringInfoString(&body, "<CompleteMultipartUpload>");
 	for (i = 0; i < nparts; i++)
@@ -108,11 +110,21 @@ pq_s3_complete_upload(const PqS3Config *c, const char *bucket,
 						 i + 1, etags[i]);
 	appendStringInfoString(&body, "</CompleteMultipartUpload>");
 	p[0].name = "uploadId";
-	p[0].value = upload_id;
-	r = pq_s3_request(c, "POST", bucket, key, p, 1, display, SMALL_BODY_MAX);
+	p[0].value = pstrdup(upload_id);
+	r = pq_s3_request(copy, "POST", bucket, key, p, 1, display, SMALL_BODY_MAX);
 	r->verb = "write";
 	pq_s3_request_body(r, body.data, body.len, "application/xml");
-	pq_http_run(&r, 1, &h, not_found);
+	pq_http_run_or_start(&r, 1, &h, not_found, background);
+	return r;
+}
+
+void
+pq_s3_complete_upload_check(const PqS3Config *c, const char *bucket,
+							const char *key, const char *display,
+							const PqHttpRequest *r, int64 size)
+{
+	char	   *code;
+
 	if (r->status == 404)
 	{
 		int64		found_size;
@@ -189,6 +201,19 @@ pq_s3_abort_upload_quietly(const PqS3Config *c, const char *bucket,
 	long		status = pq_http_send_quietly(r, &h, timeout_ms);
 
 	/* 404: the store has no such upload (any more) */
+	return (status >= 200 && status < 300) || status == 404;
+}
+
+bool
+pq_s3_delete_object_quietly(const PqS3Config *c, const char *bucket,
+							const char *key, const char *display,
+							long timeout_ms)
+{
+	PqHttpRequest *r = pq_s3_request(c, "DELETE", bucket, key, NULL, 0,
+									 display, SMALL_BODY_MAX);
+	PqHttpConfig h = pq_s3_http_config(c);
+	long		status = pq_http_send_quietly(r, &h, timeout_ms);
+
 	return (status >= 200 && status < 300) || status == 404;
 }
 

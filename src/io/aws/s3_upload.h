@@ -38,13 +38,22 @@ extern PqHttpRequest *pq_s3_upload_part(const PqS3Config *c, const char *bucket,
 										PqHttpBatch **background);
 
 /*
- * CompleteMultipartUpload of parts 1..nparts with their ETags: the object
- * (size bytes) appears.  An ERROR if the store refuses, even in a 200.
+ * CompleteMultipartUpload of parts 1..nparts with their ETags, started
+ * (background) or run; then _check the answer: the object (size bytes)
+ * has appeared, else an ERROR, even for a 200 (S3 may report errors so).
  */
-extern void pq_s3_complete_upload(const PqS3Config *c, const char *bucket,
-								  const char *key, const char *display,
-								  const char *upload_id, int nparts,
-								  char *const *etags, int64 size);
+extern PqHttpRequest *pq_s3_complete_upload_start(const PqS3Config *c,
+												  const char *bucket,
+												  const char *key,
+												  const char *display,
+												  const char *upload_id,
+												  int nparts,
+												  char *const *etags,
+												  PqHttpBatch **background);
+extern void pq_s3_complete_upload_check(const PqS3Config *c,
+										const char *bucket, const char *key,
+										const char *display,
+										const PqHttpRequest *r, int64 size);
 
 /* AbortMultipartUpload; an upload the store does not know is fine. */
 extern void pq_s3_abort_upload(const PqS3Config *c, const char *bucket,
@@ -58,6 +67,11 @@ extern void pq_s3_abort_upload(const PqS3Config *c, const char *bucket,
 extern bool pq_s3_abort_upload_quietly(const PqS3Config *c, const char *bucket,
 									   const char *key, const char *display,
 									   const char *upload_id, long timeout_ms);
+
+/* DELETE of key, as pq_s3_abort_upload_quietly: true when it is gone. */
+extern bool pq_s3_delete_object_quietly(const PqS3Config *c, const char *bucket,
+										const char *key, const char *display,
+										long timeout_ms);
 
 /* DELETE of each key (displays[i] names it), all in flight together. */
 extern void pq_s3_delete_objects(const PqS3Config *c, const char *bucket,

@@ -88,14 +88,19 @@ pq_blob_put_block(const PqAzureConfig *c, const char *container,
 void
 pq_blob_put_block_list(const PqAzureConfig *c, const char *container,
 					   const char *blob, const char *display,
-					   char *const *block_ids, int n, const char *content_type)
+					   char *const *block_ids, int n, const char *content_type,
+					   PqHttpBatch **background)
 {
 	PqQueryParam *p = palloc(sizeof(PqQueryParam));
+	PqAzureConfig *copy = palloc(sizeof(PqAzureConfig));
 	PqHttpRequest *r;
-	PqHttpConfig h = pq_blob_http_config(c);
+	PqHttpConfig h;
 	StringInfoData body;
 	int			i;
 
+	*copy = *c;
+	c = copy;
+	h = pq_blob_http_config(c);
 	initStringInfo(&body);
 	appendStringInfoString(&body, "<?xml version=\"1.0\" encoding=\"utf-8\"?><BlockList>");
 	for (i = 0; i < n; i++)
@@ -109,7 +114,19 @@ pq_blob_put_block_list(const PqAzureConfig *c, const char *container,
 	pq_blob_request_ms_header(r, "x-ms-blob-content-type",
 							  content_type ? content_type : OCTETS);
 	pq_blob_request_body(r, body.data, body.len, "application/xml");
-	pq_http_run(&r, 1, &h, NULL);
+	pq_http_run_or_start(&r, 1, &h, NULL, background);
+}
+
+bool
+pq_blob_delete_quietly(const PqAzureConfig *c, const char *container,
+					   const char *blob, const char *display, long timeout_ms)
+{
+	PqHttpRequest *r = pq_blob_request(c, "DELETE", container, blob, NULL, 0,
+									   display, SMALL_BODY_MAX);
+	PqHttpConfig h = pq_blob_http_config(c);
+	long		status = pq_http_send_quietly(r, &h, timeout_ms);
+
+	return (status >= 200 && status < 300) || status == 404;
 }
 
 void

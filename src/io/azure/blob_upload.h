@@ -42,12 +42,21 @@ extern PqHttpRequest *pq_blob_put_block(const PqAzureConfig *c,
 										const void *data, size_t len,
 										PqHttpBatch **background);
 
-/* Put Block List: the blob becomes these blocks, in order, at once. */
+/*
+ * Put Block List: the blob becomes these blocks, in order, at once (with
+ * background, started and left to go on).
+ */
 extern void pq_blob_put_block_list(const PqAzureConfig *c,
 								   const char *container, const char *blob,
 								   const char *display,
 								   char *const *block_ids, int n,
-								   const char *content_type);
+								   const char *content_type,
+								   PqHttpBatch **background);
+
+/* Delete Blob, one attempt, never an ERROR: true when it is gone. */
+extern bool pq_blob_delete_quietly(const PqAzureConfig *c,
+								   const char *container, const char *blob,
+								   const char *display, long timeout_ms);
 
 /* Delete Blob of each name, all in flight together; a missing one is fine. */
 extern void pq_blob_delete(const PqAzureConfig *c, const char *container,

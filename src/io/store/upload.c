@@ -37,6 +37,9 @@ struct PqStoreUpload
 	int			cap;
 	int			oldest;			/* first part not known to be done */
 	int64		size;
+	PqHttpRequest *complete;	/* the completing request, once started */
+	PqHttpBatch *complete_batch;
+	bool		completed;		/* the object has appeared */
 };
 
 PqStoreUpload *
@@ -155,18 +158,44 @@ pq_store_upload_wait_oldest(PqStoreUpload *up)
 }
 
 void
-pq_store_upload_complete(PqStoreUpload *up, const char *content_type)
+pq_store_upload_complete_start(PqStoreUpload *up, const char *content_type)
 {
 	while (up->oldest < up->nparts)
 		take_oldest(up);
 	if (up->s3)
-		pq_s3_complete_upload(&up->s3c, up->u->bucket, up->u->key,
-							  up->u->display, up->upload_id, up->nparts,
-							  up->ids, up->size);
+		up->complete = pq_s3_complete_upload_start(&up->s3c, up->u->bucket,
+												   up->u->key, up->u->display,
+												   up->upload_id, up->nparts,
+												   up->ids,
+												   &up->complete_batch);
 	else
 		pq_blob_put_block_list(&up->azc, up->u->bucket, up->u->key,
 							   up->u->display, up->ids, up->nparts,
-							   content_type);
+							   content_type, &up->complete_batch);
+}
+
+void
+pq_store_upload_complete_end(PqStoreUpload *up)
+{
+	pq_http_batch_wait(up->complete_batch);
+	up->complete_batch = NULL;
+	up->completed = true;
+	if (up->s3)
+		pq_s3_complete_upload_check(&up->s3c, up->u->bucket, up->u->key,
+									up->u->display, up->complete, up->size);
+}
+
+void
+pq_store_upload_complete(PqStoreUpload *up, const char *content_type)
+{
+	pq_store_upload_complete_start(up, content_type);
+	pq_store_upload_complete_end(up);
+}
+
+bool
+pq_store_upload_started(const PqStoreUpload *up)
+{
+	return up->nparts > 0;
 }
 
 bool
@@ -181,6 +210,22 @@ pq_store_upload_abort_quietly(PqStoreUpload *up, long timeout_ms)
 			up->parts[i].batch = NULL;
 		}
 	up->oldest = up->nparts;
+	if (up->complete_batch || up->completed)
+	{
+		/* the object may have appeared already: delete it */
+		if (up->complete_batch)
+			pq_http_batch_cancel(up->complete_batch);
+		up->complete_batch = NULL;
+		if (up->s3)
+			return pq_s3_abort_upload_quietly(&up->s3c, up->u->bucket,
+											  up->u->key, up->u->display,
+											  up->upload_id, timeout_ms) &&
+				pq_s3_delete_object_quietly(&up->s3c, up->u->bucket,
+											up->u->key, up->u->display,
+											timeout_ms);
+		return pq_blob_delete_quietly(&up->azc, up->u->bucket, up->u->key,
+									  up->u->display, timeout_ms);
+	}
 	if (!up->s3 || up->upload_id == NULL)
 		return true;
 	return pq_s3_abort_upload_quietly(&up->s3c, up->u->bucket, up->u->key,

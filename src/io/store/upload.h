@@ -48,9 +48,22 @@ extern void pq_store_upload_complete(PqStoreUpload *up,
 									 const char *content_type);
 
 /*
+ * The same in two steps, so that many objects' completions are in flight
+ * together: _start waits for the parts and starts the request, _end waits
+ * for its answer (an ERROR if the object did not appear).
+ */
+extern void pq_store_upload_complete_start(PqStoreUpload *up,
+										   const char *content_type);
+extern void pq_store_upload_complete_end(PqStoreUpload *up);
+
+/* Has a part been started? */
+extern bool pq_store_upload_started(const PqStoreUpload *up);
+
+/*
  * Stop the parts in flight and drop those sent (S3: AbortMultipartUpload;
- * Azure keeps uncommitted blocks, invisible, for a week).  One attempt
- * within timeout_ms, never an ERROR: true when nothing is left behind.
+ * Azure keeps uncommitted blocks, invisible, for a week); an object whose
+ * completion was started is deleted.  One attempt per request within
+ * timeout_ms, never an ERROR: true when nothing is left behind.
  */
 extern bool pq_store_upload_abort_quietly(PqStoreUpload *up, long timeout_ms);
 
