@@ -99,6 +99,11 @@
 #                prefixes, globs, hive, parallel, aggregates, IMPORT, COPY
 #                FROM, per-role user mappings, secrets absent: rows equal the
 #                local files and DuckDB
+#   object_write COPY TO s3:// and az:// (multipart uploads, blocks): every
+#                option family byte-equal to the local file and read by
+#                DuckDB/arrow-rs; encryption verified independently; datasets
+#                in a prefix; faults, cancel, terminate, SIGKILL +
+#                abort_uploads(); who may write
 #   copy_datasets  COPY TO a directory (partition_by, file_size_bytes,
 #                row_groups_per_file, max_open_files, existing targets,
 #                failures) read back by DuckDB against the heap table; folder
@@ -548,7 +553,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets object_store copy_datasets hardening soak_concurrency differential interop
+	kms datasets object_store object_write copy_datasets hardening soak_concurrency differential interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -612,6 +617,7 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage kms check_kms.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage datasets check_datasets.mjs
 	run_js_stage object_store check_object_store.mjs --log "$PGFDW_CLUSTER_DIR/server.log" --aws-dir "$AWS_TEST_DIR"
+	run_js_stage object_write check_object_write.mjs
 	run_js_stage copy_datasets check_copy_datasets.mjs
 	run_js_stage hardening check_hardening.mjs
 	run_js_stage soak_concurrency soak_concurrency.mjs "${SOAK_CONCURRENCY_SECONDS:-60}"

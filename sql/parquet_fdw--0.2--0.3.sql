@@ -41,3 +41,13 @@ CREATE FUNCTION file_info(path text, server name,
 RETURNS record
 AS 'MODULE_PATHNAME', 'parquet_fdw_file_info'
 LANGUAGE C STRICT VOLATILE;
+
+-- Multipart uploads below an s3:// or gs:// prefix older than older_than,
+-- aborted (those a backend killed in the middle of COPY TO left behind);
+-- server as COPY's option server (NULL: the server process's credentials).
+CREATE FUNCTION abort_uploads(prefix text, server name DEFAULT NULL,
+    older_than interval DEFAULT '1 hour',
+    OUT url text, OUT upload_id text, OUT initiated timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'parquet_fdw_abort_uploads'
+LANGUAGE C VOLATILE;

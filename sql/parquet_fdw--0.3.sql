@@ -233,3 +233,13 @@ SET search_path = pg_catalog, pg_temp
 AS $$ SELECT EXISTS (SELECT 1 FROM parquet_fdw.key_grants g
                      WHERE g.key_id = $1 AND pg_has_role($2, g.grantee::oid, 'MEMBER')) $$;
 REVOKE ALL ON FUNCTION key_usable(text, oid) FROM PUBLIC;
+
+-- Multipart uploads below an s3:// or gs:// prefix older than older_than,
+-- aborted (those a backend killed in the middle of COPY TO left behind);
+-- server as COPY's option server (NULL: the server process's credentials).
+CREATE FUNCTION abort_uploads(prefix text, server name DEFAULT NULL,
+    older_than interval DEFAULT '1 hour',
+    OUT url text, OUT upload_id text, OUT initiated timestamptz)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'parquet_fdw_abort_uploads'
+LANGUAGE C VOLATILE;

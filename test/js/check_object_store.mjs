@@ -310,9 +310,9 @@ const URL = (k) => `s3://lake/data/${k}`;
     check(`${fn}() of a URL with a server equals the local file's`,
       [...sameRows(strip(got), strip(want), fn), ...(names.length ? [`file_name ${names[0]}`] : [])]);
   }
-  check('file_info() of a URL without a server is refused',
-    expectError(await sqlError(`SELECT * FROM parquet_fdw.file_info('${URL('items.parquet')}')`), '22023', /needs a server/));
   await q('SET ROLE os_bob');
+  check('file_info() of a URL without a server is refused to a role not in parquet_fdw.object_store_role',
+    expectError(await sqlError(`SELECT * FROM parquet_fdw.file_info('${URL('items.parquet')}')`), '42501', /credentials of the database server/));
   const fe = await sqlError(`SELECT * FROM parquet_fdw.file_info('${URL('items.parquet')}', 'os_s3')`);
   await q('RESET ROLE');
   check('file_info() of a URL as a role without a user mapping is refused', expectError(fe, '42704', /user mapping not found/));
@@ -325,12 +325,13 @@ const URL = (k) => `s3://lake/data/${k}`;
   await q(`COPY os_heap FROM '${URL('items.parquet')}' WITH (FORMAT parquet, server 'os_s3')`);
   const loc = await table(local('items.parquet'), { server: 'os_local', columns: ITEMS });
   check('COPY FROM a URL with the option server', sameRows(await qa('SELECT * FROM os_heap ORDER BY id'), await qa(`SELECT * FROM ${loc} ORDER BY id`), 'rows'));
-  check('COPY FROM a URL without the option server is refused',
-    expectError(await sqlError(`COPY os_heap FROM '${URL('items.parquet')}' WITH (FORMAT parquet)`), '22023', /needs a server/));
   await q('GRANT INSERT ON os_heap TO os_bob');
   await q('SET ROLE os_bob');
   const e = await sqlError(`COPY os_heap FROM '${URL('items.parquet')}' WITH (FORMAT parquet, server 'os_s3')`);
+  const noServer = await sqlError(`COPY os_heap FROM '${URL('items.parquet')}' WITH (FORMAT parquet)`);
   await q('RESET ROLE');
+  check('COPY FROM a URL without the option server is refused to a role not in parquet_fdw.object_store_role',
+    expectError(noServer, '42501', /credentials of the database server/));
   check('COPY FROM a URL as a role without a user mapping is refused', expectError(e, '42704', /user mapping not found for role "os_bob"/));
 }
 

@@ -13,6 +13,7 @@
 
 #include "format/read/file_reader.h"
 #include "format/write/file_writer.h"
+#include "io/aws/s3_list.h"
 #include "io/store/store.h"
 #include "lib/stringinfo.h"
 #include "nodes/parsenodes.h"
@@ -145,6 +146,15 @@ extern void pqfdw_upload_abort(PqfdwUpload *u);
  */
 extern void pqfdw_upload_close(PqfdwUpload *u);
 extern void pqfdw_upload_complete_many(PqfdwUpload **us, int n);
+
+/*
+ * The multipart uploads in progress below url (a prefix; keys relative to
+ * its bucket), and aborting one of them (url: its object).
+ */
+extern void pqfdw_remote_list_uploads(const PqfdwRemoteId *id, const char *url,
+									  PqS3UploadPage *out);
+extern void pqfdw_remote_abort_upload(const PqfdwRemoteId *id, const char *url,
+									  const char *upload_id);
 
 /* A whole object in one request (key material files). */
 extern void pqfdw_remote_put(const PqfdwRemoteId *id, const char *url,

@@ -296,3 +296,20 @@ pqfdw_remote_delete(const PqfdwRemoteId *id, const char *const *urls, int n)
 	pq_store_delete(pqfdw_remote_config(id), us, n);
 	pqfdw_remote_objects_forget();
 }
+
+void
+pqfdw_remote_list_uploads(const PqfdwRemoteId *id, const char *url,
+						  PqS3UploadPage *out)
+{
+	PqUrl	   *u = pq_url_parse(url);
+
+	pq_store_list_uploads(pqfdw_remote_config(id), u, out);
+}
+
+void
+pqfdw_remote_abort_upload(const PqfdwRemoteId *id, const char *url,
+						  const char *upload_id)
+{
+	pq_store_abort_upload(pqfdw_remote_config(id), pq_url_parse(url),
+						  upload_id);
+}

@@ -16,7 +16,10 @@
 // upload's object is put into s3rver whole, so reads see it as any other.
 // setFault(fn) makes writes fail: fn({ method, key, query, part }) returns
 // '503' (answered so), 'reset' (the connection is destroyed after the body
-// arrived) or null.
+// arrived), 'delay' (answered a second late) or null.  stats.writes.events
+// lists the objects as they appear ('put' or 'complete', key) and go
+// ('delete', key), in order.  s3rver fails under many concurrent writes: at
+// most 8 go to it at once.
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -82,6 +85,20 @@ async function listWithDelimiter(upstreamPort, rawPath, params, res) {
 
 const MIN_PART = 5 * 1024 * 1024;
 
+// at most n calls of fn at once
+function limiter(n) {
+	let active = 0;
+	const queue = [];
+	const next = () => {
+		if (active >= n || queue.length === 0) return;
+		active++;
+		const { fn, resolve, reject } = queue.shift();
+		fn().then(resolve, reject).finally(() => { active--; next(); });
+	};
+	return (fn) => new Promise((resolve, reject) => { queue.push({ fn, resolve, reject }); next(); });
+}
+const upstreamWrites = limiter(8);
+
 function xmlOk(res, body, headers = {}) {
 	const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
 	res.writeHead(200, { 'Content-Type': 'application/xml', 'Content-Length': Buffer.byteLength(xml), ...headers });
@@ -141,12 +158,13 @@ function multipart(upstreamPort, stats, uploads) {
 					return xmlError(res, 400, 'EntityTooSmall', 'Your proposed upload is smaller than the minimum allowed object size.');
 			}
 			const whole = Buffer.concat(listed.map((l) => up.parts.get(l.n).data));
-			const put = await fetch(`http://127.0.0.1:${upstreamPort}/${encodeURIComponent(bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`,
-				{ method: 'PUT', body: whole });
+			const put = await upstreamWrites(() => fetch(`http://127.0.0.1:${upstreamPort}/${encodeURIComponent(bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`,
+				{ method: 'PUT', body: whole }));
 			if (put.status !== 200)
 				return xmlError(res, 500, 'InternalError', `s3rver answered ${put.status}`);
 			uploads.delete(id);
 			w.completed++;
+			w.events.push(['complete', key]);
 			const md5s = Buffer.concat(listed.map((l) => Buffer.from(l.etag.replace(/"/g, ''), 'hex')));
 			const etag = `"${crypto.createHash('md5').update(md5s).digest('hex')}-${listed.length}"`;
 			return xmlOk(res, `<CompleteMultipartUploadResult><Bucket>${xmlText(bucket)}</Bucket><Key>${xmlText(key)}</Key><ETag>${xmlText(etag)}</ETag></CompleteMultipartUploadResult>`);
@@ -180,7 +198,7 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 	// writes: what writes did, partsInFlightMax the most parts at once
 	const stats = {
 		requests: 0, signed: 0, anonymous: 0, rejected: 0, lists: 0, listed: [],
-		writes: { puts: 0, putSizes: [], created: 0, parts: 0, partSizes: [], completed: 0, aborted: 0, deletes: 0, faults: 0, partsInFlight: 0, partsInFlightMax: 0 },
+		writes: { events: [], puts: 0, putSizes: [], created: 0, parts: 0, partSizes: [], completed: 0, aborted: 0, deletes: 0, faults: 0, partsInFlight: 0, partsInFlightMax: 0 },
 	};
 	const uploads = new Map();
 	const handleMultipart = multipart(upstreamPort, stats, uploads);
@@ -259,7 +277,12 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 				stats.writes.partsInFlightMax = Math.max(stats.writes.partsInFlightMax, stats.writes.partsInFlight);
 			}
 			try {
-				const body = await readBody(req);
+				let body;
+				try {
+					body = await readBody(req);
+				} catch {
+					return res.destroy();	// the client went away mid-body
+				}
 				const claimed = req.headers['x-amz-content-sha256'];
 				if (claimed && claimed !== 'UNSIGNED-PAYLOAD' && claimed !== crypto.createHash('sha256').update(body).digest('hex'))
 					return xmlError(res, 400, 'XAmzContentSHA256Mismatch', 'The provided \'x-amz-content-sha256\' header does not match what was computed.');
@@ -272,6 +295,8 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 					stats.writes.faults++;
 					return req.socket.destroy();
 				}
+				if (f === 'delay')
+					await new Promise((r) => setTimeout(r, 1000));
 				if (params.has('uploads') || params.has('uploadId'))
 					return await handleMultipart(req, res, bucket, key, params, body);
 				if (req.method === 'PUT' && key) {
@@ -280,10 +305,12 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 				}
 				if (req.method === 'DELETE' && key)
 					stats.writes.deletes++;
-				const up = await fetch(`http://127.0.0.1:${upstreamPort}${req.url}`, {
+				const up = await upstreamWrites(() => fetch(`http://127.0.0.1:${upstreamPort}${req.url}`, {
 					method: req.method, body: req.method === 'DELETE' ? undefined : body,
 					headers: req.headers['content-type'] ? { 'content-type': req.headers['content-type'] } : {},
-				});
+				}));
+				if (key && up.status < 300)
+					stats.writes.events.push([req.method === 'DELETE' ? 'delete' : 'put', key]);
 				const text = Buffer.from(await up.arrayBuffer());
 				const headers = {};
 				for (const h of ['etag', 'content-type'])
