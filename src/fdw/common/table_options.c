@@ -246,7 +246,7 @@ pqfdw_check_readable_paths(List *items)
  * requires.
  */
 Oid
-pqfdw_url_server(const char *url, const char *name, const char *what)
+pqfdw_url_server(const char *name)
 {
 	ForeignServer *server;
 	ForeignDataWrapper *fdw;

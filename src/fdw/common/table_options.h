@@ -106,11 +106,10 @@ extern bool pqfdw_check_read_permission(void);
 extern void pqfdw_check_readable_paths(List *items);
 
 /*
- * The foreign server named name that reaches url for what (a command or
- * function, in messages): a server of parquet_fdw the role may use.
- * InvalidOid when name is NULL: the server process's own credentials,
- * which fdw/remote allows only to the roles that may use them.
+ * The foreign server named name that reaches URLs: a server of parquet_fdw
+ * the role may use.  InvalidOid when name is NULL: the server process's
+ * own credentials, which fdw/remote allows only to the roles that may.
  */
-extern Oid	pqfdw_url_server(const char *url, const char *name, const char *what);
+extern Oid	pqfdw_url_server(const char *name);
 
 #endif							/* PQFDW_TABLE_OPTIONS_H */

@@ -27,16 +27,6 @@
 
 PG_FUNCTION_INFO_V1(parquet_fdw_abort_uploads);
 
-/* The URL of key in u's bucket. */
-static char *
-key_url(const PqUrl *u, const char *key)
-{
-	if (u->scheme == PQ_URL_ABFSS)
-		return psprintf("abfss://%s@%s.dfs.core.windows.net/%s", u->bucket,
-						u->account, key);
-	return psprintf("%s://%s/%s", pq_url_scheme_name(u->scheme), u->bucket, key);
-}
-
 /* An ISO 8601 time from the store, or 0 (the epoch) when it is not one. */
 static TimestampTz
 initiated_at(const char *s)
@@ -71,9 +61,8 @@ parquet_fdw_abort_uploads(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"%s\" is not an s3:// or gs:// URL", prefix)));
 	u = pq_url_parse(prefix);
-	id.serverid = pqfdw_url_server(prefix,
-								   PG_ARGISNULL(1) ? NULL : NameStr(*PG_GETARG_NAME(1)),
-								   "abort_uploads");
+	id.serverid = pqfdw_url_server(PG_ARGISNULL(1) ? NULL :
+								   NameStr(*PG_GETARG_NAME(1)));
 	id.userid = GetUserId();
 	cutoff = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_mi_interval,
 													 TimestampTzGetDatum(now),
@@ -84,7 +73,7 @@ parquet_fdw_abort_uploads(PG_FUNCTION_ARGS)
 	{
 		PqS3Upload *up = &uploads.uploads[i];
 		TimestampTz at = initiated_at(up->initiated);
-		char	   *url = key_url(u, up->key);
+		char	   *url = pqfdw_remote_key_url(u, up->key);
 		Datum		values[3];
 		bool		nulls[3] = {false, false, false};
 

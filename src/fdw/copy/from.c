@@ -439,8 +439,7 @@ pqfdw_copy_from_parquet(CopyStmt *stmt, const char *queryString)
 	if (stmt->filename != NULL && pq_url_is_remote(stmt->filename))
 	{
 		/* not a server file: the role's user mapping decides */
-		access.remote.serverid = pqfdw_url_server(stmt->filename, opts.server,
-												  "COPY FROM");
+		access.remote.serverid = pqfdw_url_server(opts.server);
 		access.remote.userid = GetUserId();
 	}
 	else if (opts.server != NULL)

@@ -530,9 +530,7 @@ copy_to_parquet(CopyStmt *stmt, const char *queryString)
 	if (stmt->filename != NULL && pq_url_is_remote(stmt->filename))
 	{
 		/* not a server file: the role's user mapping decides */
-		st->remote.serverid = pqfdw_url_server(stmt->filename,
-											   st->opts.remote.server,
-											   "COPY TO");
+		st->remote.serverid = pqfdw_url_server(st->opts.remote.server);
 		st->remote.userid = GetUserId();
 	}
 	else if (st->opts.remote.server != NULL || st->opts.remote.given)

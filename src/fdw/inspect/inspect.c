@@ -43,8 +43,7 @@ open_for_inspection(FunctionCallInfo fcinfo)
 	if (pq_url_is_remote(path))
 	{
 		access.remote.serverid =
-			pqfdw_url_server(path, PG_NARGS() > 1 ? NameStr(*PG_GETARG_NAME(1)) : NULL,
-							 "reading");
+			pqfdw_url_server(PG_NARGS() > 1 ? NameStr(*PG_GETARG_NAME(1)) : NULL);
 		access.remote.userid = GetUserId();
 	}
 	else

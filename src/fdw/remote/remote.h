@@ -134,7 +134,6 @@ extern PqfdwUpload *pqfdw_upload_begin(const PqfdwRemoteId *id,
 									   const char *url, int64 part_size,
 									   int parts_in_flight);
 extern PqSink *pqfdw_upload_sink(PqfdwUpload *u);
-extern int64 pqfdw_upload_bytes(PqfdwUpload *u);
 extern void pqfdw_upload_finish(PqfdwUpload *u);
 extern void pqfdw_upload_abort(PqfdwUpload *u);
 
@@ -163,6 +162,9 @@ extern void pqfdw_remote_put(const PqfdwRemoteId *id, const char *url,
 /* Delete objects of one bucket, all in flight together. */
 extern void pqfdw_remote_delete(const PqfdwRemoteId *id,
 								const char *const *urls, int n);
+
+/* The URL of key in u's bucket (u's scheme, bucket and account). */
+extern char *pqfdw_remote_key_url(const PqUrl *u, const char *key);
 
 /*
  * remote_source.c: a source over url as pqfdw_remote_stat found it.  Every

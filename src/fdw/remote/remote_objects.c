@@ -221,9 +221,8 @@ pqfdw_remote_read_object(const PqfdwRemoteId *id, const char *url,
 	return buf;
 }
 
-/* The URL of key in u's bucket (u's scheme, bucket and account). */
-static char *
-key_url(const PqUrl *u, const char *key)
+char *
+pqfdw_remote_key_url(const PqUrl *u, const char *key)
 {
 	const char *scheme = pq_url_scheme_name(u->scheme);
 
@@ -264,9 +263,9 @@ pqfdw_remote_list(const PqfdwRemoteId *id, const char *url,
 	/* keys become URLs, kept for the statement (or the TTL) */
 	old = MemoryContextSwitchTo(objects_cxt);
 	for (i = 0; i < out->nobjects; i++)
-		out->objects[i].key = key_url(u, out->objects[i].key);
+		out->objects[i].key = pqfdw_remote_key_url(u, out->objects[i].key);
 	for (i = 0; i < out->nprefixes; i++)
-		out->prefixes[i] = key_url(u, out->prefixes[i]);
+		out->prefixes[i] = pqfdw_remote_key_url(u, out->prefixes[i]);
 	MemoryContextSwitchTo(old);
 	for (i = 0; i < out->nobjects; i++)
 		remember(id, out->objects[i].key, out->objects[i].size,

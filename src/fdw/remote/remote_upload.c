@@ -48,7 +48,6 @@ struct PqfdwUpload
 	size_t		cap;
 	uint8	  **spare;			/* buffers of parts done */
 	int			nspare;
-	int64		bytes;
 	bool		started;		/* a part has been sent */
 	bool		done;			/* finished or aborted */
 	struct PqfdwUpload *next;	/* in the list of uploads not done */
@@ -129,7 +128,6 @@ upload_write(PqSink *sink, const uint8 *data, size_t len)
 {
 	PqfdwUpload *u = (PqfdwUpload *) sink;
 
-	u->bytes += len;
 	while (len > 0)
 	{
 		size_t		n;
@@ -193,12 +191,6 @@ PqSink *
 pqfdw_upload_sink(PqfdwUpload *u)
 {
 	return &u->sink;
-}
-
-int64
-pqfdw_upload_bytes(PqfdwUpload *u)
-{
-	return u->bytes;
 }
 
 void

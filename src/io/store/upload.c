@@ -193,12 +193,6 @@ pq_store_upload_complete(PqStoreUpload *up, const char *content_type)
 }
 
 bool
-pq_store_upload_started(const PqStoreUpload *up)
-{
-	return up->nparts > 0;
-}
-
-bool
 pq_store_upload_abort_quietly(PqStoreUpload *up, long timeout_ms)
 {
 	int			i;

@@ -56,9 +56,6 @@ extern void pq_store_upload_complete_start(PqStoreUpload *up,
 										   const char *content_type);
 extern void pq_store_upload_complete_end(PqStoreUpload *up);
 
-/* Has a part been started? */
-extern bool pq_store_upload_started(const PqStoreUpload *up);
-
 /*
  * Stop the parts in flight and drop those sent (S3: AbortMultipartUpload;
  * Azure keeps uncommitted blocks, invisible, for a week); an object whose
