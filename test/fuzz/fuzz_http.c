@@ -3,7 +3,8 @@
  *		What a store answers, as the transport reads it
  *		(src/io/http/response.c): header lines up to the first empty
  *		line, then a body: an error's Code and Message, a ListObjectsV2
- *		page (src/io/aws/s3_list.c over xml_scan.c), and what credential
+ *		or ListMultipartUploads page (src/io/aws/s3_list.c over
+ *		xml_scan.c), a List Blobs page, and what credential
  *		sources give (src/io/aws/credential_answers.c: STS's XML, the JSON
  *		of container credentials and instance metadata over json_scan.c,
  *		an expiration time; src/io/common/ini.c: a shared credentials
@@ -130,6 +131,7 @@ one(const uint8 *data, size_t size)
 		char	   *body = (char *) ut_exact_copy(p, end - p);
 
 		PqListPage	page;
+		PqS3UploadPage uploads;
 		const char *why;
 		int			i;
 
@@ -141,6 +143,23 @@ one(const uint8 *data, size_t size)
 			for (i = 0; i < page.nobjects; i++)
 				if (page.objects[i].key[0] == '\0' || page.objects[i].size < 0)
 					abort();
+		}
+		if (pq_s3_parse_uploads(body, end - p, &uploads, &why))
+		{
+			/* what abort_uploads() relies on */
+			if (uploads.n > PQ_LIST_MAX_PAGE ||
+				(uploads.truncated && (uploads.next_key_marker == NULL ||
+									   !uploads.next_key_marker[0])))
+				abort();
+			for (i = 0; i < uploads.n; i++)
+			{
+				check_text(uploads.uploads[i].upload_id, 1024);
+				if (!uploads.uploads[i].key[0] || !uploads.uploads[i].upload_id[0])
+					abort();
+				for (const char *k = uploads.uploads[i].key; *k; k++)
+					if ((unsigned char) *k < 0x20 || *k == 0x7f)
+						abort();
+			}
 		}
 		if (pq_s3_parse_list(body, end - p, &page, &why))
 		{

@@ -2,7 +2,8 @@
  * test_s3_list.c
  *		ListObjectsV2 answers (src/io/aws/s3_list.c over
  *		src/io/common/xml_scan.c): the example of S3's API reference, a
- *		truncated page, common prefixes, entities, and malformed answers.
+ *		truncated page, common prefixes, entities, and malformed answers;
+ *		ListMultipartUploads pages.
  */
 #include "postgres.h"
 
@@ -180,9 +181,65 @@ test_blob_list(void)
 	CHECK(!pq_blob_parse_list(example, strlen(example), &p, &why));
 }
 
+/*
+ * ListMultipartUploads, in the shape of the S3 API reference's example:
+ * Initiator and Owner hold IDs of their own, which are not the upload's.
+ */
+static void
+test_uploads(void)
+{
+	static const char page[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	"<ListMultipartUploadsResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+	"<Bucket>bucket</Bucket><KeyMarker></KeyMarker><UploadIdMarker></UploadIdMarker>"
+	"<NextKeyMarker>my-movie.m2ts</NextKeyMarker>"
+	"<NextUploadIdMarker>YW55IGlkZWEgd2h5IGVsdmluZydzIHVwbG9hZCBmYWlsZWQ</NextUploadIdMarker>"
+	"<MaxUploads>2</MaxUploads><IsTruncated>true</IsTruncated>"
+	"<Upload><Key>my-divisor</Key>"
+	"<UploadId>XMgbGlrZSBlbHZpbmcncyBub3QgaGF2aW5nIG11Y2ggbHVjaw</UploadId>"
+	"<Initiator><ID>arn:aws:iam::111122223333:user/user1</ID><DisplayName>user1</DisplayName></Initiator>"
+	"<Owner><ID>75aa57f09aa0c8caeab4f8c24e99d10f</ID><DisplayName>Owner</DisplayName></Owner>"
+	"<StorageClass>STANDARD</StorageClass><Initiated>2010-11-10T20:48:33.000Z</Initiated></Upload>"
+	"<Upload><Key>a &amp; b/my-movie.m2ts</Key>"
+	"<UploadId>VXBsb2FkIElEIGZvciBlbHZpbmcncyBteS1tb3ZpZS5tMnRzIHVwbG9hZA</UploadId>"
+	"<Initiated>2010-11-10T20:49:33.000Z</Initiated></Upload>"
+	"</ListMultipartUploadsResult>";
+	static const char *const malformed[] = {
+		"<ListBucketResult></ListBucketResult>",
+		"<ListMultipartUploadsResult><Upload><Key>k</Key></Upload></ListMultipartUploadsResult>",
+		"<ListMultipartUploadsResult><Upload><UploadId>u</UploadId></Upload></ListMultipartUploadsResult>",
+		"<ListMultipartUploadsResult><Upload><Key>a&#x1;b</Key><UploadId>u</UploadId></Upload></ListMultipartUploadsResult>",
+		"<ListMultipartUploadsResult><IsTruncated>true</IsTruncated></ListMultipartUploadsResult>",
+		"<ListMultipartUploadsResult><Upload><Key>k</Key>",
+	};
+	PqS3UploadPage p;
+	const char *why = NULL;
+	int			i;
+
+	CHECK(pq_s3_parse_uploads(page, strlen(page), &p, &why));
+	CHECK_EQ_INT(p.n, 2);
+	CHECK(strcmp(p.uploads[0].key, "my-divisor") == 0);
+	CHECK(strcmp(p.uploads[0].upload_id, "XMgbGlrZSBlbHZpbmcncyBub3QgaGF2aW5nIG11Y2ggbHVjaw") == 0);
+	CHECK(strcmp(p.uploads[0].initiated, "2010-11-10T20:48:33.000Z") == 0);
+	CHECK(strcmp(p.uploads[1].key, "a & b/my-movie.m2ts") == 0);
+	CHECK(strcmp(p.uploads[1].initiated, "2010-11-10T20:49:33.000Z") == 0);
+	CHECK(p.truncated);
+	CHECK(strcmp(p.next_key_marker, "my-movie.m2ts") == 0);
+	CHECK(strcmp(p.next_upload_id_marker, "YW55IGlkZWEgd2h5IGVsdmluZydzIHVwbG9hZCBmYWlsZWQ") == 0);
+	for (i = 0; i < lengthof(malformed); i++)
+	{
+		why = NULL;
+		if (pq_s3_parse_uploads(malformed[i], strlen(malformed[i]), &p, &why) ||
+			why == NULL)
+			ut_fail(__FILE__, __LINE__, malformed[i]);
+	}
+}
+
 void
 suite_s3_list(void)
 {
+	ut_run("s3 list: multipart uploads, the API reference's shape; malformed pages",
+		   test_uploads);
 	ut_run("blob list: names, lengths, ETags, prefixes, marker", test_blob_list);
 	ut_run("s3 list: the API reference's example", test_example);
 	ut_run("s3 list: a truncated page of common prefixes", test_pages_and_prefixes);

@@ -21,6 +21,7 @@
 #include "funcapi.h"
 #include "io/aws/credential_answers.h"
 #include "io/common/url.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
@@ -37,6 +38,27 @@ initiated_at(const char *s)
 	if (s == NULL || !pq_aws_parse_time(s, &unix_seconds, &why))
 		return 0;
 	return time_t_to_timestamptz((pg_time_t) unix_seconds);
+}
+
+/*
+ * A URL as text of the database's encoding: a key not valid in it (another
+ * writer's bytes) shown with its bytes above ASCII as \xNN.
+ */
+static text *
+url_text(const char *url)
+{
+	StringInfoData b;
+	const unsigned char *c;
+
+	if (pg_verifymbstr(url, strlen(url), true))
+		return cstring_to_text(url);
+	initStringInfo(&b);
+	for (c = (const unsigned char *) url; *c; c++)
+		if (*c >= 0x80)
+			appendStringInfo(&b, "\\x%02X", *c);
+		else
+			appendStringInfoChar(&b, (char) *c);
+	return cstring_to_text(b.data);
 }
 
 Datum
@@ -82,7 +104,7 @@ parquet_fdw_abort_uploads(PG_FUNCTION_ARGS)
 		if (at == 0 ? cutoff < now : at > cutoff)
 			continue;
 		pqfdw_remote_abort_upload(&id, url, up->upload_id);
-		values[0] = CStringGetTextDatum(pq_url_parse(url)->display);
+		values[0] = PointerGetDatum(url_text(pq_url_parse(url)->display));
 		values[1] = CStringGetTextDatum(up->upload_id);
 		values[2] = TimestampTzGetDatum(at);
 		nulls[2] = at == 0;

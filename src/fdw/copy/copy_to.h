@@ -231,6 +231,9 @@ typedef struct PqCopyPrefix
 	PqfdwUpload **closed;		/* files written, not yet visible */
 	int			nclosed;
 	int			closed_cap;
+	int			nsettled;		/* closed[0..nsettled): every part sent */
+	size_t		held;			/* buffers of the others */
+	size_t		budget;			/* at most that many bytes held */
 } PqCopyPrefix;
 
 /*

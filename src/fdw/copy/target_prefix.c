@@ -34,6 +34,8 @@
 #include "utils/memutils.h"
 
 #define MARKER "_SUCCESS"
+/* Closed files whose parts may be in flight together. */
+#define CLOSED_IN_FLIGHT 32
 /* Deletions per pqfdw_remote_delete() call. */
 #define DELETE_BATCH 1000
 
@@ -75,6 +77,7 @@ pqfdw_prefix_open(PqCopyPrefix *d, const PqfdwRemoteId *id, const char *url,
 	d->overwrite = o->overwrite;
 	d->success_marker = o->success_marker;
 	d->url = pstrdup(url);
+	d->budget = (size_t) ro->part_size * (size_t) ro->parts_in_flight;
 	while (strlen(d->url) > 0 && d->url[strlen(d->url) - 1] == '/')
 		d->url[strlen(d->url) - 1] = '\0';
 	u = pq_url_parse(url);
@@ -154,6 +157,24 @@ pqfdw_prefix_add(PqCopyPrefix *d, PqfdwUpload *u)
 			MemoryContextAlloc(d->cxt, sizeof(PqfdwUpload *) * d->closed_cap);
 	}
 	d->closed[d->nclosed++] = u;
+	d->held += pqfdw_upload_held(u);
+
+	/*
+	 * Files close faster than their parts go out: the oldest are settled once
+	 * sent, and waited for when too many bytes or requests are out.
+	 */
+	while (d->nsettled < d->nclosed)
+	{
+		PqfdwUpload *o = d->closed[d->nsettled];
+		size_t		held = pqfdw_upload_held(o);
+		bool		over = d->held > d->budget ||
+		d->nclosed - d->nsettled > CLOSED_IN_FLIGHT;
+
+		if (!pqfdw_upload_settle(o, over))
+			break;
+		d->held -= held;
+		d->nsettled++;
+	}
 }
 
 /* Delete urls[0..n), DELETE_BATCH at a time. */
@@ -178,7 +199,8 @@ pqfdw_prefix_finish(PqCopyPrefix *d)
 	/* a reader waiting for the marker must not see the new files' mix */
 	if (d->overwrite && d->old_marker)
 		delete_all(d, &d->old_marker, 1);
-	d->nclosed = 0;
+	d->nclosed = d->nsettled = 0;
+	d->held = 0;
 	pqfdw_upload_complete_many(d->closed, n);
 	if (d->overwrite)
 		delete_all(d, d->old, d->nold);
@@ -193,5 +215,6 @@ pqfdw_prefix_abort(PqCopyPrefix *d)
 
 	for (i = 0; i < d->nclosed; i++)
 		pqfdw_upload_abort(d->closed[i]);
-	d->nclosed = 0;
+	d->nclosed = d->nsettled = 0;
+	d->held = 0;
 }

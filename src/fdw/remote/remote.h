@@ -138,12 +138,17 @@ extern void pqfdw_upload_finish(PqfdwUpload *u);
 extern void pqfdw_upload_abort(PqfdwUpload *u);
 
 /*
- * Instead of finishing: _close sends every byte as parts and frees the
- * buffers, leaving the object invisible; _complete_many then makes many
- * closed objects appear, their completions in flight together (a tree
- * of files appears within moments, and an ERROR before leaves none).
+ * Instead of finishing: _close sends what is left as a part, in the
+ * background, leaving the object invisible; _held is what its buffers
+ * take until _settle frees them (when its parts are sent; with wait,
+ * waiting for them), leaving only what completing it needs; it returns
+ * whether it did.  _complete_many then makes many closed objects appear,
+ * their completions in flight together (a tree of files appears within
+ * moments, and an ERROR before leaves none).
  */
 extern void pqfdw_upload_close(PqfdwUpload *u);
+extern size_t pqfdw_upload_held(PqfdwUpload *u);
+extern bool pqfdw_upload_settle(PqfdwUpload *u, bool wait);
 extern void pqfdw_upload_complete_many(PqfdwUpload **us, int n);
 
 /*

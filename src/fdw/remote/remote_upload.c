@@ -31,7 +31,7 @@
 /* How long an abort may take on an ERROR or at exit. */
 #define ABORT_TIMEOUT_MS 5000
 /* The first buffer; it doubles up to the part size. */
-#define FIRST_BUFFER (256 * 1024)
+#define FIRST_BUFFER (64 * 1024)
 
 struct PqfdwUpload
 {
@@ -46,9 +46,11 @@ struct PqfdwUpload
 	uint8	   *buf;			/* the part being filled */
 	size_t		len;
 	size_t		cap;
+	size_t		held;			/* bytes of all its buffers */
 	uint8	  **spare;			/* buffers of parts done */
 	int			nspare;
 	bool		started;		/* a part has been sent */
+	bool		settled;		/* closed, every part sent, buffers freed */
 	bool		done;			/* finished or aborted */
 	struct PqfdwUpload *next;	/* in the list of uploads not done */
 };
@@ -115,9 +117,13 @@ send_part(PqfdwUpload *u, bool refill)
 	pq_store_upload_part(u->up, u->buf, u->len);
 	u->started = true;
 	u->buf = NULL;
-	if (refill)
-		u->buf = u->nspare > 0 ? u->spare[--u->nspare] :
-			MemoryContextAllocHuge(u->cxt, u->part_size);
+	if (refill && u->nspare > 0)
+		u->buf = u->spare[--u->nspare];
+	else if (refill)
+	{
+		u->buf = MemoryContextAllocHuge(u->cxt, u->part_size);
+		u->held += u->part_size;
+	}
 	u->cap = u->part_size;
 	u->len = 0;
 	MemoryContextSwitchTo(old);
@@ -137,8 +143,10 @@ upload_write(PqSink *sink, const uint8 *data, size_t len)
 			if (u->cap < u->part_size)
 			{
 				/* still small: one buffer, doubled, up to a part */
+				u->held -= u->cap;
 				u->cap = Min(u->cap * 2, u->part_size);
 				u->buf = repalloc_huge(u->buf, u->cap);
+				u->held += u->cap;
 			}
 			else
 				send_part(u, true);
@@ -155,9 +163,10 @@ PqfdwUpload *
 pqfdw_upload_begin(const PqfdwRemoteId *id, const char *url,
 				   int64 part_size, int parts_in_flight)
 {
+	/* small: a dataset keeps thousands of closed uploads until the end */
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "parquet_fdw upload",
-											  ALLOCSET_DEFAULT_SIZES);
+											  ALLOCSET_SMALL_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PqfdwUpload *u = palloc0(sizeof(PqfdwUpload));
 
@@ -172,6 +181,7 @@ pqfdw_upload_begin(const PqfdwRemoteId *id, const char *url,
 	u->parts_in_flight = Max(parts_in_flight, 1);
 	u->cap = Min((size_t) FIRST_BUFFER, u->part_size);
 	u->buf = palloc(u->cap);
+	u->held = u->cap;
 	u->spare = palloc(sizeof(uint8 *) * (u->parts_in_flight + 1));
 	if (!exit_callback_registered)
 	{
@@ -217,17 +227,32 @@ pqfdw_upload_finish(PqfdwUpload *u)
 void
 pqfdw_upload_close(PqfdwUpload *u)
 {
-	MemoryContext old = MemoryContextSwitchTo(u->cxt);
-
 	Assert(!u->done);
 	/* even a small object goes as a part: it appears only when completed */
 	if (u->len > 0 || !u->started)
 		send_part(u, false);
+}
+
+size_t
+pqfdw_upload_held(PqfdwUpload *u)
+{
+	return u->settled ? 0 : u->held;
+}
+
+bool
+pqfdw_upload_settle(PqfdwUpload *u, bool wait)
+{
+	if (u->settled)
+		return true;
+	if (!wait && pq_store_upload_in_flight(u->up) > 0)
+		return false;
 	while (pq_store_upload_in_flight(u->up) > 0)
 		u->spare[u->nspare++] = (uint8 *) pq_store_upload_wait_oldest(u->up);
 	while (u->nspare > 0)
 		pfree(u->spare[--u->nspare]);
-	MemoryContextSwitchTo(old);
+	u->held = 0;
+	u->settled = true;
+	return true;
 }
 
 /* Completions in flight at once. */
@@ -245,10 +270,8 @@ pqfdw_upload_complete_many(PqfdwUpload **us, int n)
 
 		for (i = from; i < to; i++)
 		{
-			MemoryContext old = MemoryContextSwitchTo(us[i]->cxt);
-
+			pqfdw_upload_settle(us[i], true);
 			pq_store_upload_complete_start(us[i]->up, NULL);
-			MemoryContextSwitchTo(old);
 		}
 		for (i = from; i < to; i++)
 			pq_store_upload_complete_end(us[i]->up);

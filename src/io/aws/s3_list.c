@@ -146,6 +146,12 @@ pq_s3_upload_page_add(PqS3UploadPage *p, char *key, char *upload_id,
 		*why = "an upload's UploadId is empty or too long";
 		return false;
 	}
+	for (c = upload_id; *c; c++)
+		if ((unsigned char) *c <= 0x20 || (unsigned char) *c >= 0x7f)
+		{
+			*why = "an upload's UploadId holds a character that is not printable ASCII";
+			return false;
+		}
 	if (p->n >= PQ_S3_MAX_UPLOADS)
 	{
 		*why = "there are more multipart uploads than a listing may hold";

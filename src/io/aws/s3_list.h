@@ -44,7 +44,11 @@ typedef struct PqS3UploadPage
 
 extern void pq_s3_upload_page_init(PqS3UploadPage *p);
 
-/* false with *why set when the key or id is unusable or p is full. */
+/*
+ * false with *why set when the key (empty, too long, a control character)
+ * or the id (empty, too long, not printable ASCII) is unusable or p is
+ * full.
+ */
 extern bool pq_s3_upload_page_add(PqS3UploadPage *p, char *key,
 								  char *upload_id, char *initiated,
 								  const char **why);

@@ -39,22 +39,35 @@ pq_s3_put_object(const PqS3Config *c, const char *bucket, const char *key,
 	pq_http_run(&r, 1, &h, NULL);
 }
 
-char *
-pq_s3_create_upload(const PqS3Config *c, const char *bucket, const char *key,
-					const char *display, const char *content_type)
+PqHttpRequest *
+pq_s3_create_upload_start(const PqS3Config *c, const char *bucket,
+						  const char *key, const char *display,
+						  const char *content_type, PqHttpBatch **background)
 {
 	PqQueryParam *p = palloc(sizeof(PqQueryParam));
+	PqS3Config *copy = palloc(sizeof(PqS3Config));
 	PqHttpRequest *r;
-	PqHttpConfig h = pq_s3_http_config(c);
-	char	   *id;
+	PqHttpConfig h;
 
+	/* signing a retry, later, needs c then */
+	*copy = *c;
+	h = pq_s3_http_config(copy);
 	p[0].name = "uploads";
 	p[0].value = "";
-	r = pq_s3_request(c, "POST", bucket, key, p, 1, display, SMALL_BODY_MAX);
+	r = pq_s3_request(copy, "POST", bucket, key, p, 1, display,
+					  SMALL_BODY_MAX);
 	r->verb = "write";
 	pq_s3_request_body(r, "", 0, content_type ? content_type : OCTETS);
-	pq_http_run(&r, 1, &h, NULL);
-	id = pq_xml_element_text(r->body.data, r->body.len, "UploadId", 1024);
+	pq_http_run_or_start(&r, 1, &h, NULL, background);
+	return r;
+}
+
+char *
+pq_s3_create_upload_id(const PqHttpRequest *r, const char *display)
+{
+	char	   *id = pq_xml_element_text(r->body.data, r->body.len, "UploadId",
+										 1024);
+
 	if (id == NULL || id[0] == '\0' || strchr(id, '?') != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_IO_ERROR),

@@ -21,10 +21,18 @@ extern void pq_s3_put_object(const PqS3Config *c, const char *bucket,
 							 const void *data, size_t len,
 							 const char *content_type);
 
-/* CreateMultipartUpload: the new upload's UploadId. */
-extern char *pq_s3_create_upload(const PqS3Config *c, const char *bucket,
-								 const char *key, const char *display,
-								 const char *content_type);
+/*
+ * CreateMultipartUpload, run now or (with background) started; then
+ * _id gives the new upload's UploadId from the finished request.
+ */
+extern PqHttpRequest *pq_s3_create_upload_start(const PqS3Config *c,
+												const char *bucket,
+												const char *key,
+												const char *display,
+												const char *content_type,
+												PqHttpBatch **background);
+extern char *pq_s3_create_upload_id(const PqHttpRequest *r,
+									const char *display);
 
 /*
  * UploadPart number part (from 1) of the len bytes at data, which must

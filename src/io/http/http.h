@@ -129,6 +129,15 @@ extern void pq_http_batch_cancel(PqHttpBatch *b);
 extern long pq_http_send_quietly(PqHttpRequest *r, const PqHttpConfig *cfg,
 								 long timeout_ms);
 
+/*
+ * The one request of background batch b, if it is being sent: its answer
+ * awaited for at most timeout_ms, never an ERROR (the body kept); then b
+ * is freed.  Returns the HTTP status, 0 when there was none (an attempt
+ * failed or waits for its retry, or time ran out): for learning, while an
+ * error is handled, what a request already sent did.
+ */
+extern long pq_http_batch_finish_quietly(PqHttpBatch *b, long timeout_ms);
+
 /* pq_http_batch_start() into *background, or pq_http_run() when NULL. */
 extern void pq_http_run_or_start(PqHttpRequest **reqs, int n,
 								 const PqHttpConfig *cfg,

@@ -33,6 +33,8 @@ typedef enum TransferState
 {
 	T_PENDING,					/* not started, or waiting to retry */
 	T_ACTIVE,					/* in the multi handle */
+	T_ENDED,					/* out of it, finished; settled by the next
+								 * pump */
 	T_DONE
 } TransferState;
 
@@ -776,6 +778,10 @@ pump(PqHttpBatch *wait_for, int one)
 	int			i;
 
 	for (b = active; b; b = b->next)
+		for (i = 0; i < b->n; i++)
+			if (b->ts[i].state == T_ENDED)
+				settle(&b->ts[i], b);
+	for (b = active; b; b = b->next)
 		for (i = 0; i < b->n && b->background; i++)
 			background_n += b->ts[i].state == T_ACTIVE;
 	for (b = active; b; b = b->next)
@@ -901,6 +907,51 @@ void
 pq_http_batch_cancel(PqHttpBatch *b)
 {
 	release_batch(b);
+}
+
+long
+pq_http_batch_finish_quietly(PqHttpBatch *b, long timeout_ms)
+{
+	Transfer   *t = &b->ts[0];
+	int64		deadline = now_ms() + timeout_ms;
+	long		status = 0;
+
+	Assert(b->n == 1);
+	while (b->linked && t->state == T_ACTIVE && now_ms() < deadline)
+	{
+		CURLMsg    *msg;
+		int			running;
+		int			left;
+
+		if (curl_multi_perform(multi, &running) != CURLM_OK)
+			break;
+		/* others finishing now are settled by the next pump, if any */
+		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+		{
+			Transfer   *o;
+
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &o);
+			o->result = msg->data.result;
+			curl_multi_remove_handle(multi, o->easy);
+			o->state = T_ENDED;
+		}
+		if (t->state == T_ACTIVE)
+			curl_multi_poll(multi, NULL, 0, PQ_IO_POLL_MS, NULL);
+	}
+	if (b->linked && t->state == T_DONE)
+		status = t->r->status;	/* settled by a pump already */
+	else if (b->linked && t->state == T_ENDED && t->result == CURLE_OK &&
+			 !t->blocked && !t->too_large)
+	{
+		curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+		resetStringInfo(&t->r->body);
+		if (t->buf_len > 0)
+			appendBinaryStringInfo(&t->r->body, t->buf, t->buf_len);
+	}
+	release_batch(b);
+	return status;
 }
 
 long

@@ -14,12 +14,15 @@
  */
 #include "postgres.h"
 
+#include "io/http/response.h"
 #include "io/store/upload.h"
+#include "utils/memutils.h"
 
 typedef struct StorePart
 {
 	const void *data;
-	PqHttpRequest *req;
+	size_t		len;
+	PqHttpRequest *req;			/* NULL until started */
 	PqHttpBatch *batch;			/* NULL once done */
 } StorePart;
 
@@ -29,18 +32,50 @@ struct PqStoreUpload
 	bool		s3;
 	PqS3Config	s3c;
 	PqAzureConfig azc;
-	char	   *upload_id;		/* S3: once the first part is started */
+	MemoryContext cxt;			/* what lives as long as the upload */
+	MemoryContext requests;		/* requests in flight, or NULL */
+	PqHttpRequest *create;		/* S3: CreateMultipartUpload, in flight */
+	PqHttpBatch *create_batch;
+	char	   *upload_id;		/* S3: once the create has its answer */
 	char	   *block_tag;		/* Azure: names this upload's blocks */
 	StorePart  *parts;
 	char	  **ids;			/* per part: S3's ETag, Azure's block id */
 	int			nparts;
 	int			cap;
+	int			nstarted;		/* parts from here on wait for the UploadId */
 	int			oldest;			/* first part not known to be done */
 	int64		size;
 	PqHttpRequest *complete;	/* the completing request, once started */
 	PqHttpBatch *complete_batch;
 	bool		completed;		/* the object has appeared */
+	MemoryContextCallback on_delete;
 };
+
+static void
+delete_requests(void *arg)
+{
+	PqStoreUpload *up = (PqStoreUpload *) arg;
+
+	if (up->requests)
+		MemoryContextDelete(up->requests);
+	up->requests = NULL;
+}
+
+/*
+ * Where requests go: made when one starts, deleted when none is left, so
+ * that a closed file keeps only what completing it needs.  Not a child of
+ * cxt: a callback on cxt registered after begin (the caller's abort) runs
+ * before delete_requests() and still finds them.
+ */
+static MemoryContext
+requests_cxt(PqStoreUpload *up)
+{
+	if (up->requests == NULL)
+		up->requests = AllocSetContextCreate(TopMemoryContext,
+											 "parquet_fdw upload requests",
+											 ALLOCSET_SMALL_SIZES);
+	return up->requests;
+}
 
 PqStoreUpload *
 pq_store_upload_begin(const PqStoreConfig *c, const PqUrl *u)
@@ -66,15 +101,64 @@ pq_store_upload_begin(const PqStoreConfig *c, const PqUrl *u)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("cannot write \"%s\": it names no object", u->display),
 				 errhint("Name the object after the bucket, as in s3://bucket/file.parquet.")));
+	up->cxt = CurrentMemoryContext;
+	up->on_delete.func = delete_requests;
+	up->on_delete.arg = up;
+	MemoryContextRegisterResetCallback(up->cxt, &up->on_delete);
 	return up;
 }
 
-/* The oldest part in flight has its answer: take its ETag. */
+/*
+ * Start the parts that wait for the UploadId, once the create has its
+ * answer; with wait, waiting for it.
+ */
+static void
+start_parts(PqStoreUpload *up, bool wait)
+{
+	MemoryContext old;
+
+	if (up->nstarted == up->nparts)
+		return;
+	old = MemoryContextSwitchTo(requests_cxt(up));
+	if (up->s3 && up->upload_id == NULL)
+	{
+		if (!wait && !pq_http_batch_poll(up->create_batch))
+		{
+			MemoryContextSwitchTo(old);
+			return;
+		}
+		pq_http_batch_wait(up->create_batch);
+		up->create_batch = NULL;
+		up->upload_id = MemoryContextStrdup(up->cxt,
+											pq_s3_create_upload_id(up->create,
+																   up->u->display));
+		up->create = NULL;
+	}
+	for (; up->nstarted < up->nparts; up->nstarted++)
+	{
+		StorePart  *p = &up->parts[up->nstarted];
+
+		if (up->s3)
+			p->req = pq_s3_upload_part(&up->s3c, up->u->bucket, up->u->key,
+									   up->u->display, up->upload_id,
+									   up->nstarted + 1, p->data, p->len,
+									   &p->batch);
+		else
+			p->req = pq_blob_put_block(&up->azc, up->u->bucket, up->u->key,
+									   up->u->display, up->ids[up->nstarted],
+									   p->data, p->len, &p->batch);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* The oldest part not done has its answer: take its ETag. */
 static void
 take_oldest(PqStoreUpload *up)
 {
 	StorePart  *p = &up->parts[up->oldest];
 
+	if (up->oldest >= up->nstarted)
+		start_parts(up, true);
 	pq_http_batch_wait(p->batch);
 	p->batch = NULL;
 	if (up->s3)
@@ -84,15 +168,19 @@ take_oldest(PqStoreUpload *up)
 					(errcode(ERRCODE_IO_ERROR),
 					 errmsg("could not write \"%s\": the store gave no ETag for part %d",
 							up->u->display, up->oldest + 1)));
-		up->ids[up->oldest] = p->req->etag;
+		up->ids[up->oldest] = MemoryContextStrdup(up->cxt, p->req->etag);
 	}
+	p->req = NULL;
 	up->oldest++;
+	if (up->oldest == up->nparts && up->create == NULL)
+		delete_requests(up);
 }
 
 void
 pq_store_upload_part(PqStoreUpload *up, const void *data, size_t len)
 {
 	StorePart  *p;
+	MemoryContext old;
 	int			n = up->nparts + 1;
 
 	if (n > (up->s3 ? PQ_S3_MAX_PARTS : PQ_BLOB_MAX_BLOCKS))
@@ -102,9 +190,10 @@ pq_store_upload_part(PqStoreUpload *up, const void *data, size_t len)
 						up->u->display,
 						up->s3 ? PQ_S3_MAX_PARTS : PQ_BLOB_MAX_BLOCKS),
 				 errhint("Raise the COPY option part_size, or split the output with file_size_bytes.")));
+	old = MemoryContextSwitchTo(up->cxt);
 	if (up->nparts == up->cap)
 	{
-		up->cap = Max(16, up->cap * 2);
+		up->cap = Max(4, up->cap * 2);
 		up->parts = up->parts ? repalloc(up->parts, sizeof(StorePart) * up->cap) :
 			palloc(sizeof(StorePart) * up->cap);
 		up->ids = up->ids ? repalloc(up->ids, sizeof(char *) * up->cap) :
@@ -112,35 +201,36 @@ pq_store_upload_part(PqStoreUpload *up, const void *data, size_t len)
 	}
 	p = &up->parts[up->nparts];
 	p->data = data;
+	p->len = len;
+	p->req = NULL;
 	p->batch = NULL;
-	if (up->s3)
-	{
-		if (up->upload_id == NULL)
-			up->upload_id = pq_s3_create_upload(&up->s3c, up->u->bucket,
-												up->u->key, up->u->display,
-												NULL);
-		up->ids[up->nparts] = NULL;
-		p->req = pq_s3_upload_part(&up->s3c, up->u->bucket, up->u->key,
-								   up->u->display, up->upload_id, n, data, len,
-								   &p->batch);
-	}
-	else
+	up->ids[up->nparts] = NULL;
+	if (!up->s3)
 	{
 		if (up->block_tag == NULL)
 			up->block_tag = pq_blob_block_tag();
 		up->ids[up->nparts] = pq_blob_block_id(up->block_tag, n);
-		p->req = pq_blob_put_block(&up->azc, up->u->bucket, up->u->key,
-								   up->u->display, up->ids[up->nparts], data,
-								   len, &p->batch);
+	}
+	MemoryContextSwitchTo(old);
+	if (up->s3 && up->upload_id == NULL && up->create == NULL)
+	{
+		/* the parts wait for the UploadId; the writer goes on meanwhile */
+		old = MemoryContextSwitchTo(requests_cxt(up));
+		up->create = pq_s3_create_upload_start(&up->s3c, up->u->bucket,
+											   up->u->key, up->u->display,
+											   NULL, &up->create_batch);
+		MemoryContextSwitchTo(old);
 	}
 	up->nparts++;
 	up->size += len;
+	start_parts(up, false);
 }
 
 int
 pq_store_upload_in_flight(PqStoreUpload *up)
 {
-	while (up->oldest < up->nparts &&
+	start_parts(up, false);
+	while (up->oldest < up->nstarted &&
 		   pq_http_batch_poll(up->parts[up->oldest].batch))
 		take_oldest(up);
 	return up->nparts - up->oldest;
@@ -160,8 +250,11 @@ pq_store_upload_wait_oldest(PqStoreUpload *up)
 void
 pq_store_upload_complete_start(PqStoreUpload *up, const char *content_type)
 {
+	MemoryContext old;
+
 	while (up->oldest < up->nparts)
 		take_oldest(up);
+	old = MemoryContextSwitchTo(requests_cxt(up));
 	if (up->s3)
 		up->complete = pq_s3_complete_upload_start(&up->s3c, up->u->bucket,
 												   up->u->key, up->u->display,
@@ -172,17 +265,23 @@ pq_store_upload_complete_start(PqStoreUpload *up, const char *content_type)
 		pq_blob_put_block_list(&up->azc, up->u->bucket, up->u->key,
 							   up->u->display, up->ids, up->nparts,
 							   content_type, &up->complete_batch);
+	MemoryContextSwitchTo(old);
 }
 
 void
 pq_store_upload_complete_end(PqStoreUpload *up)
 {
+	MemoryContext old = MemoryContextSwitchTo(requests_cxt(up));
+
 	pq_http_batch_wait(up->complete_batch);
 	up->complete_batch = NULL;
 	up->completed = true;
 	if (up->s3)
 		pq_s3_complete_upload_check(&up->s3c, up->u->bucket, up->u->key,
 									up->u->display, up->complete, up->size);
+	up->complete = NULL;
+	MemoryContextSwitchTo(old);
+	delete_requests(up);
 }
 
 void
@@ -192,18 +291,45 @@ pq_store_upload_complete(PqStoreUpload *up, const char *content_type)
 	pq_store_upload_complete_end(up);
 }
 
+/*
+ * A create in flight may have made an upload already: its answer, awaited
+ * quietly, gives the UploadId to abort.
+ */
+static void
+finish_create_quietly(PqStoreUpload *up, long timeout_ms)
+{
+	MemoryContext old;
+
+	if (up->create_batch == NULL)
+		return;
+	old = MemoryContextSwitchTo(requests_cxt(up));
+	if (pq_http_batch_finish_quietly(up->create_batch, timeout_ms) == 200)
+	{
+		char	   *id = pq_xml_element_text(up->create->body.data,
+											 up->create->body.len,
+											 "UploadId", 1024);
+
+		if (id && id[0] != '\0' && strchr(id, '?') == NULL)
+			up->upload_id = MemoryContextStrdup(up->cxt, id);
+	}
+	up->create_batch = NULL;
+	up->create = NULL;
+	MemoryContextSwitchTo(old);
+}
+
 bool
 pq_store_upload_abort_quietly(PqStoreUpload *up, long timeout_ms)
 {
 	int			i;
 
-	for (i = up->oldest; i < up->nparts; i++)
+	for (i = up->oldest; i < up->nstarted; i++)
 		if (up->parts[i].batch)
 		{
 			pq_http_batch_cancel(up->parts[i].batch);
 			up->parts[i].batch = NULL;
 		}
-	up->oldest = up->nparts;
+	up->oldest = up->nstarted = up->nparts;
+	finish_create_quietly(up, timeout_ms);
 	if (up->complete_batch || up->completed)
 	{
 		/* the object may have appeared already: delete it */

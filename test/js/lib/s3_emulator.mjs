@@ -23,13 +23,24 @@ export function needLegacyOpenSsl(scriptUrl) {
 
 const keyPath = (k) => k.split('/').map(encodeURIComponent).join('/');
 
+// s3rver keeps every object as a folder of files: on tmpfs, writing
+// 10,000 objects takes half the time it does on disk.
+function storeBase() {
+  try {
+    fs.accessSync('/dev/shm', fs.constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return os.tmpdir();
+  }
+}
+
 /**
  * Start the emulator.  credentials: Map key id -> { secret, token };
  * buckets: names to make; publicBuckets: those anonymous requests may read.
- * Returns { endpoint, emu, put, putFile, putDir, head, del, stats, stop }.
+ * Returns { endpoint, emu, storedFile, put, putFile, putDir, head, del, stats, stop }.
  */
 export async function startS3({ credentials, buckets, publicBuckets = [] }) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw_s3rver_'));
+  const dir = fs.mkdtempSync(path.join(storeBase(), 'pqfdw_s3rver_'));
   const s3rver = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir });
   const { port: upstream } = await s3rver.run();
   const emu = `http://127.0.0.1:${upstream}`;
@@ -76,6 +87,8 @@ export async function startS3({ credentials, buckets, publicBuckets = [] }) {
     } while (token);
     return keys;
   }
-  return { endpoint: `http://127.0.0.1:${front.port}`, emu, put, putFile, putDir, head, get, list, del, stats: front.stats,
+  // where s3rver keeps an object's bytes (its filesystem store's layout)
+  const storedFile = (bucket, key) => path.join(dir, bucket, `${key}._S3rver_object`);
+  return { endpoint: `http://127.0.0.1:${front.port}`, emu, storedFile, put, putFile, putDir, head, get, list, del, stats: front.stats,
     uploads: front.uploads, setFault: front.setFault, stop };
 }

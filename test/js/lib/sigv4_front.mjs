@@ -195,10 +195,11 @@ function listUploads(res, bucket, params, uploads) {
 // credentials: Map key id -> { secret, token }; publicBuckets: Set of names
 export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 	// listed: each listing's "prefix" and "delimiter" parameters, in order;
-	// writes: what writes did, partsInFlightMax the most parts at once
+	// writes: what writes did, partsInFlightMax the most parts at once,
+	// inFlight requests in flight by 'part <key>' and 'create <key>'
 	const stats = {
 		requests: 0, signed: 0, anonymous: 0, rejected: 0, lists: 0, listed: [],
-		writes: { events: [], puts: 0, putSizes: [], created: 0, parts: 0, partSizes: [], completed: 0, aborted: 0, deletes: 0, faults: 0, partsInFlight: 0, partsInFlightMax: 0 },
+		writes: { events: [], puts: 0, putSizes: [], created: 0, parts: 0, partSizes: [], completed: 0, aborted: 0, deletes: 0, faults: 0, partsInFlight: 0, inFlight: new Map(), partsInFlightMax: 0 },
 	};
 	const uploads = new Map();
 	const handleMultipart = multipart(upstreamPort, stats, uploads);
@@ -272,6 +273,10 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 			return listUploads(res, bucket, params, uploads);
 		if (req.method === 'PUT' || req.method === 'POST' || req.method === 'DELETE') {
 			const isPart = req.method === 'PUT' && params.has('uploadId');
+			const isCreate = req.method === 'POST' && params.has('uploads');
+			const what = isPart ? `part ${key}` : isCreate ? `create ${key}` : null;
+			if (what)
+				stats.writes.inFlight.set(what, (stats.writes.inFlight.get(what) || 0) + 1);
 			if (isPart) {
 				stats.writes.partsInFlight++;
 				stats.writes.partsInFlightMax = Math.max(stats.writes.partsInFlightMax, stats.writes.partsInFlight);
@@ -322,6 +327,8 @@ export function startSigV4Front(upstreamPort, credentials, publicBuckets) {
 			} finally {
 				if (isPart)
 					stats.writes.partsInFlight--;
+				if (what)
+					stats.writes.inFlight.set(what, stats.writes.inFlight.get(what) - 1);
 			}
 		}
 		const forward = {};
