@@ -9,6 +9,11 @@
 # sources scripts/cluster.sh; on exit prints the server log's tail if the
 # script failed, stops the cluster and removes WORK (BENCH_KEEP=1 keeps it);
 # prints the machine's CPUs, memory, kernel and load.
+#
+#   bench_need_nginx
+#
+# Installs Debian's nginx-light with the echo module when missing (the stores
+# of bench/nginx_store.mjs).
 # shellcheck shell=bash
 
 bench_start() {
@@ -51,4 +56,22 @@ bench_cleanup() {
 	else
 		rm -rf "$WORK"
 	fi
+}
+
+# policy-rc.d keeps the package from starting Debian's own nginx on port 80
+bench_need_nginx() {
+	local policy=
+
+	if command -v nginx >/dev/null 2>&1 && [ -f /usr/lib/nginx/modules/ngx_http_echo_module.so ]; then
+		return
+	fi
+	echo "== apt-get install nginx-light libnginx-mod-http-echo"
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		printf '#!/bin/sh\nexit 101\n' >"$policy"
+		chmod 755 "$policy"
+	fi
+	flock /run/lock/parquet_fdw-apt.lock apt-get install -y -q --no-install-recommends \
+		nginx-light libnginx-mod-http-echo >/dev/null
+	[ -z "$policy" ] || rm -f "$policy"
 }

@@ -31,20 +31,7 @@ FILES=${BENCH_FILES:-1000}
 source bench/common.sh
 bench_start object_store.sh parquet_fdw_object_store s3rver
 
-# the fast store (bench/nginx_store.mjs); policy-rc.d keeps the package from
-# starting Debian's own nginx on port 80
-if ! command -v nginx >/dev/null 2>&1 || [ ! -f /usr/lib/nginx/modules/ngx_http_echo_module.so ]; then
-	echo "== apt-get install nginx-light libnginx-mod-http-echo"
-	policy=
-	if [ ! -e /usr/sbin/policy-rc.d ]; then
-		policy=/usr/sbin/policy-rc.d
-		printf '#!/bin/sh\nexit 101\n' >"$policy"
-		chmod 755 "$policy"
-	fi
-	flock /run/lock/parquet_fdw-apt.lock apt-get install -y -q --no-install-recommends \
-		nginx-light libnginx-mod-http-echo >/dev/null
-	[ -z "$policy" ] || rm -f "$policy"
-fi
+bench_need_nginx
 
 FILE=$WORK/lineitem.parquet
 echo "== generating $ROWS rows with DuckDB"

@@ -141,7 +141,7 @@ console.log(row(['COPY TO parquet, s3:// (s3rver behind the SigV4 front, once)',
 console.log('');
 console.log(`Object through s3rver equals the local file byte for byte: ${same ? 'yes' : 'NO'} (${stored.length} bytes; parts of ${[...new Set(parts)].join(', ')} bytes)`);
 console.log('Peak RssAnon: the backend\'s private memory, sampled every 10 ms during the COPY, minus before it (shared buffers excluded).');
-console.log('Bound for a bucket: parts_in_flight (4) x part_size (8 MB) + the row group being built, as for the local file.');
+console.log('Bound for a bucket: what the local file takes + (parts_in_flight + 1) x part_size (4 in flight and the one being filled, 8 MB each).');
 
 await ngx.close();
 await s3.stop();

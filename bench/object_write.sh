@@ -29,20 +29,7 @@ SHARED_BUFFERS=${BENCH_SHARED_BUFFERS:-4GB}
 source bench/common.sh
 bench_start object_write.sh parquet_fdw_object_write s3rver
 
-# the store (bench/nginx_store.mjs); policy-rc.d keeps the package from
-# starting Debian's own nginx on port 80
-if ! command -v nginx >/dev/null 2>&1 || [ ! -f /usr/lib/nginx/modules/ngx_http_echo_module.so ]; then
-	echo "== apt-get install nginx-light libnginx-mod-http-echo"
-	policy=
-	if [ ! -e /usr/sbin/policy-rc.d ]; then
-		policy=/usr/sbin/policy-rc.d
-		printf '#!/bin/sh\nexit 101\n' >"$policy"
-		chmod 755 "$policy"
-	fi
-	flock /run/lock/parquet_fdw-apt.lock apt-get install -y -q --no-install-recommends \
-		nginx-light libnginx-mod-http-echo >/dev/null
-	[ -z "$policy" ] || rm -f "$policy"
-fi
+bench_need_nginx
 
 FILE=$WORK/lineitem.parquet
 echo "== generating $ROWS rows with DuckDB"

@@ -232,6 +232,25 @@ await section('section 5: An existing target: error, overwrite_or_ignore, overwr
   c.check(`overwrite_or_ignore: files added beside the old ones (${after.join(' ')})`, p);
   sameRows('overwrite_or_ignore: the tree holds both COPYs\' rows', await heap(ALL), await duckRead(dir, ALL, ['b']));
 
+  // success_marker into the existing tree, where links named _SUCCESS wait:
+  // each replaced by a new empty file, what they point to untouched
+  for (const kind of ['symbolic', 'hard']) {
+    const victim = path.join(root, `victim_${kind}`);
+    fs.writeFileSync(victim, 'precious');
+    fs.chownSync(victim, fs.statSync(dir).uid, fs.statSync(dir).gid);
+    const marker = path.join(dir, '_SUCCESS');
+    fs.rmSync(marker, { force: true });
+    if (kind === 'symbolic') fs.symlinkSync(victim, marker);
+    else fs.linkSync(victim, marker);
+    await q(`COPY (SELECT * FROM ds_src WHERE id = 1) TO '${dir}' (FORMAT parquet, partition_by (b), overwrite_or_ignore true, success_marker true)`);
+    const st = fs.lstatSync(marker);
+    const pm = [];
+    if (fs.readFileSync(victim, 'utf8') !== 'precious') pm.push('the linked file changed');
+    if (!st.isFile() || st.size !== 0 || st.nlink !== 1) pm.push(`_SUCCESS: file ${st.isFile()}, size ${st.size}, links ${st.nlink}`);
+    c.check(`success_marker over a ${kind} link named _SUCCESS: a new empty file, the linked file untouched`, pm);
+    fs.rmSync(victim);
+  }
+
   await q(`COPY (SELECT * FROM ds_src WHERE id <= 10) TO '${dir}' (FORMAT parquet, partition_by (b), overwrite true)`);
   sameRows('overwrite: the old tree is replaced', await heap(ALL, 'WHERE id <= 10'), await duckRead(dir, ALL, ['b']));
   c.check('overwrite: no temporary tree left', leftovers().length === 0 ? [] : leftovers());

@@ -10,14 +10,19 @@
 //               reads the values PostgreSQL computed (the types table of
 //               lib/types_table.mjs); arrow-rs reads one
 //   parts       a 20 MB file in 5 MiB parts: the parts as S3 needs them, at
-//               most parts_in_flight at once; a small file in one PUT
+//               most parts_in_flight at once; a small file in one PUT; a
+//               110 MB object's backend memory (RssAnon sampled) against
+//               the same COPY to a local file
 //   encryption  footer and column keys: the downloaded object verified by
 //               the independent verifier (lib/pme.mjs) with the key files;
 //               kms_footer_key with external key material: the material
 //               object is put before the file appears, and its keys,
 //               unwrapped independently (lib/key_tools.mjs), verify it
-//   azure       az:// objects in azurite (small and in blocks), downloaded
-//               with Azure's SDK: the local file byte for byte
+//   azure       az:// and abfss:// objects in azurite (small and in
+//               blocks), downloaded with Azure's SDK: the local file byte
+//               for byte; COPY FROM abfss:// gives the table back
+//   gs          gs:// through the S3 XML API with HMAC keys (region
+//               auto): multipart and one PUT, byte for byte; COPY FROM
 //   datasets    partition_by into a prefix, read by DuckDB from a download
 //               of the tree; an existing prefix refused; overwrite_or_ignore
 //               numbering; overwrite deleting only old data files after the
@@ -88,13 +93,15 @@ fs.chmodSync(KEYDIR, 0o700);
 
 const setup = [
   'CREATE EXTENSION IF NOT EXISTS parquet_fdw',
-  'DROP SERVER IF EXISTS ow_s3 CASCADE', 'DROP SERVER IF EXISTS ow_s3_fragile CASCADE', 'DROP SERVER IF EXISTS ow_az CASCADE',
+  'DROP SERVER IF EXISTS ow_s3 CASCADE', 'DROP SERVER IF EXISTS ow_s3_fragile CASCADE', 'DROP SERVER IF EXISTS ow_az CASCADE', 'DROP SERVER IF EXISTS ow_gs CASCADE',
   'DROP ROLE IF EXISTS ow_alice', 'DROP ROLE IF EXISTS ow_bob', 'DROP ROLE IF EXISTS ow_files',
   'CREATE ROLE ow_alice', 'CREATE ROLE ow_bob', 'CREATE ROLE ow_files',
   'GRANT pg_write_server_files TO ow_files',
   `CREATE SERVER ow_s3 FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${s3.endpoint}', region 'us-east-1', url_style 'path')`,
   `CREATE SERVER ow_s3_fragile FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${s3.endpoint}', url_style 'path', max_retries '2')`,
   `CREATE SERVER ow_az FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${azr.endpoint}', account '${ACCOUNT}')`,
+  `CREATE SERVER ow_gs FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${s3.endpoint}', region 'auto', url_style 'path')`,
+  `CREATE USER MAPPING FOR CURRENT_USER SERVER ow_gs OPTIONS (key_id '${ALICE.id}', secret '${ALICE.secret}')`,
   'GRANT USAGE ON FOREIGN SERVER ow_s3 TO ow_alice, ow_files',
   `CREATE USER MAPPING FOR CURRENT_USER SERVER ow_s3 OPTIONS (key_id '${ALICE.id}', secret '${ALICE.secret}')`,
   `CREATE USER MAPPING FOR CURRENT_USER SERVER ow_s3_fragile OPTIONS (key_id '${ALICE.id}', secret '${ALICE.secret}')`,
@@ -197,6 +204,30 @@ check('arrow-rs reads PostgreSQL\'s values from a downloaded object', await duck
   await q("COPY (SELECT 1 AS one) TO 's3://lake/one.parquet' WITH (FORMAT parquet, server 'ow_s3')");
   check('a small file goes in one PUT', s3.stats.writes.puts === puts + 1 && s3.stats.writes.created === w.created ? [] : ['not one PUT']);
 }
+{
+  // memory: the same COPY to a local file and to the bucket, the backend's
+  // RssAnon sampled; the bucket may add (parts_in_flight + 1) part buffers
+  const src = "(SELECT i, md5(i::text) || md5((i * 3)::text) AS s FROM generate_series(1, 1500000) i)";
+  const peak = async (target, opts) => {
+    const c = new pg.Client();
+    await c.connect();
+    const pid = (await c.query('SELECT pg_backend_pid() AS p')).rows[0].p;
+    await c.query("LOAD 'parquet_fdw'");
+    const rss = () => Number(/^RssAnon:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+    const before = rss();
+    let top = before;
+    const timer = setInterval(() => { top = Math.max(top, rss()); }, 5);
+    await c.query(`COPY ${src} TO ${target} WITH (FORMAT parquet, compression 'uncompressed'${opts})`);
+    clearInterval(timer);
+    await c.end();
+    return (top - before) / 1024;
+  };
+  const localMiB = await peak(sqlString(local('mem.parquet')), '');
+  const bucketMiB = await peak("'s3://lake/mem.parquet'", ", server 'ow_s3', part_size '5MiB', parts_in_flight 1");
+  const size = fs.statSync(local('mem.parquet')).size / 1048576;
+  const p = bucketMiB - localMiB > 2 * 5 + 8 ? [`local ${localMiB.toFixed(1)} MiB, bucket ${bucketMiB.toFixed(1)} MiB`] : [];
+  check(`memory: a ${size.toFixed(0)} MB object in 5 MiB parts, 1 in flight, takes at most two part buffers more than the local file (${localMiB.toFixed(1)} vs ${bucketMiB.toFixed(1)} MiB)`, p);
+}
 
 // ------------------------------------------------------------------ encryption
 {
@@ -247,6 +278,36 @@ check('arrow-rs reads PostgreSQL\'s values from a downloaded object', await duck
   if (!big.equals(fs.readFileSync(local('big.parquet')))) p.push('big blob differs');
   if (blocks.committedBlocks.length < 2) p.push(`${blocks.committedBlocks.length} blocks`);
   check('az:// objects (one Put Blob; blocks and a block list) downloaded with Azure\'s SDK: the local files byte for byte', p);
+}
+
+{
+  // abfss:// names the same container and blob through the DFS host name
+  const p = [];
+  await q(`COPY ow_big TO 'abfss://lake@${ACCOUNT}.dfs.core.windows.net/w/dfs.parquet' WITH (FORMAT parquet, compression 'uncompressed', server 'ow_az', part_size '5MiB')`);
+  const got = await blobs.getBlobClient('w/dfs.parquet').downloadToBuffer();
+  if (!got.equals(fs.readFileSync(local('big.parquet')))) p.push('blob differs');
+  await q('CREATE TEMP TABLE ow_back_az (LIKE ow_big)');
+  await q(`COPY ow_back_az FROM 'abfss://lake@${ACCOUNT}.dfs.core.windows.net/w/dfs.parquet' WITH (FORMAT parquet, server 'ow_az')`);
+  const diff = await q('SELECT count(*) AS n FROM ((TABLE ow_big EXCEPT ALL TABLE ow_back_az) UNION ALL (TABLE ow_back_az EXCEPT ALL TABLE ow_big)) d');
+  if (diff[0].n !== '0') p.push(`COPY FROM: ${diff[0].n} rows differ`);
+  check('abfss:// in blocks: Azure\'s SDK downloads the local file byte for byte; COPY FROM abfss:// gives the table back', p);
+}
+
+// ------------------------------------------------------------------ gs://
+// Google Cloud Storage's XML API speaks S3's multipart uploads with HMAC keys
+{
+  const p = [];
+  const before = { ...s3.stats.writes };
+  await q("COPY ow_big TO 'gs://lake/gs/big.parquet' WITH (FORMAT parquet, compression 'uncompressed', server 'ow_gs', part_size '5MiB')");
+  await q("COPY ow_types TO 'gs://lake/gs/small.parquet' WITH (FORMAT parquet, server 'ow_gs')");
+  if (s3.stats.writes.completed !== before.completed + 1 || s3.stats.writes.puts !== before.puts + 1) p.push('not one multipart upload and one PUT');
+  const big = await download('gs/big.parquet');
+  if (!big || !big.equals(fs.readFileSync(local('big.parquet')))) p.push('big object differs');
+  await q('CREATE TEMP TABLE ow_back_gs (LIKE ow_big)');
+  await q("COPY ow_back_gs FROM 'gs://lake/gs/big.parquet' WITH (FORMAT parquet, server 'ow_gs')");
+  const diff = await q('SELECT count(*) AS n FROM ((TABLE ow_big EXCEPT ALL TABLE ow_back_gs) UNION ALL (TABLE ow_back_gs EXCEPT ALL TABLE ow_big)) d');
+  if (diff[0].n !== '0') p.push(`COPY FROM: ${diff[0].n} rows differ`);
+  check('gs:// (S3 XML API, HMAC keys): multipart and one PUT, the local file byte for byte; COPY FROM gs:// gives the table back', p);
 }
 
 // ------------------------------------------------------------------ datasets

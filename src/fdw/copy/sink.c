@@ -32,6 +32,7 @@
 #include "commands/progress.h"
 #include "fdw/common/footer_cache.h"
 #include "fdw/copy/copy_to.h"
+#include "fdw/copy/new_file.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -180,7 +181,6 @@ pqfdw_copy_sink_open(PqCopySink *s, const char *target)
 		struct stat st;
 		char	   *dir = pstrdup(target);
 		char	   *slash = strrchr(dir, '/');
-		mode_t		oumask;
 		MemoryContext old;
 		uint32		r;
 
@@ -206,21 +206,7 @@ pqfdw_copy_sink_open(PqCopySink *s, const char *target)
 		pending_tmp_paths = lappend(pending_tmp_paths, pstrdup(s->tmp_path));
 		MemoryContextSwitchTo(old);
 
-		/* as COPY TO a file: readable by everyone, like files fopen() makes */
-		oumask = umask(S_IWGRP | S_IWOTH);
-		PG_TRY();
-		{
-			s->fd = OpenTransientFilePerm(s->tmp_path,
-										  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-										  PG_BINARY,
-										  S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP |
-										  S_IROTH | S_IWOTH);
-		}
-		PG_FINALLY();
-		{
-			umask(oumask);
-		}
-		PG_END_TRY();
+		s->fd = pqfdw_create_new_file(s->tmp_path);
 		if (s->fd < 0)
 		{
 			int			save_errno = errno;

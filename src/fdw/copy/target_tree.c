@@ -44,6 +44,7 @@
 
 #include "common/file_perm.h"
 #include "fdw/copy/copy_to.h"
+#include "fdw/copy/new_file.h"
 #include "miscadmin.h"
 #include "port/pg_bswap.h"
 #include "storage/fd.h"
@@ -509,15 +510,17 @@ void
 pqfdw_dataset_write_marker(PqCopyDataset *d)
 {
 	char	   *path = psprintf("%s/_SUCCESS", d->target);
-	mode_t		oumask;
 	int			fd;
 
-	/* O_NOFOLLOW: a link planted under the name is an ERROR, not a target */
-	oumask = umask(S_IWGRP | S_IWOTH);
-	fd = OpenTransientFilePerm(path,
-							   O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | PG_BINARY,
-							   S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
-	umask(oumask);
+	/*
+	 * A new file, never an old one truncated: a link planted under the name
+	 * (symbolic or hard) goes, and what it points to stays untouched.
+	 */
+	if (unlink(path) != 0 && errno != ENOENT)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not remove file \"%s\": %m", path)));
+	fd = pqfdw_create_new_file(path);
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),

@@ -102,6 +102,16 @@ on_context_delete(void *arg)
 	abort_quietly((PqfdwUpload *) arg);
 }
 
+/* The buffers of parts done, to fill again. */
+static void
+take_free_buffers(PqfdwUpload *u)
+{
+	const void *data;
+
+	while ((data = pq_store_upload_free_buffer(u->up)) != NULL)
+		u->spare[u->nspare++] = (uint8 *) data;
+}
+
 /*
  * Send the filled buffer as the next part (in the upload's context: the
  * writer's may be reset before the part is done); with refill, take a free
@@ -113,7 +123,8 @@ send_part(PqfdwUpload *u, bool refill)
 	MemoryContext old = MemoryContextSwitchTo(u->cxt);
 
 	if (pq_store_upload_in_flight(u->up) >= u->parts_in_flight)
-		u->spare[u->nspare++] = (uint8 *) pq_store_upload_wait_oldest(u->up);
+		pq_store_upload_wait_oldest(u->up);
+	take_free_buffers(u);
 	pq_store_upload_part(u->up, u->buf, u->len);
 	u->started = true;
 	u->buf = NULL;
@@ -247,7 +258,8 @@ pqfdw_upload_settle(PqfdwUpload *u, bool wait)
 	if (!wait && pq_store_upload_in_flight(u->up) > 0)
 		return false;
 	while (pq_store_upload_in_flight(u->up) > 0)
-		u->spare[u->nspare++] = (uint8 *) pq_store_upload_wait_oldest(u->up);
+		pq_store_upload_wait_oldest(u->up);
+	take_free_buffers(u);
 	while (u->nspare > 0)
 		pfree(u->spare[--u->nspare]);
 	u->held = 0;

@@ -760,6 +760,39 @@ settle(Transfer *t, PqHttpBatch *b)
 	MemoryContextSwitchTo(old);
 }
 
+/* Take what libcurl has finished out of the multi handle; no ERROR. */
+static void
+collect_ended(void)
+{
+	CURLMsg    *msg;
+	int			left;
+
+	while ((msg = curl_multi_info_read(multi, &left)) != NULL)
+	{
+		Transfer   *t;
+
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &t);
+		t->result = msg->data.result;
+		curl_multi_remove_handle(multi, t->easy);
+		t->state = T_ENDED;
+	}
+}
+
+/* Settle every transfer collected: done, retried later, or an ERROR. */
+static void
+settle_ended(void)
+{
+	PqHttpBatch *b;
+	int			i;
+
+	for (b = active; b; b = b->next)
+		for (i = 0; i < b->n; i++)
+			if (b->ts[i].state == T_ENDED)
+				settle(&b->ts[i], b);
+}
+
 /*
  * Move every active batch on: start what is due, let libcurl work, settle
  * what finished.  With wait_for, then sleep (interruptibly) until there is
@@ -771,16 +804,11 @@ pump(PqHttpBatch *wait_for, int one)
 	int64		now = now_ms();
 	int64		wake = now + PQ_IO_POLL_MS;
 	PqHttpBatch *b;
-	CURLMsg    *msg;
 	int			running;
-	int			left;
 	int			background_n = 0;
 	int			i;
 
-	for (b = active; b; b = b->next)
-		for (i = 0; i < b->n; i++)
-			if (b->ts[i].state == T_ENDED)
-				settle(&b->ts[i], b);
+	settle_ended();
 	for (b = active; b; b = b->next)
 		for (i = 0; i < b->n && b->background; i++)
 			background_n += b->ts[i].state == T_ACTIVE;
@@ -790,17 +818,8 @@ pump(PqHttpBatch *wait_for, int one)
 		ereport(ERROR,
 				(errcode(ERRCODE_IO_ERROR),
 				 errmsg("libcurl's request loop failed")));
-	while ((msg = curl_multi_info_read(multi, &left)) != NULL)
-	{
-		Transfer   *t;
-
-		if (msg->msg != CURLMSG_DONE)
-			continue;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &t);
-		t->result = msg->data.result;
-		curl_multi_remove_handle(multi, t->easy);
-		settle(t, t->batch);
-	}
+	collect_ended();
+	settle_ended();
 	check_interrupts();
 	if (wait_for && (one >= 0 ? wait_for->ts[one].state != T_DONE :
 					 wait_for->done < wait_for->n))
@@ -919,24 +938,12 @@ pq_http_batch_finish_quietly(PqHttpBatch *b, long timeout_ms)
 	Assert(b->n == 1);
 	while (b->linked && t->state == T_ACTIVE && now_ms() < deadline)
 	{
-		CURLMsg    *msg;
 		int			running;
-		int			left;
 
 		if (curl_multi_perform(multi, &running) != CURLM_OK)
 			break;
 		/* others finishing now are settled by the next pump, if any */
-		while ((msg = curl_multi_info_read(multi, &left)) != NULL)
-		{
-			Transfer   *o;
-
-			if (msg->msg != CURLMSG_DONE)
-				continue;
-			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **) &o);
-			o->result = msg->data.result;
-			curl_multi_remove_handle(multi, o->easy);
-			o->state = T_ENDED;
-		}
+		collect_ended();
 		if (t->state == T_ACTIVE)
 			curl_multi_poll(multi, NULL, 0, PQ_IO_POLL_MS, NULL);
 	}

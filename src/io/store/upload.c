@@ -44,6 +44,7 @@ struct PqStoreUpload
 	int			cap;
 	int			nstarted;		/* parts from here on wait for the UploadId */
 	int			oldest;			/* first part not known to be done */
+	int			handed_back;	/* parts whose data went back to the caller */
 	int64		size;
 	PqHttpRequest *complete;	/* the completing request, once started */
 	PqHttpBatch *complete_batch;
@@ -236,15 +237,19 @@ pq_store_upload_in_flight(PqStoreUpload *up)
 	return up->nparts - up->oldest;
 }
 
-const void *
+void
 pq_store_upload_wait_oldest(PqStoreUpload *up)
 {
-	const void *data;
-
 	Assert(up->oldest < up->nparts);
-	data = up->parts[up->oldest].data;
 	take_oldest(up);
-	return data;
+}
+
+const void *
+pq_store_upload_free_buffer(PqStoreUpload *up)
+{
+	if (up->handed_back == up->oldest)
+		return NULL;
+	return up->parts[up->handed_back++].data;
 }
 
 void

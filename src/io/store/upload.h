@@ -31,8 +31,11 @@ extern PqStoreUpload *pq_store_upload_begin(const PqStoreConfig *c,
 
 /*
  * Start the next part: len bytes at data, which must live until the part
- * is done (pq_store_upload_wait_oldest returns it).  Every part but the
- * last must hold PQ_STORE_MIN_PART bytes or more.
+ * is done (pq_store_upload_free_buffer hands it back).  Every part but the
+ * last must hold PQ_STORE_MIN_PART bytes or more.  The parts wait for the
+ * upload's CreateMultipartUpload, started with the first, in the
+ * background.  A callback on the upload's memory context registered after
+ * begin still finds its requests there (to abort it).
  */
 extern void pq_store_upload_part(PqStoreUpload *up, const void *data,
 								 size_t len);
@@ -40,8 +43,11 @@ extern void pq_store_upload_part(PqStoreUpload *up, const void *data,
 /* Parts started and not yet done (moves them on, never waits). */
 extern int	pq_store_upload_in_flight(PqStoreUpload *up);
 
-/* Wait for the oldest part not yet done; its data, free again. */
-extern const void *pq_store_upload_wait_oldest(PqStoreUpload *up);
+/* Wait for the oldest part not yet done. */
+extern void pq_store_upload_wait_oldest(PqStoreUpload *up);
+
+/* The data of a part done not yet handed back, oldest first, or NULL. */
+extern const void *pq_store_upload_free_buffer(PqStoreUpload *up);
 
 /* Wait for every part, then make the object appear, whole, at once. */
 extern void pq_store_upload_complete(PqStoreUpload *up,
