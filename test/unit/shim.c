@@ -231,6 +231,25 @@ psprintf(const char *fmt,...)
 }
 
 /*
+ * The shim has one memory context, freed by shim_free_all(): a context
+ * made is another name for it, and deleting one frees nothing early.
+ */
+static MemoryContextData shim_context;
+
+MemoryContext
+AllocSetContextCreateInternal(MemoryContext parent, const char *name,
+							  Size minContextSize, Size initBlockSize,
+							  Size maxBlockSize)
+{
+	return &shim_context;
+}
+
+void
+MemoryContextDelete(MemoryContext context)
+{
+}
+
+/*
  * Reset callbacks of "the" memory context: the shim has one, freed by
  * shim_free_all(), which runs them first.
  */
