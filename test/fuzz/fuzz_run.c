@@ -46,7 +46,7 @@ fuzz_run(FuzzFn fn, const uint8 *data, size_t size)
 }
 
 uint8
-fuzz_byte(FuzzInput *in)
+fuzz_byte(FuzzInput * in)
 {
 	if (in->left == 0)
 		return 0;
@@ -55,7 +55,7 @@ fuzz_byte(FuzzInput *in)
 }
 
 uint32
-fuzz_u32(FuzzInput *in)
+fuzz_u32(FuzzInput * in)
 {
 	uint32		v = 0;
 	int			i;
@@ -66,7 +66,7 @@ fuzz_u32(FuzzInput *in)
 }
 
 uint8 *
-fuzz_bytes(FuzzInput *in, size_t n, size_t *got)
+fuzz_bytes(FuzzInput * in, size_t n, size_t *got)
 {
 	uint8	   *p;
 
@@ -78,38 +78,8 @@ fuzz_bytes(FuzzInput *in, size_t n, size_t *got)
 	return p;
 }
 
-MemoryContext
-AllocSetContextCreateInternal(MemoryContext parent, const char *name,
-							  Size minContextSize, Size initBlockSize,
-							  Size maxBlockSize)
-{
-	MemoryContext c = palloc0(sizeof(MemoryContextData));
-
-	c->type = T_AllocSetContext;
-	c->parent = parent;
-	c->name = name;
-	return c;
-}
-
-void
-MemoryContextReset(MemoryContext context)
-{
-}
-
-/* what a context held goes with shim_free_all() after each input */
-void
-MemoryContextDelete(MemoryContext context)
-{
-}
-
-void *
-MemoryContextAlloc(MemoryContext context, Size size)
-{
-	return palloc(size);
-}
-
 PqSchema *
-fuzz_schema(const FuzzElem *e, int n)
+fuzz_schema(const FuzzElem * e, int n)
 {
 	PqFileMetaData md;
 	int			i;

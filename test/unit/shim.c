@@ -231,22 +231,37 @@ psprintf(const char *fmt,...)
 }
 
 /*
- * The shim has one memory context, freed by shim_free_all(): a context
- * made is another name for it, and deleting one frees nothing early.
+ * The shim has one memory context, freed by shim_free_all() (after each
+ * fuzz input, after each test): a context made is a name for it, and
+ * resetting or deleting one frees nothing early.
  */
-static MemoryContextData shim_context;
-
 MemoryContext
 AllocSetContextCreateInternal(MemoryContext parent, const char *name,
 							  Size minContextSize, Size initBlockSize,
 							  Size maxBlockSize)
 {
-	return &shim_context;
+	MemoryContext c = palloc0(sizeof(MemoryContextData));
+
+	c->type = T_AllocSetContext;
+	c->parent = parent;
+	c->name = name;
+	return c;
+}
+
+void
+MemoryContextReset(MemoryContext context)
+{
 }
 
 void
 MemoryContextDelete(MemoryContext context)
 {
+}
+
+void *
+MemoryContextAlloc(MemoryContext context, Size size)
+{
+	return palloc(size);
 }
 
 /*
