@@ -298,6 +298,51 @@ float_accum(double *restrict an, double *restrict asx, double *restrict asxx,
 	asxx[g] = sxx;
 }
 
+/*
+ * Integer sum or avg of one group (no GROUP BY): the batch summed into
+ * locals without a branch (a NULL row adds 0 and counts nothing), then
+ * into the state.  Integer sums wrap as the state's own additions do, so
+ * the order does not change the result.
+ */
+static void
+sum_one_group(PqAccum *a, int n, const PqVector *arg)
+{
+	const bool *nulls = arg->nulls;
+	const int64 *v = arg->i;
+	int64		c = 0;
+	int			r;
+
+	if (a->wide)
+	{
+		int128		s = 0;
+
+		for (r = 0; r < n; r++)
+		{
+			uint64		keep = (uint64) nulls[r] - 1;	/* all ones unless NULL */
+
+			s += (int64) ((uint64) v[r] & keep);
+			c += !nulls[r];
+		}
+		a->i128[0] += s;
+	}
+	else
+	{
+		uint64		s = 0;
+
+		for (r = 0; r < n; r++)
+		{
+			uint64		keep = (uint64) nulls[r] - 1;
+
+			s += (uint64) v[r] & keep;
+			c += !nulls[r];
+		}
+		a->i[0] = (int64) ((uint64) a->i[0] + s);
+	}
+	a->count[0] += c;
+	if (c > 0)
+		a->has[0] = true;
+}
+
 static void
 update_int(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 {
@@ -309,6 +354,11 @@ update_int(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 	bool	   *restrict has = a->has;
 	int			r;
 
+	if (gids == NULL && (a->fn == AGG_SUM || a->fn == AGG_AVG))
+	{
+		sum_one_group(a, n, arg);
+		return;
+	}
 	switch (a->fn)
 	{
 		case AGG_SUM:

@@ -254,6 +254,10 @@ eval_var(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 {
 	const Datum *v = b->values + pqfdw_batch_index(b, e->att, 0);
 	const bool *nulls = b->nulls + pqfdw_batch_index(b, e->att, 0);
+
+	/* not e->out's fields in the loops: the compiler would reload them */
+	int64	   *restrict oi = e->out.i;
+	double	   *restrict od = e->out.d;
 	int			r;
 
 	e->out.codes = NULL;
@@ -282,35 +286,35 @@ eval_var(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 			}
 			else
 				for (r = 0; r < n; r++)
-					e->out.i[r] = nulls[r] ? 0 : DatumGetInt64(v[r]);
+					oi[r] = nulls[r] ? 0 : DatumGetInt64(v[r]);
 			break;
 		case INT8OID:
 		case TIMEOID:
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
 			for (r = 0; r < n; r++)
-				e->out.i[r] = nulls[r] ? 0 : DatumGetInt64(v[r]);
+				oi[r] = nulls[r] ? 0 : DatumGetInt64(v[r]);
 			break;
 		case INT4OID:
 		case DATEOID:
 			for (r = 0; r < n; r++)
-				e->out.i[r] = nulls[r] ? 0 : DatumGetInt32(v[r]);
+				oi[r] = nulls[r] ? 0 : DatumGetInt32(v[r]);
 			break;
 		case INT2OID:
 			for (r = 0; r < n; r++)
-				e->out.i[r] = nulls[r] ? 0 : DatumGetInt16(v[r]);
+				oi[r] = nulls[r] ? 0 : DatumGetInt16(v[r]);
 			break;
 		case BOOLOID:
 			for (r = 0; r < n; r++)
-				e->out.i[r] = nulls[r] ? 0 : DatumGetBool(v[r]);
+				oi[r] = nulls[r] ? 0 : DatumGetBool(v[r]);
 			break;
 		case FLOAT4OID:
 			for (r = 0; r < n; r++)
-				e->out.d[r] = nulls[r] ? 0 : DatumGetFloat4(v[r]);
+				od[r] = nulls[r] ? 0 : DatumGetFloat4(v[r]);
 			break;
 		case FLOAT8OID:
 			for (r = 0; r < n; r++)
-				e->out.d[r] = nulls[r] ? 0 : DatumGetFloat8(v[r]);
+				od[r] = nulls[r] ? 0 : DatumGetFloat8(v[r]);
 			break;
 		default:
 			e->out.p = v;

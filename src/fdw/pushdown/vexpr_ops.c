@@ -101,6 +101,92 @@ int_op(VOp op, Oid type, int64 x, int64 y)
 }
 
 /*
+ * int8 +, - or * over n rows: every row computed, a NULL one too (its
+ * result unused), its overflow OR-ed into one flag; no branch, no dispatch.
+ */
+#define INT8_ARITH_LOOP(CHECKED) \
+	do { \
+		for (r = 0; r < n; r++) \
+		{ \
+			int64		v; \
+ \
+			bad |= CHECKED(x[r], y[r], &v) & !on[r]; \
+			out[r] = v; \
+		} \
+	} while (0)
+
+/*
+ * int4 or int2 +, - or * over n rows: operands of these types cannot
+ * overflow 64 bits, so the loop computes in wrapping 64-bit arithmetic (a
+ * NULL row's stale operands too), a result outside the type's range
+ * (one unsigned comparison) sending the caller through the rows again.
+ */
+#define NARROW_ARITH_LOOP(OP) \
+	do { \
+		for (r = 0; r < n; r++) \
+		{ \
+			uint64		v = (uint64) x[r] OP (uint64) y[r]; \
+ \
+			out[r] = (int64) v; \
+			bad |= v - (uint64) lo > span; \
+		} \
+	} while (0)
+
+/*
+ * Integer +, - and * of two vectors.  Only when some row may have left the
+ * result type's range are the rows gone through again, in order, so that
+ * the first non-NULL one that did raises the error PostgreSQL raises.
+ */
+static void
+int_arith(PqVExpr *e, int n, const PqVector *a, const PqVector *b)
+{
+	const int64 *x = a->i;
+	const int64 *y = b->i;
+	const bool *an = a->nulls;
+	const bool *bn = b->nulls;
+	int64	   *restrict out = e->out.i;
+	bool	   *restrict on = e->nbuf;
+	bool		bad = false;
+	int			r;
+
+	/* eight rows' null flags at a time: the byte loop does not vectorise */
+	for (r = 0; r + 8 <= n; r += 8)
+	{
+		uint64		p;
+		uint64		q;
+
+		memcpy(&p, an + r, 8);
+		memcpy(&q, bn + r, 8);
+		p |= q;
+		memcpy(on + r, &p, 8);
+	}
+	for (; r < n; r++)
+		on[r] = an[r] | bn[r];
+	if (e->out.type == INT4OID || e->out.type == INT2OID)
+	{
+		int64		lo = e->out.type == INT4OID ? PG_INT32_MIN : PG_INT16_MIN;
+		uint64		span = e->out.type == INT4OID ? PG_UINT32_MAX : PG_UINT16_MAX;
+
+		if (e->op == VOP_ADD)
+			NARROW_ARITH_LOOP(+);
+		else if (e->op == VOP_SUB)
+			NARROW_ARITH_LOOP(-);
+		else
+			NARROW_ARITH_LOOP(*);
+	}
+	else if (e->op == VOP_ADD)
+		INT8_ARITH_LOOP(pg_add_s64_overflow);
+	else if (e->op == VOP_SUB)
+		INT8_ARITH_LOOP(pg_sub_s64_overflow);
+	else
+		INT8_ARITH_LOOP(pg_mul_s64_overflow);
+	if (bad)
+		for (r = 0; r < n; r++)
+			if (!on[r])
+				(void) int_op(e->op, e->out.type, x[r], y[r]);
+}
+
+/*
  * A float operation over n rows, one loop per operator (the checked
  * operators of utils/float.h); NULL rows are not computed.
  */
@@ -500,6 +586,12 @@ pqfdw_vexpr_apply(PqVExpr *e, int n, const bool *skip)
 	if (e->out.kind == PQV_DECIMAL)
 	{
 		eval_decimal_arith(e, n);
+		return;
+	}
+	if (e->out.kind == PQV_INT && (e->op == VOP_ADD || e->op == VOP_SUB ||
+								   e->op == VOP_MUL))
+	{
+		int_arith(e, n, a, b);
 		return;
 	}
 	if (e->out.kind == PQV_INT)
