@@ -35,13 +35,16 @@ async function listening(port, nginx) {
   throw new Error(`nginx is not listening on ${port}`);
 }
 
-const delayConf = (ms) => (ms > 0 ? `auth_request /.delay; }\n    location = /.delay { internal; echo_sleep ${ms / 1000}; echo ok;` : '');
+// a latency: every request first waits in a subrequest answered by echo_sleep
+const delayAuth = (ms) => (ms > 0 ? 'auth_request /.delay;' : '');
+const delayLocation = (ms) => (ms > 0 ? `location = /.delay { internal; echo_sleep ${ms / 1000}; echo ok; }` : '');
 
 // root: the directory whose subdirectories are buckets; dir: where the
 // configuration and logs go; latencies: added milliseconds, one port each.
 export async function startNginxStore(root, dir, latencies) {
   return startNginx(dir, latencies, (ms) => `root ${root};
-    location / { ${delayConf(ms)} }`, '');
+    location / { ${delayAuth(ms)} }
+    ${delayLocation(ms)}`, '');
 }
 
 // What bench/object_write.mjs writes to: path-style S3 writes answered as
@@ -53,12 +56,12 @@ export async function startNginxWriteStore(dir, latencies) {
   return startNginx(dir, latencies, (ms) => `client_max_body_size 0;
     client_body_buffer_size 16m;
     location / {
-      ${delayConf(ms) ? delayConf(ms).replace(/ }\n.*$/s, '') : ''}
+      ${delayAuth(ms)}
       echo_read_request_body;
       add_header ETag "\\"part-$arg_partNumber\\"" always;
       echo -n $s3_answer;
     }
-    ${ms > 0 ? `location = /.delay { internal; echo_sleep ${ms / 1000}; echo ok; }` : ''}`,
+    ${delayLocation(ms)}`,
   `  map "$request_method $args" $s3_answer {
     "~^POST uploads(=|&|$)" "<?xml version=\\"1.0\\" encoding=\\"UTF-8\\"?><InitiateMultipartUploadResult><Bucket>bench</Bucket><Key>k</Key><UploadId>bench-upload</UploadId></InitiateMultipartUploadResult>";
     "~^POST uploadId=" "<?xml version=\\"1.0\\" encoding=\\"UTF-8\\"?><CompleteMultipartUploadResult><Bucket>bench</Bucket><Key>k</Key><ETag>\\"bench-2\\"</ETag></CompleteMultipartUploadResult>";

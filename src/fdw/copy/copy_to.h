@@ -233,7 +233,6 @@ typedef struct PqCopyPrefix
 	int			closed_cap;
 	int			nsettled;		/* closed[0..nsettled): every part sent */
 	size_t		held;			/* buffers of the others */
-	size_t		budget;			/* at most that many bytes held */
 } PqCopyPrefix;
 
 /*

@@ -77,7 +77,6 @@ pqfdw_prefix_open(PqCopyPrefix *d, const PqfdwRemoteId *id, const char *url,
 	d->overwrite = o->overwrite;
 	d->success_marker = o->success_marker;
 	d->url = pstrdup(url);
-	d->budget = (size_t) ro->part_size * (size_t) ro->parts_in_flight;
 	while (strlen(d->url) > 0 && d->url[strlen(d->url) - 1] == '/')
 		d->url[strlen(d->url) - 1] = '\0';
 	u = pq_url_parse(url);
@@ -167,7 +166,7 @@ pqfdw_prefix_add(PqCopyPrefix *d, PqfdwUpload *u)
 	{
 		PqfdwUpload *o = d->closed[d->nsettled];
 		size_t		held = pqfdw_upload_held(o);
-		bool		over = d->held > d->budget ||
+		bool		over = d->held > (size_t) d->ro.part_size * d->ro.parts_in_flight ||
 		d->nclosed - d->nsettled > CLOSED_IN_FLIGHT;
 
 		if (!pqfdw_upload_settle(o, over))

@@ -173,7 +173,7 @@ take_oldest(PqStoreUpload *up)
 	}
 	p->req = NULL;
 	up->oldest++;
-	if (up->oldest == up->nparts && up->create == NULL)
+	if (up->oldest == up->nparts)
 		delete_requests(up);
 }
 
