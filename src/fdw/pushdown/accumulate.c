@@ -16,6 +16,7 @@
 #include "catalog/pg_type.h"
 #include "fdw/common/pg_compat.h"
 #include "fdw/pushdown/accumulate.h"
+#include "fdw/pushdown/distinct.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -124,9 +125,11 @@ pqfdw_accum_supported(Aggref *agg)
 {
 	const AggInfo *info = agg_info(agg->aggfnoid);
 
-	if (info == NULL || agg->aggdistinct != NIL || agg->aggorder != NIL ||
+	if (info == NULL || agg->aggorder != NIL ||
 		agg->agglevelsup != 0 || agg->aggkind != AGGKIND_NORMAL)
 		return false;
+	if (agg->aggdistinct != NIL)
+		return pqfdw_distinct_supported(agg);
 
 	/*
 	 * Partial aggregation hands the combine function the transition state;
@@ -340,6 +343,19 @@ sum_one_group(PqAccum *a, int n, const PqVector *arg)
 	}
 	a->count[0] += c;
 	if (c > 0)
+		a->has[0] = true;
+}
+
+void
+pqfdw_accum_add_sum(PqAccum *a, int128 sum, int64 count)
+{
+	Assert(a->fn == AGG_SUM || a->fn == AGG_AVG);
+	if (a->wide)
+		a->i128[0] += sum;
+	else
+		a->i[0] = (int64) ((uint64) a->i[0] + (uint64) (int64) sum);
+	a->count[0] += count;
+	if (count > 0)
 		a->has[0] = true;
 }
 

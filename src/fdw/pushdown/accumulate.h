@@ -51,6 +51,12 @@ extern void pqfdw_accum_update(PqAccum *a, const int32 *gids, int n,
 							   const PqVector *arg);
 
 /*
+ * Add to group 0 of a sum or avg of integers a batch's sum of count
+ * non-NULL values (offset_sums.c), as adding them one by one would.
+ */
+extern void pqfdw_accum_add_sum(PqAccum *a, int128 sum, int64 count);
+
+/*
  * The aggregate's result for group g, allocated in the current context; for
  * a partial aggregate (AGGSPLIT_INITIAL_SERIAL) its transition state.
  */

@@ -26,7 +26,9 @@
 #include "executor/executor.h"
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/pushdown/accumulate.h"
+#include "fdw/pushdown/distinct.h"
 #include "fdw/pushdown/group_table.h"
+#include "fdw/pushdown/offset_sums.h"
 #include "fdw/pushdown/pushdown.h"
 #include "fdw/pushdown/spill.h"
 #include "fdw/scan/scan.h"
@@ -43,6 +45,10 @@ typedef struct PqGrouped
 	int			nkeys;
 	int			naggs;
 	PqAccum   **accs;
+	PqDistinct **distinct;		/* per aggregate: its pairs, NULL unless
+								 * DISTINCT */
+	int			ndistinct;
+	int			batch_rows;
 
 	/*
 	 * The vectors of a batch: grouping keys first, then the arguments of the
@@ -74,6 +80,13 @@ typedef struct PqGrouped
 	bool	  **masked_nulls;
 	int64	   *zeros;
 
+	/*
+	 * Without keys: sums of a column plus constants, from one pass over the
+	 * column; answered: those the current batch's figures answer.
+	 */
+	PqOffsetSums *offsets;
+	const bool *answered;
+
 	PqGroupTable *groups;		/* NULL without grouping keys */
 	MemoryContext agg_cxt;		/* groups and states, reset per partition */
 	Size		mem_limit;		/* hash_mem: past it, new groups spill */
@@ -96,6 +109,8 @@ typedef struct PqGrouped
 	int64		spilled_rows;
 	int64		spilled_bytes;
 	int64		dict_rows;		/* rows grouped by dictionary indices */
+	int64		distinct_spilled_rows;
+	int64		distinct_spilled_bytes;
 } PqGrouped;
 
 /* The range table index of the table a grouped plan reads. */
@@ -118,10 +133,14 @@ init_states(PqGrouped *gs, ForeignScan *plan)
 	foreach(lc, plan->fdw_scan_tlist)
 	{
 		if (i >= gs->nkeys)
-			gs->accs[i - gs->nkeys] =
-				pqfdw_accum_create(castNode(Aggref,
-											lfirst_node(TargetEntry, lc)->expr),
-								   gs->agg_cxt);
+		{
+			Aggref	   *agg = castNode(Aggref, lfirst_node(TargetEntry, lc)->expr);
+
+			gs->accs[i - gs->nkeys] = pqfdw_accum_create(agg, gs->agg_cxt);
+			gs->distinct[i - gs->nkeys] = agg->aggdistinct == NIL ? NULL :
+				pqfdw_distinct_create(exprType((Node *) linitial_node(TargetEntry, agg->args)->expr),
+									  gs->batch_rows, gs->agg_cxt);
+		}
 		i++;
 	}
 	gs->ngroups = 0;
@@ -141,6 +160,7 @@ grouped_begin(ForeignScanState *node, int eflags)
 	Aggref	  **aggs;
 	int			i = 0;
 	int			b;
+	Bitmapset  *coded;
 
 	node->fdw_state = gs;
 	gs->scanrelid = grouped_relid(plan);
@@ -159,6 +179,8 @@ grouped_begin(ForeignScanState *node, int eflags)
 	gs->vecs = palloc0(sizeof(PqVector *) * list_length(plan->fdw_scan_tlist));
 	gs->arg_vec = palloc0(sizeof(int) * Max(gs->naggs, 1));
 	gs->accs = palloc0(sizeof(PqAccum *) * Max(gs->naggs, 1));
+	gs->distinct = palloc0(sizeof(PqDistinct *) * Max(gs->naggs, 1));
+	gs->batch_rows = rows;
 	gs->gids = palloc(sizeof(int32) * rows);
 	gs->filters = palloc0(sizeof(PqVExpr *) * Max(gs->naggs, 1));
 	gs->filter_of = palloc(sizeof(int) * Max(gs->naggs, 1));
@@ -218,6 +240,11 @@ grouped_begin(ForeignScanState *node, int eflags)
 		}
 		i++;
 	}
+	for (i = 0; i < gs->naggs; i++)
+		gs->ndistinct += aggs[i]->aggdistinct != NIL;
+	if (gs->nkeys == 0)
+		gs->offsets = pqfdw_offset_sums_create(aggs, gs->naggs, gs->scanrelid,
+											   rows);
 	/* keys that are columns come with dictionary indices (group_table.c) */
 	i = 0;
 	foreach(lc, plan->fdw_scan_tlist)
@@ -229,6 +256,17 @@ grouped_begin(ForeignScanState *node, int eflags)
 		if (IsA(expr, Var))
 			pqfdw_table_reader_set_codes(tr, ((Var *) expr)->varattno);
 	}
+	/* and the columns of function calls, computed once per entry */
+	coded = NULL;
+	for (i = 0; i < gs->nvec; i++)
+		if (gs->exprs[i] != NULL)
+			coded = pqfdw_vexpr_coded_inputs(gs->exprs[i], coded);
+	for (i = 0; i < gs->naggs; i++)
+		if (gs->filters[i] != NULL)
+			coded = pqfdw_vexpr_coded_inputs(gs->filters[i], coded);
+	i = -1;
+	while ((i = bms_next_member(coded, i)) >= 0)
+		pqfdw_table_reader_set_codes(tr, i);
 	/* and so do the columns text min/max read (accumulate.c) */
 	for (i = 0; i < gs->naggs; i++)
 	{
@@ -295,17 +333,32 @@ add_rows(PqGrouped *gs, int n)
 	}
 	for (i = 0; i < gs->naggs; i++)
 	{
+		const PqVector *arg = gs->arg_vec[i] < 0 ? NULL : gs->vecs[gs->arg_vec[i]];
+
 		pqfdw_accum_reserve(gs->accs[i], nstates);
-		pqfdw_accum_update(gs->accs[i], slots, n,
-						   gs->arg_vec[i] < 0 ? NULL : gs->vecs[gs->arg_vec[i]]);
+		if (gs->answered && gs->answered[i])
+		{
+			pqfdw_offset_sums_add(gs->offsets, i, gs->accs[i]);
+			continue;
+		}
+		if (gs->distinct[i])
+			arg = pqfdw_distinct_filter(gs->distinct[i], slots, n, arg);
+		pqfdw_accum_update(gs->accs[i], slots, n, arg);
 	}
-	if (gs->nkeys > 0 && gs->level < PQFDW_SPILL_MAX_LEVEL)
+	if ((gs->nkeys > 0 || gs->ndistinct > 0) &&
+		gs->level < PQFDW_SPILL_MAX_LEVEL)
 	{
 		Size		mem = MemoryContextMemAllocated(gs->agg_cxt, true);
 
 		gs->peak_memory = Max(gs->peak_memory, mem);
 		if (mem > gs->mem_limit)
-			pqfdw_group_table_set_full(gs->groups);
+		{
+			if (gs->groups)
+				pqfdw_group_table_set_full(gs->groups);
+			for (i = 0; i < gs->naggs; i++)
+				if (gs->distinct[i])
+					pqfdw_distinct_set_full(gs->distinct[i]);
+		}
 	}
 }
 
@@ -314,7 +367,24 @@ static void
 end_input(PqGrouped *gs)
 {
 	int			p;
+	int			i;
 
+	gs->answered = NULL;
+	/* pairs of DISTINCT aggregates written to files reach their states */
+	for (i = 0; i < gs->naggs; i++)
+	{
+		PqDistinct *d = gs->distinct[i];
+		const int32 *slots;
+		const PqVector *arg;
+		int			n;
+
+		if (d == NULL)
+			continue;
+		while (pqfdw_distinct_next(d, &slots, &arg, &n))
+			pqfdw_accum_update(gs->accs[i], slots, n, arg);
+		gs->distinct_spilled_rows += pqfdw_distinct_spilled_rows(d);
+		gs->distinct_spilled_bytes += pqfdw_distinct_spilled_bytes(d);
+	}
 	gs->ngroups = gs->nkeys > 0 ? pqfdw_group_table_count(gs->groups) : 1;
 	gs->total_groups += gs->nkeys > 0 ? gs->ngroups : 0;
 	gs->peak_memory = Max(gs->peak_memory,
@@ -348,11 +418,16 @@ eval_vectors(PqGrouped *gs, const PqBatch *b, int n)
 
 	for (i = 0; i < gs->nkeys; i++)
 		gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], b, n, NULL);
+	gs->answered = gs->offsets ?
+		pqfdw_offset_sums_batch(gs->offsets, b, n) : NULL;
 	for (i = 0; i < gs->naggs; i++)
 	{
 		int			v = gs->arg_vec[i];
 		PqVector   *m = &gs->masked[i];
 		bool	   *skip = gs->skip[i];
+
+		if (gs->answered && gs->answered[i])
+			continue;
 
 		/* the first aggregate with this filter computes the shared mask */
 		if (gs->filter_of[i] == i)
@@ -389,7 +464,8 @@ eval_vectors(PqGrouped *gs, const PqBatch *b, int n)
 		gs->vecs[v] = m;
 	}
 	for (i = 0; i < gs->nvec; i++)
-		gs->vec_scales[i] = gs->vecs[i]->scale;
+		if (gs->vecs[i] != NULL)
+			gs->vec_scales[i] = gs->vecs[i]->scale;
 }
 
 /* Read every batch of the table into the groups. */
@@ -569,7 +645,11 @@ grouped_explain(ForeignScanState *node, ExplainState *es)
 								   gs->partitions, es);
 			ExplainPropertyInteger("Spilled Rows", NULL, gs->spilled_rows, es);
 			ExplainPropertyInteger("Disk Usage", "kB",
-								   (gs->spilled_bytes + 1023) / 1024, es);
+								   (gs->spilled_bytes + gs->distinct_spilled_bytes +
+									1023) / 1024, es);
+			if (gs->ndistinct > 0)
+				ExplainPropertyInteger("Distinct Values Spilled", NULL,
+									   gs->distinct_spilled_rows, es);
 		}
 	}
 }

@@ -52,41 +52,6 @@ pqfdw_unscaled_numeric(int128 v, int scale)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
-Datum
-pqfdw_vint_datum(Oid type, int64 v)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return Int16GetDatum((int16) v);
-		case INT4OID:
-		case DATEOID:
-			return Int32GetDatum((int32) v);
-		case BOOLOID:
-			return BoolGetDatum(v != 0);
-		default:
-			return Int64GetDatum(v);
-	}
-}
-
-/* The value of a Const of a PQV_INT type. */
-static int64
-const_int(Oid type, Datum d)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return DatumGetInt16(d);
-		case INT4OID:
-		case DATEOID:
-			return DatumGetInt32(d);
-		case BOOLOID:
-			return DatumGetBool(d);
-		default:
-			return DatumGetInt64(d);
-	}
-}
-
 static PqVExpr *
 new_node(VOp op, Oid type, int batch_rows)
 {
@@ -94,7 +59,10 @@ new_node(VOp op, Oid type, int batch_rows)
 
 	e->op = op;
 	e->out.type = type;
-	if (!pqfdw_vkind_of(type, &e->out.kind))
+	/* a call's result only another call takes: its Datums */
+	if (!pqfdw_vkind_of(type, &e->out.kind) && op == VOP_FUNC)
+		e->out.kind = PQV_DATUM;
+	else if (!pqfdw_vkind_of(type, &e->out.kind))
 		elog(ERROR, "type %u in a vector expression", type);
 	if (e->out.kind == PQV_INT || e->out.kind == PQV_DECIMAL)
 		e->out.i = palloc0(sizeof(int64) * batch_rows);
@@ -152,7 +120,7 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 		if (c->constisnull)
 			;
 		else if (e->out.kind == PQV_INT)
-			e->const_i = const_int(type, c->constvalue);
+			e->const_i = pqfdw_vint_value(type, c->constvalue);
 		else if (e->out.kind == PQV_DECIMAL)
 		{
 			/* decimal_bound() checked it */
@@ -228,9 +196,23 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 		e->branch = palloc(sizeof(int) * batch_rows);
 		return e;
 	}
-	if (!pqfdw_vexpr_call_of(expr, &funcid, &args) || pqfdw_vop_of(funcid) == NULL)
-		elog(ERROR, "unsupported node %d in a vector expression",
-			 (int) nodeTag(expr));
+	if (!pqfdw_vexpr_is_vop(expr))
+	{
+		ListCell   *lc;
+
+		if (!pqfdw_vexpr_func_of(expr, &funcid, &args))
+			elog(ERROR, "unsupported node %d in a vector expression",
+				 (int) nodeTag(expr));
+		e = new_node(VOP_FUNC, type, batch_rows);
+		e->args = palloc(sizeof(PqVExpr *) * list_length(args));
+		foreach(lc, args)
+			if (!IsA(lfirst(lc), Const))
+			e->args[e->nargs++] = pqfdw_vexpr_compile(lfirst(lc), relid,
+													  batch_rows);
+		pqfdw_vexpr_func_setup(e, expr, funcid, args);
+		return e;
+	}
+	(void) pqfdw_vexpr_call_of(expr, &funcid, &args);
 	e = new_node(pqfdw_vop_of(funcid)->op, type, batch_rows);
 	e->cmp = pqfdw_vop_of(funcid)->cmp;
 	e->collid = exprInputCollation((Node *) expr);
@@ -243,6 +225,31 @@ pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows)
 		e->sb = palloc(sizeof(int64) * batch_rows);
 	}
 	return e;
+}
+
+/* The column under a chain of one-argument calls, else NULL. */
+static PqVExpr *
+call_chain_var(PqVExpr *e)
+{
+	while (e->op == VOP_FUNC && e->nargs == 1)
+		e = e->args[0];
+	return e->op == VOP_VAR ? e : NULL;
+}
+
+Bitmapset *
+pqfdw_vexpr_coded_inputs(PqVExpr *e, Bitmapset *atts)
+{
+	int			j;
+
+	if (e->op == VOP_FUNC && call_chain_var(e) != NULL)
+		return bms_add_member(atts, call_chain_var(e)->att + 1);
+	if (e->a)
+		atts = pqfdw_vexpr_coded_inputs(e->a, atts);
+	if (e->b)
+		atts = pqfdw_vexpr_coded_inputs(e->b, atts);
+	for (j = 0; j < e->nargs; j++)
+		atts = pqfdw_vexpr_coded_inputs(e->args[j], atts);
+	return atts;
 }
 
 /*
@@ -444,6 +451,15 @@ eval_node(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 	if (e->op == VOP_CASE)
 	{
 		eval_case(e, b, n, skip);
+		return;
+	}
+	if (e->op == VOP_FUNC)
+	{
+		int			j;
+
+		for (j = 0; j < e->nargs; j++)
+			eval_node(e->args[j], b, n, skip);
+		pqfdw_vexpr_func_apply(e, n, skip);
 		return;
 	}
 	eval_node(e->a, b, n, skip);

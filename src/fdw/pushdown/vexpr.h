@@ -110,8 +110,17 @@ extern void pqfdw_numeric_bound_error(const char *detail) pg_attribute_noreturn(
 /* The numeric of unscaled value v at the given scale (its dscale). */
 extern Datum pqfdw_unscaled_numeric(int128 v, int scale);
 
-/* The Datum of value v of a PQV_INT type. */
+/* The Datum of value v of a PQV_INT type, and the value of a Datum. */
 extern Datum pqfdw_vint_datum(Oid type, int64 v);
+extern int64 pqfdw_vint_value(Oid type, Datum d);
+
+/*
+ * Add to atts the columns (attribute numbers) a function call in e takes
+ * as its one variable argument, directly or through other such calls: with
+ * their dictionary indices (pqfdw_table_reader_set_codes), the call runs
+ * once per dictionary entry.
+ */
+extern Bitmapset *pqfdw_vexpr_coded_inputs(PqVExpr *e, Bitmapset *atts);
 
 /* Compile expr (supported) for batches of at most batch_rows rows. */
 extern PqVExpr *pqfdw_vexpr_compile(Expr *expr, Index relid, int batch_rows);

@@ -29,7 +29,9 @@ typedef enum VOp
 	VOP_AND,					/* args: the operands, in order */
 	VOP_OR,
 	VOP_NOT,
-	VOP_CASE					/* args: WHEN, THEN pairs, then ELSE */
+	VOP_CASE,					/* args: WHEN, THEN pairs, then ELSE */
+	VOP_FUNC					/* a function through fmgr (vexpr_func.c);
+								 * args: its arguments that are not constants */
 } VOp;
 
 typedef enum VCmp
@@ -65,6 +67,7 @@ struct PqVExpr
 	bool		const_null;
 	int64		const_i;
 	double		const_d;
+	struct PqVFunc *fn;			/* VOP_FUNC */
 };
 
 /* Operators by function: what they compute (their types are the Expr's). */
@@ -80,6 +83,25 @@ extern const VOpInfo *pqfdw_vop_of(Oid funcid);
 
 /* The function and arguments of an operator or cast node, else false. */
 extern bool pqfdw_vexpr_call_of(Expr *expr, Oid *funcid, List **args);
+
+/* Whether expr is one of the operators of pqfdw_vop_of(). */
+extern bool pqfdw_vexpr_is_vop(Expr *expr);
+
+/*
+ * The function and arguments of a call that compiles to VOP_FUNC (the
+ * arguments still to be checked), else false.
+ */
+extern bool pqfdw_vexpr_func_of(Expr *expr, Oid *funcid, List **args);
+
+/*
+ * Set up node e (VOP_FUNC, of expr's type, its arguments that are not
+ * constants compiled into e->args) for the call (vexpr_func.c).
+ */
+extern void pqfdw_vexpr_func_setup(PqVExpr *e, Expr *expr, Oid funcid,
+								   List *args);
+
+/* The call's results, its arguments evaluated (vexpr_func.c). */
+extern void pqfdw_vexpr_func_apply(PqVExpr *e, int n, const bool *skip);
 
 /*
  * CASE x WHEN v THEN ... as CASE WHEN x = v THEN ... (x evaluated by each

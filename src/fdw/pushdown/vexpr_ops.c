@@ -22,6 +22,40 @@
 #include "utils/float.h"
 #include "utils/varlena.h"
 
+Datum
+pqfdw_vint_datum(Oid type, int64 v)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return Int16GetDatum((int16) v);
+		case INT4OID:
+		case DATEOID:
+			return Int32GetDatum((int32) v);
+		case BOOLOID:
+			return BoolGetDatum(v != 0);
+		default:
+			return Int64GetDatum(v);
+	}
+}
+
+int64
+pqfdw_vint_value(Oid type, Datum d)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return DatumGetInt16(d);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(d);
+		case BOOLOID:
+			return DatumGetBool(d);
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
 static pg_attribute_noreturn()
 void
 int_range_error(Oid type)

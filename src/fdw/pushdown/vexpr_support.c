@@ -11,6 +11,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_proc.h"
 #include "fdw/pushdown/vexpr_node.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -306,6 +307,93 @@ text_cmp_ok(Expr *expr, Oid funcid)
 		get_collation_isdeterministic(collid);
 }
 
+bool
+pqfdw_vexpr_is_vop(Expr *expr)
+{
+	Oid			funcid;
+	List	   *args;
+	PqVKind		kind;
+
+	if (!pqfdw_vexpr_call_of(expr, &funcid, &args) || pqfdw_vop_of(funcid) == NULL)
+		return false;
+	/* text compared under a collation the operator cannot: a call */
+	return !pqfdw_vkind_of(exprType(linitial(args)), &kind) ||
+		kind != PQV_DATUM || text_cmp_ok(expr, funcid);
+}
+
+/*
+ * A call of an immutable function (or operator) that returns no set and is
+ * safe in parallel workers (grouped scans run in them).
+ */
+bool
+pqfdw_vexpr_func_of(Expr *expr, Oid *funcid, List **args)
+{
+	if (IsA(expr, FuncExpr) && !((FuncExpr *) expr)->funcretset)
+	{
+		*funcid = ((FuncExpr *) expr)->funcid;
+		*args = ((FuncExpr *) expr)->args;
+	}
+	else if (IsA(expr, OpExpr) && !((OpExpr *) expr)->opretset)
+	{
+		set_opfuncid((OpExpr *) expr);
+		*funcid = ((OpExpr *) expr)->opfuncid;
+		*args = ((OpExpr *) expr)->args;
+	}
+	else
+		return false;
+	return func_volatile(*funcid) == PROVOLATILE_IMMUTABLE &&
+		func_parallel(*funcid) == PROPARALLEL_SAFE;
+}
+
+static bool func_args_ok(List *args, Index relid, const PqVexprNumerics *num);
+
+/*
+ * A call whose result vectors cannot hold (bytea, say) as another call's
+ * argument: its Datums pass between the two, so a varlena or a by-value
+ * type.
+ */
+static bool
+opaque_call_ok(Expr *expr, Index relid, const PqVexprNumerics *num)
+{
+	Oid			funcid;
+	List	   *args;
+	int16		typlen;
+	bool		typbyval;
+
+	get_typlenbyval(exprType((Node *) expr), &typlen, &typbyval);
+	return (typlen == -1 || typbyval) &&
+		pqfdw_vexpr_func_of(expr, &funcid, &args) &&
+		func_args_ok(args, relid, num);
+}
+
+/*
+ * The arguments of a VOP_FUNC call: constants of any type, vector
+ * expressions of any kind but numeric (which vectors hold unscaled), or
+ * calls of other types.
+ */
+static bool
+func_args_ok(List *args, Index relid, const PqVexprNumerics *num)
+{
+	ListCell   *lc;
+
+	foreach(lc, args)
+	{
+		PqVKind		kind;
+
+		if (IsA(lfirst(lc), Const))
+			continue;
+		if (!pqfdw_vkind_of(exprType(lfirst(lc)), &kind))
+		{
+			if (!opaque_call_ok(lfirst(lc), relid, num))
+				return false;
+		}
+		else if (kind == PQV_DECIMAL ||
+				 !pqfdw_vexpr_supported(lfirst(lc), relid, num))
+			return false;
+	}
+	return true;
+}
+
 /*
  * A WHEN condition of a simple CASE with the CaseTestExpr placeholders of
  * its CASE replaced by arg; nested simple CASEs become searched first, so
@@ -397,6 +485,8 @@ pqfdw_vexpr_supported(Expr *expr, Index relid, const PqVexprNumerics *num)
 			return pqfdw_vexpr_supported(pqfdw_vexpr_searched_case(c), relid, num);
 		return kind != PQV_DECIMAL && case_supported(c, relid, num);
 	}
+	if (!pqfdw_vexpr_is_vop(expr) && pqfdw_vexpr_func_of(expr, &funcid, &args))
+		return kind != PQV_DECIMAL && func_args_ok(args, relid, num);
 	/* text: a column, a varchar column seen as text, a constant, a CASE */
 	if (kind == PQV_DATUM)
 		return IsA(expr, Const) ||
