@@ -304,6 +304,13 @@ SELECT tbl, c.grouped, c.differing,
 SELECT * FROM gs_same($$SELECT date_trunc('month', day::timestamp) AS m, (ratio * 10)::int % 7 AS r,
     count(*), max(id), min(substr(name, 2)), sum(id) FILTER (WHERE name LIKE 'n1%')
     FROM TBL GROUP BY 1, 2$$);
+-- extract() of fields whose values are integers is a numeric of scale 0:
+-- vectors hold it unscaled (as keys, in sums); year, whose infinite inputs
+-- give Infinity, stays PostgreSQL's
+SELECT * FROM gs_same($$SELECT extract(dow FROM day) AS w, extract(month FROM day::timestamp) AS m,
+    count(*), sum(extract(doy FROM day) + 1), max(extract(doy FROM day + (id % 300)::int)),
+    count(DISTINCT extract(hour FROM day::timestamp)) FROM TBL GROUP BY 1, 2$$);
+EXPLAIN (COSTS OFF) SELECT extract(year FROM day), count(*) FROM par_one GROUP BY 1;
 EXPLAIN (VERBOSE, COSTS OFF)
 SELECT regexp_replace(wide, '[0-9]$', '') AS p, count(*) FROM dict_rg GROUP BY p;
 SET work_mem = '64kB';

@@ -101,6 +101,7 @@ function intExpr() {
       `CASE k WHEN 1 THEN ${c} WHEN 2 THEN -${c} ELSE 0 END`, `CASE WHEN t < 'cherry' THEN ${c} WHEN vc = 'x' THEN 1 END`]);
     // immutable functions through fmgr, once per dictionary entry
     case 11: return pick(['length(t)', `length(s) * ${c}`, 'ascii(s)', "strpos(t, 'a')", 'length(t || s)',
+      'extract(hour FROM ts)', 'extract(microseconds FROM tm)',
       'num_nulls(t, s)', "length(regexp_replace(s, '[0-9]', '', 'g'))"]);
     case 10: return pick([`CASE WHEN i2 = 0 OR i4 / i2 > 100 THEN k ELSE ${c} END`,
       `CASE WHEN k IS NOT NULL AND k <> 0 AND i4 % k = 0 THEN 1 ELSE CASE WHEN b THEN 2 END END`,
@@ -171,7 +172,7 @@ const KEYS = ['k', 't', 'b', 'd', 'i2 % 5', 'vc', 'i4 / 400000', 'tm', 'f4', 's'
   'CASE WHEN i2 < 0 THEN -1 WHEN i2 > 0 THEN 1 END', 'k > 2 AND b',
   "CASE t WHEN 'apple' THEN 'a' WHEN 'fig' THEN s ELSE vc END", "t < 'c'", 'n4 * 10', 'nw',
   'lower(t)', "regexp_replace(t, '[aeiou]', '', 'g')", 'length(s)', "date_trunc('year', ts)",
-  'substr(vc, 1, 1)', 'num_nulls(t)'];
+  'substr(vc, 1, 1)', 'num_nulls(t)', 'extract(minute FROM ts)', 'extract(dow FROM d)'];
 
 function condition() {
   switch (int(0, 11)) {

@@ -290,13 +290,12 @@ pqfdw_group_table_hash(PqGroupTable *gt, const PqVector **keys, int r)
 }
 
 /*
- * The group of row r, found or added through the hash table; -1 when it
- * is new and the table is full.
+ * The group of row r, whose keys' hash is h, found or added through the
+ * hash table; -1 when it is new and the table is full.
  */
 static int32
-find_group(PqGroupTable *gt, const PqVector **keys, int r)
+find_group_hashed(PqGroupTable *gt, const PqVector **keys, int r, uint32 h)
 {
-	uint32		h = pqfdw_group_table_hash(gt, keys, r);
 	uint32		s = h & gt->mask;
 	int32		slot;
 	int32		g;
@@ -314,6 +313,38 @@ find_group(PqGroupTable *gt, const PqVector **keys, int r)
 	if ((uint32) gt->ngroups * 2 > gt->mask)
 		grow_slots(gt);
 	return g;
+}
+
+static inline int32
+find_group(PqGroupTable *gt, const PqVector **keys, int r)
+{
+	return find_group_hashed(gt, keys, r,
+							 pqfdw_group_table_hash(gt, keys, r));
+}
+
+/*
+ * Rows [from, to) (at most PQFDW_PROBE_AHEAD) through the hash table:
+ * their hashes first, each slot prefetched, then the probes, whose first
+ * loads (a cache miss each with many groups) overlap.  rows, when not
+ * NULL, lists the rows instead.
+ */
+#define PQFDW_PROBE_AHEAD 64
+
+static void
+find_groups(PqGroupTable *gt, const PqVector **keys, const int *rows, int n,
+			int32 *gids)
+{
+	uint32		h[PQFDW_PROBE_AHEAD];
+	int			i;
+
+	Assert(n <= PQFDW_PROBE_AHEAD);
+	for (i = 0; i < n; i++)
+	{
+		h[i] = pqfdw_group_table_hash(gt, keys, rows[i]);
+		__builtin_prefetch(&gt->slots[h[i] & gt->mask]);
+	}
+	for (i = 0; i < n; i++)
+		gids[rows[i]] = find_group_hashed(gt, keys, rows[i], h[i]);
 }
 
 /*
@@ -462,6 +493,7 @@ pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 						 int32 *gids)
 {
 	uint64		ids[PQFDW_MEMO_MAX_KEYS];
+	int			rows[PQFDW_PROBE_AHEAD];
 	int			r;
 
 	if (gt->nkeys > 0 && dense_ready(gt, keys))
@@ -472,31 +504,56 @@ pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 	/* the memo holds 64-bit identities: not wide numerics */
 	if (!gt->memo_on || r < gt->nkeys)
 	{
-		for (r = 0; r < n; r++)
-			gids[r] = find_group(gt, keys, r);
+		for (r = 0; r < n; r += PQFDW_PROBE_AHEAD)
+		{
+			int			m = Min(PQFDW_PROBE_AHEAD, n - r);
+			int			i;
+
+			for (i = 0; i < m; i++)
+				rows[i] = r + i;
+			find_groups(gt, keys, rows, m, gids);
+		}
 		return 0;
 	}
 
-	/* the memo's entries are of this batch only: its Datums' addresses */
+	/*
+	 * The memo's entries are of this batch only: its Datums' addresses.  Rows
+	 * it misses go through the table PQFDW_PROBE_AHEAD at a time, then enter
+	 * it (a later row of the same chunk missed it too: the table finds the
+	 * group that row's predecessor added).
+	 */
 	gt->memo_gen++;
-	for (r = 0; r < n; r++)
+	for (r = 0; r < n;)
 	{
-		uint32		nullmask;
-		uint32		m = identity_hash(gt, keys, r, ids, &nullmask) &
-		(PQFDW_MEMO_SIZE - 1);
-		uint64	   *mids = gt->memo_ids + (size_t) m * gt->nkeys;
+		int			nmiss = 0;
+		int			i;
 
-		if (gt->memo_gen_of[m] == gt->memo_gen &&
-			gt->memo_null[m] == nullmask && ids_equal(mids, ids, gt->nkeys))
+		for (; r < n && nmiss < PQFDW_PROBE_AHEAD; r++)
 		{
-			gids[r] = gt->memo_gid[m];
-			continue;
+			uint32		nullmask;
+			uint32		m = identity_hash(gt, keys, r, ids, &nullmask) &
+			(PQFDW_MEMO_SIZE - 1);
+			uint64	   *mids = gt->memo_ids + (size_t) m * gt->nkeys;
+
+			if (gt->memo_gen_of[m] == gt->memo_gen &&
+				gt->memo_null[m] == nullmask && ids_equal(mids, ids, gt->nkeys))
+				gids[r] = gt->memo_gid[m];
+			else
+				rows[nmiss++] = r;
 		}
-		gids[r] = find_group(gt, keys, r);
-		gt->memo_gen_of[m] = gt->memo_gen;
-		gt->memo_null[m] = nullmask;
-		gt->memo_gid[m] = gids[r];
-		memcpy(mids, ids, sizeof(uint64) * gt->nkeys);
+		find_groups(gt, keys, rows, nmiss, gids);
+		for (i = 0; i < nmiss; i++)
+		{
+			uint32		nullmask;
+			uint32		m = identity_hash(gt, keys, rows[i], ids, &nullmask) &
+			(PQFDW_MEMO_SIZE - 1);
+			uint64	   *mids = gt->memo_ids + (size_t) m * gt->nkeys;
+
+			gt->memo_gen_of[m] = gt->memo_gen;
+			gt->memo_null[m] = nullmask;
+			gt->memo_gid[m] = gids[rows[i]];
+			memcpy(mids, ids, sizeof(uint64) * gt->nkeys);
+		}
 	}
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include "fdw/pushdown/vexpr_node.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
 
 Datum
 pqfdw_unscaled_numeric(int128 v, int scale)
@@ -31,6 +32,10 @@ pqfdw_unscaled_numeric(int128 v, int scale)
 	int			n = 0;
 	int			pos = 0;
 
+	/* numeric.c's own constructors where the value fits them */
+	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX && scale <= 18)
+		return NumericGetDatum(scale == 0 ? int64_to_numeric((int64) v) :
+							   int64_div_fast_to_numeric((int64) v, scale));
 	/* the digits, least significant first, at least scale + 1 of them */
 	do
 	{

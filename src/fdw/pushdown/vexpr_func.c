@@ -28,6 +28,7 @@
 #include "nodes/nodeFuncs.h"
 #include "portability/instr_time.h"
 #include "utils/datum.h"
+#include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -141,6 +142,18 @@ result_float(Oid type, Datum d)
 	return type == FLOAT4OID ? DatumGetFloat4(d) : DatumGetFloat8(d);
 }
 
+/*
+ * A result in PqVector.i: an integer type's value, or a numeric's (always
+ * an integer: vexpr_support.c's integral_extract()) at scale 0.
+ */
+static inline int64
+result_integer(PqVExpr *e, Datum d)
+{
+	if (e->out.kind == PQV_DECIMAL)
+		return DatumGetInt64(DirectFunctionCall1(numeric_int8, d));
+	return pqfdw_vint_value(e->out.type, d);
+}
+
 /* Result d of the function into row r of e's vector. */
 static inline void
 set_result(PqVExpr *e, int r, Datum d, bool isnull)
@@ -148,8 +161,8 @@ set_result(PqVExpr *e, int r, Datum d, bool isnull)
 	e->nbuf[r] = isnull;
 	if (isnull)
 		d = (Datum) 0;
-	if (e->out.kind == PQV_INT)
-		e->out.i[r] = isnull ? 0 : pqfdw_vint_value(e->out.type, d);
+	if (pqfdw_vkind_integral(e->out.kind))
+		e->out.i[r] = isnull ? 0 : result_integer(e, d);
 	else if (e->out.kind == PQV_DATUM)
 		e->pbuf[r] = d;
 	else
@@ -267,8 +280,8 @@ compute_entry(PqVExpr *e, PqVFunc *f, uint32 code, Datum in)
 	}
 	f->done[code] = true;
 	f->cnull[code] = isnull;
-	if (e->out.kind == PQV_INT)
-		f->ci[code] = isnull ? 0 : pqfdw_vint_value(e->out.type, d);
+	if (pqfdw_vkind_integral(e->out.kind))
+		f->ci[code] = isnull ? 0 : result_integer(e, d);
 	else if (e->out.kind == PQV_DATUM)
 		f->cp[code] = isnull ? (Datum) 0 : d;
 	else
@@ -299,7 +312,7 @@ use_dictionary(PqVFunc *f, const PqBatchCodes *bc, PqVKind kind)
 		}
 		f->done = MemoryContextAllocHuge(cxt, cap);
 		f->cnull = MemoryContextAllocHuge(cxt, cap);
-		f->ci = kind == PQV_INT ?
+		f->ci = pqfdw_vkind_integral(kind) ?
 			MemoryContextAllocHuge(cxt, sizeof(int64) * cap) : NULL;
 		f->cd = kind == PQV_FLOAT4 || kind == PQV_FLOAT8 ?
 			MemoryContextAllocHuge(cxt, sizeof(double) * cap) : NULL;
@@ -363,7 +376,7 @@ eval_by_code(PqVExpr *e, PqVFunc *f, int n, const PqVector *a)
 			continue;
 		}
 		e->nbuf[r] = f->cnull[code];
-		if (kind == PQV_INT)
+		if (pqfdw_vkind_integral(kind))
 			e->out.i[r] = f->ci[code];
 		else if (kind == PQV_DATUM)
 			e->pbuf[r] = f->cp[code];
@@ -427,6 +440,7 @@ pqfdw_vexpr_func_apply(PqVExpr *e, int n, const bool *skip)
 		f->dict_id = 0;
 	}
 	e->out.codes = NULL;
+	e->out.scale = 0;
 	if (a != NULL && a->codes != NULL && a->codes->dict_id != 0 &&
 		!f->null_const && a->kind != PQV_DECIMAL)
 	{

@@ -15,8 +15,10 @@
 #include "fdw/pushdown/vexpr_node.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/formatting.h"
 #include "utils/lsyscache.h"
 
 bool
@@ -186,6 +188,42 @@ align_bounds(int128 *ba, int sa, int128 *bb, int sb, int *s)
 	return *ba <= PG_INT64_MAX && *bb <= PG_INT64_MAX;
 }
 
+static bool func_args_ok(List *args, Index relid, const PqVexprNumerics *num);
+
+/*
+ * extract(field FROM timestamp, date or time) of a field whose values are
+ * integers: numerics of display scale 0 (int64_to_numeric), below 10^8
+ * (microseconds of a minute are the largest), and NULL rather than
+ * infinite for infinite inputs (unlike year or epoch).  A vector holds
+ * them unscaled, as integers.
+ */
+static bool
+integral_extract(Expr *expr, Index relid, const PqVexprNumerics *num)
+{
+	static const char *const fields[] = {"microseconds", "minute", "hour",
+	"day", "month", "quarter", "week", "dow", "isodow", "doy"};
+	FuncExpr   *fe = (FuncExpr *) expr;
+	Const	   *field;
+	char	   *name;
+	int			i;
+
+	if (!IsA(expr, FuncExpr) ||
+		(fe->funcid != F_EXTRACT_TEXT_TIMESTAMP &&
+		 fe->funcid != F_EXTRACT_TEXT_DATE &&
+		 fe->funcid != F_EXTRACT_TEXT_TIME) ||
+		!IsA(linitial(fe->args), Const) ||
+		((Const *) linitial(fe->args))->constisnull ||
+		!func_args_ok(fe->args, relid, num))
+		return false;
+	field = linitial(fe->args);
+	name = asc_tolower(TextDatumGetCString(field->constvalue),
+					   VARSIZE_ANY_EXHDR(DatumGetPointer(field->constvalue)));
+	for (i = 0; i < lengthof(fields); i++)
+		if (strcmp(name, fields[i]) == 0)
+			return true;
+	return false;
+}
+
 /*
  * A bound on the magnitude of a numeric expression's unscaled values and
  * its display scale (the one of all its values: + and - take the larger
@@ -212,6 +250,12 @@ decimal_bound(Expr *expr, Index relid, const PqVexprNumerics *num,
 			return false;
 		*bound = num->max_abs[att];
 		*scale = num->scale[att];
+		return true;
+	}
+	if (integral_extract(expr, relid, num))
+	{
+		*bound = 100000000;
+		*scale = 0;
 		return true;
 	}
 	if (IsA(expr, Const))
@@ -344,8 +388,6 @@ pqfdw_vexpr_func_of(Expr *expr, Oid *funcid, List **args)
 	return func_volatile(*funcid) == PROVOLATILE_IMMUTABLE &&
 		func_parallel(*funcid) == PROPARALLEL_SAFE;
 }
-
-static bool func_args_ok(List *args, Index relid, const PqVexprNumerics *num);
 
 /*
  * A call whose result vectors cannot hold (bytea, say) as another call's
@@ -486,7 +528,15 @@ pqfdw_vexpr_supported(Expr *expr, Index relid, const PqVexprNumerics *num)
 		return kind != PQV_DECIMAL && case_supported(c, relid, num);
 	}
 	if (!pqfdw_vexpr_is_vop(expr) && pqfdw_vexpr_func_of(expr, &funcid, &args))
-		return kind != PQV_DECIMAL && func_args_ok(args, relid, num);
+	{
+		int128		bound;
+		int			scale;
+
+		/* numeric results only where they are integers (extract) */
+		if (kind == PQV_DECIMAL)
+			return decimal_bound(expr, relid, num, &bound, &scale);
+		return func_args_ok(args, relid, num);
+	}
 	/* text: a column, a varchar column seen as text, a constant, a CASE */
 	if (kind == PQV_DATUM)
 		return IsA(expr, Const) ||
