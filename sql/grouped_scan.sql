@@ -350,6 +350,45 @@ SELECT tbl, c.grouped, c.differing,
  ORDER BY n, tbl;
 RESET work_mem;
 
+-- ORDER BY ... LIMIT of the groups (grouped_top_n.c, group_top_n.c): the
+-- best groups kept by their sort keys (aggregates or keys, either
+-- direction, NULLs first or last), formed only when kept; over spilled
+-- groups too; with HAVING the Sort stays PostgreSQL's
+EXPLAIN (COSTS OFF)
+SELECT grp, count(*), avg(ratio) FROM par_one GROUP BY grp ORDER BY count(*) DESC, grp LIMIT 3;
+EXPLAIN (COSTS OFF)
+SELECT grp, count(*) FROM par_one GROUP BY grp HAVING count(*) > 10 ORDER BY 2 DESC, 1 LIMIT 3;
+CREATE FUNCTION gs_plan_has(q text, pattern text) RETURNS bool LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line ~ pattern THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
+SELECT n, c.grouped, c.differing,
+       gs_plan_has(replace(q, 'TBL', 'par_one'), 'Parquet Group Order') AS top_n
+  FROM (VALUES (1, $$SELECT grp, count(*), avg(ratio) FROM TBL GROUP BY grp ORDER BY count(*) DESC, grp LIMIT 3$$),
+               (2, $$SELECT name, sum(id), min(day) FROM TBL GROUP BY name ORDER BY 3 DESC NULLS LAST, 2, 1 LIMIT 7 OFFSET 4$$),
+               (3, $$SELECT id % 5000 AS k, grp, count(*), avg(amount) FROM TBL GROUP BY 1, 2
+                     ORDER BY 4 NULLS FIRST, 1 DESC, 2 LIMIT 20$$),
+               (4, $$SELECT day, count(*) FROM TBL GROUP BY day ORDER BY day DESC NULLS FIRST LIMIT 5 OFFSET 1$$),
+               (5, $$SELECT name, grp, max(id) FROM TBL GROUP BY 1, 2 ORDER BY 1 NULLS FIRST, 2 NULLS FIRST LIMIT 0$$),
+               (6, $$SELECT count(*), sum(grp) FROM TBL ORDER BY 1 LIMIT 1$$)) AS x(n, q),
+       LATERAL gs_check(replace(q, 'TBL', 'par_one'), replace(q, 'TBL', 'par_src')) AS c
+ ORDER BY n;
+SELECT name, sum(id), min(day) FROM par_one GROUP BY name ORDER BY 3 DESC NULLS LAST, 2, 1 LIMIT 3 OFFSET 4;
+SELECT name, sum(id), min(day) FROM par_src GROUP BY name ORDER BY 3 DESC NULLS LAST, 2, 1 LIMIT 3 OFFSET 4;
+SET work_mem = '64kB';
+SELECT *, gs_plan_has('SELECT id % 20000 AS k, name, count(*) FROM par_one GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10',
+                      'Parquet Group Order') AS top_n
+  FROM gs_check('SELECT id % 20000 AS k, name, count(*) FROM par_one GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10',
+                'SELECT id % 20000 AS k, name, count(*) FROM par_src GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10');
+RESET work_mem;
+
 -- text min/max compare each dictionary index once (accumulate.c), so
 -- indices must not carry over between dictionaries: in tmm, index 0 of each
 -- row group's dictionary holds another string ('m', 'b', 'a'), index 1 too

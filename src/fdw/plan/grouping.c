@@ -440,6 +440,9 @@ pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 	Assert(list_length(fdw_private) == PQFDW_PRIVATE_EXTRA);
 	linitial(fdw_private) = makeInteger(PQFDW_PLAN_GROUPED);
 	fdw_private = lappend(fdw_private, list_nth(priv, 3));
+	/* ORDER BY ... LIMIT of the groups (grouped_top_n.c) */
+	if (list_length(priv) > 5)
+		fdw_private = lappend(fdw_private, list_nth(priv, 5));
 	return make_foreignscan(tlist, list_nth(priv, 4), 0, lsecond(priv),
 							fdw_private, copyObject(lthird(priv)), NIL,
 							outer_plan);

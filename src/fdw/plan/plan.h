@@ -110,6 +110,21 @@ extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 extern void pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 							  RelOptInfo *output_rel,
 							  FinalPathExtraData *extra);
+
+/*
+ * The query's LIMIT and OFFSET when both are constants and keep at most
+ * the rows a top-N scan keeps (top_n.c).
+ */
+extern bool pqfdw_top_n_limit(Query *parse, int64 *count, int64 *offset);
+
+/*
+ * grouped_top_n.c: ORDER BY ... LIMIT of a grouped scan's groups (the
+ * final relation), by grouping keys and aggregates.
+ */
+extern void pqfdw_grouped_top_n_paths(PlannerInfo *root,
+									  RelOptInfo *output_rel,
+									  FinalPathExtraData *extra);
+
 extern ForeignScan *pqfdw_top_n_plan(PlannerInfo *root, RelOptInfo *rel,
 									 ForeignPath *best_path, List *tlist,
 									 Plan *outer_plan);

@@ -137,6 +137,26 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *output_rel,
 										parse->limitOption, offset, count));
 }
 
+bool
+pqfdw_top_n_limit(Query *parse, int64 *count, int64 *offset)
+{
+	/* LIMIT and OFFSET: constants (not NULL: that is no limit) */
+	*offset = 0;
+	if (parse->limitCount == NULL || !IsA(parse->limitCount, Const) ||
+		((Const *) parse->limitCount)->constisnull)
+		return false;
+	*count = DatumGetInt64(((Const *) parse->limitCount)->constvalue);
+	if (parse->limitOffset != NULL)
+	{
+		if (!IsA(parse->limitOffset, Const))
+			return false;
+		if (!((Const *) parse->limitOffset)->constisnull)
+			*offset = DatumGetInt64(((Const *) parse->limitOffset)->constvalue);
+	}
+	return *count >= 0 && *offset >= 0 &&
+		*count + *offset <= PQFDW_TOP_N_MAX;
+}
+
 void
 pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 				  RelOptInfo *output_rel, FinalPathExtraData *extra)
@@ -150,7 +170,7 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	List	   *local;
 	List	   *prune_values;
 	int64		count;
-	int64		offset = 0;
+	int64		offset;
 	Cost		startup;
 	PathTarget *target;
 	ForeignPath *path;
@@ -170,19 +190,7 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 		!pqfdw_upper_pushdown_ok(st))
 		return;
 
-	/* LIMIT and OFFSET: constants (not NULL: that is no limit) */
-	if (parse->limitCount == NULL || !IsA(parse->limitCount, Const) ||
-		((Const *) parse->limitCount)->constisnull)
-		return;
-	count = DatumGetInt64(((Const *) parse->limitCount)->constvalue);
-	if (parse->limitOffset != NULL)
-	{
-		if (!IsA(parse->limitOffset, Const))
-			return;
-		if (!((Const *) parse->limitOffset)->constisnull)
-			offset = DatumGetInt64(((Const *) parse->limitOffset)->constvalue);
-	}
-	if (count < 0 || offset < 0 || count + offset > PQFDW_TOP_N_MAX)
+	if (!pqfdw_top_n_limit(parse, &count, &offset))
 		return;
 
 	/* the final relation's target is in upper_targets, not its reltarget */

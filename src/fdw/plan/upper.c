@@ -272,7 +272,8 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
  * footers, and GROUP BY and aggregates computed by the scan (grouping.c);
  * add_path keeps the cheaper.  The partially grouped relation (parallel
  * plans): partial states computed by a parallel grouped scan.  The final
- * relation: ORDER BY ... LIMIT computed by the scan (top_n.c).
+ * relation: ORDER BY ... LIMIT computed by the scan (top_n.c), or over
+ * the groups of a grouped scan (grouped_top_n.c).
  */
 void
 pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -284,7 +285,10 @@ pqfdw_GetForeignUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (stage == UPPERREL_GROUP_AGG || stage == UPPERREL_PARTIAL_GROUP_AGG)
 		pqfdw_grouping_paths(root, stage, input_rel, output_rel, extra);
 	if (stage == UPPERREL_FINAL)
+	{
 		pqfdw_top_n_paths(root, input_rel, output_rel, extra);
+		pqfdw_grouped_top_n_paths(root, output_rel, extra);
+	}
 }
 
 /*

@@ -22,12 +22,14 @@
  */
 #include "postgres.h"
 
+#include "access/stratnum.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
 #include "fdw/pushdown/accumulate.h"
 #include "fdw/pushdown/distinct.h"
 #include "fdw/pushdown/group_table.h"
+#include "fdw/pushdown/group_top_n.h"
 #include "fdw/pushdown/offset_sums.h"
 #include "fdw/pushdown/pushdown.h"
 #include "fdw/pushdown/spill.h"
@@ -35,6 +37,7 @@
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
 
@@ -102,6 +105,12 @@ typedef struct PqGrouped
 	int			ngroups;		/* of the groups in memory */
 	int			next_group;
 
+	/* ORDER BY ... LIMIT of the groups (group_top_n.c), or NULL */
+	PqGroupTopN *top_n;
+	MemoryContext rank_cxt;		/* a group's sort key values */
+	Datum	   *rank_values;
+	bool	   *rank_nulls;
+
 	/* EXPLAIN ANALYZE */
 	Size		peak_memory;
 	int64		total_groups;
@@ -145,6 +154,64 @@ init_states(PqGrouped *gs, ForeignScan *plan)
 	}
 	gs->ngroups = 0;
 	gs->next_group = 0;
+}
+
+/* Column c of the scan tuple for group g (its states at state). */
+static Datum
+group_column(PqGrouped *gs, int g, int state, int c, bool *isnull)
+{
+	if (c < gs->nkeys)
+		return pqfdw_group_table_key(gs->groups, g, c, isnull);
+	return pqfdw_accum_final(gs->accs[c - gs->nkeys], state, isnull);
+}
+
+static void consume_partition(PqGrouped *gs, ForeignScan *plan);
+
+/*
+ * Every group, those in memory and those of the spilled partitions, ranked
+ * by its sort keys; the ones the top-N keeps are formed whole.
+ */
+static void
+rank_groups(PqGrouped *gs, ForeignScan *plan)
+{
+	int			ncols = gs->nkeys + gs->naggs;
+	int			nsort;
+	const int  *cols = pqfdw_group_top_n_columns(gs->top_n, &nsort);
+
+	for (;;)
+	{
+		int			g;
+
+		for (g = gs->next_group; g < gs->ngroups; g++)
+		{
+			int			state = gs->nkeys > 0 ? g + 1 : 0;
+			MemoryContext old = MemoryContextSwitchTo(gs->rank_cxt);
+			int			k;
+
+			for (k = 0; k < nsort; k++)
+				gs->rank_values[cols[k]] =
+					group_column(gs, g, state, cols[k],
+								 &gs->rank_nulls[cols[k]]);
+			if (pqfdw_group_top_n_wants(gs->top_n, gs->rank_values,
+										gs->rank_nulls))
+			{
+				int			c;
+
+				for (c = 0; c < ncols; c++)
+					gs->rank_values[c] = group_column(gs, g, state, c,
+													  &gs->rank_nulls[c]);
+				pqfdw_group_top_n_add(gs->top_n, gs->rank_values,
+									  gs->rank_nulls);
+			}
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(gs->rank_cxt);
+		}
+		gs->next_group = gs->ngroups;
+		if (gs->pending == NIL)
+			break;
+		consume_partition(gs, plan);
+	}
+	pqfdw_group_top_n_finish(gs->top_n);
 }
 
 static void
@@ -286,6 +353,19 @@ grouped_begin(ForeignScanState *node, int eflags)
 
 		if (var->vartype == NUMERICOID)
 			pqfdw_table_reader_set_unscaled(tr, var->varattno);
+	}
+	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 1)
+	{
+		TupleDesc	desc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
+
+		gs->top_n = pqfdw_group_top_n_create(list_nth(plan->fdw_private,
+													  PQFDW_PRIVATE_EXTRA + 1),
+											 desc, CurrentMemoryContext);
+		gs->rank_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											 "parquet_fdw group ranking",
+											 ALLOCSET_SMALL_SIZES);
+		gs->rank_values = palloc(sizeof(Datum) * desc->natts);
+		gs->rank_nulls = palloc(sizeof(bool) * desc->natts);
 	}
 	gs->mem_limit = get_hash_memory_limit();
 	gs->agg_cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -536,9 +616,19 @@ grouped_next(ForeignScanState *node)
 	if (!gs->started)
 	{
 		consume_table(gs, plan);
+		if (gs->top_n)
+			rank_groups(gs, plan);
 		gs->started = true;
 	}
 	ExecClearTuple(slot);
+	if (gs->top_n)
+	{
+		MemoryContextSwitchTo(old);
+		if (!pqfdw_group_top_n_next(gs->top_n, slot->tts_values,
+									slot->tts_isnull))
+			return slot;
+		return ExecStoreVirtualTuple(slot);
+	}
 	while (gs->next_group >= gs->ngroups && gs->pending != NIL)
 		consume_partition(gs, plan);
 	MemoryContextSwitchTo(old);
@@ -547,13 +637,9 @@ grouped_next(ForeignScanState *node)
 	g = gs->next_group++;
 	state = gs->nkeys > 0 ? g + 1 : 0;
 	old = MemoryContextSwitchTo(node->ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
-	for (i = 0; i < gs->nkeys; i++)
-		slot->tts_values[i] = pqfdw_group_table_key(gs->groups, g, i,
-													&slot->tts_isnull[i]);
-	for (i = 0; i < gs->naggs; i++)
-		slot->tts_values[gs->nkeys + i] =
-			pqfdw_accum_final(gs->accs[i], state,
-							  &slot->tts_isnull[gs->nkeys + i]);
+	for (i = 0; i < gs->nkeys + gs->naggs; i++)
+		slot->tts_values[i] = group_column(gs, g, state, i,
+										   &slot->tts_isnull[i]);
 	MemoryContextSwitchTo(old);
 	return ExecStoreVirtualTuple(slot);
 }
@@ -581,6 +667,8 @@ grouped_rescan(ForeignScanState *node)
 
 	pqfdw_scan_rescan(gs->scan);
 	drop_pending(gs);
+	if (gs->top_n)
+		pqfdw_group_top_n_reset(gs->top_n);
 	gs->started = false;
 	gs->ngroups = gs->next_group = 0;
 }
@@ -599,6 +687,41 @@ grouped_end(ForeignScanState *node)
 		MemoryContextDelete(gs->agg_cxt);
 		MemoryContextDelete(gs->spill_cxt);
 	}
+}
+
+/* The groups' ORDER BY ... LIMIT the scan keeps (grouped_top_n.c). */
+static void
+explain_top_n(ForeignScan *plan, List *context, bool useprefix,
+			  ExplainState *es)
+{
+	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 1);
+	StringInfoData buf;
+	ListCell   *lc;
+
+	initStringInfo(&buf);
+	foreach(lc, (List *) lthird(spec))
+	{
+		List	   *key = lfirst(lc);
+		TargetEntry *tle = list_nth(plan->fdw_scan_tlist, linitial_int(key));
+		Oid			opfamily;
+		Oid			opcintype;
+		int16		strategy;
+		bool		desc;
+
+		desc = get_ordering_op_properties(lsecond_int(key), &opfamily,
+										  &opcintype, &strategy) &&
+			strategy == BTGreaterStrategyNumber;
+		appendStringInfo(&buf, "%s%s%s%s", buf.len ? ", " : "",
+						 deparse_expression((Node *) tle->expr, context,
+											useprefix, false),
+						 desc ? " DESC" : "",
+						 lfourth_int(key) != desc ?
+						 (desc ? " NULLS LAST" : " NULLS FIRST") : "");
+	}
+	appendStringInfo(&buf, " LIMIT %d", intVal(linitial(spec)));
+	if (intVal(lsecond(spec)) > 0)
+		appendStringInfo(&buf, " OFFSET %d", intVal(lsecond(spec)));
+	ExplainPropertyText("Parquet Group Order", buf.data, es);
 }
 
 static void
@@ -628,6 +751,8 @@ grouped_explain(ForeignScanState *node, ExplainState *es)
 	if (keys.len > 0)
 		appendStringInfo(&aggs, " GROUP BY %s", keys.data);
 	ExplainPropertyText("Parquet Aggregate", aggs.data, es);
+	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 1)
+		explain_top_n(plan, context, useprefix, es);
 	pqfdw_scan_explain(gs->scan, node, es);
 	if (es->analyze && gs->started)
 	{
