@@ -35,6 +35,8 @@
 #include "utils/memutils.h"
 #include "utils/typcache.h"
 
+#include <xxhash.h>
+
 /*
  * A pair: the state's slot and the value, in 64-bit halves (not an int128,
  * whose alignment would make entries 48 bytes instead of 32), text by
@@ -78,7 +80,7 @@ key_hash(const DistinctKey *k)
 	uint32		h;
 
 	if (k->len >= 0)
-		h = hash_bytes((const unsigned char *) (uintptr_t) k->lo, k->len);
+		h = (uint32) XXH3_64bits((const void *) (uintptr_t) k->lo, k->len);
 	else
 		h = hash_u64((uint64) k->lo ^ hash_u64((uint64) k->hi));
 	return hash_combine(h, murmurhash32((uint32) k->slot));
@@ -255,16 +257,13 @@ row_key(const PqVector *arg, int r, int32 slot, DistinctKey *k)
  * set cannot take is written to the pass's files instead.
  */
 static bool
-take_pair(PqDistinct *d, const PqVector *arg, int r, int32 slot,
-		  bool may_spill)
+take_pair_hashed(PqDistinct *d, const PqVector *arg, int r, DistinctKey k,
+				 uint32 h, bool may_spill)
 {
-	DistinctKey k;
-	uint32		h;
+	int32		slot = k.slot;
 	DistinctEntry *e;
 	bool		found;
 
-	row_key(arg, r, slot, &k);
-	h = key_hash(&k);
 	if (d->full && may_spill)
 	{
 		if (dset_lookup_hash(d->set, k, h) != NULL)
@@ -295,6 +294,57 @@ take_pair(PqDistinct *d, const PqVector *arg, int r, int32 slot,
 		e->key.lo = (uintptr_t) copy;
 	}
 	return true;
+}
+
+static bool
+take_pair(PqDistinct *d, const PqVector *arg, int r, int32 slot,
+		  bool may_spill)
+{
+	DistinctKey k;
+
+	row_key(arg, r, slot, &k);
+	return take_pair_hashed(d, arg, r, k, key_hash(&k), may_spill);
+}
+
+/*
+ * Rows take their pairs PQFDW_DISTINCT_AHEAD at a time: keys and hashes
+ * first, each bucket prefetched, then the lookups, whose cache misses (a
+ * set of a million pairs is tens of MB) overlap.  Row r's state is
+ * slots[r] (slots NULL: 0); with spilled_groups, state 0 is a row the
+ * grouped scan spilled, masked here.  masked[r]: not the pair's first row.
+ */
+#define PQFDW_DISTINCT_AHEAD 32
+
+static void
+take_pairs(PqDistinct *d, const int32 *slots, bool spilled_groups, int n,
+		   const PqVector *arg, bool may_spill, bool *masked)
+{
+	DistinctKey k[PQFDW_DISTINCT_AHEAD];
+	uint32		h[PQFDW_DISTINCT_AHEAD];
+	int			rows[PQFDW_DISTINCT_AHEAD];
+	int			r = 0;
+
+	while (r < n)
+	{
+		int			m = 0;
+		int			i;
+
+		for (; r < n && m < PQFDW_DISTINCT_AHEAD; r++)
+		{
+			int32		slot = slots ? slots[r] : 0;
+
+			masked[r] = true;
+			if (arg->nulls[r] || (spilled_groups && slot == 0))
+				continue;
+			row_key(arg, r, slot, &k[m]);
+			h[m] = key_hash(&k[m]);
+			__builtin_prefetch(&d->set->data[h[m] & d->set->sizemask]);
+			rows[m++] = r;
+		}
+		for (i = 0; i < m; i++)
+			masked[rows[i]] = !take_pair_hashed(d, arg, rows[i], k[i], h[i],
+												may_spill);
+	}
 }
 
 /*
@@ -342,13 +392,7 @@ pqfdw_distinct_filter(PqDistinct *d, const int32 *slots, int n,
 		d->out.nulls = d->out_nulls;
 		return &d->out;
 	}
-	for (r = 0; r < n; r++)
-	{
-		int32		slot = slots ? slots[r] : 0;
-
-		d->out_nulls[r] = arg->nulls[r] || (slots && slot == 0) ||
-			!take_pair(d, arg, r, slot, true);
-	}
+	take_pairs(d, slots, slots != NULL, n, arg, true, d->out_nulls);
 	d->out.nulls = d->out_nulls;
 	return &d->out;
 }
@@ -424,10 +468,8 @@ pqfdw_distinct_next(PqDistinct *d, const int32 **slots, const PqVector **arg,
 			d->full = true;
 		d->out = *v;
 		for (r = 0; r < got; r++)
-		{
 			d->slot_buf[r] = (int32) d->reader->vecs[0].i[r];
-			d->out_nulls[r] = !take_pair(d, v, r, d->slot_buf[r], may_spill);
-		}
+		take_pairs(d, d->slot_buf, false, got, v, may_spill, d->out_nulls);
 		d->out.nulls = d->out_nulls;
 		*slots = d->slot_buf;
 		*arg = &d->out;

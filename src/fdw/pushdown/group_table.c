@@ -22,6 +22,8 @@
 #include "fdw/pushdown/group_table.h"
 #include "utils/builtins.h"
 
+#include <xxhash.h>
+
 #define PQFDW_MEMO_SIZE 256
 #define PQFDW_MEMO_MAX_KEYS 32
 
@@ -281,8 +283,7 @@ pqfdw_group_table_hash(PqGroupTable *gt, const PqVector **keys, int r)
 		{
 			Pointer		t = DatumGetPointer(v->p[r]);
 
-			kh = hash_bytes((const unsigned char *) VARDATA_ANY(t),
-							VARSIZE_ANY_EXHDR(t));
+			kh = (uint32) XXH3_64bits(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 		}
 		h = hash_combine(h, kh);
 	}
