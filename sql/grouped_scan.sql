@@ -298,7 +298,10 @@ SELECT tbl, c.grouped, c.differing,
                (3, $$SELECT num_nulls(k) AS n, k, count(*) FROM TBL GROUP BY 1, 2$$, 'k IS NOT NULL'),
                (4, $$SELECT k || wide AS kw, count(*) FROM TBL GROUP BY 1$$, 'false'),
                (5, $$SELECT length(k) + g AS l, sum(length(wide) * 2), count(*) FILTER (WHERE upper(k) > 'B')
-                     FROM TBL WHERE lower(wide) <> 'v1' GROUP BY 1$$, 'false')) AS x(n, q, keyed_by),
+                     FROM TBL WHERE lower(wide) <> 'v1' GROUP BY 1$$, 'false'),
+               (6, $$SELECT k, count(*), max(wide) FROM TBL
+                     WHERE length(wide) > 3 AND lower(k) <> 'b' AND i > 100 GROUP BY k$$,
+                'k IS NOT NULL AND length(wide) > 3 AND lower(k) <> ''b'' AND i > 100')) AS x(n, q, keyed_by),
        LATERAL gs_check(replace(q, 'TBL', tbl), replace(q, 'TBL', 'dict_src')) AS c
  ORDER BY n, tbl;
 SELECT * FROM gs_same($$SELECT date_trunc('month', day::timestamp) AS m, (ratio * 10)::int % 7 AS r,
@@ -328,6 +331,13 @@ SELECT * FROM gs_check($$SELECT length(decode(s, 'hex')) AS l, get_byte(decode(s
                          FROM hex_fdw WHERE s <> 'zz' GROUP BY 1, 2$$,
                        $$SELECT length(decode(s, 'hex')) AS l, get_byte(decode(s, 'hex'), 0) AS b, count(*)
                          FROM hex_src WHERE s <> 'zz' GROUP BY 1, 2$$);
+-- WHERE quals the batch filter leaves run on the rows it passed
+SELECT * FROM gs_check($$SELECT s, count(*) FROM hex_fdw WHERE s <> 'zz' AND get_byte(decode(s, 'hex'), 0) > 170 GROUP BY 1$$,
+                       $$SELECT s, count(*) FROM hex_src WHERE s <> 'zz' AND get_byte(decode(s, 'hex'), 0) > 170 GROUP BY 1$$);
+EXPLAIN (COSTS OFF)
+SELECT s, count(*) FROM hex_fdw WHERE s <> 'zz' AND get_byte(decode(s, 'hex'), 0) > 170 GROUP BY 1;
+SELECT count(*) FROM hex_fdw WHERE get_byte(decode(s, 'hex'), 0) > 170;
+SELECT count(*) FROM hex_src WHERE get_byte(decode(s, 'hex'), 0) > 170;
 SELECT get_byte(decode(s, 'hex'), 0) AS b, count(*) FROM hex_fdw GROUP BY 1;
 SELECT get_byte(decode(s, 'hex'), 0) AS b, count(*) FROM hex_src GROUP BY 1;
 SELECT sum(get_byte(decode(s, 'hex'), 0)) FILTER (WHERE s <> 'zz') FROM hex_fdw;

@@ -187,7 +187,9 @@ function condition() {
     case 8: return 'i2 BETWEEN -10 AND 50';
     case 9: return 'k IN (1, 2, 3)';
     case 10: return pick(['f4 < 100', 'fx > 5', 'fx IS NOT NULL', 'n > 0', 'n4 IS NULL', 'n4 BETWEEN -5 AND 2.5',
-      'nw < 0', 'n IN (0.5, -3.25) OR n > 500000']);
+      'nw < 0', 'n IN (0.5, -3.25) OR n > 500000',
+      // function calls: the grouped scan's own quals
+      'length(t) > 4', "lower(vc) = 'x'", 'extract(dow FROM d) < 3', "regexp_replace(s, '[0-9]', '', 'g') <> ''"]);
     default: return `i8 < ${int(-4e14, 4e14)}`;
   }
 }

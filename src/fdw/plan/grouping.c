@@ -361,12 +361,23 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 		if (!upper_expr_ok(lfirst(lc), keys, relid, num, &aggrefs))
 		return;
 
-	/* every WHERE qual must be the scan's */
+	/*
+	 * Every WHERE qual is the scan's: its batch filter's, or a bool vector
+	 * expression the grouped scan evaluates on the rows the filter passed
+	 * (function calls: once per dictionary entry), as PostgreSQL evaluates
+	 * the costlier quals after the cheap ones.  Not under security barrier
+	 * quals, which must run first.
+	 */
 	scan_private = pqfdw_scan_private(root, input_rel,
 									  planner_rt_fetch(relid, root)->relid,
 									  input_rel->baserestrictinfo, &local,
 									  &prune_values);
-	if (local != NIL)
+	foreach(lc, input_rel->baserestrictinfo)
+		if (lfirst_node(RestrictInfo, lc)->security_level > 0 && local != NIL)
+		return;
+	foreach(lc, local)
+		if (exprType(lfirst(lc)) != BOOLOID ||
+			!pqfdw_vexpr_supported(lfirst(lc), relid, num))
 		return;
 
 	scan_tlist = add_to_flat_tlist(NIL, keys);
@@ -404,11 +415,12 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	path = pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 										   ngroups, startup, total, NIL, NULL,
 										   list_make2(makeInteger(PQFDW_PLAN_GROUPED),
-													  list_make5(scan_private,
-																 prune_values,
-																 scan_tlist,
-																 makeInteger(nkeys),
-																 having)));
+													  lappend(list_make5(scan_private,
+																		 prune_values,
+																		 scan_tlist,
+																		 makeInteger(nkeys),
+																		 having),
+															  local)));
 	if (!partial)
 	{
 		add_path(output_rel, (Path *) path);
@@ -440,9 +452,11 @@ pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 	Assert(list_length(fdw_private) == PQFDW_PRIVATE_EXTRA);
 	linitial(fdw_private) = makeInteger(PQFDW_PLAN_GROUPED);
 	fdw_private = lappend(fdw_private, list_nth(priv, 3));
+	/* the quals the grouped scan evaluates itself */
+	fdw_private = lappend(fdw_private, copyObject(list_nth(priv, 5)));
 	/* ORDER BY ... LIMIT of the groups (grouped_top_n.c) */
-	if (list_length(priv) > 5)
-		fdw_private = lappend(fdw_private, list_nth(priv, 5));
+	if (list_length(priv) > 6)
+		fdw_private = lappend(fdw_private, list_nth(priv, 6));
 	return make_foreignscan(tlist, list_nth(priv, 4), 0, lsecond(priv),
 							fdw_private, copyObject(lthird(priv)), NIL,
 							outer_plan);

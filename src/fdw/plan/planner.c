@@ -649,23 +649,11 @@ lookup_attnum(ParamPathInfo *ppi, Index relid)
 
 /*
  * Workers share the row groups (fdw/scan/parallel.c): a partial path with
- * as many workers as heap would get for a table of the columns read (the
+ * as many workers as heap would get for the bytes to read (the
  * parallel_workers option when set), at most one per row group.  Decoding
  * is the work, so all of the run cost divides, as cost_seqscan() divides
  * the CPU part of a heap scan.
  */
-/*
- * The pages of a heap table holding the columns read (a tuple header and
- * 8 bytes per value), or those the chunks take, whichever is more: the
- * file's compression hides how many values there are to decode.
- */
-static double
-heap_pages(PqfdwPlanState *st)
-{
-	return Max(st->bytes,
-			   st->scanned_tuples * (24.0 + 8.0 * st->ncolumns)) / BLCKSZ;
-}
-
 static void
 add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, PqfdwPlanState *st,
 				  Cost startup_cost, Cost run_cost, List *pathkeys)
@@ -676,7 +664,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *baserel, PqfdwPlanState *st,
 
 	if (!baserel->consider_parallel || baserel->lateral_relids != NULL)
 		return;
-	workers = compute_parallel_worker(baserel, heap_pages(st), -1,
+	workers = compute_parallel_worker(baserel, st->bytes / BLCKSZ, -1,
 									  max_parallel_workers_per_gather);
 	workers = Min(workers, st->row_groups);
 	if (workers <= 0)

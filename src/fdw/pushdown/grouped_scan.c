@@ -35,6 +35,7 @@
 #include "fdw/pushdown/spill.h"
 #include "fdw/scan/scan.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "utils/lsyscache.h"
@@ -104,6 +105,15 @@ typedef struct PqGrouped
 	bool		started;
 	int			ngroups;		/* of the groups in memory */
 	int			next_group;
+
+	/*
+	 * WHERE quals the batch filter does not evaluate (function calls): one
+	 * bool vector expression, and the batch of the rows it passes.
+	 */
+	PqVExpr    *quals;
+	PqBatch    *qbatch;
+	PqBatchCodes **qcodes;
+	int		   *keep;
 
 	/* ORDER BY ... LIMIT of the groups (group_top_n.c), or NULL */
 	PqGroupTopN *top_n;
@@ -323,8 +333,18 @@ grouped_begin(ForeignScanState *node, int eflags)
 		if (IsA(expr, Var))
 			pqfdw_table_reader_set_codes(tr, ((Var *) expr)->varattno);
 	}
+	/* the quals the scan's batch filter left, as one vector expression */
+	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 1) != NIL)
+	{
+		gs->quals = pqfdw_vexpr_compile(make_ands_explicit(list_nth(plan->fdw_private,
+																	PQFDW_PRIVATE_EXTRA + 1)),
+										gs->scanrelid, rows);
+		gs->keep = palloc(sizeof(int) * rows);
+	}
 	/* and the columns of function calls, computed once per entry */
 	coded = NULL;
+	if (gs->quals)
+		coded = pqfdw_vexpr_coded_inputs(gs->quals, coded);
 	for (i = 0; i < gs->nvec; i++)
 		if (gs->exprs[i] != NULL)
 			coded = pqfdw_vexpr_coded_inputs(gs->exprs[i], coded);
@@ -354,12 +374,12 @@ grouped_begin(ForeignScanState *node, int eflags)
 		if (var->vartype == NUMERICOID)
 			pqfdw_table_reader_set_unscaled(tr, var->varattno);
 	}
-	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 1)
+	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 2)
 	{
 		TupleDesc	desc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
 
 		gs->top_n = pqfdw_group_top_n_create(list_nth(plan->fdw_private,
-													  PQFDW_PRIVATE_EXTRA + 1),
+													  PQFDW_PRIVATE_EXTRA + 2),
 											 desc, CurrentMemoryContext);
 		gs->rank_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											 "parquet_fdw group ranking",
@@ -548,6 +568,71 @@ eval_vectors(PqGrouped *gs, const PqBatch *b, int n)
 			gs->vec_scales[i] = gs->vecs[i]->scale;
 }
 
+/*
+ * The rows of b the grouped scan's own quals pass, as a batch of their
+ * own (b itself when all do): keys and arguments then see only the rows
+ * PostgreSQL would aggregate, with their dictionary indices.
+ */
+static const PqBatch *
+qualified_rows(PqGrouped *gs, const PqBatch *b)
+{
+	const PqVector *q = pqfdw_vexpr_eval(gs->quals, b, b->nrows, NULL);
+	PqBatch    *c = gs->qbatch;
+	int			n = 0;
+	int			r;
+	int			i;
+
+	for (r = 0; r < b->nrows; r++)
+		if (!q->nulls[r] && q->i[r] != 0)
+			gs->keep[n++] = r;
+	if (n == b->nrows)
+		return b;
+	if (c == NULL)
+	{
+		c = gs->qbatch = palloc0(sizeof(PqBatch));
+		c->capacity = b->capacity;
+		c->natts = b->natts;
+		c->values = palloc(sizeof(Datum) * b->natts * b->capacity);
+		c->nulls = palloc(sizeof(bool) * b->natts * b->capacity);
+		c->codes = palloc0(sizeof(PqBatchCodes *) * b->natts);
+		gs->qcodes = palloc0(sizeof(PqBatchCodes *) * b->natts);
+	}
+	c->nrows = n;
+	c->ncols = b->ncols;
+	c->cols = b->cols;
+	c->converters = b->converters;
+	for (i = 0; i < b->ncols; i++)
+	{
+		int			att = b->cols[i].att;
+		const Datum *sv = b->values + pqfdw_batch_index(b, att, 0);
+		const bool *sn = b->nulls + pqfdw_batch_index(b, att, 0);
+		Datum	   *dv = c->values + pqfdw_batch_index(c, att, 0);
+		bool	   *dn = c->nulls + pqfdw_batch_index(c, att, 0);
+		const PqBatchCodes *sc = b->codes[att];
+		int			j;
+
+		for (j = 0; j < n; j++)
+		{
+			dv[j] = sv[gs->keep[j]];
+			dn[j] = sn[gs->keep[j]];
+		}
+		c->codes[att] = NULL;
+		if (sc == NULL)
+			continue;
+		if (gs->qcodes[att] == NULL)
+		{
+			gs->qcodes[att] = palloc0(sizeof(PqBatchCodes));
+			gs->qcodes[att]->codes = palloc(sizeof(uint32) * b->capacity);
+		}
+		gs->qcodes[att]->dict_id = sc->dict_id;
+		gs->qcodes[att]->dict_count = sc->dict_count;
+		for (j = 0; j < n; j++)
+			gs->qcodes[att]->codes[j] = sc->codes[gs->keep[j]];
+		c->codes[att] = gs->qcodes[att];
+	}
+	return c;
+}
+
 /* Read every batch of the table into the groups. */
 static void
 consume_table(PqGrouped *gs, ForeignScan *plan)
@@ -563,6 +648,8 @@ consume_table(PqGrouped *gs, ForeignScan *plan)
 			pqfdw_accum_reserve(gs->accs[i], 1);
 	while ((b = pqfdw_table_reader_next(tr)) != NULL)
 	{
+		if (gs->quals)
+			b = qualified_rows(gs, b);
 		eval_vectors(gs, b, b->nrows);
 		add_rows(gs, b->nrows);
 	}
@@ -694,7 +781,7 @@ static void
 explain_top_n(ForeignScan *plan, List *context, bool useprefix,
 			  ExplainState *es)
 {
-	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 1);
+	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2);
 	StringInfoData buf;
 	ListCell   *lc;
 
@@ -751,7 +838,13 @@ grouped_explain(ForeignScanState *node, ExplainState *es)
 	if (keys.len > 0)
 		appendStringInfo(&aggs, " GROUP BY %s", keys.data);
 	ExplainPropertyText("Parquet Aggregate", aggs.data, es);
-	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 1)
+	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 1) != NIL)
+		ExplainPropertyText("Parquet Row Filter",
+							deparse_expression((Node *) make_ands_explicit(list_nth(plan->fdw_private,
+																					PQFDW_PRIVATE_EXTRA + 1)),
+											   context, useprefix, false),
+							es);
+	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 2)
 		explain_top_n(plan, context, useprefix, es);
 	pqfdw_scan_explain(gs->scan, node, es);
 	if (es->analyze && gs->started)

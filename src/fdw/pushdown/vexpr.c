@@ -273,6 +273,8 @@ eval_var(PqVExpr *e, const PqBatch *b, int n, const bool *skip)
 	int			r;
 
 	e->out.codes = NULL;
+	e->var_codes = b->codes[e->att] && b->codes[e->att]->dict_id != 0 ?
+		b->codes[e->att] : NULL;
 	if (skip)
 	{
 		for (r = 0; r < n; r++)

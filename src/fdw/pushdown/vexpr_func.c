@@ -326,13 +326,13 @@ use_dictionary(PqVFunc *f, const PqBatchCodes *bc, PqVKind kind)
 
 /* Row r's own call: the argument's value or NULL. */
 static void
-row_call(PqVExpr *e, PqVFunc *f, int r, const PqVector *a)
+row_call(PqVExpr *e, PqVFunc *f, int r, const PqVector *a, const bool *skip)
 {
 	FunctionCallInfo fc = f->fcinfo;
 	MemoryContext old;
 	Datum		d;
 
-	if (a->nulls[r] && f->strict)
+	if (a->nulls[r] && (f->strict || (skip && skip[r])))
 	{
 		set_result(e, r, (Datum) 0, true);
 		return;
@@ -347,32 +347,34 @@ row_call(PqVExpr *e, PqVFunc *f, int r, const PqVector *a)
 }
 
 /*
- * Rows by dictionary index: compute the indices rows name for the first
- * time, then gather.  Rows without one (NULLs, values of pages that fell
- * back from the dictionary) get their own calls.
+ * Rows by dictionary index bc: compute the indices rows name for the first
+ * time, then gather.  Rows without one (NULLs, rows the skip mask left
+ * NULL, values of pages that fell back from the dictionary) get their own
+ * calls, or none.
  */
 static void
-eval_by_code(PqVExpr *e, PqVFunc *f, int n, const PqVector *a)
+eval_by_code(PqVExpr *e, PqVFunc *f, int n, const PqVector *a,
+			 const PqBatchCodes *bc, const bool *skip)
 {
-	const uint32 *codes = a->codes->codes;
+	const uint32 *codes = bc->codes;
 	PqVKind		kind = e->out.kind;
 	int			r;
 
-	use_dictionary(f, a->codes, kind);
+	use_dictionary(f, bc, kind);
 	for (r = 0; r < n; r++)
 	{
 		uint32		code = codes[r];
 
-		if (code != PQFDW_NO_CODE && !f->done[code])
+		if (code != PQFDW_NO_CODE && !a->nulls[r] && !f->done[code])
 			compute_entry(e, f, code, vector_datum(a, r));
 	}
 	for (r = 0; r < n; r++)
 	{
 		uint32		code = codes[r];
 
-		if (code == PQFDW_NO_CODE)
+		if (code == PQFDW_NO_CODE || a->nulls[r])
 		{
-			row_call(e, f, r, a);
+			row_call(e, f, r, a, skip);
 			continue;
 		}
 		e->nbuf[r] = f->cnull[code];
@@ -441,13 +443,22 @@ pqfdw_vexpr_func_apply(PqVExpr *e, int n, const bool *skip)
 	}
 	e->out.codes = NULL;
 	e->out.scale = 0;
-	if (a != NULL && a->codes != NULL && a->codes->dict_id != 0 &&
-		!f->null_const && a->kind != PQV_DECIMAL)
+	if (a != NULL)
 	{
-		/* indices come only without skip (eval_var) */
-		eval_by_code(e, f, n, a);
-		e->out.codes = a->codes;
-		return;
+		const PqBatchCodes *bc = a->codes;
+
+		/* a column's indices under a skip mask too (its rows then NULL) */
+		if (bc == NULL && e->args[0]->op == VOP_VAR)
+			bc = e->args[0]->var_codes;
+		if (bc != NULL && bc->dict_id != 0 && !f->null_const &&
+			a->kind != PQV_DECIMAL)
+		{
+			eval_by_code(e, f, n, a, bc, skip);
+			/* handed on only without a mask, as eval_var hands them */
+			if (skip == NULL)
+				e->out.codes = bc;
+			return;
+		}
 	}
 	eval_by_row(e, f, n, skip);
 }

@@ -68,6 +68,8 @@ struct PqVExpr
 	int64		const_i;
 	double		const_d;
 	struct PqVFunc *fn;			/* VOP_FUNC */
+	const PqBatchCodes *var_codes;	/* VOP_VAR: the column's dictionary
+									 * indices, under a skip mask too */
 };
 
 /* Operators by function: what they compute (their types are the Expr's). */

@@ -112,7 +112,10 @@ enum PqfdwPrivateIndex
 								 * fdw_exprs: the file clauses follow them,
 								 * pqfdw_plan_hash() of all files) */
 	PQFDW_PRIVATE_EXTRA			/* grouped scans: their number of grouping
-								 * keys; top-N scans: (count, offset, sort
+								 * keys, then the quals they evaluate as
+								 * vector expressions, then (count, offset,
+								 * sort keys) for ORDER BY ... LIMIT of the
+								 * groups; top-N scans: (count, offset, sort
 								 * keys: (attnum, sortop, collation,
 								 * nulls_first) IntLists) */
 };
