@@ -22,7 +22,6 @@
  */
 #include "postgres.h"
 
-#include "access/stratnum.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
@@ -790,14 +789,10 @@ explain_top_n(ForeignScan *plan, List *context, bool useprefix,
 	{
 		List	   *key = lfirst(lc);
 		TargetEntry *tle = list_nth(plan->fdw_scan_tlist, linitial_int(key));
-		Oid			opfamily;
-		Oid			opcintype;
-		int16		strategy;
-		bool		desc;
+		bool		desc = false;
 
-		desc = get_ordering_op_properties(lsecond_int(key), &opfamily,
-										  &opcintype, &strategy) &&
-			strategy == BTGreaterStrategyNumber;
+		/* reverse: the operator is its family's ">" */
+		(void) get_equality_op_for_ordering_op(lsecond_int(key), &desc);
 		appendStringInfo(&buf, "%s%s%s%s", buf.len ? ", " : "",
 						 deparse_expression((Node *) tle->expr, context,
 											useprefix, false),
