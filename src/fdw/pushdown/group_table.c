@@ -493,7 +493,6 @@ int
 pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 						 int32 *gids)
 {
-	uint64		ids[PQFDW_MEMO_MAX_KEYS];
 	int			rows[PQFDW_PROBE_AHEAD];
 	int			r;
 
@@ -526,11 +525,15 @@ pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 	gt->memo_gen++;
 	for (r = 0; r < n;)
 	{
+		uint64		miss_ids[PQFDW_PROBE_AHEAD][PQFDW_MEMO_MAX_KEYS];
+		uint32		miss_null[PQFDW_PROBE_AHEAD];
+		uint32		miss_m[PQFDW_PROBE_AHEAD];
 		int			nmiss = 0;
 		int			i;
 
 		for (; r < n && nmiss < PQFDW_PROBE_AHEAD; r++)
 		{
+			uint64	   *ids = miss_ids[nmiss];
 			uint32		nullmask;
 			uint32		m = identity_hash(gt, keys, r, ids, &nullmask) &
 			(PQFDW_MEMO_SIZE - 1);
@@ -540,20 +543,23 @@ pqfdw_group_table_lookup(PqGroupTable *gt, const PqVector **keys, int n,
 				gt->memo_null[m] == nullmask && ids_equal(mids, ids, gt->nkeys))
 				gids[r] = gt->memo_gid[m];
 			else
+			{
+				miss_null[nmiss] = nullmask;
+				miss_m[nmiss] = m;
 				rows[nmiss++] = r;
+			}
 		}
 		find_groups(gt, keys, rows, nmiss, gids);
+		/* the misses enter the memo with the identities computed above */
 		for (i = 0; i < nmiss; i++)
 		{
-			uint32		nullmask;
-			uint32		m = identity_hash(gt, keys, rows[i], ids, &nullmask) &
-			(PQFDW_MEMO_SIZE - 1);
-			uint64	   *mids = gt->memo_ids + (size_t) m * gt->nkeys;
+			uint32		m = miss_m[i];
 
 			gt->memo_gen_of[m] = gt->memo_gen;
-			gt->memo_null[m] = nullmask;
+			gt->memo_null[m] = miss_null[i];
 			gt->memo_gid[m] = gids[rows[i]];
-			memcpy(mids, ids, sizeof(uint64) * gt->nkeys);
+			memcpy(gt->memo_ids + (size_t) m * gt->nkeys, miss_ids[i],
+				   sizeof(uint64) * gt->nkeys);
 		}
 	}
 	return 0;
