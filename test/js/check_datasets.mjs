@@ -65,6 +65,10 @@ const plannedFiles = (plan) => {
   const m = /Files: (\d+) of (\d+) \(pruned by partition: (\d+)\)/.exec(plan);
   return m ? { planned: +m[1], total: +m[2], pruned: +m[3] } : null;
 };
+const skippedDirs = (plan) => { const m = /Partition Directories Skipped: (\d+)/.exec(plan); return m ? +m[1] : 0; };
+// Every directory below root (fs), deepest last.
+const dirsBelow = (root) => fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory())
+  .flatMap((e) => { const d = path.join(root, e.name); return [d, ...dirsBelow(d)]; });
 const sumRuntime = (plan) => [...plan.matchAll(/Files Pruned at Run Time: (\d+)/g)].reduce((s, m) => s + +m[1], 0);
 
 // ------------------------------------------------------------------ data
@@ -92,6 +96,7 @@ ownAll(DIR);
 
 const HIVE = `read_parquet(${sqlString(TREE + '/**/*.parquet')}, hive_partitioning = true, hive_types = {'part': INT, 'tag': VARCHAR, 'd': DATE}, filename = true, file_row_number = true)`;
 const nfiles = (await duckQuery(`SELECT count(DISTINCT filename) FROM ${HIVE}`)).rows[0][0];
+const allFiles = (await duckQuery(`SELECT DISTINCT filename FROM ${HIVE}`)).rows.map((r) => r[0]);
 
 // also when it runs alone (TEST_ONLY=datasets)
 await q('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
@@ -129,10 +134,38 @@ for (const qual of QUALS) {
   const plan = await explain(`SELECT id, s FROM ds_hive WHERE ${qual}`);
   const f = plannedFiles(plan);
   const p = sameRows(pgRows, dk.rows);
+  // The walk never lists a directory below which DuckDB finds no row: the
+  // topmost such directories are skipped, their files never counted (when
+  // every file is ruled out, one stands for them and is pruned).
+  const hits = new Set((await duckQuery(`SELECT DISTINCT filename FROM ${HIVE} WHERE ${qual}`)).rows.map((r) => r[0]));
+  const empty = (d) => ![...hits].some((h) => h.startsWith(d + '/'));
+  const skipped = dirsBelow(TREE).filter((d) => empty(d) && (path.dirname(d) === TREE || !empty(path.dirname(d))));
+  const inSkipped = allFiles.filter((x) => skipped.some((d) => x.startsWith(d + '/'))).length;
+  const listed = Number(nfiles) - inSkipped + (matching === 0 ? 1 : 0);
   if (!f) p.push(`no Files line in ${plan}`);
-  else if (f.planned !== matching || f.total !== Number(nfiles) || f.pruned !== Number(nfiles) - matching)
-    p.push(`Files: ${f.planned} of ${f.total} (pruned ${f.pruned}); DuckDB finds rows in ${matching} of ${nfiles}`);
-  check(`pruning: ${qual} (${matching} of ${nfiles} files)`, p);
+  else if (f.planned !== matching || f.total !== listed || f.pruned !== listed - matching)
+    p.push(`Files: ${f.planned} of ${f.total} (pruned ${f.pruned}); DuckDB finds rows in ${matching} of ${nfiles}, ${listed} outside the ${skipped.length} directories to skip`);
+  if (skippedDirs(plan) !== skipped.length)
+    p.push(`Partition Directories Skipped: ${skippedDirs(plan)}, expected ${skipped.length}`);
+  check(`pruning: ${qual} (${matching} of ${nfiles} files, ${skipped.length} directories never listed)`, p);
+}
+
+{
+  // a "**" glob walks the tree as a directory does; hive_partitioning
+  // 'false' has no partition columns, so it lists every directory
+  await q(`CREATE FOREIGN TABLE ds_glob (id bigint, part int, tag text) SERVER ds_stage OPTIONS (filename ${sqlString(TREE + '/**/*.parquet')})`);
+  await q(`CREATE FOREIGN TABLE ds_flat (id bigint, s text) SERVER ds_stage OPTIONS (filename ${sqlString(TREE)}, hive_partitioning 'false')`);
+  const pgRows = await qa('SELECT count(*), sum(id) FROM ds_glob WHERE part = 5 AND tag = \'plain\'');
+  const dk = await duckQuery(`SELECT count(*), sum(id) FROM ${HIVE} WHERE part = 5 AND tag = 'plain'`);
+  const p = sameRows(pgRows, dk.rows);
+  const plan = await explain('SELECT id FROM ds_glob WHERE part = 5 AND tag = \'plain\'');
+  // 6 other part= directories, and 7 other tag= directories below part=5
+  if (skippedDirs(plan) !== 6 + 7) p.push(`Partition Directories Skipped: ${skippedDirs(plan)}, expected 13`);
+  const flat = await explain('SELECT id FROM ds_flat WHERE s = \'s1\'');
+  if (skippedDirs(flat) !== 0 || !/Files: 280 of 280|Parquet Files: .*\(27[0-9] more\)/.test(flat))
+    p.push(`hive_partitioning 'false' lists all files: ${flat}`);
+  check('pruning: a ** glob skips partitions as a directory does; hive_partitioning false skips none', p);
+  await q('DROP FOREIGN TABLE ds_glob, ds_flat');
 }
 
 // --------------------------------------------------------------- runtime
@@ -151,6 +184,39 @@ for (const [part, tag] of [[2, 'plain'], [6, 'a/b'], [9, 'none']]) {
   check(`runtime: generic plan part = ${part}, tag = ${tag}`, p);
 }
 await q('DEALLOCATE ds_p');
+{
+  // A generic plan whose constant quals narrowed the walk: later
+  // executions list the tree again with the plan's file clauses, so an
+  // unchanged tree needs no new file list, a file added to a kept
+  // partition is read, and one added to a skipped partition is not.
+  const small = path.join(DIR, 'walked');
+  fs.rmSync(small, { recursive: true, force: true });
+  await duckQuery(`COPY (SELECT i AS id, (i % 5)::INT AS k FROM range(100) t(i)) TO ${sqlString(small)} (FORMAT parquet, PARTITION_BY (k))`);
+  ownAll(small);
+  await q(`CREATE FOREIGN TABLE ds_walked (id bigint, k int) SERVER ds_stage OPTIONS (filename ${sqlString(small)})`);
+  await q('PREPARE ds_w(bigint) AS SELECT count(*), sum(id) FROM ds_walked WHERE k = 2 AND id > $1');
+  const duckAnswer = async () => (await duckQuery(`SELECT count(*), sum(id) FROM read_parquet(${sqlString(small + '/**/*.parquet')}, hive_partitioning = true) WHERE k = 2 AND id > 10`)).rows;
+  const p = [];
+  for (let i = 0; i < 2; i++)
+    p.push(...sameRows(await qa('EXECUTE ds_w(10)'), await duckAnswer()).map((x) => `unchanged tree: ${x}`));
+  const plan = await explain('EXECUTE ds_w(10)');
+  if (skippedDirs(plan) !== 4) p.push(`Partition Directories Skipped: ${skippedDirs(plan)}, expected 4`);
+  // the plan's own file: the other partitions were not listed again
+  if (sumRuntime(plan) !== 0 || !/Parquet File: \S*k=2\//.test(plan))
+    p.push(`the executor listed other partitions: ${plan}`);
+  const addFile = async (k, first) => {
+    const file = path.join(small, `k=${k}`, 'added.parquet');
+    await duckQuery(`COPY (SELECT (${first} + i)::BIGINT AS id FROM range(7) t(i)) TO ${sqlString(file)} (FORMAT parquet)`);
+    fs.chmodSync(file, 0o644);
+  };
+  await addFile(2, 1000);
+  p.push(...sameRows(await qa('EXECUTE ds_w(10)'), await duckAnswer()).map((x) => `a file added to k=2: ${x}`));
+  await addFile(3, 2000);
+  p.push(...sameRows(await qa('EXECUTE ds_w(10)'), await duckAnswer()).map((x) => `a file added to k=3: ${x}`));
+  check('runtime: a generic plan over a walk its constant quals narrowed sees files added to kept partitions only', p);
+  await q('DEALLOCATE ds_w');
+  await q('DROP FOREIGN TABLE ds_walked');
+}
 await q('RESET plan_cache_mode');
 {
   await q('DROP TABLE IF EXISTS ds_parts');

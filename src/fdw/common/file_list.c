@@ -111,7 +111,31 @@ typedef struct Walk
 	HTAB	   *seen;			/* DirId of each directory listed */
 	List	   *linked;			/* WalkEntry * of linked directories to walk */
 	List	   *linked_depth;	/* their depths */
+	const PqfdwPrefixFilter *filter;	/* or NULL */
+	List	   *excluded;		/* WalkEntry * of directories it ruled out */
 } Walk;
+
+/*
+ * Whether the filter rules out a key=value directory.  Only such a
+ * directory can: one without "=" adds no partition value to the files
+ * below it, so its parent's verdict (kept) holds for it.
+ */
+static bool
+excluded_dir(Walk *w, WalkEntry *e)
+{
+	const char *slash = strrchr(e->path, '/');
+	char	   *dir_url;
+	bool		keep;
+
+	if (w->filter == NULL || strchr(slash ? slash + 1 : e->path, '=') == NULL)
+		return false;
+	dir_url = psprintf("%s/", e->path);
+	keep = w->filter->may_match(dir_url, w->filter->arg);
+	pfree(dir_url);
+	if (!keep)
+		w->excluded = lappend(w->excluded, e);
+	return !keep;
+}
 
 static void
 walk_dir(Walk *w, const char *dir, const char *rel, int depth)
@@ -170,7 +194,10 @@ walk_dir(Walk *w, const char *dir, const char *rel, int depth)
 		struct stat st;
 
 		if (e->kind == PQFDW_DIRENT_DIR)
-			walk_dir(w, e->path, e->sub, depth + 1);
+		{
+			if (!excluded_dir(w, e))
+				walk_dir(w, e->path, e->sub, depth + 1);
+		}
 		else if (e->kind == PQFDW_DIRENT_FILE)
 		{
 			if (w->keep(e->sub, w->arg))
@@ -180,6 +207,8 @@ walk_dir(Walk *w, const char *dir, const char *rel, int depth)
 			continue;			/* removed meanwhile, or a dangling link */
 		else if (S_ISDIR(st.st_mode))
 		{
+			if (excluded_dir(w, e))
+				continue;
 			w->linked = lappend(w->linked, e);
 			w->linked_depth = lappend_int(w->linked_depth, depth + 1);
 		}
@@ -191,17 +220,67 @@ walk_dir(Walk *w, const char *dir, const char *rel, int depth)
 	}
 }
 
+/*
+ * The first file keep() accepts below dir (top_len: the length of the
+ * walk's top in its paths), or NULL; symbolic links are not followed.
+ */
+static char *
+first_kept_below(Walk *w, const char *dir, size_t top_len, int depth)
+{
+	const PqfdwDirListing *listing = pqfdw_dir_listing(dir);
+	int			n = listing->n;
+	char	  **paths = palloc(sizeof(char *) * Max(n, 1));
+	bool	   *is_dir = palloc(sizeof(bool) * Max(n, 1));
+	int			i;
+
+	CHECK_FOR_INTERRUPTS();
+	if (depth > MAX_DEPTH)
+		return NULL;
+	/* copied first: listing a subdirectory may replace this listing */
+	for (i = 0; i < n; i++)
+	{
+		const PqfdwDirEntry *e = &listing->entries[i];
+
+		paths[i] = pqfdw_hidden_name(e->name) || e->kind == PQFDW_DIRENT_OTHER ?
+			NULL : psprintf("%s/%s", dir, e->name);
+		is_dir[i] = e->kind == PQFDW_DIRENT_DIR;
+	}
+	for (i = 0; i < n; i++)
+	{
+		char	   *found;
+
+		if (paths[i] == NULL)
+			continue;
+		if (!is_dir[i])
+			found = w->keep(paths[i] + top_len, w->arg) ? paths[i] : NULL;
+		else
+			found = first_kept_below(w, paths[i], top_len, depth + 1);
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+/*
+ * A walk with a filter: directories it rules out are neither listed nor
+ * stat()ed.  When it rules out every file, one file of a ruled-out
+ * directory stands for them, so that the plan prunes that file by its
+ * partition values (an empty result) where an empty directory is an
+ * error; without one, the caller's listing without the filter decides.
+ */
 static void
 walk(const char *dir, bool (*keep) (const char *rel, void *arg), void *arg,
-	 List **out, bool *sorted)
+	 const PqfdwPrefixFilter *filter, List **out, bool *sorted)
 {
 	Walk		w;
 	HASHCTL		ctl;
+	ListCell   *lc;
 	int			i;
 
 	memset(&w, 0, sizeof(w));
 	w.keep = keep;
 	w.arg = arg;
+	w.filter = filter;
 	w.out = *out;
 	w.sorted = *sorted;
 	ctl.keysize = sizeof(DirId);
@@ -217,6 +296,17 @@ walk(const char *dir, bool (*keep) (const char *rel, void *arg), void *arg,
 
 		walk_dir(&w, e->path, e->sub, list_nth_int(w.linked_depth, i));
 		w.sorted = false;
+	}
+	foreach(lc, w.excluded)
+	{
+		WalkEntry  *e = lfirst(lc);
+		char	   *found;
+
+		if (list_length(w.out) > list_length(*out))
+			break;
+		found = first_kept_below(&w, e->path, e->sub - e->path, 0);
+		if (found)
+			w.out = lappend(w.out, found);
 	}
 	hash_destroy(w.seen);
 	*out = w.out;
@@ -276,7 +366,8 @@ keep_matching(const char *rel, void *arg)
  * wildcards and keep what the remaining segments match.
  */
 static List *
-expand_starstar(const char *pattern, bool *sorted)
+expand_starstar(const char *pattern, const PqfdwPrefixFilter *filter,
+				bool *sorted)
 {
 	List	   *segs = segments(pattern);
 	StringInfoData base;
@@ -313,12 +404,13 @@ expand_starstar(const char *pattern, bool *sorted)
 		appendStringInfoChar(&base, '/');
 	if (stat(base.data, &st) != 0 || !S_ISDIR(st.st_mode))
 		return NIL;
-	walk(base.data, keep_matching, rest, &result, sorted);
+	walk(base.data, keep_matching, rest, filter, &result, sorted);
 	return result;
 }
 
 static List *
-expand_glob(const char *pattern, bool *sorted)
+expand_glob(const char *pattern, const PqfdwPrefixFilter *filter,
+			bool *sorted)
 {
 	glob_t		g;
 	List	   *result = NIL;
@@ -326,7 +418,7 @@ expand_glob(const char *pattern, bool *sorted)
 	size_t		i;
 
 	if (strstr(pattern, "**") != NULL)
-		return expand_starstar(pattern, sorted);
+		return expand_starstar(pattern, filter, sorted);
 	/* glob() sorts by the locale's collation: sorted again by bytes */
 	*sorted = false;
 	rc = glob(pattern, 0, NULL, &g);
@@ -583,9 +675,9 @@ expand_paths(const char *filename, const PqfdwRemoteId *remote,
 		if (pq_url_is_remote(item))
 			files = expand_url(item, remote, filter, &sorted);
 		else if (has_glob_chars(item))
-			files = expand_glob(item, &sorted);
+			files = expand_glob(item, filter, &sorted);
 		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
-			walk(item, keep_parquet, NULL, &files, &sorted);
+			walk(item, keep_parquet, NULL, filter, &files, &sorted);
 		else
 			files = list_make1(item);
 		if (!sorted)

@@ -428,6 +428,7 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	ListCell   *lc;
 
 	opts->filename = NULL;
+	opts->dirs_skipped = 0;
 	opts->parallel_workers = -1;
 	opts->sorted = NIL;
 	opts->hive = PQFDW_HIVE_AUTO;
@@ -462,9 +463,11 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	opts->paths = NIL;
 }
 
-void
+bool
 pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 {
+	bool		filtered = filter != NULL;
+
 	opts->paths = pqfdw_expand_paths_hashed(opts->filename, &opts->access.remote,
 											filter, &opts->paths_hash);
 
@@ -473,21 +476,25 @@ pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 	 * location (an ERROR) from a plan that prunes every file.
 	 */
 	if (opts->paths == NIL && filter != NULL)
+	{
+		filtered = false;
 		opts->paths = pqfdw_expand_paths_hashed(opts->filename,
 												&opts->access.remote, NULL,
 												&opts->paths_hash);
+	}
 	if (opts->paths == NIL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet files match \"%s\"", opts->filename),
 				 errhint("A directory must contain files named *.parquet; a pattern must match at least one file.")));
+	return filtered;
 }
 
 void
 pqfdw_get_table_options(Oid relid, Oid userid, PqfdwTableOptions *opts)
 {
 	pqfdw_get_table_options_as(relid, userid, opts);
-	pqfdw_table_files(opts, NULL);
+	(void) pqfdw_table_files(opts, NULL);
 }
 
 char *

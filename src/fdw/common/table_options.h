@@ -29,6 +29,8 @@ typedef struct PqfdwTableOptions
 	char	   *filename;		/* the option as given */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
 	uint64		paths_hash;		/* pqfdw_paths_hash(paths) */
+	int			dirs_skipped;	/* partition directories the plan's listing
+								 * left out */
 	PqfdwAccess access;			/* key ids, AAD prefix; server and role */
 	int			parallel_workers;	/* the option; -1 when not set */
 	List	   *sorted;			/* the option: PqfdwSortKey, NIL when not set */
@@ -67,10 +69,11 @@ extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
 
 /*
  * The files of options read without them: paths and paths_hash, listing
- * only what filter (or NULL) leaves of URL prefixes; an ERROR when there
- * are none.
+ * only what filter (or NULL) leaves of directories and URL prefixes; an
+ * ERROR when there are none.  False when the filter left no file and the
+ * listing without it was used.
  */
-extern void pqfdw_table_files(PqfdwTableOptions *opts,
+extern bool pqfdw_table_files(PqfdwTableOptions *opts,
 							  const PqfdwPrefixFilter *filter);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
 

@@ -132,6 +132,10 @@ extern List *pqfdw_dataset_field_clauses(const PqfdwDataset *ds,
 extern List *pqfdw_file_clauses(const PqfdwDataset *ds, List *restrictinfos,
 								Index relid);
 
+/* ... of a list of expressions (a plan's file clauses) */
+extern List *pqfdw_file_exprs(const PqfdwDataset *ds, List *exprs,
+							  Index relid);
+
 /*
  * At plan time: which files the clauses rule out with the values known
  * now (NULL when there are no clauses); *npruned counts them, *all_true
@@ -158,5 +162,33 @@ extern void pqfdw_file_pruner_reset(PqfdwFilePruner *fp);
 
 /* Files ruled out so far, over all (re)scans. */
 extern int64 pqfdw_file_pruner_pruned(PqfdwFilePruner *fp);
+
+/*
+ * dir_filter.c: a filter for walks and listings (file_list.h) ruling out
+ * the key=value directories below which clauses (expressions over relid's
+ * Vars numbered varno) would prune every file, evaluated as
+ * pqfdw_files_pruned_at_plan() does (root: NULL in the executor); skipped
+ * counts them.  Allocates in a context of its own until
+ * pqfdw_dir_filter_end().
+ */
+typedef struct PqfdwDirFilter
+{
+	PqfdwPrefixFilter filter;	/* may_match and arg: pass &df->filter */
+	struct PlannerInfo *root;
+	Oid			relid;
+	TupleDesc	tupdesc;
+	PqfdwTableOptions opts;
+	List	   *clauses;
+	Index		varno;
+	int			skipped;
+	MemoryContext cxt;			/* reset after each directory */
+} PqfdwDirFilter;
+
+extern void pqfdw_dir_filter_init(PqfdwDirFilter *df,
+								  struct PlannerInfo *root, Oid relid,
+								  TupleDesc tupdesc,
+								  const PqfdwTableOptions *opts,
+								  List *clauses, Index varno);
+extern void pqfdw_dir_filter_end(PqfdwDirFilter *df);
 
 #endif							/* PQFDW_DATASET_H */

@@ -47,7 +47,7 @@ only_file_constants(const PqfdwDataset *ds, Node *node, Index relid)
 List *
 pqfdw_file_clauses(const PqfdwDataset *ds, List *restrictinfos, Index relid)
 {
-	List	   *result = NIL;
+	List	   *exprs = NIL;
 	ListCell   *lc;
 
 	if (ds == NULL || !ds->has_virtual)
@@ -56,10 +56,27 @@ pqfdw_file_clauses(const PqfdwDataset *ds, List *restrictinfos, Index relid)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 
-		if (!ri->pseudoconstant &&
-			only_file_constants(ds, (Node *) ri->clause, relid) &&
-			!contain_volatile_functions((Node *) ri->clause))
-			result = lappend(result, ri->clause);
+		if (!ri->pseudoconstant)
+			exprs = lappend(exprs, ri->clause);
+	}
+	return pqfdw_file_exprs(ds, exprs, relid);
+}
+
+List *
+pqfdw_file_exprs(const PqfdwDataset *ds, List *exprs, Index relid)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	if (ds == NULL || !ds->has_virtual)
+		return NIL;
+	foreach(lc, exprs)
+	{
+		Node	   *clause = lfirst(lc);
+
+		if (only_file_constants(ds, clause, relid) &&
+			!contain_volatile_functions(clause))
+			result = lappend(result, clause);
 	}
 	return result;
 }

@@ -31,6 +31,7 @@ typedef struct PqfdwPlanState
 	PqfdwDataset *ds;			/* column kinds (over all files) */
 	bool		hive;			/* hive partitioning is on */
 	int			files_total;	/* files before partition pruning */
+	int			dirs_skipped;	/* partition directories never listed */
 	uint64		paths_hash;		/* pqfdw_paths_hash() of those files */
 	int			files_pruned;	/* files pruned by partition at plan time */
 	List	   *file_clauses;	/* quals that prune files at execution */

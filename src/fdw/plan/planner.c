@@ -232,7 +232,7 @@ sized_table(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Relation rel)
 
 	if (s != NULL && s->glob == root->glob && s->relid == relid &&
 		s->userid == baserel->userid && s->cxt == CurrentMemoryContext &&
-		(s->opts.hive != PQFDW_HIVE_ON ||
+		(s->opts.hive == PQFDW_HIVE_OFF ||
 		 equal(s->quals, baserel->baserestrictinfo)))
 		return s;
 	s = palloc0(sizeof(SizedTable));
@@ -241,7 +241,7 @@ sized_table(PlannerInfo *root, RelOptInfo *baserel, Oid relid, Relation rel)
 	s->userid = baserel->userid;
 	s->cxt = CurrentMemoryContext;
 	pqfdw_get_table_options_as(relid, baserel->userid, &s->opts);
-	if (s->opts.hive == PQFDW_HIVE_ON)
+	if (s->opts.hive != PQFDW_HIVE_OFF)
 		s->quals = list_copy(baserel->baserestrictinfo);
 	pqfdw_plan_table_files(root, baserel, rel, &s->opts);
 	s->ds = pqfdw_dataset_create(relid, RelationGetDescr(rel), s->opts.paths,
@@ -371,6 +371,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	st->ds = sized->ds;
 	st->hive = sized->ds->nkeys > 0;
 	st->files_total = sized->ds->nfiles;
+	st->dirs_skipped = sized->opts.dirs_skipped;
 	st->paths_hash = sized->opts.paths_hash;
 	st->file_clauses = pqfdw_file_clauses(st->ds, baserel->baserestrictinfo,
 										  baserel->relid);

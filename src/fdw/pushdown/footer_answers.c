@@ -326,9 +326,10 @@ static void
 current_files(PqFooterAggregate *fa, Relation rel)
 {
 	uint64		hash;
-	List	   *now = pqfdw_scan_files(fa->relid, fa->userid,
-									   linitial(fa->file_set), &hash);
 	List	   *clauses = lthird(fa->file_set);
+	List	   *now = pqfdw_scan_files(rel, fa->userid, linitial(fa->file_set),
+									   clauses, intVal(lsecond(fa->file_set)),
+									   &hash);
 	PqfdwTableOptions opts;
 	PqfdwDataset *ds;
 	bool	   *pruned;

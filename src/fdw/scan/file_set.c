@@ -12,7 +12,10 @@
  * now and prunes them by partition at run time (the file clauses are
  * evaluated there anyway), as a fresh plan would have.  A plan made in the
  * same statement is not listed again (pqfdw_expanded_in_statement()), so
- * an ad hoc query pays for one listing.
+ * an ad hoc query pays for one listing.  A hive dataset's plan listed only
+ * the partitions its quals leave; the executor lists with the plan's file
+ * clauses (dir_filter.c), which leave the same partitions (Params are
+ * unknown to both), so an unchanged tree compares equal.
  *
  *-------------------------------------------------------------------------
  */
@@ -20,23 +23,38 @@
 
 #include "fdw/common/file_list.h"
 #include "fdw/common/table_options.h"
+#include "fdw/dataset/dataset.h"
 #include "fdw/scan/scan.h"
 #include "nodes/value.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 
 List *
-pqfdw_scan_files(Oid relid, Oid userid, List *planned_hash, uint64 *hash)
+pqfdw_scan_files(Relation rel, Oid userid, List *planned_hash,
+				 List *file_clauses, Index varno, uint64 *hash)
 {
+	Oid			relid = RelationGetRelid(rel);
 	PqfdwTableOptions opts;
 	uint64		want = pqfdw_plan_hash_value(planned_hash);
-	List	   *paths;
+	List	   *paths = NIL;
 
 	*hash = want;
 	pqfdw_get_table_options_as(relid, userid, &opts);
 	if (pqfdw_expanded_in_statement(opts.filename, want))
 		return NIL;
-	paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote, NULL,
-									  hash);
+	if (opts.hive != PQFDW_HIVE_OFF && file_clauses != NIL)
+	{
+		PqfdwDirFilter df;
+
+		pqfdw_dir_filter_init(&df, NULL, relid, RelationGetDescr(rel), &opts,
+							  file_clauses, varno);
+		paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote,
+										  &df.filter, hash);
+		pqfdw_dir_filter_end(&df);
+	}
+	if (paths == NIL)
+		paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote,
+										  NULL, hash);
 	if (*hash == want)
 		return NIL;
 	if (paths == NIL)

@@ -72,6 +72,7 @@ struct PqScanState
 	bool		hive;
 	int			files_total;
 	int			files_pruned_plan;
+	int			dirs_skipped;	/* by the plan's listing */
 	uint64		paths_hash;		/* of all files: workers check the leader's */
 	List	   *file_clauses;	/* of fdw_exprs, evaluated per file */
 	PqfdwFilePruner *file_pruner;
@@ -135,6 +136,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->hive = intVal(linitial(dataset));
 	st->files_total = intVal(lsecond(dataset));
 	st->files_pruned_plan = intVal(lthird(dataset));
+	st->dirs_skipped = intVal(list_nth(dataset, 5));
 	nvalues = intVal(lfourth(dataset));
 	plan_relid = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_RELID));
 	if (plan_relid != st->scanrelid)
@@ -158,8 +160,10 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 		st->paths_hash = pqfdw_plan_hash_value(list_nth(dataset, 4));
 	else
 	{
-		now = pqfdw_scan_files(st->relid, pqfdw_scan_check_as_user(node),
-							   list_nth(dataset, 4), &st->paths_hash);
+		now = pqfdw_scan_files(rel, pqfdw_scan_check_as_user(node),
+							   list_nth(dataset, 4),
+							   list_copy_tail(plan->fdw_exprs, nvalues),
+							   st->scanrelid, &st->paths_hash);
 		if (now != NIL)
 		{
 			st->paths = now;
@@ -417,6 +421,9 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 	pqfdw_explain_files(st->paths, es);
 	pqfdw_explain_file_counts(list_length(st->paths), st->files_total,
 							  st->files_pruned_plan, st->hive, es);
+	if (st->dirs_skipped > 0)
+		ExplainPropertyInteger("Partition Directories Skipped", NULL,
+							   st->dirs_skipped, es);
 	if (es->analyze && st->file_pruner)
 		ExplainPropertyInteger("Files Pruned at Run Time", NULL,
 							   pqfdw_file_pruner_pruned(st->file_pruner), es);

@@ -110,7 +110,8 @@ enum PqfdwPrivateIndex
 	PQFDW_PRIVATE_DATASET,		/* (hive on, files before and pruned by
 								 * partition at plan time, prune values in
 								 * fdw_exprs: the file clauses follow them,
-								 * pqfdw_plan_hash() of all files) */
+								 * pqfdw_plan_hash() of all files, partition
+								 * directories never listed) */
 	PQFDW_PRIVATE_EXTRA			/* grouped scans: their number of grouping
 								 * keys, then the quals they evaluate as
 								 * vector expressions, then (count, offset,
@@ -125,9 +126,11 @@ enum PqfdwPrivateIndex
  * (planned_hash: pqfdw_plan_hash() of the expanded filename option), else
  * the files named now (never NIL: no file is an ERROR); *hash is theirs.
  * userid: the plan's checkAsUser (listing with its user mapping).
+ * file_clauses (Vars numbered varno): the plan's, which its listing of a
+ * hive dataset left the partitions of; listed again the same way.
  */
-extern List *pqfdw_scan_files(Oid relid, Oid userid, List *planned_hash,
-							  uint64 *hash);
+extern List *pqfdw_scan_files(Relation rel, Oid userid, List *planned_hash,
+							  List *file_clauses, Index varno, uint64 *hash);
 extern List *pqfdw_plan_hash(uint64 hash);
 extern uint64 pqfdw_plan_hash_value(List *pair);
 
