@@ -99,6 +99,43 @@ SELECT q, c.*, (SELECT string_agg(l, '; ') FROM tn_skipped(replace(q, 'TBL', 'tn
 DROP FOREIGN TABLE tn_pages;
 DROP TABLE tn_pages_src;
 
+-- late materialization: only the sort keys and the filter's columns are
+-- read while rows compete; the other columns (arrays, composites, jsonb,
+-- NULLs among them) are read for the rows returned only
+SELECT * FROM tn_same('SELECT * FROM TBL ORDER BY ratio DESC NULLS LAST, id LIMIT 7');
+SELECT * FROM tn_same('SELECT * FROM TBL WHERE name LIKE ''n1%'' ORDER BY day, id LIMIT 6 OFFSET 3');
+SELECT * FROM tn_same('SELECT id, doc, tags, pair, amount FROM TBL WHERE grp = 4 ORDER BY amount NULLS FIRST, id DESC LIMIT 20');
+SELECT * FROM tn_same('SELECT doc, pair, id, tags FROM TBL ORDER BY name, id LIMIT 30');
+SELECT * FROM tn_same('SELECT * FROM TBL WHERE id < 20 ORDER BY id DESC LIMIT 100');
+-- the 30 rows returned lie in as many row groups of 2000 rows as par_src's
+-- ids say, and only those are read for the other columns
+CREATE FUNCTION tn_late(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, BUFFERS OFF, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line ~ 'Late (Columns|Rows|Row Groups)' THEN
+            RETURN NEXT btrim(line);
+        END IF;
+    END LOOP;
+END $$;
+SELECT * FROM tn_late('SELECT doc, pair, id, tags FROM par_one ORDER BY name, id LIMIT 30');
+SELECT count(DISTINCT (id - 1) / 2000) AS row_groups
+  FROM (SELECT id FROM par_src ORDER BY name, id LIMIT 30) s;
+SET parquet_fdw.enable_late_materialization = off;
+SELECT * FROM tn_late('SELECT doc, pair, id, tags FROM par_one ORDER BY name, id LIMIT 30');
+SELECT * FROM tn_same('SELECT * FROM TBL ORDER BY ratio DESC NULLS LAST, id LIMIT 7');
+RESET parquet_fdw.enable_late_materialization;
+-- rescans: a parameterized top-N per outer row
+SELECT g, x.* FROM generate_series(1, 3) g,
+  LATERAL (SELECT id, name, day, tags FROM par_one WHERE grp = g ORDER BY ratio DESC NULLS LAST, id LIMIT 2) x
+EXCEPT ALL
+SELECT g, x.* FROM generate_series(1, 3) g,
+  LATERAL (SELECT id, name, day, tags FROM par_src WHERE grp = g ORDER BY ratio DESC NULLS LAST, id LIMIT 2) x;
+SELECT count(*) FROM generate_series(1, 3) g,
+  LATERAL (SELECT id, name, day, tags FROM par_one WHERE grp = g ORDER BY ratio DESC NULLS LAST, id LIMIT 2) x;
+DROP FUNCTION tn_late(text);
+
 -- with workers: each process keeps the best LIMIT + OFFSET rows of the row
 -- groups it claims, sorted; Gather Merge and PostgreSQL's Limit combine them
 SET max_parallel_workers_per_gather = 2;
@@ -111,6 +148,8 @@ SELECT * FROM tn_same('SELECT id, grp, name FROM TBL ORDER BY grp NULLS FIRST, n
 SELECT * FROM tn_same('SELECT id, amount FROM TBL ORDER BY amount DESC, id LIMIT 4 OFFSET 10');
 SELECT * FROM tn_same('SELECT id, grp FROM TBL WHERE grp = 3 AND id > 30000 ORDER BY id LIMIT 5');
 SELECT * FROM tn_same('SELECT id FROM TBL WHERE id < 20 ORDER BY id DESC LIMIT 100');
+SELECT * FROM tn_same('SELECT * FROM TBL ORDER BY ratio DESC NULLS LAST, id LIMIT 7');
+SELECT * FROM tn_same('SELECT doc, pair, id, tags FROM TBL WHERE name LIKE ''n1%'' ORDER BY name, id LIMIT 30 OFFSET 5');
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

@@ -188,7 +188,7 @@ static void
 test_empty_pages(void)
 {
 	static const int encodings[] = {PQ_ENC_PLAIN, PQ_ENC_RLE_DICTIONARY,
-		PQ_ENC_DELTA_BINARY_PACKED, PQ_ENC_BYTE_STREAM_SPLIT};
+	PQ_ENC_DELTA_BINARY_PACKED, PQ_ENC_BYTE_STREAM_SPLIT};
 	PqValueDecoder d;
 	int32		o[1];
 	int			i;
@@ -234,6 +234,50 @@ test_dictionary_indices(void)
 	pq_valdec_read_indices(&d, 12, out, 1);
 	for (i = 0; i < 12; i++)
 		CHECK_EQ_INT(out[i], 0);
+}
+
+/*
+ * pq_valdec_skip: dictionary indices and PLAIN fixed-width values are
+ * stepped over (the next read returns the value after them; past the
+ * page's data is corrupt); byte arrays, booleans and DELTA need decoding,
+ * so it consumes nothing and says so.
+ */
+static void
+test_valdec_skip(void)
+{
+	static const uint32 expect[12] = {0, 1, 2, 0, 1, 2, 0, 1, 3, 3, 3, 3};
+	static const uint8 i32[] = {0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00,
+	0x03, 0x00, 0x00, 0x00};
+	PqValueDecoder d;
+	uint32		out[12];
+	int32		o32[1];
+	PqByteArray ba[1];
+	int			skip;
+
+	for (skip = 0; skip < 12; skip++)
+	{
+		valdec(&d, PQ_ENC_RLE_DICTIONARY, PQ_BYTE_ARRAY, 0, dict_page,
+			   sizeof(dict_page), 12);
+		CHECK(pq_valdec_skip(&d, skip));
+		pq_valdec_read_indices(&d, 12 - skip, out, 4);
+		CHECK(memcmp(out, expect + skip, sizeof(uint32) * (12 - skip)) == 0);
+	}
+	valdec(&d, PQ_ENC_RLE_DICTIONARY, PQ_BYTE_ARRAY, 0, dict_page,
+		   sizeof(dict_page), 12);
+	CHECK_ERROR(pq_valdec_skip(&d, 13), ERRCODE_DATA_CORRUPTED);
+
+	valdec(&d, PQ_ENC_PLAIN, PQ_INT32, 0, i32, sizeof(i32), 3);
+	CHECK(pq_valdec_skip(&d, 2));
+	pq_valdec_read_fixed(&d, 1, o32);
+	CHECK_EQ_INT(o32[0], 3);
+	/* the page says 4 values, its data holds 3 */
+	valdec(&d, PQ_ENC_PLAIN, PQ_INT32, 0, i32, sizeof(i32), 4);
+	CHECK_ERROR(pq_valdec_skip(&d, 4), ERRCODE_DATA_CORRUPTED);
+
+	valdec(&d, PQ_ENC_PLAIN, PQ_BYTE_ARRAY, 0, "\x01\0\0\0x\x01\0\0\0y", 10, 2);
+	CHECK(!pq_valdec_skip(&d, 1));
+	pq_valdec_read_byte_array(&d, 1, ba);
+	CHECK(ba[0].len == 1 && ba[0].ptr[0] == 'x');
 }
 
 static void
@@ -650,6 +694,7 @@ suite_plain(void)
 	ut_run("valdec: empty pages", test_empty_pages);
 	ut_run("valdec: dictionary indices", test_dictionary_indices);
 	ut_run("valdec: dictionary corrupt", test_dictionary_corrupt);
+	ut_run("valdec: skipping values", test_valdec_skip);
 	ut_run("valdec: RLE booleans", test_rle_boolean);
 	ut_run("valdec: RLE booleans corrupt", test_rle_boolean_corrupt);
 	ut_run("valdec: invalid combinations", test_invalid_combinations);

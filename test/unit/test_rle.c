@@ -891,6 +891,64 @@ test_rle_roundtrip(void)
 	}
 }
 
+/*
+ * Skips interleaved with reads, at every width: each read returns the
+ * values the encoder was given at that position, so a skip passed over
+ * exactly its values (within RLE runs, whole bit-packed groups, and a
+ * group partly read); a skip past the end stops at the last value.
+ */
+static void
+test_rle_skip(void)
+{
+	int			bw;
+
+	ut_rng_seed(11);
+	for (bw = 0; bw <= 32; bw++)
+	{
+		int			n = 6000;
+		uint32	   *vals = palloc(sizeof(uint32) * n);
+		uint32	   *out = palloc(sizeof(uint32) * 80);
+		PqBuffer	buf;
+		PqRleEncoder e;
+		PqRleDecoder d;
+		int			i = 0;
+		int			at = 0;
+
+		while (i < n)
+		{
+			int			run = 1 + (int) (ut_rng_next() % 40);
+			bool		repeat = (ut_rng_next() & 1) != 0;
+			uint32		v = (uint32) (ut_rng_next() & mask64(bw));
+
+			for (; run > 0 && i < n; run--)
+				vals[i++] = repeat ? v : (uint32) (ut_rng_next() & mask64(bw));
+		}
+		pq_buffer_init(&buf, 0);
+		pq_rle_encoder_init(&e, &buf, bw);
+		for (i = 0; i < n; i++)
+			pq_rle_encoder_put(&e, vals[i]);
+		pq_rle_encoder_flush(&e);
+
+		pq_rle_init(&d, ut_exact_copy(buf.data, buf.len), buf.len, bw);
+		while (at < n)
+		{
+			int			skip = (int) (ut_rng_next() % 90);
+			int			want = 1 + (int) (ut_rng_next() % 20);
+
+			skip = Min(skip, n - at);
+			CHECK_EQ_INT(pq_rle_skip(&d, skip), skip);
+			at += skip;
+			want = Min(want, n - at);
+			CHECK_EQ_INT(pq_rle_read_u32(&d, out, want), want);
+			for (i = 0; i < want; i++)
+				CHECK_EQ_INT(out[i], vals[at + i]);
+			at += want;
+		}
+		/* only zero padding of the last group can follow */
+		CHECK(pq_rle_skip(&d, 8) < 8);
+	}
+}
+
 void
 suite_bitpack_rle(void)
 {
@@ -913,4 +971,5 @@ suite_bitpack_rle(void)
 	ut_run("levels: deprecated BIT_PACKED", test_levels_bit_packed);
 	ut_run("rle encoder: hand vectors", test_rle_encoder_vectors);
 	ut_run("rle encoder: round trip, widths 0..32", test_rle_roundtrip);
+	ut_run("rle: skips between reads, widths 0..32", test_rle_skip);
 }

@@ -18,6 +18,15 @@
  * of the other pages, intersected with those the scan's quals left).  At
  * the end the kept rows are sorted and returned after OFFSET.
  *
+ * Late materialization: only the sort keys and the columns the filter
+ * tests are read while the rows compete; a kept row remembers its file
+ * and row number, and the other columns are read for the rows returned
+ * only, by a reader of each of their files that fetches only the row
+ * groups (and, with a page index, the pages) holding them.  A SELECT *
+ * top-10 of a wide table decodes ten rows of most columns, not every row
+ * passing the filter, and an out-of-range value in a column not needed is
+ * no error, as with the batch filter.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -42,6 +51,8 @@ typedef struct PqTopNRow
 {
 	Datum	   *values;			/* per read column (batch->cols order) */
 	bool	   *nulls;
+	int			file;			/* where the row is: an index into the */
+	int64		row;			/* reader's paths, the row in the file */
 } PqTopNRow;
 
 typedef struct PqTopN
@@ -74,6 +85,17 @@ typedef struct PqTopN
 	PqPrunePred key_preds[2];
 	PqPrunePred key_or;
 	Datum		worst_key;
+
+	/* late materialization: the columns read for the rows returned only */
+	List	   *deferred;		/* attnums */
+	bool	   *is_deferred;	/* per batch column */
+	int		   *col_of_att;		/* batch column of each attribute, or -1 */
+	Relation	rel;
+	Oid			userid;
+	int64		late_rows;
+	int64		late_row_groups;
+	int64		late_pages;
+	int64		late_bytes;
 } PqTopN;
 
 static int
@@ -172,10 +194,13 @@ keep_row(PqTopN *tn, int r, PqTopNRow *dst)
 
 		if (!att->attbyval && !dst->nulls[i] && dst->values[i] != (Datum) 0)
 			pfree(DatumGetPointer(dst->values[i]));
-		dst->nulls[i] = !b->cols[i].output || b->nulls[pos];
+		dst->nulls[i] = !b->cols[i].output || tn->is_deferred[i] ||
+			b->nulls[pos];
 		dst->values[i] = dst->nulls[i] ? (Datum) 0 :
 			datumCopy(b->values[pos], att->attbyval, att->attlen);
 	}
+	if (tn->deferred != NIL)
+		pqfdw_table_reader_row_position(tn->tr, r, &dst->file, &dst->row);
 	MemoryContextSwitchTo(old);
 }
 
@@ -250,6 +275,35 @@ init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 	tn->key_or.value_index = -1;
 }
 
+/*
+ * Defer the columns besides the sort keys and the filter's to the rows
+ * returned (when late materialization is on and the LIMIT keeps rows).
+ */
+static void
+init_late(PqTopN *tn, ForeignScanState *node)
+{
+	Bitmapset  *keep = NULL;
+	ListCell   *lc;
+	int			k;
+	int			i;
+
+	tn->is_deferred = palloc0(sizeof(bool) * Max(tn->batch->ncols, 1));
+	tn->col_of_att = palloc(sizeof(int) * Max(tn->batch->natts, 1));
+	for (i = 0; i < tn->batch->natts; i++)
+		tn->col_of_att[i] = -1;
+	for (i = 0; i < tn->batch->ncols; i++)
+		tn->col_of_att[tn->batch->cols[i].att] = i;
+	if (!pqfdw_enable_late_materialization || tn->count == 0)
+		return;
+	for (k = 0; k < tn->nkeys; k++)
+		keep = bms_add_member(keep, tn->batch->cols[tn->key_col[k]].att + 1);
+	tn->deferred = pqfdw_table_reader_set_deferred(tn->tr, keep);
+	foreach(lc, tn->deferred)
+		tn->is_deferred[tn->col_of_att[lfirst_int(lc) - 1]] = true;
+	tn->rel = node->ss.ss_currentRelation;
+	tn->userid = pqfdw_scan_check_as_user(node);
+}
+
 static void
 top_n_begin(ForeignScanState *node, int eflags)
 {
@@ -314,6 +368,7 @@ top_n_begin(ForeignScanState *node, int eflags)
 	tn->scratch.nulls = palloc0(sizeof(bool) * Max(tn->batch->ncols, 1));
 	init_key_preds(tn, first_sortop, first_collation);
 	tn->pruner = pqfdw_scan_pruner(tn->scan);
+	init_late(tn, node);
 }
 
 static int
@@ -323,6 +378,102 @@ cmp_positions(const void *a, const void *b, void *arg)
 
 	return compare_rows(&tn->rows[*(const int *) a],
 						&tn->rows[*(const int *) b], tn);
+}
+
+static int
+cmp_places(const void *a, const void *b, void *arg)
+{
+	PqTopN	   *tn = arg;
+	const PqTopNRow *x = &tn->rows[*(const int *) a];
+	const PqTopNRow *y = &tn->rows[*(const int *) b];
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/*
+ * The deferred columns of kept rows rows[0..n) (by position in tn->rows),
+ * all of file file and at its rows want (ascending).
+ */
+static void
+read_late(PqTopN *tn, int file, const int *rows, const int64 *want, int n)
+{
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "parquet_fdw top-N late columns",
+											  ALLOCSET_DEFAULT_SIZES);
+	PqfdwDataset *ds = pqfdw_table_reader_dataset(tn->tr);
+	PqTableReader *tr;
+	const PqBatch *b;
+	int			k = 0;
+
+	tr = pqfdw_table_reader_create(tn->rel, tn->userid,
+								   list_make1(pstrdup(pqfdw_table_reader_path(tn->tr, file))),
+								   tn->deferred,
+								   ds && ds->nkeys > 0 ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
+								   cxt);
+	pqfdw_table_reader_set_rows(tr, want, n);
+	while ((b = pqfdw_table_reader_next(tr)) != NULL)
+	{
+		int			r;
+
+		for (r = 0; r < b->nrows; r++, k++)
+		{
+			PqTopNRow  *dst;
+			MemoryContext old;
+			int			i;
+
+			if (k >= n)
+				elog(ERROR, "late materialization read more rows than the %d wanted",
+					 n);
+			dst = &tn->rows[rows[k]];
+			old = MemoryContextSwitchTo(tn->row_cxt);
+			for (i = 0; i < b->ncols; i++)
+			{
+				int			att = b->cols[i].att;
+				int			c = tn->col_of_att[att];
+				Form_pg_attribute fa = TupleDescAttr(tn->tupdesc, att);
+				size_t		pos = pqfdw_batch_index(b, att, r);
+
+				dst->nulls[c] = b->nulls[pos];
+				dst->values[c] = b->nulls[pos] ? (Datum) 0 :
+					datumCopy(b->values[pos], fa->attbyval, fa->attlen);
+			}
+			MemoryContextSwitchTo(old);
+		}
+	}
+	if (k != n)
+		elog(ERROR, "late materialization read %d of the %d rows wanted", k, n);
+	tn->late_rows += n;
+	tn->late_row_groups += pqfdw_table_reader_row_groups_read(tr);
+	tn->late_pages += pqfdw_table_reader_pages_read(tr);
+	tn->late_bytes += pqfdw_table_reader_bytes_read(tr);
+	pqfdw_table_reader_end(tr);
+	MemoryContextDelete(cxt);
+}
+
+/* The deferred columns of the rows returned, file by file. */
+static void
+fetch_late(PqTopN *tn)
+{
+	int			n = tn->nrows - tn->next;
+	int		   *order = palloc(sizeof(int) * n);
+	int64	   *want = palloc(sizeof(int64) * n);
+	int			i;
+	int			j;
+
+	memcpy(order, tn->heap + tn->next, sizeof(int) * n);
+	qsort_arg(order, n, sizeof(int), cmp_places, tn);
+	for (i = 0; i < n; i = j)
+	{
+		int			file = tn->rows[order[i]].file;
+
+		for (j = i; j < n && tn->rows[order[j]].file == file; j++)
+			want[j - i] = tn->rows[order[j]].row;
+		read_late(tn, file, order + i, want, j - i);
+	}
+	pfree(order);
+	pfree(want);
 }
 
 /* Read every batch through the heap, then sort what it kept. */
@@ -354,6 +505,8 @@ consume(PqTopN *tn)
 	}
 	qsort_arg(tn->heap, tn->nrows, sizeof(int), cmp_positions, tn);
 	tn->next = (int) Min(tn->offset, (int64) tn->nrows);
+	if (tn->deferred != NIL && tn->next < tn->nrows)
+		fetch_late(tn);
 	tn->done = true;
 }
 
@@ -474,6 +627,18 @@ top_n_explain(ForeignScanState *node, ExplainState *es)
 							   row_groups, es);
 		ExplainPropertyInteger("Rows Skipped by Top-N Page Index", NULL,
 							   rows, es);
+		if (tn->deferred != NIL)
+		{
+			ExplainPropertyInteger("Late Columns", NULL,
+								   list_length(tn->deferred), es);
+			ExplainPropertyInteger("Late Rows", NULL, tn->late_rows, es);
+			ExplainPropertyInteger("Late Row Groups Read", NULL,
+								   tn->late_row_groups, es);
+			ExplainPropertyInteger("Late Data Pages Read", NULL,
+								   tn->late_pages, es);
+			ExplainPropertyInteger("Late Bytes Read", "bytes",
+								   tn->late_bytes, es);
+		}
 	}
 }
 

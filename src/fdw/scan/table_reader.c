@@ -619,6 +619,8 @@ enter_row_group(PqTableReader *tr)
 	if (tr->sample &&
 		!tr->sample[tr->sample_first[tr->file_index] + tr->row_group])
 		return false;
+	if (tr->want_rows && !pqfdw_table_reader_wanted_ranges(tr, num_rows))
+		return false;
 	if (tr->pruner && pqfdw_pruner_active(tr->pruner) &&
 		!pqfdw_table_reader_prune(tr))
 		return false;
@@ -859,7 +861,7 @@ fill_batch(PqTableReader *tr, int n)
 	{
 		PqTableColumn *c = &tr->cols[i];
 
-		if (!c->output || (filtering && c->filtered))
+		if (!c->output || c->deferred || (filtering && c->filtered))
 			continue;
 		if (!pqfdw_column_reads_file(c))
 		{
@@ -934,7 +936,9 @@ next_batch(PqTableReader *tr)
 			if (tr->cols[i].codes)
 				tr->cols[i].codes->dict_id = 0;
 		old = MemoryContextSwitchTo(tr->batch_cxt);
+		tr->batch_row0 = tr->file_row + tr->rg_pos;
 		m = fill_batch(tr, n);
+		tr->batch_sel = m < n ? tr->sel : NULL;
 		MemoryContextSwitchTo(old);
 
 		tr->rg_rows_left -= n;

@@ -80,6 +80,23 @@ extern const PqBatch *pqfdw_table_reader_next(PqTableReader *tr);
 extern const PqBatch *pqfdw_table_reader_batch(PqTableReader *tr);
 
 /*
+ * Top-N late materialization.  Leave unread (NULL in every batch) the
+ * output columns that are flat fields, not tested by the filter and not in
+ * keep (attnums), before the first batch; returns their attnums.  Batch row
+ * r's file (an index into the reader's paths, whose path _path gives) and
+ * row number in it.  A reader of one file reads only its rows rows
+ * (ascending, distinct) with set_rows: row groups without any are not
+ * fetched, and each batch holds rows of one run of adjacent ones.
+ */
+extern List *pqfdw_table_reader_set_deferred(PqTableReader *tr,
+											 const Bitmapset *keep);
+extern void pqfdw_table_reader_row_position(PqTableReader *tr, int r,
+											int *file, int64 *row);
+extern const char *pqfdw_table_reader_path(PqTableReader *tr, int file);
+extern void pqfdw_table_reader_set_rows(PqTableReader *tr, const int64 *rows,
+										int n);
+
+/*
  * Return only the rows filter passes (see filter in PqTableReader); of the
  * attributes it tests, only those in output (IntList) are handed out, the
  * others stay NULL.

@@ -27,6 +27,8 @@ typedef struct PqTableColumn
 	bool		output;			/* its Datums are handed out (false: only the
 								 * filter reads it) */
 	bool		filtered;		/* the filter tests it */
+	bool		deferred;		/* not read: another reader fetches the rows
+								 * wanted (set_deferred) */
 	bool		unscaled;		/* DECIMAL as unscaled int8 (set_unscaled) */
 	PqConverter uconv;			/* a filtered unscaled column: conv gives the
 								 * filter numerics, uconv the Datums handed
@@ -137,6 +139,17 @@ struct PqTableReader
 	bool		rg_filtered;
 	int64		rows_filtered;	/* rows the filter removed */
 
+	/*
+	 * Where the batch's rows are: its first row's number in the file, and the
+	 * rows of the n from there it holds (NULL: all).
+	 */
+	int64		batch_row0;
+	const int  *batch_sel;
+
+	/* Rows of the one file to read (set_rows; NULL: all), ascending. */
+	int64	   *want_rows;
+	int			nwant_rows;
+
 	/* statistics */
 	int64		row_groups_read;
 	int64		bytes_read;		/* of files already closed; OffsetIndexes */
@@ -173,11 +186,19 @@ extern void pqfdw_table_column_error_context(ErrorContextCallback *cb,
  */
 extern bool pqfdw_table_reader_prune(PqTableReader *tr);
 
+/*
+ * table_reader_rows.c (for table_reader.c): the rows set_rows() wants of
+ * the row group just entered as its row ranges (adjacent rows merged);
+ * false when it wants none.
+ */
+extern bool pqfdw_table_reader_wanted_ranges(PqTableReader *tr,
+											 int64 num_rows);
+
 /* Whether column c reads a field of the open file. */
 static inline bool
 pqfdw_column_reads_file(const PqTableColumn *c)
 {
-	return c->kind == PQFDW_COLUMN_FIELD && !c->missing;
+	return c->kind == PQFDW_COLUMN_FIELD && !c->missing && !c->deferred;
 }
 
 /*

@@ -93,6 +93,9 @@ extern int	pq_rle_read_levels(PqRleDecoder *d, int16 *out, int n,
  */
 extern bool pq_rle_take_run(PqRleDecoder *d, int n, uint32 *value);
 
+/* Pass over up to n values without decoding them; returns how many. */
+extern int	pq_rle_skip(PqRleDecoder *d, int n);
+
 /*
  * Decode levels of a data page.  For v1 pages with RLE, buf starts with the
  * 4-byte little-endian length; for BIT_PACKED (deprecated, MSB-first, no
@@ -249,6 +252,13 @@ extern void pq_valdec_read_byte_array(PqValueDecoder *d, int n,
 /* Dictionary indices; each checked against dict_size. */
 extern void pq_valdec_read_indices(PqValueDecoder *d, int n, uint32 *out,
 								   uint32 dict_size);
+
+/*
+ * Pass over n values without decoding them where the encoding allows
+ * (dictionary indices, PLAIN fixed-width values); false, with nothing
+ * consumed, where only decoding finds the next value.
+ */
+extern bool pq_valdec_skip(PqValueDecoder *d, int n);
 
 /* ---- encoders for the writer ---- */
 

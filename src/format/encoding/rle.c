@@ -130,6 +130,22 @@ rle_next_run(PqRleDecoder *d)
 	return false;
 }
 
+/*
+ * Unpack the next group of a bit-packed run into bp_group (a truncated
+ * run's last group may be short: its values go at the end).
+ */
+static void
+rle_buffer_group(PqRleDecoder *d)
+{
+	int			m = (int) Min(d->run_left, 8);
+
+	pq_unpack32(d->bp_pos, d->bit_width, d->bp_group + 8 - m, m);
+	d->bp_group_pos = 8 - m;
+	d->run_left -= m;
+	if (d->run_left > 0)
+		d->bp_pos += d->bit_width;
+}
+
 int
 pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
 {
@@ -180,16 +196,54 @@ pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
 				done += k;
 			}
 			else
-			{
-				/* buffer one group; a truncated run's last one may be short */
-				int			m = (int) Min(d->run_left, 8);
+				rle_buffer_group(d);
+		}
+	}
+	return done;
+}
 
-				pq_unpack32(d->bp_pos, bw, d->bp_group + 8 - m, m);
-				d->bp_group_pos = 8 - m;
-				d->run_left -= m;
-				if (d->run_left > 0)
-					d->bp_pos += bw;
+int
+pq_rle_skip(PqRleDecoder *d, int n)
+{
+	int			bw = d->bit_width;
+	int			done = 0;
+
+	while (done < n)
+	{
+		int			want = n - done;
+
+		if (d->bp_group_pos < 8)
+		{
+			int			k = Min(want, 8 - d->bp_group_pos);
+
+			d->bp_group_pos += k;
+			done += k;
+		}
+		else if (d->run_left == 0)
+		{
+			if (!rle_next_run(d))
+				break;
+		}
+		else if (d->in_rle)
+		{
+			int			k = (int) Min((uint32) want, d->run_left);
+
+			d->run_left -= k;
+			done += k;
+		}
+		else
+		{
+			/* whole groups of 8 are bw bytes each: stepped over unread */
+			int			k = (int) Min((uint32) want, d->run_left) & ~7;
+
+			if (k > 0)
+			{
+				d->bp_pos += (size_t) k * bw / 8;
+				d->run_left -= k;
+				done += k;
 			}
+			else
+				rle_buffer_group(d);
 		}
 	}
 	return done;

@@ -265,3 +265,31 @@ pq_valdec_read_indices(PqValueDecoder *d, int n, uint32 *out,
 				   maxv, dict_size);
 	d->remaining -= n;
 }
+
+bool
+pq_valdec_skip(PqValueDecoder *d, int n)
+{
+	valdec_check_count(d, n);
+	if (pq_encoding_is_dictionary(d->encoding))
+	{
+		int			got = pq_rle_skip(&d->rle, n);
+
+		if (got < n)
+			pq_corrupt("dictionary indices end %d values early", n - got);
+	}
+	else if (d->encoding == PQ_ENC_PLAIN && d->ptype != PQ_BOOLEAN &&
+			 d->ptype != PQ_BYTE_ARRAY)
+	{
+		size_t		nbytes = (size_t) n * pq_fixed_width(d->ptype, d->type_length);
+
+		if (nbytes > (size_t) (d->end - d->pos))
+			pq_corrupt("PLAIN %s data ends before %d more values (%zu bytes left)",
+					   pq_physical_type_name(d->ptype), n,
+					   (size_t) (d->end - d->pos));
+		d->pos += nbytes;
+	}
+	else
+		return false;
+	d->remaining -= n;
+	return true;
+}

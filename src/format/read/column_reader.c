@@ -14,6 +14,7 @@
 #include "format/read/column_reader.h"
 #include "format/read/dictionary_reader.h"
 #include "format/read/page_crypto.h"
+#include "format/read/segment_decode.h"
 #include "utils/memutils.h"
 
 /*
@@ -71,7 +72,7 @@ pq_column_reader_create(PqFile *file, int column, MemoryContext parent)
 	r->def = palloc(sizeof(int16) * r->cap);
 	r->rep = palloc(sizeof(int16) * r->cap);
 	r->indices = palloc(sizeof(uint32) * r->cap);
-	/* fixed values get room when a page shows they exist (decode_segment) */
+	/* fixed values get room when a page shows they exist (pq_segment_decode) */
 	if (col->physical_type == PQ_BYTE_ARRAY)
 		r->ba = palloc(sizeof(PqByteArray) * r->cap);
 	MemoryContextSwitchTo(old);
@@ -813,117 +814,6 @@ load_next_page(PqColumnReader *r, int64 skip)
 	}
 }
 
-static void
-read_levels(PqColumnReader *r, bool is_rep, int16 *out, int n, int max_level)
-{
-	if (is_rep ? r->rep_rle : r->def_rle)
-	{
-		if (pq_rle_read_levels(is_rep ? &r->rep_dec : &r->def_dec, out, n,
-							   max_level) != n)
-			pq_corrupt("page has fewer %s levels than its %d values",
-					   is_rep ? "repetition" : "definition",
-					   r->page_left);
-	}
-	else
-		memcpy(out, (is_rep ? r->rep_all : r->def_all) + r->level_pos,
-			   sizeof(int16) * n);
-}
-
-/* Decode the next n (>= 1) level entries of the open page into seg. */
-static void
-decode_segment(PqColumnReader *r, int n, PqSegment *seg)
-{
-	int			nvalues;
-	int			i;
-
-	seg->n = n;
-	seg->rep = NULL;
-	seg->def = NULL;
-	nvalues = n;
-	if (r->col->max_rep > 0)
-	{
-		read_levels(r, true, r->rep, n, r->col->max_rep);
-		seg->rep = r->rep;
-	}
-	if (r->col->max_def > 0)
-	{
-		int16		max_def = r->col->max_def;
-		uint32		run_value;
-
-		if (r->col->max_rep == 0 && r->def_rle &&
-			pq_rle_take_run(&r->def_dec, n, &run_value))
-		{
-			/* one run covers the segment: all present or all null */
-			if (run_value > (uint32) max_def)
-				pq_corrupt("definition level %u exceeds the maximum %d",
-						   run_value, max_def);
-			nvalues = (run_value == (uint32) max_def) ? n : 0;
-			if (nvalues == 0)
-				for (i = 0; i < n; i++)
-					r->def[i] = (int16) run_value;
-			/* flat columns without nulls need no levels downstream */
-			seg->def = (nvalues == n) ? NULL : r->def;
-		}
-		else
-		{
-			read_levels(r, false, r->def, n, max_def);
-			nvalues = 0;
-			for (i = 0; i < n; i++)
-				nvalues += (r->def[i] == max_def);
-			seg->def = (nvalues == n && r->col->max_rep == 0) ? NULL : r->def;
-		}
-	}
-	r->level_pos += n;
-
-	seg->nvalues = nvalues;
-	seg->indices = NULL;
-	seg->dict = NULL;
-	seg->fixed = NULL;
-	seg->ba = NULL;
-	if (r->page_is_dict)
-	{
-		pq_valdec_read_indices(&r->values, nvalues, r->indices,
-							   (uint32) r->dict.count);
-		seg->indices = r->indices;
-		seg->dict = &r->dict;
-	}
-	else if (r->col->physical_type == PQ_BYTE_ARRAY)
-	{
-		pq_valdec_read_byte_array(&r->values, nvalues, r->ba);
-		seg->ba = r->ba;
-	}
-	else
-	{
-		if (r->fixed == NULL)
-			r->fixed = MemoryContextAlloc(r->cxt,
-										  (Size) r->value_width * r->cap);
-		pq_valdec_read_fixed(&r->values, nvalues, r->fixed);
-		seg->fixed = r->fixed;
-	}
-
-	r->row += n;
-	r->page_left -= n;
-	if (r->page_counts)
-	{
-		int			rows = n;
-
-		if (seg->rep)
-			for (rows = 0, i = 0; i < n; i++)
-				rows += (seg->rep[i] == 0);
-		r->page_rows_seen += rows;
-		r->page_values_seen += nvalues;
-		/* levels that disagree with the header: never guess which is right */
-		if (r->page_left == 0 &&
-			(r->page_rows_seen != r->page_rows ||
-			 r->page_values_seen != r->page_values))
-			pq_corrupt("data page v2 levels give %d rows and %d values, but its header says %d rows and %d values",
-					   r->page_rows_seen, r->page_values_seen,
-					   r->page_rows, r->page_values);
-	}
-	if (r->page_left == 0)
-		r->in_page = false;
-}
-
 int
 pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
 {
@@ -938,7 +828,7 @@ pq_column_reader_next(PqColumnReader *r, int max, PqSegment *seg)
 	else
 	{
 		n = Min(Min(max, r->page_left), r->cap);
-		decode_segment(r, n, seg);
+		pq_segment_decode(r, n, seg);
 	}
 	leave_chunk(r);
 	return n;
@@ -948,7 +838,6 @@ void
 pq_column_reader_skip(PqColumnReader *r, int64 nrows)
 {
 	int64		target = r->row + nrows;
-	PqSegment	seg;
 
 	if (nrows < 0 || target > r->end_row)
 		elog(ERROR, "cannot skip " INT64_FORMAT " rows at row " INT64_FORMAT " of " INT64_FORMAT,
@@ -958,9 +847,9 @@ pq_column_reader_skip(PqColumnReader *r, int64 nrows)
 	{
 		if (r->in_page)
 		{
-			/* decode and discard: the value decoders can only go forward */
-			decode_segment(r, (int) Min(Min((int64) r->page_left, target - r->row),
-										(int64) r->cap), &seg);
+			/* the value decoders only go forward */
+			pq_segment_skip(r, (int) Min(Min((int64) r->page_left, target - r->row),
+										 (int64) r->cap));
 			continue;
 		}
 		if (r->sel != NULL)

@@ -1,0 +1,105 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_reader_rows.c
+ *		Which rows a table reader reads and where its batch rows are: the
+ *		two halves of a top-N scan's late materialization.
+ *
+ * The scan reads only its sort keys and filter columns, the others left
+ * unread (deferred); each row it keeps remembers its file and row number.
+ * For the rows returned, a reader of one file then reads the deferred
+ * columns of those rows only: a row group holding none is neither fetched
+ * nor decoded, and in one that holds some, the reader skips to them (with
+ * a page index, only their pages are fetched).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/scan/table_reader_state.h"
+#include "nodes/bitmapset.h"
+
+List *
+pqfdw_table_reader_set_deferred(PqTableReader *tr, const Bitmapset *keep)
+{
+	List	   *deferred = NIL;
+	int			i;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqTableColumn *c = &tr->cols[i];
+		PqfdwColumnKind kind = tr->ds ? tr->ds->kind[c->attnum - 1] :
+		PQFDW_COLUMN_FIELD;
+
+		if (c->output && !c->filtered && kind == PQFDW_COLUMN_FIELD &&
+			!bms_is_member(c->attnum, keep))
+		{
+			c->deferred = true;
+			deferred = lappend_int(deferred, c->attnum);
+		}
+	}
+	return deferred;
+}
+
+void
+pqfdw_table_reader_row_position(PqTableReader *tr, int r, int *file,
+								int64 *row)
+{
+	*file = tr->file_index;
+	*row = tr->batch_row0 + (tr->batch_sel ? tr->batch_sel[r] : r);
+}
+
+const char *
+pqfdw_table_reader_path(PqTableReader *tr, int file)
+{
+	return list_nth(tr->paths, file);
+}
+
+void
+pqfdw_table_reader_set_rows(PqTableReader *tr, const int64 *rows, int n)
+{
+	tr->want_rows = MemoryContextAlloc(tr->cxt, sizeof(int64) * Max(n, 1));
+	memcpy(tr->want_rows, rows, sizeof(int64) * n);
+	tr->nwant_rows = n;
+}
+
+/*
+ * The rows set_rows() wants of the row group as its row ranges (adjacent
+ * rows merged); false when it wants none.
+ */
+bool
+pqfdw_table_reader_wanted_ranges(PqTableReader *tr, int64 num_rows)
+{
+	int64		first = tr->file_row;
+	int			lo = 0;
+	int			hi = tr->nwant_rows;
+	int			k;
+
+	/* the first wanted row at or after the row group's first */
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+
+		if (tr->want_rows[mid] < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == tr->nwant_rows || tr->want_rows[lo] >= first + num_rows)
+		return false;
+	tr->rg_ranges = MemoryContextAlloc(tr->rg_cxt, sizeof(PqRowRange) *
+									   (tr->nwant_rows - lo));
+	tr->rg_nranges = 0;
+	for (k = lo; k < tr->nwant_rows && tr->want_rows[k] < first + num_rows; k++)
+	{
+		int64		r = tr->want_rows[k] - first;
+
+		if (tr->rg_nranges > 0 && tr->rg_ranges[tr->rg_nranges - 1].end == r)
+			tr->rg_ranges[tr->rg_nranges - 1].end = r + 1;
+		else
+		{
+			tr->rg_ranges[tr->rg_nranges].start = r;
+			tr->rg_ranges[tr->rg_nranges++].end = r + 1;
+		}
+	}
+	return true;
+}
