@@ -27,6 +27,14 @@
  * passing the filter, and an out-of-range value in a column not needed is
  * no error, as with the batch filter.
  *
+ * In a parallel plan each process returns its best rows to Gather Merge,
+ * and Limit takes the best of all.  A process that keeps LIMIT rows
+ * publishes its worst row's first key (by-value key types); a row whose
+ * first key sorts after any process's published key is behind that
+ * process's LIMIT rows, so no process needs it: it is not kept, row groups
+ * holding only such keys are skipped, and kept rows behind the bound when
+ * the scan ends are not returned (nor read late).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -96,6 +104,18 @@ typedef struct PqTopN
 	int64		late_row_groups;
 	int64		late_pages;
 	int64		late_bytes;
+
+	/*
+	 * Parallel plans: the best first key other processes published (bound
+	 * over statistics: shared_pred, or shared_or when NULLs sort first).
+	 */
+	bool		share;			/* publishes and reads bounds */
+	bool		have_shared;
+	Datum		shared_key;
+	Datum	   *slot_keys;
+	PqPrunePred shared_preds[2];
+	PqPrunePred shared_or;
+	int64		shared_dropped; /* rows the shared bound kept out */
 } PqTopN;
 
 static int
@@ -204,6 +224,32 @@ keep_row(PqTopN *tn, int r, PqTopNRow *dst)
 	MemoryContextSwitchTo(old);
 }
 
+/* The best first key the processes published so far. */
+static void
+read_shared_bound(PqTopN *tn, PqParallelScan *shared)
+{
+	int			n = pqfdw_parallel_bounds(shared, tn->slot_keys);
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (!tn->have_shared ||
+			ApplySortComparator(tn->slot_keys[i], false, tn->shared_key, false,
+								&tn->ssup[0]) < 0)
+		{
+			tn->shared_key = tn->slot_keys[i];
+			tn->have_shared = true;
+		}
+}
+
+/* Whether a first key sorts after the shared bound: no process needs it. */
+static inline bool
+behind_shared(PqTopN *tn, Datum key, bool isnull)
+{
+	return tn->have_shared &&
+		ApplySortComparator(key, isnull, tn->shared_key, false,
+							&tn->ssup[0]) > 0;
+}
+
 /*
  * Once the heap is full, a row group or page can matter only if it may hold
  * a first key that sorts before the worst kept row's (or equal, when later
@@ -214,7 +260,7 @@ keep_row(PqTopN *tn, int r, PqTopNRow *dst)
 static void
 update_bound(PqTopN *tn)
 {
-	PqTopNRow  *worst;
+	PqTopNRow  *worst = NULL;
 	int			c = tn->key_col[0];
 	bool		nulls_first = tn->ssup[0].ssup_nulls_first;
 	PqPrunePred *bound = NULL;
@@ -229,6 +275,20 @@ update_bound(PqTopN *tn)
 			tn->worst_key = worst->values[c];
 			bound = nulls_first ? &tn->key_or : &tn->key_preds[0];
 		}
+	}
+	if (tn->share)
+	{
+		PqParallelScan *shared = pqfdw_scan_parallel_state(tn->scan);
+
+		if (worst != NULL && !worst->nulls[c])
+			pqfdw_parallel_publish_bound(shared, worst->values[c]);
+		read_shared_bound(tn, shared);
+		/* the shared key, when it lets fewer rows in than this heap's */
+		if (tn->have_shared &&
+			(worst == NULL || worst->nulls[c] ||
+			 ApplySortComparator(tn->shared_key, false, worst->values[c],
+								 false, &tn->ssup[0]) < 0))
+			bound = nulls_first ? &tn->shared_or : &tn->shared_preds[0];
 	}
 	pqfdw_pruner_set_bound(tn->pruner, bound);
 }
@@ -273,6 +333,15 @@ init_key_preds(PqTopN *tn, Oid sortop, Oid collation)
 	tn->key_or.args = tn->key_preds;
 	tn->key_or.nargs = 2;
 	tn->key_or.value_index = -1;
+
+	/* the shared bound lets equal first keys in: only later ones are out */
+	tn->shared_preds[0] = tn->key_preds[0];
+	tn->shared_preds[0].strategy = reverse ? BTGreaterEqualStrategyNumber :
+		BTLessEqualStrategyNumber;
+	tn->shared_preds[0].values = &tn->shared_key;
+	tn->shared_preds[1] = tn->key_preds[1];
+	tn->shared_or = tn->key_or;
+	tn->shared_or.args = tn->shared_preds;
 }
 
 /*
@@ -368,6 +437,7 @@ top_n_begin(ForeignScanState *node, int eflags)
 	tn->scratch.nulls = palloc0(sizeof(bool) * Max(tn->batch->ncols, 1));
 	init_key_preds(tn, first_sortop, first_collation);
 	tn->pruner = pqfdw_scan_pruner(tn->scan);
+	tn->slot_keys = palloc(sizeof(Datum) * PQFDW_TOP_N_SLOTS);
 	init_late(tn, node);
 }
 
@@ -482,12 +552,24 @@ consume(PqTopN *tn)
 {
 	const PqBatch *b;
 
+	tn->share = pqfdw_scan_parallel_state(tn->scan) != NULL &&
+		TupleDescAttr(tn->tupdesc, tn->batch->cols[tn->key_col[0]].att)->attbyval;
 	while (tn->capacity > 0 && (b = pqfdw_table_reader_next(tn->tr)) != NULL)
 	{
 		int			r;
 
 		for (r = 0; r < b->nrows; r++)
 		{
+			if (tn->have_shared)
+			{
+				size_t		pos = pqfdw_batch_index(b, b->cols[tn->key_col[0]].att, r);
+
+				if (behind_shared(tn, b->values[pos], b->nulls[pos]))
+				{
+					tn->shared_dropped++;
+					continue;
+				}
+			}
 			if (tn->nrows < tn->capacity)
 			{
 				keep_row(tn, r, &tn->rows[tn->nrows]);
@@ -504,6 +586,20 @@ consume(PqTopN *tn)
 		update_bound(tn);
 	}
 	qsort_arg(tn->heap, tn->nrows, sizeof(int), cmp_positions, tn);
+	if (tn->share)
+	{
+		int			c = tn->key_col[0];
+
+		/* sorted: the rows behind the bound are the last ones */
+		read_shared_bound(tn, pqfdw_scan_parallel_state(tn->scan));
+		while (tn->nrows > 0 &&
+			   behind_shared(tn, tn->rows[tn->heap[tn->nrows - 1]].values[c],
+							 tn->rows[tn->heap[tn->nrows - 1]].nulls[c]))
+		{
+			tn->nrows--;
+			tn->shared_dropped++;
+		}
+	}
 	tn->next = (int) Min(tn->offset, (int64) tn->nrows);
 	if (tn->deferred != NIL && tn->next < tn->nrows)
 		fetch_late(tn);
@@ -555,6 +651,9 @@ top_n_rescan(ForeignScanState *node)
 	tn->nrows = 0;
 	tn->next = 0;
 	tn->done = false;
+	/* consume() decides again, once the shared state is reset */
+	tn->share = false;
+	tn->have_shared = false;
 	update_bound(tn);
 }
 
@@ -627,6 +726,9 @@ top_n_explain(ForeignScanState *node, ExplainState *es)
 							   row_groups, es);
 		ExplainPropertyInteger("Rows Skipped by Top-N Page Index", NULL,
 							   rows, es);
+		if (tn->share)
+			ExplainPropertyInteger("Rows Behind Shared Top-N Bound", NULL,
+								   tn->shared_dropped, es);
 		if (tn->deferred != NIL)
 		{
 			ExplainPropertyInteger("Late Columns", NULL,

@@ -27,6 +27,7 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "fdw/common/source.h"
 #include "fdw/scan/parallel.h"
 #include "utils/memutils.h"
@@ -139,6 +140,11 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
 	pg_atomic_init_u64(&shared->next_unit, 0);
 	for (c = 0; c < PQFDW_NCOUNTERS; c++)
 		pg_atomic_init_u64(&shared->counters[c], 0);
+	for (c = 0; c < PQFDW_TOP_N_SLOTS; c++)
+	{
+		pg_atomic_init_u32(&shared->bound_set[c], 0);
+		pg_atomic_init_u64(&shared->bound[c], 0);
+	}
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(cxt);
 }
@@ -146,7 +152,39 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
 void
 pqfdw_parallel_reset(PqParallelScan *shared)
 {
+	int			i;
+
 	pg_atomic_write_u64(&shared->next_unit, 0);
+	for (i = 0; i < PQFDW_TOP_N_SLOTS; i++)
+		pg_atomic_write_u32(&shared->bound_set[i], 0);
+}
+
+void
+pqfdw_parallel_publish_bound(PqParallelScan *shared, Datum key)
+{
+	int			slot = ParallelWorkerNumber + 1;
+
+	if (slot < 0 || slot >= PQFDW_TOP_N_SLOTS)
+		return;
+	pg_atomic_write_u64(&shared->bound[slot], (uint64) key);
+	/* the value before the flag: a reader that sees the flag sees a value */
+	pg_write_barrier();
+	pg_atomic_write_u32(&shared->bound_set[slot], 1);
+}
+
+int
+pqfdw_parallel_bounds(PqParallelScan *shared, Datum *keys)
+{
+	int			n = 0;
+	int			i;
+
+	for (i = 0; i < PQFDW_TOP_N_SLOTS; i++)
+		if (pg_atomic_read_u32(&shared->bound_set[i]) != 0)
+		{
+			pg_read_barrier();
+			keys[n++] = (Datum) pg_atomic_read_u64(&shared->bound[i]);
+		}
+	return n;
 }
 
 void

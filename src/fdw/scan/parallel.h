@@ -41,9 +41,20 @@ typedef struct PqParallelFile
 	PqFileStamp stamp;
 } PqParallelFile;
 
+/* Processes of a parallel top-N scan that share their bounds (the first). */
+#define PQFDW_TOP_N_SLOTS 32
+
 typedef struct PqParallelScan
 {
 	pg_atomic_uint64 next_unit; /* the next unit nobody has taken */
+
+	/*
+	 * Top-N scans: per process (the leader's slot 0, worker i's i + 1), the
+	 * first sort key (a by-value Datum) of the worst row it keeps once it
+	 * keeps LIMIT rows, bound_set once it has one (top_n_scan.c).
+	 */
+	pg_atomic_uint32 bound_set[PQFDW_TOP_N_SLOTS];
+	pg_atomic_uint64 bound[PQFDW_TOP_N_SLOTS];
 	uint64		nunits;			/* pieces of the row groups of all files */
 	pg_atomic_uint64 counters[PQFDW_NCOUNTERS]; /* of finished workers */
 	int			nfiles;
@@ -96,6 +107,13 @@ extern void pqfdw_parallel_cursor_init(PqParallelCursor *cur,
 
 /* Take the next unit: false when none is left (PqUnitClaim). */
 extern bool pqfdw_parallel_claim(void *arg, PqScanUnit *unit);
+
+/*
+ * Top-N scans: publish this process's bound; the bounds published so far
+ * into keys (PQFDW_TOP_N_SLOTS of them), returning how many.
+ */
+extern void pqfdw_parallel_publish_bound(PqParallelScan *shared, Datum key);
+extern int	pqfdw_parallel_bounds(PqParallelScan *shared, Datum *keys);
 
 /* A worker's counters, added when it finishes. */
 extern void pqfdw_parallel_add_counters(PqParallelScan *shared,

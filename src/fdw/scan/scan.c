@@ -592,6 +592,12 @@ pqfdw_scan_shutdown(PqScanState *st)
 		pqfdw_parallel_read_counters(st->shared, st->worker_counters);
 }
 
+PqParallelScan *
+pqfdw_scan_parallel_state(PqScanState *st)
+{
+	return st->shared;
+}
+
 static PqScanState *
 scan_shared(ForeignScanState *node)
 {

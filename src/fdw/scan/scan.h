@@ -72,6 +72,9 @@ extern void pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt,
 extern void pqfdw_scan_init_worker(PqScanState *st, void *coordinate);
 extern void pqfdw_scan_shutdown(PqScanState *st);
 
+/* The shared state once the scan runs in parallel, else NULL. */
+extern PqParallelScan *pqfdw_scan_parallel_state(PqScanState *st);
+
 /* scan.c: parallel scans (the shared state is in parallel.c) */
 extern bool pqfdw_IsForeignScanParallelSafe(PlannerInfo *root,
 											RelOptInfo *rel,
