@@ -874,6 +874,26 @@ test_rle_roundtrip(void)
 		for (i = 0; i < n; i++)
 			pq_rle_encoder_put(&e, vals[i]);
 		pq_rle_encoder_flush(&e);
+		/* put_many, in uneven pieces, writes the same bytes */
+		{
+			PqBuffer	many;
+			int			at = 0;
+
+			pq_buffer_init(&many, 0);
+			pq_rle_encoder_init(&e, &many, bw);
+			while (at < n)
+			{
+				int			k = 1 + (int) (ut_rng_next() % 100);
+
+				k = Min(k, n - at);
+
+				pq_rle_encoder_put_many(&e, vals + at, k);
+				at += k;
+			}
+			pq_rle_encoder_flush(&e);
+			CHECK_EQ_INT(many.len, buf.len);
+			CHECK(memcmp(many.data, buf.data, buf.len) == 0);
+		}
 
 		pq_rle_init(&d, ut_exact_copy(buf.data, buf.len), buf.len, bw);
 		while (got < n)

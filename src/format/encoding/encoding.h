@@ -124,6 +124,12 @@ typedef struct PqRleEncoder
 
 extern void pq_rle_encoder_init(PqRleEncoder *e, PqBuffer *out, int bit_width);
 extern void pq_rle_encoder_put(PqRleEncoder *e, uint32 value);
+
+/* ... n values at once (one call, not one per value: the writer's pages) */
+extern void pq_rle_encoder_put_many(PqRleEncoder *e, const uint32 *values,
+									int n);
+extern void pq_rle_encoder_put_levels(PqRleEncoder *e, const int16 *levels,
+									  int n);
 extern void pq_rle_encoder_flush(PqRleEncoder *e);
 
 /* ---- DELTA_BINARY_PACKED ---- */

@@ -449,8 +449,8 @@ rle_flush_group(PqRleEncoder *e)
 		rle_close_bit_packed(e);
 }
 
-void
-pq_rle_encoder_put(PqRleEncoder *e, uint32 value)
+static inline void
+rle_put(PqRleEncoder *e, uint32 value)
 {
 	if (value == e->repeat_value)
 	{
@@ -468,6 +468,30 @@ pq_rle_encoder_put(PqRleEncoder *e, uint32 value)
 	e->buffered[e->n_buffered++] = value;
 	if (e->n_buffered == 8)
 		rle_flush_group(e);
+}
+
+void
+pq_rle_encoder_put(PqRleEncoder *e, uint32 value)
+{
+	rle_put(e, value);
+}
+
+void
+pq_rle_encoder_put_many(PqRleEncoder *e, const uint32 *values, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		rle_put(e, values[i]);
+}
+
+void
+pq_rle_encoder_put_levels(PqRleEncoder *e, const int16 *levels, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		rle_put(e, (uint32) levels[i]);
 }
 
 void

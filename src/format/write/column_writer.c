@@ -130,7 +130,6 @@ encode_levels(PqBuffer *out, const PqBuffer *levels, int n, int max_level,
 	const int16 *lv = (const int16 *) levels->data;
 	size_t		start = out->len;
 	PqRleEncoder e;
-	int			i;
 
 	if (prefixed)
 	{
@@ -138,8 +137,7 @@ encode_levels(PqBuffer *out, const PqBuffer *levels, int n, int max_level,
 		out->len += 4;
 	}
 	pq_rle_encoder_init(&e, out, pq_bit_width32((uint32) max_level));
-	for (i = 0; i < n; i++)
-		pq_rle_encoder_put(&e, (uint32) lv[i]);
+	pq_rle_encoder_put_levels(&e, lv, n);
 	pq_rle_encoder_flush(&e);
 	if (prefixed)
 		pq_store_le32(out->data + start, (uint32) (out->len - start - 4));
@@ -246,12 +244,10 @@ encode_values(PqColumnWriter *cw, PqBuffer *out)
 		const uint32 *ids = (const uint32 *) cw->ids.data;
 		int			bw = pq_bit_width32((uint32) (cw->dict.n_entries - 1));
 		PqRleEncoder e;
-		int			i;
 
 		pq_buffer_append_byte(out, (uint8) bw);
 		pq_rle_encoder_init(&e, out, bw);
-		for (i = 0; i < n; i++)
-			pq_rle_encoder_put(&e, ids[i]);
+		pq_rle_encoder_put_many(&e, ids, n);
 		pq_rle_encoder_flush(&e);
 		return PQ_ENC_RLE_DICTIONARY;
 	}

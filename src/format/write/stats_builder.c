@@ -160,8 +160,19 @@ load_half(const uint8 *p)
 static inline int
 cmp_bytes(const uint8 *a, int alen, const uint8 *b, int blen)
 {
+	int			c;
+
+	/* most values differ in their first 8 bytes: compared as one number */
+	if (alen >= 8 && blen >= 8)
+	{
+		uint64		x = __builtin_bswap64(pq_load_le64(a));
+		uint64		y = __builtin_bswap64(pq_load_le64(b));
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
 	/* empty byte arrays may come with a NULL pointer */
-	int			c = Min(alen, blen) > 0 ? memcmp(a, b, Min(alen, blen)) : 0;
+	c = Min(alen, blen) > 0 ? memcmp(a, b, Min(alen, blen)) : 0;
 
 	if (c != 0)
 		return c;
