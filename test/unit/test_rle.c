@@ -842,6 +842,34 @@ test_rle_encoder_vectors(void)
 	CHECK(memcmp(buf.data + 191, "\x88\xC6\xFA", 3) == 0);
 }
 
+/*
+ * n values of width bw in random runs (repeats and noise, up to 40 long),
+ * and their encoding by pq_rle_encoder_put into buf.
+ */
+static uint32 *
+random_runs(int n, int bw, PqBuffer *buf)
+{
+	uint32	   *vals = palloc(sizeof(uint32) * n);
+	PqRleEncoder e;
+	int			i = 0;
+
+	while (i < n)
+	{
+		int			run = 1 + (int) (ut_rng_next() % 40);
+		bool		repeat = (ut_rng_next() & 1) != 0;
+		uint32		v = (uint32) (ut_rng_next() & mask64(bw));
+
+		for (; run > 0 && i < n; run--)
+			vals[i++] = repeat ? v : (uint32) (ut_rng_next() & mask64(bw));
+	}
+	pq_buffer_init(buf, 0);
+	pq_rle_encoder_init(&e, buf, bw);
+	for (i = 0; i < n; i++)
+		pq_rle_encoder_put(&e, vals[i]);
+	pq_rle_encoder_flush(&e);
+	return vals;
+}
+
 /* Random runs and noise for every width, decoded in uneven reads. */
 static void
 test_rle_roundtrip(void)
@@ -852,28 +880,14 @@ test_rle_roundtrip(void)
 	for (bw = 0; bw <= 32; bw++)
 	{
 		int			n = 5000;
-		uint32	   *vals = palloc(sizeof(uint32) * n);
-		uint32	   *out = palloc(sizeof(uint32) * (n + 8));
 		PqBuffer	buf;
+		uint32	   *vals = random_runs(n, bw, &buf);
+		uint32	   *out = palloc(sizeof(uint32) * (n + 8));
 		PqRleEncoder e;
 		PqRleDecoder d;
-		int			i = 0;
+		int			i;
 		int			got = 0;
 
-		while (i < n)
-		{
-			int			run = 1 + (int) (ut_rng_next() % 40);
-			bool		repeat = (ut_rng_next() & 1) != 0;
-			uint32		v = (uint32) (ut_rng_next() & mask64(bw));
-
-			for (; run > 0 && i < n; run--)
-				vals[i++] = repeat ? v : (uint32) (ut_rng_next() & mask64(bw));
-		}
-		pq_buffer_init(&buf, 0);
-		pq_rle_encoder_init(&e, &buf, bw);
-		for (i = 0; i < n; i++)
-			pq_rle_encoder_put(&e, vals[i]);
-		pq_rle_encoder_flush(&e);
 		/* put_many, in uneven pieces, writes the same bytes */
 		{
 			PqBuffer	many;
@@ -926,28 +940,12 @@ test_rle_skip(void)
 	for (bw = 0; bw <= 32; bw++)
 	{
 		int			n = 6000;
-		uint32	   *vals = palloc(sizeof(uint32) * n);
-		uint32	   *out = palloc(sizeof(uint32) * 80);
 		PqBuffer	buf;
-		PqRleEncoder e;
+		uint32	   *vals = random_runs(n, bw, &buf);
+		uint32	   *out = palloc(sizeof(uint32) * 80);
 		PqRleDecoder d;
-		int			i = 0;
+		int			i;
 		int			at = 0;
-
-		while (i < n)
-		{
-			int			run = 1 + (int) (ut_rng_next() % 40);
-			bool		repeat = (ut_rng_next() & 1) != 0;
-			uint32		v = (uint32) (ut_rng_next() & mask64(bw));
-
-			for (; run > 0 && i < n; run--)
-				vals[i++] = repeat ? v : (uint32) (ut_rng_next() & mask64(bw));
-		}
-		pq_buffer_init(&buf, 0);
-		pq_rle_encoder_init(&e, &buf, bw);
-		for (i = 0; i < n; i++)
-			pq_rle_encoder_put(&e, vals[i]);
-		pq_rle_encoder_flush(&e);
 
 		pq_rle_init(&d, ut_exact_copy(buf.data, buf.len), buf.len, bw);
 		while (at < n)

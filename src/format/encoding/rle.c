@@ -146,8 +146,12 @@ rle_buffer_group(PqRleDecoder *d)
 		d->bp_pos += d->bit_width;
 }
 
-int
-pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
+/*
+ * The next n values into out, or passed over when out is NULL (whole
+ * bit-packed groups are then stepped over unread); returns how many.
+ */
+static inline int
+rle_take(PqRleDecoder *d, uint32 *out, int n)
 {
 	int			bw = d->bit_width;
 	int			done = 0;
@@ -161,8 +165,9 @@ pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
 			/* values left over from a partly consumed group */
 			int			k = Min(want, 8 - d->bp_group_pos);
 
-			memcpy(out + done, d->bp_group + d->bp_group_pos,
-				   sizeof(uint32) * k);
+			if (out)
+				memcpy(out + done, d->bp_group + d->bp_group_pos,
+					   sizeof(uint32) * k);
 			d->bp_group_pos += k;
 			done += k;
 		}
@@ -174,12 +179,16 @@ pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
 		else if (d->in_rle)
 		{
 			int			k = (int) Min((uint32) want, d->run_left);
-			uint32		v = d->rle_value;
-			uint32	   *o = out + done;
-			int			i;
 
-			for (i = 0; i < k; i++)
-				o[i] = v;
+			if (out)
+			{
+				uint32		v = d->rle_value;
+				uint32	   *o = out + done;
+				int			i;
+
+				for (i = 0; i < k; i++)
+					o[i] = v;
+			}
 			d->run_left -= k;
 			done += k;
 		}
@@ -190,7 +199,8 @@ pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
 
 			if (k > 0)
 			{
-				pq_unpack32(d->bp_pos, bw, out + done, k);
+				if (out)
+					pq_unpack32(d->bp_pos, bw, out + done, k);
 				d->bp_pos += (size_t) k * bw / 8;
 				d->run_left -= k;
 				done += k;
@@ -203,50 +213,15 @@ pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
 }
 
 int
+pq_rle_read_u32(PqRleDecoder *d, uint32 *out, int n)
+{
+	return rle_take(d, out, n);
+}
+
+int
 pq_rle_skip(PqRleDecoder *d, int n)
 {
-	int			bw = d->bit_width;
-	int			done = 0;
-
-	while (done < n)
-	{
-		int			want = n - done;
-
-		if (d->bp_group_pos < 8)
-		{
-			int			k = Min(want, 8 - d->bp_group_pos);
-
-			d->bp_group_pos += k;
-			done += k;
-		}
-		else if (d->run_left == 0)
-		{
-			if (!rle_next_run(d))
-				break;
-		}
-		else if (d->in_rle)
-		{
-			int			k = (int) Min((uint32) want, d->run_left);
-
-			d->run_left -= k;
-			done += k;
-		}
-		else
-		{
-			/* whole groups of 8 are bw bytes each: stepped over unread */
-			int			k = (int) Min((uint32) want, d->run_left) & ~7;
-
-			if (k > 0)
-			{
-				d->bp_pos += (size_t) k * bw / 8;
-				d->run_left -= k;
-				done += k;
-			}
-			else
-				rle_buffer_group(d);
-		}
-	}
-	return done;
+	return rle_take(d, NULL, n);
 }
 
 bool
