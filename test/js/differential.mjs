@@ -236,6 +236,10 @@ function query(table) {
     const k = pick(KEYS);
     if (!keys.includes(k)) keys.push(k);
   }
+  // a key the other keys decide, which grouped scans leave out of the groups
+  const base = keys.find((k) => ['k', 'd', 'b'].includes(k));
+  if (base && chance(0.4))
+    keys.push({ k: `k * 3 - ${int(0, 9)}`, d: `d + ${int(1, 30)}`, b: 'NOT b' }[base]);
   const aggs = Array.from({ length: int(1, 4) }, aggregate);
   const out = [...keys, ...aggs];
   let sql = `SELECT ${out.join(', ')} FROM ${table}`;

@@ -249,6 +249,49 @@ key_ok(Expr *expr, SortGroupClause *sgc, Index relid,
 }
 
 /*
+ * A grouping key the other keys decide: an expression, not a column, whose
+ * columns are all keys themselves, of types whose equal values are the
+ * same value (integers, dates, times, timestamps, bool).  Groups need not
+ * hash or hold it: PostgreSQL computes it from those keys above the scan
+ * (GROUP BY ClientIP, ClientIP - 1).  Not text, numeric or floats, where
+ * equal values may print differently ('1.0' and '1.00').
+ */
+static bool
+dependent_key(Expr *expr, List *keys)
+{
+	List	   *vars;
+	ListCell   *lc;
+
+	if (IsA(expr, Var))
+		return false;
+	vars = pull_var_clause((Node *) expr, 0);
+	if (vars == NIL || contain_mutable_functions((Node *) expr))
+		return false;
+	foreach(lc, vars)
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		if (!list_member(keys, var))
+			return false;
+		switch (var->vartype)
+		{
+			case INT2OID:
+			case INT4OID:
+			case INT8OID:
+			case DATEOID:
+			case TIMEOID:
+			case TIMESTAMPOID:
+			case TIMESTAMPTZOID:
+			case BOOLOID:
+				break;
+			default:
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
  * Whether expr (of the target list or HAVING) is computable from the
  * grouping keys and supported aggregates; adds its aggregates to *aggrefs.
  */
@@ -302,6 +345,8 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	PqfdwPlanState *st = input_rel->fdw_private;
 	Index		relid = input_rel->relid;
 	List	   *keys = NIL;
+	List	   *held = NIL;		/* the keys groups hold */
+	List	   *checks = NIL;	/* the keys the others decide */
 	List	   *aggrefs = NIL;
 	PqVexprNumerics *num;
 	List	   *scan_tlist;
@@ -380,7 +425,19 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 			!pqfdw_vexpr_supported(lfirst(lc), relid, num))
 		return;
 
-	scan_tlist = add_to_flat_tlist(NIL, keys);
+	/*
+	 * Keys the others decide are left out of the groups; the scan still
+	 * evaluates them on every row (checks), for the errors PostgreSQL's
+	 * grouping would raise.
+	 */
+	foreach(lc, keys)
+	{
+		if (dependent_key(lfirst(lc), keys))
+			checks = lappend(checks, lfirst(lc));
+		else
+			held = lappend(held, lfirst(lc));
+	}
+	scan_tlist = add_to_flat_tlist(NIL, held);
 	nkeys = list_length(scan_tlist);
 	scan_tlist = add_to_flat_tlist(scan_tlist, aggrefs);
 
@@ -415,12 +472,13 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	path = pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 										   ngroups, startup, total, NIL, NULL,
 										   list_make2(makeInteger(PQFDW_PLAN_GROUPED),
-													  lappend(list_make5(scan_private,
-																		 prune_values,
-																		 scan_tlist,
-																		 makeInteger(nkeys),
-																		 having),
-															  local)));
+													  lappend(lappend(list_make5(scan_private,
+																				 prune_values,
+																				 scan_tlist,
+																				 makeInteger(nkeys),
+																				 having),
+																	  local),
+															  checks)));
 	if (!partial)
 	{
 		add_path(output_rel, (Path *) path);
@@ -454,9 +512,11 @@ pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 	fdw_private = lappend(fdw_private, list_nth(priv, 3));
 	/* the quals the grouped scan evaluates itself */
 	fdw_private = lappend(fdw_private, copyObject(list_nth(priv, 5)));
+	/* the keys the others decide, evaluated for their errors */
+	fdw_private = lappend(fdw_private, copyObject(list_nth(priv, 6)));
 	/* ORDER BY ... LIMIT of the groups (grouped_top_n.c) */
-	if (list_length(priv) > 6)
-		fdw_private = lappend(fdw_private, list_nth(priv, 6));
+	if (list_length(priv) > 7)
+		fdw_private = lappend(fdw_private, list_nth(priv, 7));
 	return make_foreignscan(tlist, list_nth(priv, 4), 0, lsecond(priv),
 							fdw_private, copyObject(lthird(priv)), NIL,
 							outer_plan);

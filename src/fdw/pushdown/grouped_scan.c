@@ -111,6 +111,9 @@ typedef struct PqGrouped
 	 */
 	PqVExpr    *quals;
 	PqBatch    *qbatch;
+
+	/* keys the others decide: evaluated per row for their errors only */
+	List	   *checks;			/* PqVExpr * */
 	PqBatchCodes **qcodes;
 	int		   *keep;
 
@@ -340,10 +343,15 @@ grouped_begin(ForeignScanState *node, int eflags)
 										gs->scanrelid, rows);
 		gs->keep = palloc(sizeof(int) * rows);
 	}
+	foreach(lc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2))
+		gs->checks = lappend(gs->checks,
+							 pqfdw_vexpr_compile(lfirst(lc), gs->scanrelid, rows));
 	/* and the columns of function calls, computed once per entry */
 	coded = NULL;
 	if (gs->quals)
 		coded = pqfdw_vexpr_coded_inputs(gs->quals, coded);
+	foreach(lc, gs->checks)
+		coded = pqfdw_vexpr_coded_inputs(lfirst(lc), coded);
 	for (i = 0; i < gs->nvec; i++)
 		if (gs->exprs[i] != NULL)
 			coded = pqfdw_vexpr_coded_inputs(gs->exprs[i], coded);
@@ -373,12 +381,12 @@ grouped_begin(ForeignScanState *node, int eflags)
 		if (var->vartype == NUMERICOID)
 			pqfdw_table_reader_set_unscaled(tr, var->varattno);
 	}
-	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 2)
+	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 3)
 	{
 		TupleDesc	desc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
 
 		gs->top_n = pqfdw_group_top_n_create(list_nth(plan->fdw_private,
-													  PQFDW_PRIVATE_EXTRA + 2),
+													  PQFDW_PRIVATE_EXTRA + 3),
 											 desc, CurrentMemoryContext);
 		gs->rank_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											 "parquet_fdw group ranking",
@@ -515,8 +523,12 @@ eval_vectors(PqGrouped *gs, const PqBatch *b, int n)
 	int			i;
 	int			r;
 
+	ListCell   *lc;
+
 	for (i = 0; i < gs->nkeys; i++)
 		gs->vecs[i] = pqfdw_vexpr_eval(gs->exprs[i], b, n, NULL);
+	foreach(lc, gs->checks)
+		(void) pqfdw_vexpr_eval(lfirst(lc), b, n, NULL);
 	gs->answered = gs->offsets ?
 		pqfdw_offset_sums_batch(gs->offsets, b, n) : NULL;
 	for (i = 0; i < gs->naggs; i++)
@@ -780,7 +792,7 @@ static void
 explain_top_n(ForeignScan *plan, List *context, bool useprefix,
 			  ExplainState *es)
 {
-	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2);
+	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 3);
 	StringInfoData buf;
 	ListCell   *lc;
 
@@ -833,13 +845,25 @@ grouped_explain(ForeignScanState *node, ExplainState *es)
 	if (keys.len > 0)
 		appendStringInfo(&aggs, " GROUP BY %s", keys.data);
 	ExplainPropertyText("Parquet Aggregate", aggs.data, es);
+	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2) != NIL)
+	{
+		StringInfoData deps;
+		ListCell   *dc;
+
+		initStringInfo(&deps);
+		foreach(dc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2))
+			appendStringInfo(&deps, "%s%s", deps.len ? ", " : "",
+							 deparse_expression(lfirst(dc), context, useprefix,
+												false));
+		ExplainPropertyText("Parquet Keys Decided by Others", deps.data, es);
+	}
 	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 1) != NIL)
 		ExplainPropertyText("Parquet Row Filter",
 							deparse_expression((Node *) make_ands_explicit(list_nth(plan->fdw_private,
 																					PQFDW_PRIVATE_EXTRA + 1)),
 											   context, useprefix, false),
 							es);
-	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 2)
+	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 3)
 		explain_top_n(plan, context, useprefix, es);
 	pqfdw_scan_explain(gs->scan, node, es);
 	if (es->analyze && gs->started)

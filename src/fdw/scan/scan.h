@@ -117,11 +117,12 @@ enum PqfdwPrivateIndex
 								 * directories never listed) */
 	PQFDW_PRIVATE_EXTRA			/* grouped scans: their number of grouping
 								 * keys, then the quals they evaluate as
-								 * vector expressions, then (count, offset,
-								 * sort keys) for ORDER BY ... LIMIT of the
-								 * groups; top-N scans: (count, offset, sort
-								 * keys: (attnum, sortop, collation,
-								 * nulls_first) IntLists) */
+								 * vector expressions, then the keys the
+								 * others decide (evaluated for errors only),
+								 * then (count, offset, sort keys) for ORDER
+								 * BY ... LIMIT of the groups; top-N scans:
+								 * (count, offset, sort keys: (attnum, sortop,
+								 * collation, nulls_first) IntLists) */
 };
 
 /*
