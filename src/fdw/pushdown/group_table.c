@@ -2,11 +2,13 @@
  *
  * group_table.c
  *		Grouping keys -> group numbers, by open addressing with linear
- *		probing over a power-of-two array of group numbers.
+ *		probing over a power-of-two array of (hash, group number) slots.
  *
- * Each group keeps its hash, and its keys in per-key arrays (text keys as
- * copies in the table's context), so that growing rehashes without
- * reading keys and a probe compares hashes before keys.
+ * A slot holds its group's hash beside the group's number, and groups keep
+ * their keys in per-key arrays (text keys as copies in the table's
+ * context): growing rehashes without reading keys, and a probe passes
+ * over slots of other hashes without touching their groups, which with a
+ * million groups is a cache miss per key saved on every slot passed.
  *
  * When every key is a column whose batch comes with dictionary indices
  * (PqBatchCodes) and the product of the dictionaries' sizes is small, a
@@ -50,8 +52,7 @@ struct PqGroupTable
 	GroupKey   *keys;
 	int			ngroups;
 	int			capacity;		/* of the per-group arrays */
-	uint32	   *hashes;			/* per group */
-	int32	   *slots;			/* group + 1, 0 for empty */
+	uint64	   *slots;			/* hash << 32 | group + 1; 0 for empty */
 	uint32		mask;			/* slots - 1 */
 	Size		text_bytes;
 
@@ -124,7 +125,7 @@ pqfdw_group_table_create(int nkeys, const Oid *types, MemoryContext cxt)
 												 PQFDW_MEMO_SIZE);
 	}
 	gt->mask = 1023;
-	gt->slots = MemoryContextAllocZero(cxt, sizeof(int32) * (gt->mask + 1));
+	gt->slots = MemoryContextAllocZero(cxt, sizeof(uint64) * (gt->mask + 1));
 	return gt;
 }
 
@@ -143,7 +144,6 @@ reserve_groups(PqGroupTable *gt)
 
 	if (gt->ngroups < gt->capacity)
 		return;
-	gt->hashes = grow(gt->cxt, gt->hashes, sizeof(uint32), cap);
 	for (k = 0; k < gt->nkeys; k++)
 	{
 		GroupKey   *key = &gt->keys[k];
@@ -166,21 +166,26 @@ reserve_groups(PqGroupTable *gt)
 static void
 grow_slots(PqGroupTable *gt)
 {
-	uint32		size = (gt->mask + 1) * 2;
-	int			g;
+	uint64	   *old = gt->slots;
+	uint32		old_size = gt->mask + 1;
+	uint32		size = old_size * 2;
+	uint32		i;
 
-	pfree(gt->slots);
-	gt->slots = MemoryContextAllocHuge(gt->cxt, sizeof(int32) * size);
-	memset(gt->slots, 0, sizeof(int32) * size);
+	gt->slots = MemoryContextAllocHuge(gt->cxt, sizeof(uint64) * size);
+	memset(gt->slots, 0, sizeof(uint64) * size);
 	gt->mask = size - 1;
-	for (g = 0; g < gt->ngroups; g++)
+	for (i = 0; i < old_size; i++)
 	{
-		uint32		s = gt->hashes[g] & gt->mask;
+		uint32		s;
 
+		if (old[i] == 0)
+			continue;
+		s = (uint32) (old[i] >> 32) & gt->mask;
 		while (gt->slots[s] != 0)
 			s = (s + 1) & gt->mask;
-		gt->slots[s] = g + 1;
+		gt->slots[s] = old[i];
 	}
+	pfree(old);
 }
 
 static inline bool
@@ -221,13 +226,12 @@ keys_equal(PqGroupTable *gt, int g, const PqVector **keys, int r)
 }
 
 static int
-add_group(PqGroupTable *gt, uint32 hash, const PqVector **keys, int r)
+add_group(PqGroupTable *gt, const PqVector **keys, int r)
 {
 	int			g = gt->ngroups;
 	int			k;
 
 	reserve_groups(gt);
-	gt->hashes[g] = hash;
 	for (k = 0; k < gt->nkeys; k++)
 	{
 		GroupKey   *key = &gt->keys[k];
@@ -298,19 +302,20 @@ static int32
 find_group_hashed(PqGroupTable *gt, const PqVector **keys, int r, uint32 h)
 {
 	uint32		s = h & gt->mask;
-	int32		slot;
+	uint64		e;
 	int32		g;
 
-	while ((slot = gt->slots[s]) != 0)
+	while ((e = gt->slots[s]) != 0)
 	{
-		if (gt->hashes[slot - 1] == h && keys_equal(gt, slot - 1, keys, r))
-			return slot - 1;
+		if ((uint32) (e >> 32) == h &&
+			keys_equal(gt, (int32) (uint32) e - 1, keys, r))
+			return (int32) (uint32) e - 1;
 		s = (s + 1) & gt->mask;
 	}
 	if (gt->full)
 		return -1;
-	g = add_group(gt, h, keys, r);
-	gt->slots[s] = g + 1;
+	g = add_group(gt, keys, r);
+	gt->slots[s] = (uint64) h << 32 | (uint32) (g + 1);
 	if ((uint32) gt->ngroups * 2 > gt->mask)
 		grow_slots(gt);
 	return g;
