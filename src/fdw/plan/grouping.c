@@ -270,23 +270,12 @@ dependent_key(Expr *expr, List *keys)
 	foreach(lc, vars)
 	{
 		Var		   *var = lfirst_node(Var, lc);
+		PqVKind		kind;
 
-		if (!list_member(keys, var))
+		/* PQV_INT: the integer, date, time, timestamp and bool types */
+		if (!list_member(keys, var) ||
+			!pqfdw_vkind_of(var->vartype, &kind) || kind != PQV_INT)
 			return false;
-		switch (var->vartype)
-		{
-			case INT2OID:
-			case INT4OID:
-			case INT8OID:
-			case DATEOID:
-			case TIMEOID:
-			case TIMESTAMPOID:
-			case TIMESTAMPTZOID:
-			case BOOLOID:
-				break;
-			default:
-				return false;
-		}
 	}
 	return true;
 }
