@@ -25,6 +25,7 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/restrictinfo.h"
 #include "utils/lsyscache.h"
 
 /* Whether every Var of relid in node is file-constant (and there is one). */
@@ -47,19 +48,10 @@ only_file_constants(const PqfdwDataset *ds, Node *node, Index relid)
 List *
 pqfdw_file_clauses(const PqfdwDataset *ds, List *restrictinfos, Index relid)
 {
-	List	   *exprs = NIL;
-	ListCell   *lc;
-
 	if (ds == NULL || !ds->has_virtual)
 		return NIL;
-	foreach(lc, restrictinfos)
-	{
-		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
-
-		if (!ri->pseudoconstant)
-			exprs = lappend(exprs, ri->clause);
-	}
-	return pqfdw_file_exprs(ds, exprs, relid);
+	return pqfdw_file_exprs(ds, extract_actual_clauses(restrictinfos, false),
+							relid);
 }
 
 List *

@@ -21,6 +21,7 @@
 
 #include "fdw/dataset/dataset.h"
 #include "fdw/plan/plan.h"
+#include "optimizer/restrictinfo.h"
 #include "utils/rel.h"
 
 void
@@ -28,16 +29,8 @@ pqfdw_plan_table_files(PlannerInfo *root, RelOptInfo *baserel,
 					   Relation rel, PqfdwTableOptions *opts)
 {
 	PqfdwDirFilter df;
-	List	   *quals = NIL;
-	ListCell   *lc;
+	List	   *quals = extract_actual_clauses(baserel->baserestrictinfo, false);
 
-	foreach(lc, baserel->baserestrictinfo)
-	{
-		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
-
-		if (!ri->pseudoconstant)
-			quals = lappend(quals, ri->clause);
-	}
 	if (opts->hive == PQFDW_HIVE_OFF || quals == NIL)
 	{
 		(void) pqfdw_table_files(opts, NULL);

@@ -845,18 +845,13 @@ grouped_explain(ForeignScanState *node, ExplainState *es)
 	if (keys.len > 0)
 		appendStringInfo(&aggs, " GROUP BY %s", keys.data);
 	ExplainPropertyText("Parquet Aggregate", aggs.data, es);
+	/* a List deparses as its items separated by ", " */
 	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2) != NIL)
-	{
-		StringInfoData deps;
-		ListCell   *dc;
-
-		initStringInfo(&deps);
-		foreach(dc, (List *) list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2))
-			appendStringInfo(&deps, "%s%s", deps.len ? ", " : "",
-							 deparse_expression(lfirst(dc), context, useprefix,
-												false));
-		ExplainPropertyText("Parquet Keys Decided by Others", deps.data, es);
-	}
+		ExplainPropertyText("Parquet Keys Decided by Others",
+							deparse_expression(list_nth(plan->fdw_private,
+														PQFDW_PRIVATE_EXTRA + 2),
+											   context, useprefix, false),
+							es);
 	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 1) != NIL)
 		ExplainPropertyText("Parquet Row Filter",
 							deparse_expression((Node *) make_ands_explicit(list_nth(plan->fdw_private,

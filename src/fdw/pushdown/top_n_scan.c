@@ -95,8 +95,7 @@ typedef struct PqTopN
 	Datum		worst_key;
 
 	/* late materialization: the columns read for the rows returned only */
-	List	   *deferred;		/* attnums */
-	bool	   *is_deferred;	/* per batch column */
+	List	   *deferred;		/* attnums (NULL in the scan's batches) */
 	int		   *col_of_att;		/* batch column of each attribute, or -1 */
 	Relation	rel;
 	Oid			userid;
@@ -214,8 +213,7 @@ keep_row(PqTopN *tn, int r, PqTopNRow *dst)
 
 		if (!att->attbyval && !dst->nulls[i] && dst->values[i] != (Datum) 0)
 			pfree(DatumGetPointer(dst->values[i]));
-		dst->nulls[i] = !b->cols[i].output || tn->is_deferred[i] ||
-			b->nulls[pos];
+		dst->nulls[i] = !b->cols[i].output || b->nulls[pos];
 		dst->values[i] = dst->nulls[i] ? (Datum) 0 :
 			datumCopy(b->values[pos], att->attbyval, att->attlen);
 	}
@@ -352,11 +350,9 @@ static void
 init_late(PqTopN *tn, ForeignScanState *node)
 {
 	Bitmapset  *keep = NULL;
-	ListCell   *lc;
 	int			k;
 	int			i;
 
-	tn->is_deferred = palloc0(sizeof(bool) * Max(tn->batch->ncols, 1));
 	tn->col_of_att = palloc(sizeof(int) * Max(tn->batch->natts, 1));
 	for (i = 0; i < tn->batch->natts; i++)
 		tn->col_of_att[i] = -1;
@@ -367,8 +363,6 @@ init_late(PqTopN *tn, ForeignScanState *node)
 	for (k = 0; k < tn->nkeys; k++)
 		keep = bms_add_member(keep, tn->batch->cols[tn->key_col[k]].att + 1);
 	tn->deferred = pqfdw_table_reader_set_deferred(tn->tr, keep);
-	foreach(lc, tn->deferred)
-		tn->is_deferred[tn->col_of_att[lfirst_int(lc) - 1]] = true;
 	tn->rel = node->ss.ss_currentRelation;
 	tn->userid = pqfdw_scan_check_as_user(node);
 }
@@ -478,7 +472,7 @@ read_late(PqTopN *tn, int file, const int *rows, const int64 *want, int n)
 	int			k = 0;
 
 	tr = pqfdw_table_reader_create(tn->rel, tn->userid,
-								   list_make1(pstrdup(pqfdw_table_reader_path(tn->tr, file))),
+								   list_make1((char *) pqfdw_table_reader_path(tn->tr, file)),
 								   tn->deferred,
 								   ds && ds->nkeys > 0 ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
 								   cxt);
