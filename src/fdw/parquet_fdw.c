@@ -195,12 +195,24 @@ explain_foreign_scan(ForeignScanState *node, struct ExplainState *es)
 	methods(node)->explain(node, es);
 }
 
+/*
+ * The bytes of shared memory a kind keeps before its scan's cursor
+ * (PqExecMethods.dsm_size), aligned so that the cursor is.
+ */
+static Size
+kind_dsm_size(ForeignScanState *node)
+{
+	const PqExecMethods *m = methods(node);
+
+	return m->dsm_size ? MAXALIGN(m->dsm_size(node)) : 0;
+}
+
 static Size
 estimate_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt)
 {
 	PqScanState *st = shared_scan(node);
 
-	return st ? pqfdw_scan_estimate_dsm(st) : 0;
+	return st ? add_size(kind_dsm_size(node), pqfdw_scan_estimate_dsm(st)) : 0;
 }
 
 static void
@@ -208,9 +220,24 @@ initialize_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt,
 							void *coordinate)
 {
 	PqScanState *st = shared_scan(node);
+	Size		kind = kind_dsm_size(node);
 
-	if (st)
-		pqfdw_scan_init_dsm(st, pcxt, coordinate);
+	if (st == NULL)
+		return;
+	if (kind > 0)
+		methods(node)->dsm_init(node, pcxt->seg, coordinate);
+	pqfdw_scan_init_dsm(st, pcxt, (char *) coordinate + kind);
+}
+
+static void
+reinitialize_dsm_foreign_scan(ForeignScanState *node, ParallelContext *pcxt,
+							  void *coordinate)
+{
+	Size		kind = kind_dsm_size(node);
+
+	if (kind > 0)
+		methods(node)->dsm_reinit(node, coordinate);
+	pqfdw_ReInitializeDSMForeignScan(node, pcxt, (char *) coordinate + kind);
 }
 
 static void
@@ -218,14 +245,20 @@ initialize_worker_foreign_scan(ForeignScanState *node, shm_toc *toc,
 							   void *coordinate)
 {
 	PqScanState *st = shared_scan(node);
+	Size		kind = kind_dsm_size(node);
 
-	if (st)
-		pqfdw_scan_init_worker(st, coordinate);
+	if (st == NULL)
+		return;
+	if (kind > 0)
+		methods(node)->dsm_attach(node, coordinate);
+	pqfdw_scan_init_worker(st, (char *) coordinate + kind);
 }
 
 static void
 shutdown_foreign_scan(ForeignScanState *node)
 {
+	if (methods(node)->shutdown)
+		methods(node)->shutdown(node);
 	pqfdw_scan_shutdown(shared_scan(node));
 }
 
@@ -248,7 +281,7 @@ parquet_fdw_handler(PG_FUNCTION_ARGS)
 	routine->IsForeignScanParallelSafe = pqfdw_IsForeignScanParallelSafe;
 	routine->EstimateDSMForeignScan = estimate_dsm_foreign_scan;
 	routine->InitializeDSMForeignScan = initialize_dsm_foreign_scan;
-	routine->ReInitializeDSMForeignScan = pqfdw_ReInitializeDSMForeignScan;
+	routine->ReInitializeDSMForeignScan = reinitialize_dsm_foreign_scan;
 	routine->InitializeWorkerForeignScan = initialize_worker_foreign_scan;
 	routine->ShutdownForeignScan = shutdown_foreign_scan;
 	routine->ImportForeignSchema = pqfdw_ImportForeignSchema;

@@ -340,6 +340,7 @@ async function main() {
   let failed = 0;
   let pushed = 0;
   let parallelGrouped = 0;
+  let partitioned = 0;
   const failures = [];
   for (let q = 0; q < QUERIES; q++) {
     const sql = query('TBL');
@@ -363,6 +364,7 @@ async function main() {
         const grouped = /Parquet Aggregate: (?!.*from the footers)|Parquet Top-N: /.test(plan);
         if (grouped && workers === 0) pushed++;
         if (/Parquet (Aggregate|Top-N): PARTIAL/.test(plan)) parallelGrouped++;
+        if (/Shared Partitions: /.test(plan)) partitioned++;
         const inOrder = workers === 0 && heapInOrder && !/GroupAggregate|Gather/.test(plan);
         const got = await run(client, fsql);
         let d = differ(want, got, !inOrder);
@@ -403,7 +405,7 @@ async function main() {
     await client.query(`DROP TABLE diff_heap; DROP SERVER diff_srv CASCADE`);
   await client.end();
   for (const f of failures.slice(0, 30)) console.log(`FAIL ${f}`);
-  console.log(`${QUERIES} queries over ${ROWS} rows (seed ${SEED}), each on 2 files at 0 and 2 workers; grouped and top-N scans at 0 workers: ${pushed} of ${2 * QUERIES}, parallel grouped and top-N scans at 2 workers: ${parallelGrouped} of ${2 * QUERIES}`);
+  console.log(`${QUERIES} queries over ${ROWS} rows (seed ${SEED}), each on 2 files at 0 and 2 workers; grouped and top-N scans at 0 workers: ${pushed} of ${2 * QUERIES}, parallel grouped and top-N scans at 2 workers: ${parallelGrouped} partial, ${partitioned} partitioned, of ${2 * QUERIES}`);
   // the tester must exercise the grouped scan, not only PostgreSQL's Aggregate
   if (pushed < QUERIES / 2) {
     console.log(`FAIL only ${pushed} queries ran as grouped scans`);

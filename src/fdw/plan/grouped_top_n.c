@@ -13,8 +13,9 @@
  * with a btree ordering operator, and LIMIT and OFFSET are constants (as
  * for top-N scans, top_n.c).  Groups with equal sort keys may come in
  * another order than PostgreSQL's Sort would give them, which SQL leaves
- * open.  Serial only: partial aggregation would need all groups in the
- * leader.
+ * open.  Partial aggregation would need all groups in the leader, but a
+ * partitioned grouped scan finishes each group in one process: under
+ * Gather Merge, each process keeps its best groups.
  *
  *-------------------------------------------------------------------------
  */
@@ -74,6 +75,58 @@ group_sort_keys(PlannerInfo *root, List *scan_tlist)
 	return keys;
 }
 
+/*
+ * Limit over Gather Merge over a partitioned grouped scan (group_shared.h)
+ * whose processes each keep the best LIMIT + OFFSET groups of the
+ * partitions they aggregate, sorted: when the grouping relation has one
+ * (grouping.c left its figures in the table's plan state).
+ */
+static void
+add_partitioned_path(PlannerInfo *root, RelOptInfo *output_rel, List *priv,
+					 List *keys, int64 count, int64 offset, double groups)
+{
+	PathTarget *target = root->upper_targets[UPPERREL_FINAL];
+	RelOptInfo *baserel;
+	PqfdwPlanState *st;
+	ForeignPath *partial;
+	GatherMergePath *merge;
+	double		rows;
+	double		all_rows;
+	Cost		startup;
+
+	if (bms_membership(root->all_baserels) != BMS_SINGLETON)
+		return;
+	baserel = root->simple_rel_array[bms_singleton_member(root->all_baserels)];
+	st = baserel->fdw_private;
+	if (st == NULL || st->grouped_workers == 0)
+		return;
+	priv = list_copy(priv);
+	list_nth_cell(priv, 7)->ptr_value = list_make3(makeInteger((int) (count + offset)),
+												   makeInteger(0), keys);
+	list_nth_cell(priv, 8)->ptr_value = makeInteger(1);
+	rows = Min(count + offset, groups / st->grouped_divisor);
+	all_rows = rows * st->grouped_divisor;
+	startup = st->grouped_startup +
+		groups / st->grouped_divisor * cpu_operator_cost * list_length(keys);
+	partial = pqfdw_create_foreign_upper_path(root, output_rel, target, rows,
+											  startup,
+											  startup + rows * cpu_tuple_cost,
+											  root->sort_pathkeys, NULL,
+											  list_make2(makeInteger(PQFDW_PLAN_GROUPED),
+														 priv));
+	partial->path.parallel_aware = true;
+	partial->path.parallel_safe = true;
+	partial->path.parallel_workers = st->grouped_workers;
+	merge = create_gather_merge_path(root, output_rel, &partial->path, target,
+									 root->sort_pathkeys, NULL, &all_rows);
+	add_path(output_rel,
+			 (Path *) create_limit_path(root, output_rel, &merge->path,
+										root->parse->limitOffset,
+										root->parse->limitCount,
+										root->parse->limitOption, offset,
+										count));
+}
+
 void
 pqfdw_grouped_top_n_paths(PlannerInfo *root, RelOptInfo *output_rel,
 						  FinalPathExtraData *extra)
@@ -104,6 +157,10 @@ pqfdw_grouped_top_n_paths(PlannerInfo *root, RelOptInfo *output_rel,
 	rows = grouped->path.rows;
 	startup = grouped->path.total_cost +
 		rows * cpu_operator_cost * list_length(keys);
+	priv = list_copy(priv);
+	list_nth_cell(priv, 7)->ptr_value = list_make3(makeInteger((int) count),
+												   makeInteger((int) offset),
+												   keys);
 	add_path(output_rel, (Path *)
 			 pqfdw_create_foreign_upper_path(root, output_rel,
 											 root->upper_targets[UPPERREL_FINAL],
@@ -111,8 +168,8 @@ pqfdw_grouped_top_n_paths(PlannerInfo *root, RelOptInfo *output_rel,
 											 startup + Min(count, rows) * cpu_tuple_cost,
 											 root->sort_pathkeys, NULL,
 											 list_make2(makeInteger(PQFDW_PLAN_GROUPED),
-														lappend(list_copy(priv),
-																list_make3(makeInteger((int) count),
-																		   makeInteger((int) offset),
-																		   keys)))));
+														priv)));
+	if (output_rel->consider_parallel)
+		add_partitioned_path(root, output_rel, priv, keys, count, offset,
+							 rows);
 }

@@ -39,7 +39,10 @@
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
 #include "fdw/pushdown/accumulate.h"
+#include "fdw/pushdown/group_shared.h"
 #include "fdw/scan/scan.h"
+#include "format/encoding/encoding.h"
+#include "format/read/dictionary_reader.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -47,6 +50,7 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
 #include "optimizer/planmain.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
@@ -281,6 +285,189 @@ dependent_key(Expr *expr, List *keys)
 }
 
 /*
+ * Whether a chunk's values are all dictionary indices, as far as a cost
+ * needs to know: its page encoding counts say so, or, where the writer left
+ * them out (DuckDB), its encodings are dictionary ones and not PLAIN, the
+ * fallback.
+ */
+static bool
+likely_dictionary(const PqColumnMetaData *cm)
+{
+	bool		dict = false;
+	int			i;
+
+	if (cm->has_encoding_stats)
+		return pq_chunk_fully_dictionary_encoded(cm);
+	for (i = 0; i < cm->n_encodings; i++)
+	{
+		if (cm->encodings[i] == PQ_ENC_PLAIN)
+			return false;
+		dict |= pq_encoding_is_dictionary(cm->encodings[i]);
+	}
+	return dict;
+}
+
+/*
+ * Whether key's one input column is dictionary-encoded in the chunks of
+ * nine rows in ten at least: the group table then finds most rows' groups
+ * by dictionary index (group_table.c), however many groups there are.
+ */
+static bool
+dictionary_key(PqfdwPlanState *st, Expr *key)
+{
+	List	   *vars = pull_var_clause((Node *) key, 0);
+	AttrNumber	attnum;
+	ListCell   *lc;
+	double		rows = 0;
+	double		coded = 0;
+
+	if (vars == NIL)
+		return false;
+	attnum = linitial_node(Var, vars)->varattno;
+	foreach(lc, vars)
+		if (lfirst_node(Var, lc)->varattno != attnum)
+		return false;
+	if (attnum <= 0 || pqfdw_dataset_is_virtual(st->ds, attnum))
+		return false;
+	foreach(lc, st->files)
+	{
+		PqFile	   *f = lfirst(lc);
+		PqSchemaNode *node = pqfdw_find_column(f, st->relid, attnum,
+											   f->src->name);
+		int			i;
+
+		if (pqfdw_is_nested_field(node))
+			return false;
+		for (i = 0; i < f->md.n_row_groups; i++)
+		{
+			const PqRowGroup *g = &f->md.row_groups[i];
+			const PqColumnChunk *cc = &g->columns[node->first_leaf];
+
+			rows += g->num_rows;
+			if (cc->has_meta_data && likely_dictionary(&cc->meta_data))
+				coded += g->num_rows;
+		}
+	}
+	return rows > 0 && coded >= 0.9 * rows;
+}
+
+/* get_parallel_divisor() of costsize.c */
+static double
+parallel_divisor(int workers)
+{
+	double		divisor = workers;
+
+	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+		divisor += 1.0 - 0.3 * workers;
+	return divisor;
+}
+
+int
+pqfdw_grouping_workers(RelOptInfo *input_rel, double *divisor)
+{
+	int			workers;
+
+	*divisor = 1.0;
+	if (input_rel->partial_pathlist == NIL)
+		return 0;
+	workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+	if (workers <= 0)
+		return 0;
+	*divisor = parallel_divisor(workers);
+	return workers;
+}
+
+/*
+ * Workers of a partitioned grouped scan: as compute_parallel_worker()
+ * gives them for a table of what the processes write and read back (per
+ * row, each key and aggregate argument: its width, 8 bytes for one by
+ * value, 32 for text, and 8 more), or the table's parallel_workers option.
+ * Not the plain parallel scan's count, which follows the compressed bytes
+ * read: grouping many rows costs more than decoding them.  Small inputs
+ * stay serial: parallel_setup_cost underrates what starting workers costs
+ * next to a scan that prunes most of the table.
+ */
+static int
+partitioned_workers(RelOptInfo *input_rel, List *scan_tlist, double *divisor)
+{
+	double		row_bytes = 0;
+	int			workers = 0;
+	ListCell   *lc;
+
+	foreach(lc, scan_tlist)
+	{
+		Expr	   *expr = lfirst_node(TargetEntry, lc)->expr;
+
+		if (IsA(expr, Aggref))
+			expr = ((Aggref *) expr)->aggstar ? NULL :
+				linitial_node(TargetEntry, ((Aggref *) expr)->args)->expr;
+		if (expr != NULL)
+			row_bytes += 8.0 + (get_typbyval(exprType((Node *) expr)) ? 8.0 :
+								get_typavgwidth(exprType((Node *) expr),
+												exprTypmod((Node *) expr)));
+	}
+	*divisor = 1.0;
+	if (input_rel->consider_parallel)
+		workers = Min(compute_parallel_worker(input_rel,
+											  input_rel->rows * row_bytes / BLCKSZ,
+											  -1, max_parallel_workers_per_gather),
+					  PQFDW_GROUP_PROCS - 1);
+	if (workers > 0)
+		*divisor = parallel_divisor(workers);
+	return workers;
+}
+
+/*
+ * What a row of a partitioned grouped scan costs against a serial one's
+ * (hits.sh: the queries whose 2-worker plans gained, 1.5-1.8x on 2 vCPUs).
+ */
+#define PQFDW_PARTITION_OVERHEAD 1.3
+
+/*
+ * Gather over a partitioned grouped scan (group_shared.h): each process
+ * writes the rows it reads to the shared partitions, then aggregates the
+ * partitions it claims to final groups.  Offered for DISTINCT aggregates
+ * and where the groups outgrow the caches (10,000 of them, or a count
+ * nothing tells) and are not found by one column's dictionary indices.
+ * Its cost is the serial scan's work shared by the processes, each row
+ * costing PQFDW_PARTITION_OVERHEAD times as much, for writing it to a
+ * partition file and reading it back and for keys looked up by value;
+ * Gather counts the groups it passes on.  grouped_top_n.c builds the same
+ * scan per ORDER BY ...
+ * LIMIT from what is kept in the table's plan state.
+ */
+static void
+add_partitioned_path(PlannerInfo *root, RelOptInfo *input_rel,
+					 RelOptInfo *output_rel, ForeignPath *serial,
+					 int workers, double divisor, Cost work, Cost footers,
+					 double ngroups)
+{
+	PqfdwPlanState *st = input_rel->fdw_private;
+	List	   *priv = list_copy(lsecond(serial->fdw_private));
+	ForeignPath *path;
+	Cost		startup;
+
+	startup = work * PQFDW_PARTITION_OVERHEAD / divisor + footers;
+	st->grouped_workers = workers;
+	st->grouped_divisor = divisor;
+	st->grouped_startup = startup;
+	list_nth_cell(priv, 8)->ptr_value = makeInteger(1);
+	path = pqfdw_create_foreign_upper_path(root, output_rel,
+										   output_rel->reltarget,
+										   ngroups / divisor, startup,
+										   startup + ngroups / divisor * cpu_tuple_cost,
+										   NIL, NULL,
+										   list_make2(makeInteger(PQFDW_PLAN_GROUPED),
+													  priv));
+	path->path.parallel_aware = true;
+	path->path.parallel_safe = true;
+	path->path.parallel_workers = workers;
+	add_path(output_rel, (Path *)
+			 create_gather_path(root, output_rel, &path->path,
+								output_rel->reltarget, NULL, &ngroups));
+}
+
+/*
  * Whether expr (of the target list or HAVING) is computable from the
  * grouping keys and supported aggregates; adds its aggregates to *aggrefs.
  */
@@ -315,7 +502,8 @@ upper_expr_ok(Node *expr, List *keys, Index relid, const PqVexprNumerics *num,
 			return false;
 		if (!agg->aggstar && !wide_sum_ok(agg, num))
 			return false;
-		/* FILTER (WHERE ...): a bool vector expression */
+
+/* FILTER (WHERE ...): a bool vector expression */
 		if (agg->aggfilter != NULL &&
 			(exprType((Node *) agg->aggfilter) != BOOLOID ||
 			 !pqfdw_vexpr_supported(agg->aggfilter, relid, num)))
@@ -352,6 +540,10 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	double		ngroups;
 	double		group_bytes;
 	double		spill_fraction;
+	EstimationInfo estinfo = {0};
+	int			ndistinct = 0;
+	Cost		work;
+	Cost		footers;
 	Cost		startup;
 	Cost		total;
 	QualCost	qcost;
@@ -365,17 +557,12 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 		return;
 	if (partial)
 	{
-		/* as many workers as the table's parallel scan */
-		if (input_rel->partial_pathlist == NIL)
+		workers = pqfdw_grouping_workers(input_rel, &divisor);
+		if (workers == 0)
 			return;
-		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
-		if (workers <= 0)
-			return;
-		/* get_parallel_divisor() of costsize.c */
-		divisor = workers;
-		if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
-			divisor += 1.0 - 0.3 * workers;
 	}
+	else
+		st->grouped_workers = 0;
 
 	num = numeric_columns(input_rel, st);
 	foreach(lc, parse->groupClause)
@@ -431,10 +618,22 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	scan_tlist = add_to_flat_tlist(scan_tlist, aggrefs);
 
 	ngroups = nkeys == 0 ? 1 :
-		estimate_num_groups(root, keys, input_rel->rows, NULL, NULL);
+		estimate_num_groups(root, keys, input_rel->rows, NULL, &estinfo);
+
+	/*
+	 * Partial states pay off for few groups; with the count of a key's
+	 * distinct values unknown (no statistics, no dictionary counts in the
+	 * footers), 200 groups could be a million, each through Gather to a
+	 * Finalize Aggregate.
+	 */
+	if (partial && nkeys > 0 && (estinfo.flags & SELFLAG_USED_DEFAULT))
+		return;
 	group_bytes = 64.0 + 32.0 * nkeys;
 	foreach(lc, aggrefs)
+	{
 		group_bytes += pqfdw_accum_group_bytes(lfirst(lc));
+		ndistinct += ((Aggref *) lfirst(lc))->aggdistinct != NIL;
+	}
 	spill_fraction = 0.0;
 	if (ngroups * group_bytes > (double) get_hash_memory_limit())
 		spill_fraction = 1.0 - (double) get_hash_memory_limit() /
@@ -446,31 +645,42 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	 * aggregate, and all of it comes before the first group.
 	 */
 	cost_qual_eval(&qcost, input_rel->baserestrictinfo, root);
-	startup = seq_page_cost * (st->bytes / BLCKSZ) +
+	work = seq_page_cost * (st->bytes / BLCKSZ) +
 		st->scanned_tuples * cpu_operator_cost * 0.25 * st->ncolumns +
 		qcost.per_tuple * st->scanned_tuples * 0.5 +
 		input_rel->rows * cpu_operator_cost * 0.25 *
 		(nkeys + list_length(scan_tlist) - nkeys);
-	startup += 2.0 * seq_page_cost * spill_fraction * input_rel->rows *
+	startup = work + 2.0 * seq_page_cost * spill_fraction * input_rel->rows *
 		(8.0 * list_length(scan_tlist)) / BLCKSZ;
 	/* a parallel scan's processes share the work; the footers each read */
-	startup = startup / divisor + 10.0 * list_length(st->paths) +
-		qcost.startup;
+	footers = 10.0 * list_length(st->paths) + qcost.startup;
+	startup = (partial ? startup / divisor : startup) + footers;
 	total = startup + ngroups * cpu_tuple_cost;
 
 	path = pqfdw_create_foreign_upper_path(root, output_rel, output_rel->reltarget,
 										   ngroups, startup, total, NIL, NULL,
 										   list_make2(makeInteger(PQFDW_PLAN_GROUPED),
-													  lappend(lappend(list_make5(scan_private,
-																				 prune_values,
-																				 scan_tlist,
-																				 makeInteger(nkeys),
-																				 having),
-																	  local),
-															  checks)));
+													  lappend(lappend(lappend(lappend(list_make5(scan_private,
+																								 prune_values,
+																								 scan_tlist,
+																								 makeInteger(nkeys),
+																								 having),
+																					  local),
+																			  checks),
+																	  NIL),
+															  makeInteger(0))));
 	if (!partial)
 	{
 		add_path(output_rel, (Path *) path);
+		if (output_rel->consider_parallel && nkeys > 0 &&
+			list_length(scan_tlist) <= PQFDW_GROUP_MAX_VECS &&
+			(ndistinct > 0 ||
+			 ((ngroups > 10000.0 || (estinfo.flags & SELFLAG_USED_DEFAULT)) &&
+			  !(nkeys == 1 && dictionary_key(st, linitial(held))))) &&
+			(workers = partitioned_workers(input_rel, scan_tlist,
+										   &divisor)) > 0)
+			add_partitioned_path(root, input_rel, output_rel, path, workers,
+								 divisor, work, footers, ngroups);
 		return;
 	}
 
@@ -503,9 +713,10 @@ pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 	fdw_private = lappend(fdw_private, copyObject(list_nth(priv, 5)));
 	/* the keys the others decide, evaluated for their errors */
 	fdw_private = lappend(fdw_private, copyObject(list_nth(priv, 6)));
-	/* ORDER BY ... LIMIT of the groups (grouped_top_n.c) */
-	if (list_length(priv) > 7)
-		fdw_private = lappend(fdw_private, list_nth(priv, 7));
+	/* ORDER BY ... LIMIT of the groups (grouped_top_n.c), or NIL */
+	fdw_private = lappend(fdw_private, list_nth(priv, 7));
+	/* whether the processes share partitions (group_shared.h) */
+	fdw_private = lappend(fdw_private, list_nth(priv, 8));
 	return make_foreignscan(tlist, list_nth(priv, 4), 0, lsecond(priv),
 							fdw_private, copyObject(lthird(priv)), NIL,
 							outer_plan);

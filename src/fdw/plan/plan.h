@@ -39,6 +39,15 @@ typedef struct PqfdwPlanState
 									 * every file planned */
 	bool		virtual_in_target;	/* the scan produces dataset columns */
 	bool		virtual_in_quals;
+
+	/*
+	 * The grouping relation's partitioned grouped scan (grouping.c), for
+	 * grouped_top_n.c: its workers (0: none), their share of the work as
+	 * get_parallel_divisor() counts it, and the cost before its first group.
+	 */
+	int			grouped_workers;
+	double		grouped_divisor;
+	Cost		grouped_startup;
 } PqfdwPlanState;
 
 /* Whether aggregates, grouping and top-N may run inside the scan. */
@@ -100,6 +109,9 @@ extern void pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 								 RelOptInfo *output_rel,
 								 GroupPathExtraData *extra);
 extern bool pqfdw_enable_grouped_scan;	/* GUC */
+
+/* Workers of the table's parallel scan and get_parallel_divisor()'s share. */
+extern int	pqfdw_grouping_workers(RelOptInfo *input_rel, double *divisor);
 extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 										ForeignPath *best_path, List *tlist,
 										Plan *outer_plan);

@@ -18,6 +18,13 @@
  * aggregation does.  A group's rows still reach its states in file order,
  * so float sums are PostgreSQL's, bit for bit.
  *
+ * Under Gather, a partitioned plan (group_shared.h) first writes every row
+ * its process reads to the shared partition files, waits for the other
+ * processes to do the same, then aggregates whole partitions it claims and
+ * returns their groups, final ones: no group is in two processes.  Rows
+ * of a group then reach its states in no fixed order, as in PostgreSQL's
+ * own parallel aggregation.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -25,114 +32,15 @@
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "fdw/common/pg_compat.h"	/* commands/explain.h and its 18 parts */
-#include "fdw/pushdown/accumulate.h"
-#include "fdw/pushdown/distinct.h"
-#include "fdw/pushdown/group_table.h"
-#include "fdw/pushdown/group_top_n.h"
-#include "fdw/pushdown/offset_sums.h"
+#include "fdw/pushdown/grouped_state.h"
 #include "fdw/pushdown/pushdown.h"
-#include "fdw/pushdown/spill.h"
 #include "fdw/scan/scan.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
-#include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/ruleutils.h"
-
-typedef struct PqGrouped
-{
-	PqScanState *scan;
-	Index		scanrelid;
-	int			nkeys;
-	int			naggs;
-	PqAccum   **accs;
-	PqDistinct **distinct;		/* per aggregate: its pairs, NULL unless
-								 * DISTINCT */
-	int			ndistinct;
-	int			batch_rows;
-
-	/*
-	 * The vectors of a batch: grouping keys first, then the arguments of the
-	 * aggregates that have one (arg_vec: each aggregate's, -1 for count(*));
-	 * from the table's batches (exprs) or from spilled rows.
-	 */
-	int			nvec;
-	PqVExpr   **exprs;
-	Oid		   *vec_types;
-	int		   *vec_scales;		/* numeric vectors' scales, for spilled rows */
-	const PqVector **vecs;
-	int		   *arg_vec;
-	int32	   *gids;
-	int32	   *slots;			/* per row: its group's state, 0 for spilled
-								 * rows (a state nothing reads) */
-
-	/*
-	 * Aggregates with FILTER: the filter's expression, the rows it rejects
-	 * (skip) and the argument vector with those rows NULL (masked; for
-	 * count(*), a vector of zeros, NULL where the filter rejects the row).
-	 * Aggregates with equal filters share the first one's skip mask
-	 * (filter_of: that aggregate, itself for the first, -1 without FILTER),
-	 * so a filter is evaluated once per batch.
-	 */
-	PqVExpr   **filters;
-	int		   *filter_of;
-	bool	  **skip;
-	PqVector   *masked;
-	bool	  **masked_nulls;
-	int64	   *zeros;
-
-	/*
-	 * Without keys: sums of a column plus constants, from one pass over the
-	 * column; answered: those the current batch's figures answer.
-	 */
-	PqOffsetSums *offsets;
-	const bool *answered;
-
-	PqGroupTable *groups;		/* NULL without grouping keys */
-	MemoryContext agg_cxt;		/* groups and states, reset per partition */
-	Size		mem_limit;		/* hash_mem: past it, new groups spill */
-
-	/* spilling (spill.h) */
-	int			level;			/* 0: the table's rows; else a partition's */
-	PqSpill    *spill;			/* partitions being written */
-	List	   *pending;		/* PqSpillPart * still to aggregate */
-	PqSpillReader *reader;
-	MemoryContext spill_cxt;
-
-	bool		started;
-	int			ngroups;		/* of the groups in memory */
-	int			next_group;
-
-	/*
-	 * WHERE quals the batch filter does not evaluate (function calls): one
-	 * bool vector expression, and the batch of the rows it passes.
-	 */
-	PqVExpr    *quals;
-	PqBatch    *qbatch;
-
-	/* keys the others decide: evaluated per row for their errors only */
-	List	   *checks;			/* PqVExpr * */
-	PqBatchCodes **qcodes;
-	int		   *keep;
-
-	/* ORDER BY ... LIMIT of the groups (group_top_n.c), or NULL */
-	PqGroupTopN *top_n;
-	MemoryContext rank_cxt;		/* a group's sort key values */
-	Datum	   *rank_values;
-	bool	   *rank_nulls;
-
-	/* EXPLAIN ANALYZE */
-	Size		peak_memory;
-	int64		total_groups;
-	int64		partitions;
-	int64		spilled_rows;
-	int64		spilled_bytes;
-	int64		dict_rows;		/* rows grouped by dictionary indices */
-	int64		distinct_spilled_rows;
-	int64		distinct_spilled_bytes;
-} PqGrouped;
+#include "utils/wait_event.h"
 
 /* The range table index of the table a grouped plan reads. */
 static Index
@@ -177,7 +85,7 @@ group_column(PqGrouped *gs, int g, int state, int c, bool *isnull)
 	return pqfdw_accum_final(gs->accs[c - gs->nkeys], state, isnull);
 }
 
-static void consume_partition(PqGrouped *gs, ForeignScan *plan);
+static bool next_input(PqGrouped *gs, ForeignScan *plan);
 
 /*
  * Every group, those in memory and those of the spilled partitions, ranked
@@ -219,9 +127,8 @@ rank_groups(PqGrouped *gs, ForeignScan *plan)
 			MemoryContextReset(gs->rank_cxt);
 		}
 		gs->next_group = gs->ngroups;
-		if (gs->pending == NIL)
+		if (!next_input(gs, plan))
 			break;
-		consume_partition(gs, plan);
 	}
 	pqfdw_group_top_n_finish(gs->top_n);
 }
@@ -246,6 +153,8 @@ grouped_begin(ForeignScanState *node, int eflags)
 	rel = ExecOpenScanRelation(estate, gs->scanrelid, eflags);
 	gs->scan = pqfdw_scan_begin(node, rel, gs->scanrelid, eflags);
 	gs->nkeys = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA));
+	gs->partitioned = intVal(list_nth(plan->fdw_private,
+									  PQFDW_PRIVATE_EXTRA + 4)) != 0;
 	gs->naggs = list_length(plan->fdw_scan_tlist) - gs->nkeys;
 	tr = pqfdw_scan_reader(gs->scan);
 	if (tr == NULL)
@@ -381,7 +290,7 @@ grouped_begin(ForeignScanState *node, int eflags)
 		if (var->vartype == NUMERICOID)
 			pqfdw_table_reader_set_unscaled(tr, var->varattno);
 	}
-	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 3)
+	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 3) != NIL)
 	{
 		TupleDesc	desc = node->ss.ss_ScanTupleSlot->tts_tupleDescriptor;
 
@@ -668,31 +577,171 @@ consume_table(PqGrouped *gs, ForeignScan *plan)
 }
 
 /* Aggregate the next pending partition. */
+/* Fresh states, and the reader of spilled rows as the batch's vectors. */
 static void
-consume_partition(PqGrouped *gs, ForeignScan *plan)
+start_reader(PqGrouped *gs, ForeignScan *plan)
 {
-	PqSpillPart *part = linitial(gs->pending);
-	int			n;
 	int			i;
 
-	gs->pending = list_delete_first(gs->pending);
 	if (gs->reader == NULL)
 		gs->reader = pqfdw_spill_reader_create(gs->nvec, gs->vec_types,
 											   pqfdw_table_reader_batch(pqfdw_scan_reader(gs->scan))->capacity,
 											   gs->spill_cxt);
 	init_states(gs, plan);
+	for (i = 0; i < gs->nvec; i++)
+	{
+		gs->reader->vecs[i].scale = gs->shared ? gs->shared->scales[i] :
+			gs->vec_scales[i];
+		gs->vecs[i] = &gs->reader->vecs[i];
+	}
+}
+
+static void
+consume_partition(PqGrouped *gs, ForeignScan *plan)
+{
+	PqSpillPart *part = linitial(gs->pending);
+	int			n;
+
+	gs->pending = list_delete_first(gs->pending);
+	start_reader(gs, plan);
 	gs->level = part->level + 1;
 	gs->partitions++;
 	pqfdw_spill_reader_start(gs->reader, *part);
 	pfree(part);
-	for (i = 0; i < gs->nvec; i++)
-	{
-		gs->reader->vecs[i].scale = gs->vec_scales[i];
-		gs->vecs[i] = &gs->reader->vecs[i];
-	}
 	while ((n = pqfdw_spill_reader_next(gs->reader)) > 0)
 		add_rows(gs, n);
 	end_input(gs);
+}
+
+/*
+ * Partitioned parallel grouping, first phase: every row this process reads
+ * goes, with its keys' hash, to its own file of the row's partition; the
+ * files are then closed for the other processes to read.
+ */
+static void
+scatter_table(PqGrouped *gs, ForeignScan *plan)
+{
+	PqTableReader *tr = pqfdw_scan_reader(gs->scan);
+	PqGroupShared *sh = gs->shared;
+	int			proc = pqfdw_group_shared_proc();
+	const PqBatch *b;
+	PqSpill    *sp;
+	int			p;
+	int			r;
+
+	/* the group table gives the keys' hash; no group is added to it */
+	init_states(gs, plan);
+	sp = gs->shared_spill = MemoryContextAllocZero(gs->spill_cxt,
+												   sizeof(PqSpill));
+	sp->fileset = &sh->fileset.fs;
+	sp->proc = proc;
+	while ((b = pqfdw_table_reader_next(tr)) != NULL)
+	{
+		if (gs->quals)
+			b = qualified_rows(gs, b);
+		eval_vectors(gs, b, b->nrows);
+		for (r = 0; r < b->nrows; r++)
+			pqfdw_spill_row(sp, gs->vecs, gs->nvec, r,
+							pqfdw_group_table_hash(gs->groups, gs->vecs, r));
+		gs->moved_rows += b->nrows;
+		/* every writer's scales are the plan's: the last one's stand */
+		for (p = 0; p < gs->nvec; p++)
+			sh->scales[p] = gs->vec_scales[p];
+	}
+	for (p = 0; p < PQFDW_SPILL_PARTS; p++)
+	{
+		sh->rows[proc][p] = sp->parts[p].rows;
+		if (sp->parts[p].file != NULL)
+			BufFileClose(sp->parts[p].file);
+	}
+	gs->moved_bytes += sp->bytes;
+	gs->shared_spill = NULL;
+	pfree(sp);
+}
+
+/* Aggregate shared partition part: the rows every process wrote to it. */
+static void
+consume_shared_partition(PqGrouped *gs, ForeignScan *plan, int part)
+{
+	int			proc;
+	int			n;
+
+	start_reader(gs, plan);
+	gs->level = 1;
+	gs->shared_partitions++;
+	for (proc = 0; proc < PQFDW_GROUP_PROCS; proc++)
+	{
+		PqSpillPart sp = pqfdw_group_shared_part(gs->shared, part, proc);
+		char		name[MAXPGPATH];
+
+		if (sp.file == NULL)
+			continue;
+		pqfdw_spill_reader_start(gs->reader, sp);
+		while ((n = pqfdw_spill_reader_next(gs->reader)) > 0)
+			add_rows(gs, n);
+		pqfdw_spill_shared_name(name, sizeof(name), part, proc);
+		BufFileDeleteFileSet(&gs->shared->fileset.fs, name, true);
+	}
+	end_input(gs);
+}
+
+/*
+ * The table's rows into the groups: all of them, or, in a partitioned
+ * plan under Gather, this process's into the shared partitions, after
+ * which it waits for the others.  A process that joins once the rows are
+ * written has none to read: the others took every unit.
+ */
+static void
+start_input(PqGrouped *gs, ForeignScan *plan)
+{
+	if (!gs->partitioned || gs->shared == NULL)
+	{
+		consume_table(gs, plan);
+		return;
+	}
+	gs->attached = true;
+	if (BarrierAttach(&gs->shared->barrier) == PQFDW_GROUP_PHASE_WRITE)
+	{
+		scatter_table(gs, plan);
+		BarrierArriveAndWait(&gs->shared->barrier, PG_WAIT_EXTENSION);
+	}
+	gs->ngroups = gs->next_group = 0;
+}
+
+static void
+detach_shared(PqGrouped *gs)
+{
+	if (!gs->attached)
+		return;
+	BarrierDetach(&gs->shared->barrier);
+	gs->attached = false;
+}
+
+/*
+ * Groups from the next input: a partition this process spilled, else, in
+ * a partitioned plan, the next shared partition nobody has claimed.  False
+ * when there is none.
+ */
+static bool
+next_input(PqGrouped *gs, ForeignScan *plan)
+{
+	int			part;
+
+	if (gs->pending != NIL)
+	{
+		consume_partition(gs, plan);
+		return true;
+	}
+	if (!gs->attached)
+		return false;
+	part = pqfdw_group_shared_claim(gs->shared);
+	if (part < 0)
+	{
+		detach_shared(gs);
+		return false;
+	}
+	consume_shared_partition(gs, plan, part);
+	return true;
 }
 
 static TupleTableSlot *
@@ -713,7 +762,7 @@ grouped_next(ForeignScanState *node)
 	old = MemoryContextSwitchTo(gs->spill_cxt);
 	if (!gs->started)
 	{
-		consume_table(gs, plan);
+		start_input(gs, plan);
 		if (gs->top_n)
 			rank_groups(gs, plan);
 		gs->started = true;
@@ -727,8 +776,8 @@ grouped_next(ForeignScanState *node)
 			return slot;
 		return ExecStoreVirtualTuple(slot);
 	}
-	while (gs->next_group >= gs->ngroups && gs->pending != NIL)
-		consume_partition(gs, plan);
+	while (gs->next_group >= gs->ngroups && next_input(gs, plan))
+		;
 	MemoryContextSwitchTo(old);
 	if (gs->next_group >= gs->ngroups)
 		return slot;
@@ -765,6 +814,7 @@ grouped_rescan(ForeignScanState *node)
 
 	pqfdw_scan_rescan(gs->scan);
 	drop_pending(gs);
+	detach_shared(gs);
 	if (gs->top_n)
 		pqfdw_group_top_n_reset(gs->top_n);
 	gs->started = false;
@@ -787,102 +837,80 @@ grouped_end(ForeignScanState *node)
 	}
 }
 
-/* The groups' ORDER BY ... LIMIT the scan keeps (grouped_top_n.c). */
-static void
-explain_top_n(ForeignScan *plan, List *context, bool useprefix,
-			  ExplainState *es)
+/* A partitioned plan's shared memory (group_shared.h), before the scan's. */
+static Size
+grouped_dsm_size(ForeignScanState *node)
 {
-	List	   *spec = list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 3);
-	StringInfoData buf;
-	ListCell   *lc;
+	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
 
-	initStringInfo(&buf);
-	foreach(lc, (List *) lthird(spec))
-	{
-		List	   *key = lfirst(lc);
-		TargetEntry *tle = list_nth(plan->fdw_scan_tlist, linitial_int(key));
-		bool		desc = false;
-
-		/* reverse: the operator is its family's ">" */
-		(void) get_equality_op_for_ordering_op(lsecond_int(key), &desc);
-		appendStringInfo(&buf, "%s%s%s%s", buf.len ? ", " : "",
-						 deparse_expression((Node *) tle->expr, context,
-											useprefix, false),
-						 desc ? " DESC" : "",
-						 lfourth_int(key) != desc ?
-						 (desc ? " NULLS LAST" : " NULLS FIRST") : "");
-	}
-	appendStringInfo(&buf, " LIMIT %d", intVal(linitial(spec)));
-	if (intVal(lsecond(spec)) > 0)
-		appendStringInfo(&buf, " OFFSET %d", intVal(lsecond(spec)));
-	ExplainPropertyText("Parquet Group Order", buf.data, es);
+	return intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 4)) != 0 ?
+		sizeof(PqGroupShared) : 0;
 }
 
 static void
-grouped_explain(ForeignScanState *node, ExplainState *es)
+grouped_dsm_init(ForeignScanState *node, dsm_segment *seg, void *area)
 {
 	PqGrouped  *gs = node->fdw_state;
-	ForeignScan *plan = (ForeignScan *) node->ss.ps.plan;
-	List	   *context = set_deparse_context_plan(es->deparse_cxt,
-												   node->ss.ps.plan, NIL);
-	bool		useprefix = PQFDW_EXPLAIN_RTABLE_SIZE(es) > 1 || es->verbose;
-	StringInfoData aggs;
-	StringInfoData keys;
-	ListCell   *lc;
-	int			i = 0;
 
-	initStringInfo(&aggs);
-	initStringInfo(&keys);
-	foreach(lc, plan->fdw_scan_tlist)
+	pqfdw_group_shared_init(area, seg);
+	gs->shared = area;
+}
+
+static void
+grouped_dsm_attach(ForeignScanState *node, void *area)
+{
+	PqGrouped  *gs = node->fdw_state;
+
+	gs->shared = area;
+}
+
+/*
+ * No process runs the plan now: the leader's attachment ends with it, and
+ * the finished workers' counters join those of earlier scans.
+ */
+static void
+grouped_dsm_reinit(ForeignScanState *node, void *area)
+{
+	PqGrouped  *gs = node->fdw_state;
+	PqGroupShared *sh = area;
+
+	gs->attached = false;
+	gs->prior_groups += (int64) pg_atomic_read_u64(&sh->groups);
+	gs->prior_moved_rows += (int64) pg_atomic_read_u64(&sh->rows_moved);
+	gs->prior_moved_bytes += (int64) pg_atomic_read_u64(&sh->bytes_moved);
+	pqfdw_group_shared_reset(area);
+}
+
+/*
+ * A worker adds what it did to the shared counters as its plan finishes;
+ * the leader, whose plan finishes after Gather has seen every worker's,
+ * takes their sums for EXPLAIN ANALYZE.
+ */
+static void
+grouped_shutdown(ForeignScanState *node)
+{
+	PqGrouped  *gs = node->fdw_state;
+	PqGroupShared *sh;
+
+	if (gs == NULL || gs->shared == NULL)
+		return;
+	sh = gs->shared;
+	detach_shared(gs);
+	if (IsParallelWorker())
 	{
-		StringInfo	buf = i < gs->nkeys ? &keys : &aggs;
-
-		appendStringInfo(buf, "%s%s", buf->len ? ", " : "",
-						 deparse_expression((Node *) lfirst_node(TargetEntry, lc)->expr,
-											context, useprefix, false));
-		i++;
+		pg_atomic_fetch_add_u64(&sh->groups, (uint64) gs->total_groups);
+		pg_atomic_fetch_add_u64(&sh->rows_moved, (uint64) gs->moved_rows);
+		pg_atomic_fetch_add_u64(&sh->bytes_moved, (uint64) gs->moved_bytes);
+		gs->total_groups = gs->moved_rows = gs->moved_bytes = 0;
 	}
-	if (keys.len > 0)
-		appendStringInfo(&aggs, " GROUP BY %s", keys.data);
-	ExplainPropertyText("Parquet Aggregate", aggs.data, es);
-	/* a List deparses as its items separated by ", " */
-	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 2) != NIL)
-		ExplainPropertyText("Parquet Keys Decided by Others",
-							deparse_expression(list_nth(plan->fdw_private,
-														PQFDW_PRIVATE_EXTRA + 2),
-											   context, useprefix, false),
-							es);
-	if (list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA + 1) != NIL)
-		ExplainPropertyText("Parquet Row Filter",
-							deparse_expression((Node *) make_ands_explicit(list_nth(plan->fdw_private,
-																					PQFDW_PRIVATE_EXTRA + 1)),
-											   context, useprefix, false),
-							es);
-	if (list_length(plan->fdw_private) > PQFDW_PRIVATE_EXTRA + 3)
-		explain_top_n(plan, context, useprefix, es);
-	pqfdw_scan_explain(gs->scan, node, es);
-	if (es->analyze && gs->started)
+	else
 	{
-		ExplainPropertyInteger("Groups", NULL,
-							   gs->nkeys > 0 ? gs->total_groups : 1, es);
-		if (gs->dict_rows > 0 || es->format != EXPLAIN_FORMAT_TEXT)
-			ExplainPropertyInteger("Rows Grouped by Dictionary Index", NULL,
-								   gs->dict_rows, es);
-		/* these depend on the memory allocator: VERBOSE only */
-		if (es->verbose)
-		{
-			ExplainPropertyInteger("Aggregate Memory", "kB",
-								   (gs->peak_memory + 1023) / 1024, es);
-			ExplainPropertyInteger("Spilled Partitions", NULL,
-								   gs->partitions, es);
-			ExplainPropertyInteger("Spilled Rows", NULL, gs->spilled_rows, es);
-			ExplainPropertyInteger("Disk Usage", "kB",
-								   (gs->spilled_bytes + gs->distinct_spilled_bytes +
-									1023) / 1024, es);
-			if (gs->ndistinct > 0)
-				ExplainPropertyInteger("Distinct Values Spilled", NULL,
-									   gs->distinct_spilled_rows, es);
-		}
+		gs->worker_groups = gs->prior_groups +
+			(int64) pg_atomic_read_u64(&sh->groups);
+		gs->worker_moved_rows = gs->prior_moved_rows +
+			(int64) pg_atomic_read_u64(&sh->rows_moved);
+		gs->worker_moved_bytes = gs->prior_moved_bytes +
+			(int64) pg_atomic_read_u64(&sh->bytes_moved);
 	}
 }
 
@@ -899,6 +927,11 @@ const PqExecMethods pqfdw_grouped_methods = {
 	.next = grouped_next,
 	.rescan = grouped_rescan,
 	.end = grouped_end,
-	.explain = grouped_explain,
+	.explain = pqfdw_grouped_explain,
 	.shared_scan = grouped_shared_scan,
+	.dsm_size = grouped_dsm_size,
+	.dsm_init = grouped_dsm_init,
+	.dsm_attach = grouped_dsm_attach,
+	.dsm_reinit = grouped_dsm_reinit,
+	.shutdown = grouped_shutdown,
 };

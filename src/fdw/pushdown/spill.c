@@ -22,13 +22,21 @@ void
 pqfdw_spill_row(PqSpill *sp, const PqVector **vecs, int nvec, int r,
 				uint32 hash)
 {
-	PqSpillPart *part = &sp->parts[(hash >> (sp->level * PQFDW_SPILL_BITS)) &
-								   (PQFDW_SPILL_PARTS - 1)];
+	int			p = pqfdw_spill_partition(hash, sp->level);
+	PqSpillPart *part = &sp->parts[p];
 	int			k;
 
 	if (part->file == NULL)
 	{
-		part->file = BufFileCreateTemp(false);
+		if (sp->fileset != NULL)
+		{
+			char		name[MAXPGPATH];
+
+			pqfdw_spill_shared_name(name, sizeof(name), p, sp->proc);
+			part->file = BufFileCreateFileSet(sp->fileset, name);
+		}
+		else
+			part->file = BufFileCreateTemp(false);
 		part->level = sp->level;
 	}
 	part->rows++;
@@ -60,6 +68,12 @@ pqfdw_spill_row(PqSpill *sp, const PqVector **vecs, int nvec, int r,
 			write_bytes(sp, part->file, VARDATA_ANY(t), len);
 		}
 	}
+}
+
+void
+pqfdw_spill_shared_name(char *name, size_t size, int part, int proc)
+{
+	snprintf(name, size, "pqfdw_group.%d.%d", part, proc);
 }
 
 PqSpillReader *

@@ -7,8 +7,14 @@
  *
  * A row is its vectors' values in order (keys, then aggregate arguments):
  * per value a NULL flag, then 8 bytes (integers, floats) or a length and
- * the bytes (text).  Level L partitions by hash bits [L * BITS, (L + 1) *
- * BITS), so a partition spilled again splits into new ones.
+ * the bytes (text).  Level L partitions by the hash's bits [32 - (L + 1)
+ * * BITS, 32 - L * BITS), from the top, so a partition spilled again
+ * splits into new ones and the group table of a partition, which takes
+ * the low bits for its slots, still spreads its groups over all of them.
+ *
+ * A partitioned parallel grouped scan (group_shared.h) writes the rows of
+ * level 0 to files of a shared file set, one per partition and process,
+ * which the process aggregating the partition opens by name.
  *
  *-------------------------------------------------------------------------
  */
@@ -17,6 +23,7 @@
 
 #include "fdw/pushdown/vexpr.h"
 #include "storage/buffile.h"
+#include "storage/fileset.h"
 
 #define PQFDW_SPILL_BITS 4
 #define PQFDW_SPILL_PARTS (1 << PQFDW_SPILL_BITS)
@@ -33,6 +40,8 @@ typedef struct PqSpillPart
 typedef struct PqSpill
 {
 	int			level;
+	FileSet    *fileset;		/* NULL: private temporary files */
+	int			proc;			/* with fileset: the writer's number */
 	PqSpillPart parts[PQFDW_SPILL_PARTS];
 	int64		bytes;			/* written */
 } PqSpill;
@@ -53,6 +62,18 @@ typedef struct PqSpillReader
 /* Write row r of vecs[0..nvec) with keys' hash to sp's partition. */
 extern void pqfdw_spill_row(PqSpill *sp, const PqVector **vecs, int nvec,
 							int r, uint32 hash);
+
+/* The partition of level a hash goes to. */
+static inline int
+pqfdw_spill_partition(uint32 hash, int level)
+{
+	return (int) (hash >> (32 - PQFDW_SPILL_BITS * (level + 1))) &
+		(PQFDW_SPILL_PARTS - 1);
+}
+
+/* The name of process proc's file of partition part in a shared file set. */
+extern void pqfdw_spill_shared_name(char *name, size_t size, int part,
+									int proc);
 
 /* A reader of vectors of the given types, allocated in cxt. */
 extern PqSpillReader *pqfdw_spill_reader_create(int nvec, const Oid *types,

@@ -35,7 +35,12 @@ typedef struct PqScanState PqScanState;
 /*
  * The executor callbacks of one plan kind, as CustomExecMethods are for a
  * custom scan.  shared_scan (NULL: never parallel) gives the scan whose
- * row-group cursor parallel processes share; end may be NULL.
+ * row-group cursor parallel processes share; end may be NULL.  A kind
+ * whose processes share more than the cursor has dsm_size (NULL or 0:
+ * nothing) bytes of shared memory before the scan's, set up by dsm_init in
+ * the leader, found by dsm_attach in each worker and reset by dsm_reinit
+ * before a rescan's workers start; shutdown (may be NULL) runs as the
+ * process's plan finishes, while that memory is still there.
  */
 typedef struct PqExecMethods
 {
@@ -45,6 +50,12 @@ typedef struct PqExecMethods
 	void		(*end) (ForeignScanState *node);
 	void		(*explain) (ForeignScanState *node, struct ExplainState *es);
 	PqScanState *(*shared_scan) (ForeignScanState *node);
+	Size		(*dsm_size) (ForeignScanState *node);
+	void		(*dsm_init) (ForeignScanState *node, dsm_segment *seg,
+							 void *area);
+	void		(*dsm_attach) (ForeignScanState *node, void *area);
+	void		(*dsm_reinit) (ForeignScanState *node, void *area);
+	void		(*shutdown) (ForeignScanState *node);
 } PqExecMethods;
 
 /* scan.c: plans of PQFDW_PLAN_SCAN */
