@@ -428,7 +428,10 @@ partitioned_workers(RelOptInfo *input_rel, List *scan_tlist, double *divisor)
  * writes the rows it reads to the shared partitions, then aggregates the
  * partitions it claims to final groups.  Offered for DISTINCT aggregates
  * and where the groups outgrow the caches (10,000 of them, or a count
- * nothing tells) and are not found by one column's dictionary indices.
+ * nothing tells), unless one key decides them that the serial scan looks
+ * up fast: a value of 8 bytes, or a column's dictionary index (writing
+ * and reading the rows back costs more than such lookups, hits.sh's users
+ * and referer_domains).
  * Its cost is the serial scan's work shared by the processes, each row
  * costing PQFDW_PARTITION_OVERHEAD times as much, for writing it to a
  * partition file and reading it back and for keys looked up by value;
@@ -676,7 +679,8 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 			list_length(scan_tlist) <= PQFDW_GROUP_MAX_VECS &&
 			(ndistinct > 0 ||
 			 ((ngroups > 10000.0 || (estinfo.flags & SELFLAG_USED_DEFAULT)) &&
-			  !(nkeys == 1 && dictionary_key(st, linitial(held))))) &&
+			  !(nkeys == 1 && (get_typbyval(exprType(linitial(held))) ||
+							   dictionary_key(st, linitial(held)))))) &&
 			(workers = partitioned_workers(input_rel, scan_tlist,
 										   &divisor)) > 0)
 			add_partitioned_path(root, input_rel, output_rel, path, workers,

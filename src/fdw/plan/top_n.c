@@ -25,7 +25,11 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
+#include "access/sysattr.h"
 #include "catalog/pg_type.h"
+#include "fdw/common/columns.h"
 #include "fdw/common/pg_compat.h"
 #include "fdw/plan/plan.h"
 #include "fdw/scan/scan.h"
@@ -35,6 +39,7 @@
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/planmain.h"
+#include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/lsyscache.h"
@@ -101,28 +106,107 @@ plain_columns(List *exprs, Index relid)
 }
 
 /*
+ * What a top-N scan reads while rows compete, as shares of the table's
+ * chunks (*bytes) and columns (*columns): with late materialization
+ * (table_reader_rows.c) the sort keys' and the quals' columns; the other
+ * columns are read late, for the row groups of the kept rows only.
+ */
+static void
+early_shares(PqfdwPlanState *st, RelOptInfo *baserel, List *keys,
+			 int64 kept, double *bytes, double *columns)
+{
+	Bitmapset  *early = NULL;
+	double		all = 0;
+	double		late = 0;
+	int			ncols = 0;
+	int			nearly = 0;
+	ListCell   *lc;
+
+	*bytes = *columns = 1.0;
+	if (!pqfdw_enable_late_materialization || kept == 0)
+		return;
+	foreach(lc, keys)
+		early = bms_add_member(early, linitial_int(lfirst(lc)) -
+							   FirstLowInvalidHeapAttributeNumber);
+	pull_varattnos((Node *) extract_actual_clauses(baserel->baserestrictinfo,
+												   false),
+				   baserel->relid, &early);
+	foreach(lc, st->attnums)
+	{
+		ncols++;
+		nearly += bms_is_member(lfirst_int(lc) - FirstLowInvalidHeapAttributeNumber,
+								early);
+	}
+	foreach(lc, st->files)
+	{
+		PqFile	   *f = lfirst(lc);
+		ListCell   *ac;
+
+		foreach(ac, st->attnums)
+		{
+			AttrNumber	attnum = lfirst_int(ac);
+			PqSchemaNode *node;
+			int			rg;
+			int			c;
+
+			if (pqfdw_dataset_is_virtual(st->ds, attnum) ||
+				(node = pqfdw_find_column_opt(f, st->relid, attnum)) == NULL)
+				continue;
+			for (rg = 0; rg < f->md.n_row_groups; rg++)
+				for (c = node->first_leaf; c < node->first_leaf + node->n_leaves; c++)
+				{
+					const PqColumnChunk *cc = &f->md.row_groups[rg].columns[c];
+					double		n = cc->has_meta_data ?
+					cc->meta_data.total_compressed_size : 0;
+
+					all += n;
+					if (!bms_is_member(attnum - FirstLowInvalidHeapAttributeNumber,
+									   early))
+						late += n;
+				}
+		}
+	}
+	if (all > 0)
+		*bytes = 1.0 - late / all;
+	if (ncols > 0)
+		*columns = (double) nearly / ncols;
+}
+
+/*
+ * The share of the row groups that hold at least one of kept rows, each
+ * in a row group of its own process's share (1 / procs of them), at
+ * random: what procs processes read late in all.
+ */
+static double
+late_row_groups(PqfdwPlanState *st, int procs, int64 kept)
+{
+	if (st->row_groups <= 0)
+		return 1.0;
+	return 1.0 - pow(1.0 - Min(1.0, (double) procs / st->row_groups),
+					 (double) kept);
+}
+
+/*
  * Limit over Gather Merge over a parallel top-N scan of workers processes
  * (and the leader), each keeping the best rows (count + offset of them:
- * private's count) of the row groups it claims.
+ * private's count) of the row groups it claims; startup is its cost
+ * before the first row.
  */
 static void
 add_parallel_path(PlannerInfo *root, RelOptInfo *output_rel,
-				  PathTarget *target, int workers, Cost startup,
-				  List *private, int64 count, int64 offset, double rows)
+				  PathTarget *target, int workers, double divisor,
+				  Cost startup, List *private, int64 count, int64 offset,
+				  double rows)
 {
 	Query	   *parse = root->parse;
-	double		divisor = workers;
 	double		all_rows;
 	ForeignPath *partial;
 	GatherMergePath *merge;
 
-	/* the leader's share of the scan, as costsize.c's get_parallel_divisor */
-	if (parallel_leader_participation && workers < 4)
-		divisor += 1.0 - 0.3 * workers;
 	all_rows = rows * divisor;
 	partial = pqfdw_create_foreign_upper_path(root, output_rel, target, rows,
-											  startup / divisor,
-											  startup / divisor + rows * cpu_tuple_cost,
+											  startup,
+											  startup + rows * cpu_tuple_cost,
 											  root->sort_pathkeys, NULL,
 											  list_make2(makeInteger(PQFDW_PLAN_TOP_N),
 														 private));
@@ -171,6 +255,10 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	List	   *prune_values;
 	int64		count;
 	int64		offset;
+	double		early_bytes;
+	double		early_columns;
+	Cost		io;
+	Cost		cpu;
 	Cost		startup;
 	PathTarget *target;
 	ForeignPath *path;
@@ -205,10 +293,19 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 	if (local != NIL)
 		return;
 
-	/* the scan's decoding, but no tuple per row nor a sort of all rows */
-	startup = 10.0 * list_length(st->paths) +
-		seq_page_cost * (st->bytes / BLCKSZ) +
-		st->scanned_tuples * cpu_operator_cost * (0.25 * st->ncolumns + 1.0);
+	/*
+	 * The scan's decoding, but no tuple per row nor a sort of all rows: the
+	 * columns read early for every row, the others in the kept rows' row
+	 * groups only, and decoded for those rows.
+	 */
+	early_shares(st, baserel, keys, count + offset, &early_bytes,
+				 &early_columns);
+	io = seq_page_cost * (st->bytes / BLCKSZ);
+	cpu = st->scanned_tuples * cpu_operator_cost *
+		(0.25 * st->ncolumns * early_columns + 1.0);
+	startup = 10.0 * list_length(st->paths) + cpu +
+		io * (early_bytes + (1.0 - early_bytes) *
+			  late_row_groups(st, 1, count + offset));
 	path = pqfdw_create_foreign_upper_path(root, output_rel, target,
 										   Min(count, baserel->rows), startup,
 										   startup + count * cpu_tuple_cost,
@@ -223,12 +320,26 @@ pqfdw_top_n_paths(PlannerInfo *root, RelOptInfo *input_rel,
 
 	if (output_rel->consider_parallel && baserel->partial_pathlist != NIL)
 	{
-		Path	   *scan = linitial(baserel->partial_pathlist);
+		int			workers = ((Path *) linitial(baserel->partial_pathlist))->parallel_workers;
+		double		divisor = workers;
 
-		add_parallel_path(root, output_rel, target, scan->parallel_workers,
-						  startup, list_make5(scan_private, prune_values, keys,
-											  makeInteger(count + offset),
-											  makeInteger(0)),
+		/* get_parallel_divisor() of costsize.c */
+		if (parallel_leader_participation && workers < 4)
+			divisor += 1.0 - 0.3 * workers;
+
+		/*
+		 * The processes share the early reading; each reads late the row
+		 * groups of its own kept rows, on the cores they share.
+		 */
+		startup = 10.0 * list_length(st->paths) + cpu / divisor +
+			io * (early_bytes / divisor + (1.0 - early_bytes) *
+				  late_row_groups(st, workers + 1, count + offset) *
+				  (workers + 1) / divisor);
+		add_parallel_path(root, output_rel, target, workers, divisor,
+						  startup,
+						  list_make5(scan_private, prune_values, keys,
+									 makeInteger(count + offset),
+									 makeInteger(0)),
 						  count, offset, Min(count + offset, baserel->rows));
 	}
 }
