@@ -46,8 +46,8 @@ END $$;
 SELECT explain_filter('COSTS OFF', $q$SELECT id % 10007, id % 2, count(*), max(day) FROM par_one GROUP BY 1, 2$q$);
 SELECT explain_filter('COSTS OFF', $q$SELECT id % 10007, id % 2, count(*) FROM par_one GROUP BY 1, 2
  ORDER BY count(*) DESC, 1, 2 LIMIT 5 OFFSET 3$q$);
--- few groups: partial states (or none in parallel), not partitions; one
--- integer key: the serial scan looks it up faster than rows are moved
+-- few groups: partial states, not partitions; one integer key: partial
+-- states too (its group table is faster than moving the rows)
 SELECT explain_filter('COSTS OFF', $q$SELECT grp, count(*) FROM par_one GROUP BY grp$q$);
 SELECT explain_filter('COSTS OFF', $q$SELECT id % 10007, count(*) FROM par_one GROUP BY 1$q$);
 

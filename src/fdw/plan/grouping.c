@@ -426,12 +426,8 @@ partitioned_workers(RelOptInfo *input_rel, List *scan_tlist, double *divisor)
 /*
  * Gather over a partitioned grouped scan (group_shared.h): each process
  * writes the rows it reads to the shared partitions, then aggregates the
- * partitions it claims to final groups.  Offered for DISTINCT aggregates
- * and where the groups outgrow the caches (10,000 of them, or a count
- * nothing tells), unless one key decides them that the serial scan looks
- * up fast: a value of 8 bytes, or a column's dictionary index (writing
- * and reading the rows back costs more than such lookups, hits.sh's users
- * and referer_domains).
+ * partitions it claims to final groups; offered where pqfdw_grouping_paths
+ * finds the groups spread (many, or DISTINCT aggregates).
  * Its cost is the serial scan's work shared by the processes, each row
  * costing PQFDW_PARTITION_OVERHEAD times as much, for writing it to a
  * partition file and reading it back and for keys looked up by value;
@@ -545,6 +541,7 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	double		spill_fraction;
 	EstimationInfo estinfo = {0};
 	int			ndistinct = 0;
+	bool		spread;
 	Cost		work;
 	Cost		footers;
 	Cost		startup;
@@ -623,20 +620,35 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	ngroups = nkeys == 0 ? 1 :
 		estimate_num_groups(root, keys, input_rel->rows, NULL, &estinfo);
 
-	/*
-	 * Partial states pay off for few groups; with the count of a key's
-	 * distinct values unknown (no statistics, no dictionary counts in the
-	 * footers), 200 groups could be a million, each through Gather to a
-	 * Finalize Aggregate.
-	 */
-	if (partial && nkeys > 0 && (estinfo.flags & SELFLAG_USED_DEFAULT))
-		return;
 	group_bytes = 64.0 + 32.0 * nkeys;
 	foreach(lc, aggrefs)
 	{
 		group_bytes += pqfdw_accum_group_bytes(lfirst(lc));
 		ndistinct += ((Aggref *) lfirst(lc))->aggdistinct != NIL;
 	}
+
+	/*
+	 * Processes that finish whole partitions of the groups (the partitioned
+	 * path) pay off for DISTINCT and for many groups (over 10,000, or a count
+	 * nothing tells), unless one key decides them that the serial scan looks
+	 * up fast: a value of 8 bytes, or a column's dictionary index (moving the
+	 * rows costs more than such lookups: hits.sh's users and
+	 * referer_domains).
+	 */
+	spread = nkeys > 0 &&
+		(ndistinct > 0 ||
+		 ((ngroups > 10000.0 || (estinfo.flags & SELFLAG_USED_DEFAULT)) &&
+		  !(nkeys == 1 && (get_typbyval(exprType(linitial(held))) ||
+						   dictionary_key(st, linitial(held))))));
+
+	/*
+	 * Partial states pay off for few groups.  With the count of the keys'
+	 * values unknown (no statistics, no dictionary counts in the footers) and
+	 * keys the partitioned path takes, 200 groups could be a million, each
+	 * through Gather to a Finalize Aggregate.
+	 */
+	if (partial && spread && (estinfo.flags & SELFLAG_USED_DEFAULT))
+		return;
 	spill_fraction = 0.0;
 	if (ngroups * group_bytes > (double) get_hash_memory_limit())
 		spill_fraction = 1.0 - (double) get_hash_memory_limit() /
@@ -675,12 +687,8 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (!partial)
 	{
 		add_path(output_rel, (Path *) path);
-		if (output_rel->consider_parallel && nkeys > 0 &&
+		if (spread && output_rel->consider_parallel &&
 			list_length(scan_tlist) <= PQFDW_GROUP_MAX_VECS &&
-			(ndistinct > 0 ||
-			 ((ngroups > 10000.0 || (estinfo.flags & SELFLAG_USED_DEFAULT)) &&
-			  !(nkeys == 1 && (get_typbyval(exprType(linitial(held))) ||
-							   dictionary_key(st, linitial(held)))))) &&
 			(workers = partitioned_workers(input_rel, scan_tlist,
 										   &divisor)) > 0)
 			add_partitioned_path(root, input_rel, output_rel, path, workers,
