@@ -631,8 +631,7 @@ scatter_table(PqGrouped *gs, ForeignScan *plan)
 
 	/* the group table gives the keys' hash; no group is added to it */
 	init_states(gs, plan);
-	sp = gs->shared_spill = MemoryContextAllocZero(gs->spill_cxt,
-												   sizeof(PqSpill));
+	sp = MemoryContextAllocZero(gs->spill_cxt, sizeof(PqSpill));
 	sp->fileset = &sh->fileset.fs;
 	sp->proc = proc;
 	while ((b = pqfdw_table_reader_next(tr)) != NULL)
@@ -655,7 +654,6 @@ scatter_table(PqGrouped *gs, ForeignScan *plan)
 			BufFileClose(sp->parts[p].file);
 	}
 	gs->moved_bytes += sp->bytes;
-	gs->shared_spill = NULL;
 	pfree(sp);
 }
 
