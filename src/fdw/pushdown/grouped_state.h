@@ -103,13 +103,11 @@ typedef struct PqGrouped
 	/*
 	 * Partitioned parallel grouping (group_shared.h): the plan's choice; the
 	 * shared state once under Gather's workers (else the scan runs alone, as
-	 * a serial one); whether this process is attached to its barrier, and its
-	 * writer of the partitions' files.
+	 * a serial one); whether this process is attached to its barrier.
 	 */
 	bool		partitioned;
 	PqGroupShared *shared;
 	bool		attached;
-	PqSpill    *shared_spill;
 
 	/* EXPLAIN ANALYZE */
 	int64		moved_rows;		/* written to the shared partitions */
