@@ -16,6 +16,7 @@
 #include "catalog/pg_type.h"
 #include "fdw/common/pg_compat.h"
 #include "fdw/pushdown/accumulate.h"
+#include "fdw/pushdown/dict_seen.h"
 #include "fdw/pushdown/distinct.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
@@ -64,13 +65,11 @@ struct PqAccum
 	/*
 	 * Text min/max under a deterministic collation: a value's dictionary
 	 * index that already reached a state cannot change it again (see
-	 * update_text).  Without groups, the indices of dictionary seen_dict
-	 * seen so far; with groups, each state's last (dictionary, index).
+	 * update_text).  Without groups, the indices of the current dictionary
+	 * met so far; with groups, each state's last (dictionary, index).
 	 */
 	bool		skip_seen;
-	uint32		seen_dict;
-	int			seen_cap;
-	bool	   *seen;
+	PqDictSeen	seen;
 	uint32	   *last_dict;
 	uint32	   *last_code;
 };
@@ -553,18 +552,8 @@ update_text_codes(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 
 	if (gids == NULL)
 	{
-		if (a->seen_dict != bc->dict_id)
-		{
-			if (a->seen_cap < bc->dict_count)
-			{
-				if (a->seen)
-					pfree(a->seen);
-				a->seen = MemoryContextAllocHuge(a->cxt, bc->dict_count);
-				a->seen_cap = bc->dict_count;
-			}
-			memset(a->seen, 0, bc->dict_count);
-			a->seen_dict = bc->dict_id;
-		}
+		bool	   *seen = pqfdw_dict_seen(&a->seen, bc, a->cxt);
+
 		for (r = 0; r < n; r++)
 		{
 			uint32		code = codes[r];
@@ -573,9 +562,9 @@ update_text_codes(PqAccum *a, const int32 *gids, int n, const PqVector *arg)
 				continue;
 			if (code < (uint32) bc->dict_count)
 			{
-				if (a->seen[code])
+				if (seen[code])
 					continue;
-				a->seen[code] = true;
+				seen[code] = true;
 			}
 			update_text_row(a, 0, arg->p[r]);
 		}

@@ -25,6 +25,7 @@
 
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
+#include "fdw/pushdown/dict_seen.h"
 #include "fdw/pushdown/distinct.h"
 #include "fdw/pushdown/spill.h"
 #include "miscadmin.h"
@@ -126,10 +127,8 @@ struct PqDistinct
 	int64		spilled_rows;
 	int64		spilled_bytes;
 
-	/* without groups: the indices of dictionary seen_dict seen */
-	uint32		seen_dict;
-	int			seen_cap;
-	bool	   *seen;
+	/* without groups: the indices of the current dictionary met */
+	PqDictSeen	seen;
 
 	/* the slots of rows to spill, as a vector */
 	PqVector	slot_vec;
@@ -355,24 +354,14 @@ static bool
 code_seen(PqDistinct *d, const PqBatchCodes *bc, int r)
 {
 	uint32		code = bc->codes[r];
+	bool	   *seen;
 
 	if (code == PQFDW_NO_CODE)
 		return false;
-	if (d->seen_dict != bc->dict_id)
-	{
-		if (d->seen_cap < bc->dict_count)
-		{
-			if (d->seen)
-				pfree(d->seen);
-			d->seen = MemoryContextAllocHuge(d->cxt, bc->dict_count);
-			d->seen_cap = bc->dict_count;
-		}
-		memset(d->seen, 0, bc->dict_count);
-		d->seen_dict = bc->dict_id;
-	}
-	if (d->seen[code])
+	seen = pqfdw_dict_seen(&d->seen, bc, d->cxt);
+	if (seen[code])
 		return true;
-	d->seen[code] = true;
+	seen[code] = true;
 	return false;
 }
 
