@@ -362,8 +362,9 @@ parallel_divisor(int workers)
 	return divisor;
 }
 
-int
-pqfdw_grouping_workers(RelOptInfo *input_rel, double *divisor)
+/* Workers of the table's parallel scan and get_parallel_divisor()'s share. */
+static int
+grouping_workers(RelOptInfo *input_rel, double *divisor)
 {
 	int			workers;
 
@@ -501,8 +502,7 @@ upper_expr_ok(Node *expr, List *keys, Index relid, const PqVexprNumerics *num,
 			return false;
 		if (!agg->aggstar && !wide_sum_ok(agg, num))
 			return false;
-
-/* FILTER (WHERE ...): a bool vector expression */
+		/* FILTER (WHERE ...): a bool vector expression */
 		if (agg->aggfilter != NULL &&
 			(exprType((Node *) agg->aggfilter) != BOOLOID ||
 			 !pqfdw_vexpr_supported(agg->aggfilter, relid, num)))
@@ -557,7 +557,7 @@ pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 		return;
 	if (partial)
 	{
-		workers = pqfdw_grouping_workers(input_rel, &divisor);
+		workers = grouping_workers(input_rel, &divisor);
 		if (workers == 0)
 			return;
 	}

@@ -109,9 +109,6 @@ extern void pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 								 RelOptInfo *output_rel,
 								 GroupPathExtraData *extra);
 extern bool pqfdw_enable_grouped_scan;	/* GUC */
-
-/* Workers of the table's parallel scan and get_parallel_divisor()'s share. */
-extern int	pqfdw_grouping_workers(RelOptInfo *input_rel, double *divisor);
 extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 										ForeignPath *best_path, List *tlist,
 										Plan *outer_plan);

@@ -626,6 +626,7 @@ scatter_table(PqGrouped *gs, ForeignScan *plan)
 	int			proc = pqfdw_group_shared_proc();
 	const PqBatch *b;
 	PqSpill    *sp;
+	bool		read = false;
 	int			p;
 	int			r;
 
@@ -643,10 +644,11 @@ scatter_table(PqGrouped *gs, ForeignScan *plan)
 			pqfdw_spill_row(sp, gs->vecs, gs->nvec, r,
 							pqfdw_group_table_hash(gs->groups, gs->vecs, r));
 		gs->moved_rows += b->nrows;
-		/* every writer's scales are the plan's: the last one's stand */
-		for (p = 0; p < gs->nvec; p++)
-			sh->scales[p] = gs->vec_scales[p];
+		read = true;
 	}
+	/* every writer's scales are the plan's: the last one's stand */
+	for (p = 0; read && p < gs->nvec; p++)
+		sh->scales[p] = gs->vec_scales[p];
 	for (p = 0; p < PQFDW_SPILL_PARTS; p++)
 	{
 		sh->rows[proc][p] = sp->parts[p].rows;
@@ -666,7 +668,6 @@ consume_shared_partition(PqGrouped *gs, ForeignScan *plan, int part)
 
 	start_reader(gs, plan);
 	gs->level = 1;
-	gs->shared_partitions++;
 	for (proc = 0; proc < PQFDW_GROUP_PROCS; proc++)
 	{
 		PqSpillPart sp = pqfdw_group_shared_part(gs->shared, part, proc);

@@ -112,7 +112,6 @@ typedef struct PqGrouped
 	/* EXPLAIN ANALYZE */
 	int64		moved_rows;		/* written to the shared partitions */
 	int64		moved_bytes;
-	int64		shared_partitions;	/* shared partitions this process took */
 	int64		worker_groups;	/* the workers' sums, at the leader's end */
 	int64		worker_moved_rows;
 	int64		worker_moved_bytes;
