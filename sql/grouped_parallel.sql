@@ -107,9 +107,12 @@ SELECT g, (SELECT c FROM (SELECT id % 10007 AS k, id % 2 AS h, count(*) AS c FRO
 SELECT g, (SELECT c FROM (SELECT id % 10007 AS k, id % 2 AS h, count(*) AS c FROM par_src
     GROUP BY 1, 2 OFFSET 0) s WHERE s.k = g.g AND s.h = 1) FROM generate_series(1, 3) g;
 
--- errors raised in any process are PostgreSQL's
+-- errors raised in any process are PostgreSQL's (terse: which process
+-- raised it, leader or worker, shows in CONTEXT only)
+\set VERBOSITY terse
 SELECT id % 10007, id % 2, sum(100 / (id - 31234)) FROM par_one GROUP BY 1, 2;
 SELECT id % 10007, id % 2, sum(id::int2) FROM par_one GROUP BY 1, 2;
+\set VERBOSITY default
 
 -- with parquet_fdw.enable_grouped_scan off, PostgreSQL aggregates
 SET parquet_fdw.enable_grouped_scan = off;
