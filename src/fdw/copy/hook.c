@@ -77,6 +77,8 @@ typedef struct CopyState
 	PqWriterFieldList fields;
 	PqKeyMaterialWriter *key_material;	/* kms_footer_key's, or NULL */
 	MemoryContext batch_cxt;
+	char	   *arena;			/* free space for the batch's values */
+	Size		arena_free;
 	int			nrows;			/* rows in the batch */
 	int			batch_limit;	/* rows that end this batch */
 	Size		batch_bytes;
@@ -90,6 +92,7 @@ static void
 batch_written(CopyState *st)
 {
 	MemoryContextReset(st->batch_cxt);
+	st->arena_free = 0;
 	st->processed += st->nrows;
 	pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED,
 								 (int64) st->processed);
@@ -123,6 +126,39 @@ flush_batch(CopyState *st)
 		st->batch_limit = BATCH_ROWS;
 }
 
+#define ARENA_BLOCK (64 * 1024)
+
+/*
+ * A copy of a by-reference value in the batch's memory.  Values are
+ * carved out of large blocks: a palloc per value (datumCopy) was 4% of a
+ * COPY.  Expanded objects are flattened by datumCopy as before.
+ */
+static Datum
+copy_value(CopyState *st, PqWriteColumn *col, Datum v)
+{
+	Pointer		src = DatumGetPointer(v);
+	Size		size = datumGetSize(v, false, col->typlen);
+	Size		room;
+	char	   *dst;
+
+	st->batch_bytes += size;
+	if (col->typlen == -1 && VARATT_IS_EXTERNAL_EXPANDED(src))
+		return datumCopy(v, false, col->typlen);
+	room = MAXALIGN(size);
+	if (st->arena_free < room)
+	{
+		Size		block = Max(room, ARENA_BLOCK);
+
+		st->arena = MemoryContextAlloc(st->batch_cxt, block);
+		st->arena_free = block;
+	}
+	dst = st->arena;
+	st->arena += room;
+	st->arena_free -= room;
+	memcpy(dst, src, size);
+	return PointerGetDatum(dst);
+}
+
 static bool
 copy_receive(TupleTableSlot *slot, DestReceiver *self)
 {
@@ -141,12 +177,7 @@ copy_receive(TupleTableSlot *slot, DestReceiver *self)
 
 		/* the slot's values die with the next row */
 		if (!isnull && !col->typbyval)
-		{
-			Size		size = datumGetSize(v, false, col->typlen);
-
-			v = datumCopy(v, false, col->typlen);
-			st->batch_bytes += size;
-		}
+			v = copy_value(st, col, v);
 		col->values[r] = v;
 		col->nulls[r] = isnull;
 	}

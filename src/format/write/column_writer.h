@@ -89,6 +89,11 @@ typedef struct PqColumnWriter
 	PqBuffer	ids;			/* uint32 dictionary entries */
 	int64		page_plain_bytes;	/* PLAIN size of the page's values */
 	PqStatsAcc	page_stats;
+	bool		stats_by_entry; /* dictionary pages: bounds from entries */
+	uint32		page_number;	/* of the writer's pages, from 1 */
+	uint32	   *entry_page;		/* entry -> last page_number it was in */
+	int			cap_entry_page;
+	PqBuffer	page_entries;	/* entries new to the page, as values */
 
 	/* the chunk */
 	int			dict_state;		/* PqDictState */

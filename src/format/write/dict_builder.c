@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+/* inlined: a call per short string was 5% of writing low-cardinality text */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "format/common/pq_common.h"
@@ -42,7 +44,33 @@ hash_value(const uint8 *v, uint32 len, int width)
 	return (uint64) XXH3_64bits(v, len);
 }
 
-/* memcmp() == 0, with the common fixed widths as plain loads */
+/*
+ * memcmp() == 0 of len bytes.  Up to 16 bytes, two overlapping loads
+ * compare them: short strings (flags, modes, codes) are what dictionaries
+ * hold, and a call to memcmp was a tenth of writing them.
+ */
+static inline bool
+bytes_equal(const uint8 *a, const uint8 *b, uint32 len)
+{
+	if (len >= 8 && len <= 16)
+		return pq_load_le64(a) == pq_load_le64(b) &&
+			pq_load_le64(a + len - 8) == pq_load_le64(b + len - 8);
+	if (len >= 4 && len < 8)
+		return pq_load_le32(a) == pq_load_le32(b) &&
+			pq_load_le32(a + len - 4) == pq_load_le32(b + len - 4);
+	if (len < 4)
+	{
+		uint32		i;
+
+		for (i = 0; i < len; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
+	return memcmp(a, b, len) == 0;
+}
+
+/* bytes_equal(), with the common fixed widths as plain loads */
 static inline bool
 values_equal(const uint8 *a, const uint8 *b, uint32 len, int width)
 {
@@ -50,7 +78,23 @@ values_equal(const uint8 *a, const uint8 *b, uint32 len, int width)
 		return pq_load_le32(a) == pq_load_le32(b);
 	if (width == 8)
 		return pq_load_le64(a) == pq_load_le64(b);
-	return memcmp(a, b, len) == 0;
+	return bytes_equal(a, b, len);
+}
+
+/*
+ * 4- and 8-byte values are kept in their slots too, so that a probe reads
+ * one array instead of the slot, its entry's offset and the entry.
+ */
+static inline bool
+key_width(int width)
+{
+	return width == 4 || width == 8;
+}
+
+static inline uint64
+load_key(const uint8 *v, int width)
+{
+	return width == 4 ? pq_load_le32(v) : pq_load_le64(v);
 }
 
 void
@@ -64,6 +108,8 @@ pq_dict_init(PqDictBuilder *d, int width)
 	d->mask = DICT_INITIAL_SLOTS - 1;
 	d->slots = palloc0(sizeof(uint32) * DICT_INITIAL_SLOTS);
 	d->slot_hash = palloc(sizeof(uint32) * DICT_INITIAL_SLOTS);
+	d->slot_key = key_width(width) ?
+		palloc(sizeof(uint64) * DICT_INITIAL_SLOTS) : NULL;
 }
 
 void
@@ -87,6 +133,11 @@ dict_grow(PqDictBuilder *d)
 	pfree(d->slot_hash);
 	d->slots = palloc0(sizeof(uint32) * nslots);
 	d->slot_hash = palloc(sizeof(uint32) * nslots);
+	if (d->slot_key != NULL)
+	{
+		pfree(d->slot_key);
+		d->slot_key = palloc(sizeof(uint64) * nslots);
+	}
 	d->mask = nslots - 1;
 	for (i = 0; i < d->n_entries; i++)
 	{
@@ -99,34 +150,17 @@ dict_grow(PqDictBuilder *d)
 			s = (s + 1) & d->mask;
 		d->slots[s] = (uint32) i + 1;
 		d->slot_hash[s] = (uint32) (h >> 32);
+		if (d->slot_key != NULL)
+			d->slot_key[s] = load_key(v, d->width);
 	}
 }
 
+/* A new entry for v, in the empty slot s. */
 static uint32
-dict_lookup(PqDictBuilder *d, const uint8 *v, uint32 len, uint64 h)
+dict_add(PqDictBuilder *d, const uint8 *v, uint32 len, uint64 h, uint32 s)
 {
-	uint32		tag = (uint32) (h >> 32);
-	uint32		s = (uint32) h & d->mask;
 	uint32		id;
 
-	for (;;)
-	{
-		uint32		e = d->slots[s];
-		uint32		elen;
-		const uint8 *ev;
-
-		if (e == 0)
-			break;
-		if (d->slot_hash[s] == tag)
-		{
-			ev = pq_dict_entry(d, (int) e - 1, &elen);
-			if (elen == len && values_equal(ev, v, len, d->width))
-				return e - 1;
-		}
-		s = (s + 1) & d->mask;
-	}
-
-	/* a new entry */
 	if (d->n_entries == PG_INT32_MAX)
 		elog(ERROR, "too many dictionary entries");
 	if (d->n_entries == d->cap_entries)
@@ -148,10 +182,57 @@ dict_lookup(PqDictBuilder *d, const uint8 *v, uint32 len, uint64 h)
 	}
 	pq_buffer_append(&d->plain, v, len);
 	d->slots[s] = id + 1;
-	d->slot_hash[s] = tag;
+	d->slot_hash[s] = (uint32) (h >> 32);
+	if (d->slot_key != NULL)
+		d->slot_key[s] = load_key(v, d->width);
 	if ((uint32) d->n_entries * 2 > d->mask)
 		dict_grow(d);
 	return id;
+}
+
+static uint32
+dict_lookup(PqDictBuilder *d, const uint8 *v, uint32 len, uint64 h)
+{
+	uint32		tag = (uint32) (h >> 32);
+	uint32		s = (uint32) h & d->mask;
+
+	for (;;)
+	{
+		uint32		e = d->slots[s];
+		uint32		elen;
+		const uint8 *ev;
+
+		if (e == 0)
+			break;
+		if (d->slot_hash[s] == tag)
+		{
+			ev = pq_dict_entry(d, (int) e - 1, &elen);
+			if (elen == len && values_equal(ev, v, len, d->width))
+				return e - 1;
+		}
+		s = (s + 1) & d->mask;
+	}
+	return dict_add(d, v, len, h, s);
+}
+
+/* dict_lookup() of a 4- or 8-byte value */
+static inline uint32
+dict_lookup_key(PqDictBuilder *d, const uint8 *v, uint64 h)
+{
+	uint64		key = load_key(v, d->width);
+	uint32		s = (uint32) h & d->mask;
+
+	for (;;)
+	{
+		uint32		e = d->slots[s];
+
+		if (e == 0)
+			break;
+		if (d->slot_key[s] == key)
+			return e - 1;
+		s = (s + 1) & d->mask;
+	}
+	return dict_add(d, v, (uint32) d->width, h, s);
 }
 
 /*
@@ -169,7 +250,10 @@ prefetch_slot(const PqDictBuilder *d, uint64 h)
 	uint32		s = (uint32) h & d->mask;
 
 	__builtin_prefetch(&d->slots[s]);
-	__builtin_prefetch(&d->slot_hash[s]);
+	if (d->slot_key != NULL)
+		__builtin_prefetch(&d->slot_key[s]);
+	else
+		__builtin_prefetch(&d->slot_hash[s]);
 }
 
 void
@@ -196,9 +280,14 @@ pq_dict_insert_fixed(PqDictBuilder *d, const uint8 *fixed, int n, uint32 *ids)
 				prefetch_slot(d, h[i]);
 			}
 		}
-		for (i = 0; i < m; i++)
-			ids[at + i] = same[i] ? ids[at + i - 1] :
-				dict_lookup(d, fixed + (size_t) (at + i) * w, w, h[i]);
+		if (d->slot_key != NULL)
+			for (i = 0; i < m; i++)
+				ids[at + i] = same[i] ? ids[at + i - 1] :
+					dict_lookup_key(d, fixed + (size_t) (at + i) * w, h[i]);
+		else
+			for (i = 0; i < m; i++)
+				ids[at + i] = same[i] ? ids[at + i - 1] :
+					dict_lookup(d, fixed + (size_t) (at + i) * w, w, h[i]);
 	}
 }
 
@@ -220,7 +309,7 @@ pq_dict_insert_bytes(PqDictBuilder *d, const PqByteArray *ba, int n,
 			const PqByteArray *v = &ba[at + i];
 
 			same[i] = at + i > 0 && v->len == v[-1].len &&
-				(v->len == 0 || memcmp(v->ptr, v[-1].ptr, v->len) == 0);
+				(v->len == 0 || bytes_equal(v->ptr, v[-1].ptr, v->len));
 			if (!same[i])
 			{
 				h[i] = hash_value(v->len > 0 ? v->ptr : (const uint8 *) "",

@@ -24,7 +24,8 @@ typedef struct PqDictBuilder
 	int			n_entries;
 	int			cap_entries;
 	uint32	   *slots;			/* open addressing: entry + 1, 0 if empty */
-	uint32	   *slot_hash;		/* low hash bits of the slot's entry */
+	uint32	   *slot_hash;		/* high hash bits of the slot's entry */
+	uint64	   *slot_key;		/* widths 4 and 8: the slot's value */
 	uint32		mask;			/* number of slots - 1 */
 } PqDictBuilder;
 
