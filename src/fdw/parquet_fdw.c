@@ -67,6 +67,14 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_row_filter",
+							 "Evaluates the quals the batch filter cannot (function calls, expressions of several columns) inside the scan on whole batches, calls on a dictionary-encoded column once per entry, instead of row by row in the executor.",
+							 NULL,
+							 &pqfdw_enable_row_filter,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("parquet_fdw.enable_top_n_scan",
 							 "Computes ORDER BY ... LIMIT of queries over one foreign table inside the scan, skipping row groups whose statistics show no row can enter the result.",
 							 NULL,
@@ -144,6 +152,7 @@ static const PqExecMethods *const exec_methods[PQFDW_NPLAN_KINDS] = {
 	[PQFDW_PLAN_FOOTER] = &pqfdw_footer_methods,
 	[PQFDW_PLAN_GROUPED] = &pqfdw_grouped_methods,
 	[PQFDW_PLAN_TOP_N] = &pqfdw_top_n_methods,
+	[PQFDW_PLAN_ROW_FILTER] = &pqfdw_row_filter_methods,
 };
 
 static inline const PqExecMethods *

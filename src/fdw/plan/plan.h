@@ -109,6 +109,7 @@ extern void pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 								 RelOptInfo *output_rel,
 								 GroupPathExtraData *extra);
 extern bool pqfdw_enable_grouped_scan;	/* GUC */
+extern bool pqfdw_enable_row_filter;	/* GUC */
 extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 										ForeignPath *best_path, List *tlist,
 										Plan *outer_plan);

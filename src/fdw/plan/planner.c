@@ -22,9 +22,12 @@
 #include "fdw/common/table_options.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
+#include "fdw/pushdown/vexpr.h"
 #include "fdw/scan/filter.h"
 #include "fdw/scan/row_former.h"
+#include "fdw/scan/scan.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -779,6 +782,35 @@ whole_row_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
 	return whole_row ? add_to_flat_tlist(NIL, vars) : NIL;
 }
 
+/*
+ * Whether the scan can evaluate the quals the batch filter left (local) as
+ * vector expressions: all of them, so that they still follow the cheaper
+ * ones in the planner's order, none under a security barrier (those quals
+ * run first), and not under union_by_name, whose columns' types can
+ * change from file to file.  Numerics are left out: vectors hold them
+ * unscaled, which the tuples handed out must not see.
+ */
+bool		pqfdw_enable_row_filter = true;
+
+static bool
+row_filter_ok(RelOptInfo *baserel, List *local)
+{
+	PqfdwPlanState *st = baserel->fdw_private;
+	PqVexprNumerics no_numerics = {0};
+	ListCell   *lc;
+
+	if (local == NIL || !pqfdw_enable_row_filter || st->ds->union_by_name)
+		return false;
+	foreach(lc, baserel->baserestrictinfo)
+		if (lfirst_node(RestrictInfo, lc)->security_level > 0)
+		return false;
+	foreach(lc, local)
+		if (exprType(lfirst(lc)) != BOOLOID ||
+			!pqfdw_vexpr_supported(lfirst(lc), baserel->relid, &no_numerics))
+		return false;
+	return true;
+}
+
 ForeignScan *
 pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 					 Oid foreigntableid, ForeignPath *best_path,
@@ -794,6 +826,12 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	fdw_private = pqfdw_scan_private(root, baserel, foreigntableid,
 									 scan_clauses, &local_clauses,
 									 &prune_values);
+	if (row_filter_ok(baserel, local_clauses))
+	{
+		linitial(fdw_private) = makeInteger(PQFDW_PLAN_ROW_FILTER);
+		fdw_private = lappend(fdw_private, local_clauses);
+		local_clauses = NIL;
+	}
 
 	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, local_clauses, baserel->relid,

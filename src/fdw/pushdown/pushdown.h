@@ -57,4 +57,11 @@ extern const PqExecMethods pqfdw_grouped_methods;
  */
 extern const PqExecMethods pqfdw_top_n_methods;
 
+/*
+ * row_filter.c: a scan with the kind PQFDW_PLAN_ROW_FILTER, whose quals
+ * beyond the batch filter (PQFDW_PRIVATE_EXTRA, a List of Expr) run as
+ * vector expressions on its batches.
+ */
+extern const PqExecMethods pqfdw_row_filter_methods;
+
 #endif							/* PQFDW_PUSHDOWN_H */

@@ -45,6 +45,13 @@ struct PqScanState
 	int			batch_n;
 	int			batch_pos;
 
+	/* a row selector's choice of the batch's rows; rows NULL: every row */
+	PqRowSelect row_select;
+	void	   *row_select_arg;
+	int		   *selected;
+	const int  *rows;
+	int64		rows_selected_out;
+
 	/*
 	 * With a scan target list (a whole-row reference, fdw/plan/planner.c):
 	 * the attribute number of each scan tuple column, 0 for the whole row,
@@ -261,6 +268,15 @@ init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
 	}
 }
 
+void
+pqfdw_scan_set_row_select(PqScanState *st, PqRowSelect select, void *arg)
+{
+	st->row_select = select;
+	st->row_select_arg = arg;
+	st->selected = MemoryContextAlloc(st->scan_cxt, sizeof(int) *
+									  pqfdw_table_reader_batch(st->reader)->capacity);
+}
+
 static bool
 next_batch(PqScanState *st)
 {
@@ -271,6 +287,18 @@ next_batch(PqScanState *st)
 	st->batch = b;
 	st->batch_pos = 0;
 	st->batch_n = b->nrows;
+	st->rows = NULL;
+	if (st->row_select != NULL)
+	{
+		int			n = st->row_select(st->row_select_arg, b, st->selected);
+
+		st->rows_selected_out += b->nrows - n;
+		if (n < b->nrows)
+		{
+			st->rows = st->selected;
+			st->batch_n = n;
+		}
+	}
 	st->formed_first = st->formed_end = 0;
 	return true;
 }
@@ -292,7 +320,8 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 
 		MemoryContextReset(st->form_cxt);
 		old = MemoryContextSwitchTo(st->form_cxt);
-		pqfdw_form_rows(st->former, b->values, b->nulls, b->capacity, NULL,
+		pqfdw_form_rows(st->former, b->values, b->nulls, b->capacity,
+						st->rows ? st->rows + st->batch_pos : NULL,
 						st->batch_pos, n, st->formed);
 		MemoryContextSwitchTo(old);
 		st->formed_first = st->batch_pos;
@@ -332,7 +361,7 @@ scan_next(ForeignScanState *node)
 			return slot;
 	}
 
-	row = st->batch_pos;
+	row = st->rows ? st->rows[st->batch_pos] : st->batch_pos;
 	b = st->batch;
 	if (st->scan_attnos)
 		fill_scan_tuple(st, slot, row);
@@ -397,6 +426,7 @@ local_counters(PqScanState *st, int64 *c)
 	const int64 *pc = pqfdw_pruner_counts(st->pruner);
 
 	c[PQFDW_COUNT_ROWS_FILTERED] = pqfdw_table_reader_rows_filtered(st->reader);
+	c[PQFDW_COUNT_ROWS_SELECTED_OUT] = st->rows_selected_out;
 	c[PQFDW_COUNT_ROW_GROUPS_READ] = pqfdw_table_reader_row_groups_read(st->reader);
 	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
 	c[PQFDW_COUNT_BYTES_READ] = pqfdw_table_reader_bytes_read(st->reader) +
@@ -449,7 +479,19 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 							deparse_expression(expr, context, useprefix, false),
 							es);
 	}
-	if (es->verbose && pqfdw_plan_kind(plan) == PQFDW_PLAN_SCAN &&
+	if (pqfdw_plan_kind(plan) == PQFDW_PLAN_ROW_FILTER)
+	{
+		List	   *context = set_deparse_context_plan(es->deparse_cxt,
+													   node->ss.ps.plan, NIL);
+		Node	   *expr = (Node *) make_ands_explicit(list_nth(plan->fdw_private,
+																PQFDW_PRIVATE_EXTRA));
+
+		ExplainPropertyText("Parquet Row Filter",
+							deparse_expression(expr, context, useprefix, false),
+							es);
+	}
+	if (es->verbose && (pqfdw_plan_kind(plan) == PQFDW_PLAN_SCAN ||
+						pqfdw_plan_kind(plan) == PQFDW_PLAN_ROW_FILTER) &&
 		plan->fdw_scan_tlist != NIL)
 		ExplainPropertyText("Whole Rows", "formed by the scan", es);
 	if (st->prune_exprs != NIL && es->verbose)
@@ -479,6 +521,9 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 		if (st->filter_exprs != NIL)
 			ExplainPropertyInteger("Rows Removed by Parquet Filter", NULL,
 								   c[PQFDW_COUNT_ROWS_FILTERED], es);
+		if (st->row_select != NULL)
+			ExplainPropertyInteger("Rows Removed by Parquet Row Filter", NULL,
+								   c[PQFDW_COUNT_ROWS_SELECTED_OUT], es);
 		ExplainPropertyInteger("Row Groups Read", NULL,
 							   c[PQFDW_COUNT_ROW_GROUPS_READ], es);
 		/* a parallel scan with too few row groups for its processes */

@@ -25,10 +25,12 @@ typedef enum PqfdwPlanKind
 	PQFDW_PLAN_SCAN,
 	PQFDW_PLAN_FOOTER,
 	PQFDW_PLAN_GROUPED,
-	PQFDW_PLAN_TOP_N
+	PQFDW_PLAN_TOP_N,
+	PQFDW_PLAN_ROW_FILTER		/* a scan whose other quals run as vector
+								 * expressions (fdw/pushdown/row_filter.c) */
 } PqfdwPlanKind;
 
-#define PQFDW_NPLAN_KINDS (PQFDW_PLAN_TOP_N + 1)
+#define PQFDW_NPLAN_KINDS (PQFDW_PLAN_ROW_FILTER + 1)
 
 typedef struct PqScanState PqScanState;
 
@@ -75,6 +77,16 @@ extern void pqfdw_scan_rescan(PqScanState *st);
 extern void pqfdw_scan_end(PqScanState *st);
 extern void pqfdw_scan_explain(PqScanState *st, ForeignScanState *node,
 							   struct ExplainState *es);
+
+/*
+ * A row selector of the scan's batches: the rows of b (after the batch
+ * filter) that the scan hands out, ascending into rows (room for
+ * b->capacity); returns their number.  Installed after begin.
+ */
+typedef int (*PqRowSelect) (void *arg, const PqBatch *b, int *rows);
+
+extern void pqfdw_scan_set_row_select(PqScanState *st, PqRowSelect select,
+									  void *arg);
 
 /* ... and as a parallel scan (ReInitializeDSM needs no state) */
 extern Size pqfdw_scan_estimate_dsm(PqScanState *st);
@@ -126,14 +138,16 @@ enum PqfdwPrivateIndex
 								 * fdw_exprs: the file clauses follow them,
 								 * pqfdw_plan_hash() of all files, partition
 								 * directories never listed) */
-	PQFDW_PRIVATE_EXTRA			/* grouped scans: their number of grouping
-								 * keys, then the quals they evaluate as
-								 * vector expressions, then the keys the
-								 * others decide (evaluated for errors only),
-								 * then (count, offset, sort keys) for ORDER
-								 * BY ... LIMIT of the groups; top-N scans:
-								 * (count, offset, sort keys: (attnum, sortop,
-								 * collation, nulls_first) IntLists) */
+	PQFDW_PRIVATE_EXTRA			/* row filter scans: the quals they evaluate
+								 * as vector expressions; grouped scans: their
+								 * number of grouping keys, then the quals
+								 * they evaluate as vector expressions, then
+								 * the keys the others decide (evaluated for
+								 * errors only), then (count, offset, sort
+								 * keys) for ORDER BY ... LIMIT of the groups;
+								 * top-N scans: (count, offset, sort keys:
+								 * (attnum, sortop, collation, nulls_first)
+								 * IntLists) */
 };
 
 /*
