@@ -75,6 +75,14 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomBoolVariable("parquet_fdw.enable_scan_projection",
+							 "Computes the expressions a query projects from a single foreign table (function calls, arithmetic, casts, CASE) inside the scan on whole batches, calls on a dictionary-encoded column once per entry, instead of row by row in the executor.",
+							 NULL,
+							 &pqfdw_enable_scan_projection,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	DefineCustomBoolVariable("parquet_fdw.enable_top_n_scan",
 							 "Computes ORDER BY ... LIMIT of queries over one foreign table inside the scan, skipping row groups whose statistics show no row can enter the result.",
 							 NULL,
@@ -152,7 +160,7 @@ static const PqExecMethods *const exec_methods[PQFDW_NPLAN_KINDS] = {
 	[PQFDW_PLAN_FOOTER] = &pqfdw_footer_methods,
 	[PQFDW_PLAN_GROUPED] = &pqfdw_grouped_methods,
 	[PQFDW_PLAN_TOP_N] = &pqfdw_top_n_methods,
-	[PQFDW_PLAN_ROW_FILTER] = &pqfdw_row_filter_methods,
+	[PQFDW_PLAN_VECTOR_SCAN] = &pqfdw_vector_scan_methods,
 };
 
 static inline const PqExecMethods *

@@ -109,7 +109,6 @@ extern void pqfdw_grouping_paths(PlannerInfo *root, UpperRelationKind stage,
 								 RelOptInfo *output_rel,
 								 GroupPathExtraData *extra);
 extern bool pqfdw_enable_grouped_scan;	/* GUC */
-extern bool pqfdw_enable_row_filter;	/* GUC */
 extern ForeignScan *pqfdw_grouping_plan(PlannerInfo *root, RelOptInfo *rel,
 										ForeignPath *best_path, List *tlist,
 										Plan *outer_plan);
@@ -164,5 +163,17 @@ extern ForeignScan *pqfdw_upper_plan(PlannerInfo *root, RelOptInfo *rel,
 /* variant_fields.c: the keys of v -> 'key' uses of column attno, or NIL */
 extern List *pqfdw_variant_field_uses(PlannerInfo *root, Index relid,
 									  AttrNumber attno);
+
+/*
+ * vector_plan.c: the vector work of a plain scan
+ * (fdw/pushdown/vector_scan.c): the quals the batch filter left (local),
+ * when the scan takes them all, else NIL; and the expressions of the
+ * scan's target it computes, NIL when none.
+ */
+extern List *pqfdw_vector_quals(PlannerInfo *root, RelOptInfo *baserel,
+								List *local);
+extern List *pqfdw_vector_columns(PlannerInfo *root, RelOptInfo *baserel);
+extern bool pqfdw_enable_row_filter;	/* GUC */
+extern bool pqfdw_enable_scan_projection;	/* GUC */
 
 #endif							/* PQFDW_PLAN_H */

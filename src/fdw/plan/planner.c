@@ -22,7 +22,6 @@
 #include "fdw/common/table_options.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
-#include "fdw/pushdown/vexpr.h"
 #include "fdw/scan/filter.h"
 #include "fdw/scan/row_former.h"
 #include "fdw/scan/scan.h"
@@ -745,70 +744,53 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
 }
 
 /*
- * When the plan needs the table's whole-row value (t.*, row_to_json(t)), a
- * scan target list holding it and every Var that the target list and the
- * quals use, so that the scan forms the composites itself (fdw/scan/row_former.c).
- * NIL otherwise; with system columns, which the scan does not produce; and
- * when the table has a row mark: EvalPlanQual stores the row mark's copy of
- * the row into the scan tuple, which must then have the table's row type.
+ * The scan target list: when the plan needs the table's whole-row value
+ * (t.*, row_to_json(t)) or the scan computes expressions (*computed), every
+ * Var that the target list and the quals use, and those expressions, so
+ * that the scan forms the composites itself (fdw/scan/row_former.c) and
+ * the expressions match the plan's above it.  NIL otherwise (and no
+ * expressions computed): with system columns, which the scan does not
+ * produce; with whole rows the scan must not form; and when the table has
+ * a row mark: EvalPlanQual stores the row mark's copy of the row into the
+ * scan tuple, which must then have the table's row type.
  */
 static List *
-whole_row_scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid,
-					 List *tlist, List *quals)
+scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *tlist,
+		   List *quals, List **computed)
 {
 	List	   *vars;
 	bool		whole_row = false;
 	ListCell   *lc;
 
-	if (!pqfdw_enable_whole_row_forming ||
-		get_plan_rowmark(root->rowMarks, baserel->relid) != NULL)
-		return NIL;
+	if (get_plan_rowmark(root->rowMarks, baserel->relid) != NULL)
+		goto none;
+	/* tlist is NIL when a projection replaces it: the rel's Vars then */
 	vars = list_concat(pull_var_clause((Node *) tlist, PVC_RECURSE_PLACEHOLDERS),
 					   pull_var_clause((Node *) quals, PVC_RECURSE_PLACEHOLDERS));
+	vars = list_concat(vars, pull_var_clause((Node *) baserel->reltarget->exprs,
+											 PVC_RECURSE_PLACEHOLDERS));
 	foreach(lc, vars)
 	{
 		Var		   *var = lfirst_node(Var, lc);
 
 		if (var->varno != baserel->relid || var->varlevelsup != 0 ||
 			var->varattno < 0)
-			return NIL;
+			goto none;
 		if (var->varattno == 0)
 		{
-			if (var->vartype != get_rel_type_id(relid))
-				return NIL;
+			if (var->vartype != get_rel_type_id(relid) ||
+				!pqfdw_enable_whole_row_forming)
+				goto none;
 			whole_row = true;
 		}
 	}
-	return whole_row ? add_to_flat_tlist(NIL, vars) : NIL;
-}
+	if (!whole_row && *computed == NIL)
+		return NIL;
+	return add_to_flat_tlist(add_to_flat_tlist(NIL, vars), *computed);
 
-/*
- * Whether the scan can evaluate the quals the batch filter left (local) as
- * vector expressions: all of them, so that they still follow the cheaper
- * ones in the planner's order, none under a security barrier (those quals
- * run first), and not under union_by_name, whose columns' types can
- * change from file to file.  Numerics are left out: vectors hold them
- * unscaled, which the tuples handed out must not see.
- */
-bool		pqfdw_enable_row_filter = true;
-
-static bool
-row_filter_ok(RelOptInfo *baserel, List *local)
-{
-	PqfdwPlanState *st = baserel->fdw_private;
-	PqVexprNumerics no_numerics = {0};
-	ListCell   *lc;
-
-	if (local == NIL || !pqfdw_enable_row_filter || st->ds->union_by_name)
-		return false;
-	foreach(lc, baserel->baserestrictinfo)
-		if (lfirst_node(RestrictInfo, lc)->security_level > 0)
-		return false;
-	foreach(lc, local)
-		if (exprType(lfirst(lc)) != BOOLOID ||
-			!pqfdw_vexpr_supported(lfirst(lc), baserel->relid, &no_numerics))
-		return false;
-	return true;
+none:
+	*computed = NIL;
+	return NIL;
 }
 
 ForeignScan *
@@ -819,6 +801,9 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	List	   *fdw_private;
 	List	   *local_clauses;
 	List	   *prune_values;
+	List	   *vector_quals;
+	List	   *computed;
+	List	   *fdw_scan_tlist;
 
 	if (IS_UPPER_REL(baserel))
 		return pqfdw_upper_plan(root, baserel, best_path, tlist, outer_plan);
@@ -826,17 +811,20 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 	fdw_private = pqfdw_scan_private(root, baserel, foreigntableid,
 									 scan_clauses, &local_clauses,
 									 &prune_values);
-	if (row_filter_ok(baserel, local_clauses))
-	{
-		linitial(fdw_private) = makeInteger(PQFDW_PLAN_ROW_FILTER);
-		fdw_private = lappend(fdw_private, local_clauses);
+	vector_quals = pqfdw_vector_quals(root, baserel, local_clauses);
+	if (vector_quals != NIL)
 		local_clauses = NIL;
+	computed = pqfdw_vector_columns(root, baserel);
+	fdw_scan_tlist = scan_tlist(root, baserel, foreigntableid, tlist,
+								local_clauses, &computed);
+	if (vector_quals != NIL || computed != NIL)
+	{
+		linitial(fdw_private) = makeInteger(PQFDW_PLAN_VECTOR_SCAN);
+		fdw_private = lappend(fdw_private, vector_quals);
 	}
 
 	/* the executor evaluates the values pruning compares with */
 	return make_foreignscan(tlist, local_clauses, baserel->relid,
-							prune_values, fdw_private,
-							whole_row_scan_tlist(root, baserel, foreigntableid,
-												 tlist, local_clauses),
+							prune_values, fdw_private, fdw_scan_tlist,
 							NIL, outer_plan);
 }

@@ -58,10 +58,10 @@ extern const PqExecMethods pqfdw_grouped_methods;
 extern const PqExecMethods pqfdw_top_n_methods;
 
 /*
- * row_filter.c: a scan with the kind PQFDW_PLAN_ROW_FILTER, whose quals
+ * row_filter.c: a scan with the kind PQFDW_PLAN_VECTOR_SCAN, whose quals
  * beyond the batch filter (PQFDW_PRIVATE_EXTRA, a List of Expr) run as
  * vector expressions on its batches.
  */
-extern const PqExecMethods pqfdw_row_filter_methods;
+extern const PqExecMethods pqfdw_vector_scan_methods;
 
 #endif							/* PQFDW_PUSHDOWN_H */

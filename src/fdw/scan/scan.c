@@ -52,14 +52,23 @@ struct PqScanState
 	const int  *rows;
 	int64		rows_selected_out;
 
+	/* computed columns of the scan target list, per batch row */
+	PqComputeColumns compute;
+	void	   *compute_arg;
+	int			ncomputed;
+	Datum	  **computed_values;
+	bool	  **computed_nulls;
+
 	/*
-	 * With a scan target list (a whole-row reference, fdw/plan/planner.c):
-	 * the attribute number of each scan tuple column, 0 for the whole row,
-	 * and the whole-row values of the batch rows [formed_first, formed_end),
-	 * allocated in form_cxt.
+	 * With a scan target list (a whole-row reference or computed columns,
+	 * fdw/plan/planner.c): the attribute number of each scan tuple column, 0
+	 * for the whole row, SCAN_COMPUTED for an expression (the computed column
+	 * of scan_computed), and the whole-row values of the batch rows
+	 * [formed_first, formed_end), allocated in form_cxt.
 	 */
 	int			nscan;
 	AttrNumber *scan_attnos;
+	int		   *scan_computed;
 	PqRowFormer *former;
 	Datum	   *formed;
 	int			formed_first;
@@ -95,6 +104,9 @@ struct PqScanState
 	int64		parallel_units;
 	int64		worker_counters[PQFDW_NCOUNTERS];
 };
+
+/* scan_attnos of a scan target list's expression */
+#define SCAN_COMPUTED (-1)
 
 /* File check of the table reader: files the file clauses rule out. */
 static bool
@@ -238,7 +250,10 @@ scan_begin(ForeignScanState *node, int eflags)
 		init_scan_tlist(st, plan->fdw_scan_tlist, node->ss.ss_currentRelation);
 }
 
-/* The scan tuple holds the Vars of scan_tlist: columns and whole rows. */
+/*
+ * The scan tuple holds the entries of scan_tlist: columns and whole rows
+ * (Vars), and expressions a computer installed later fills in.
+ */
 static void
 init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
 {
@@ -248,11 +263,18 @@ init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
 	st->nscan = list_length(scan_tlist);
 	st->scan_attnos = MemoryContextAlloc(st->scan_cxt,
 										 sizeof(AttrNumber) * st->nscan);
+	st->scan_computed = MemoryContextAlloc(st->scan_cxt,
+										   sizeof(int) * st->nscan);
 	foreach(lc, scan_tlist)
 	{
 		Var		   *var = (Var *) lfirst_node(TargetEntry, lc)->expr;
 
-		Assert(IsA(var, Var));
+		if (!IsA(var, Var))
+		{
+			st->scan_computed[i] = st->ncomputed++;
+			st->scan_attnos[i++] = SCAN_COMPUTED;
+			continue;
+		}
 		st->scan_attnos[i++] = var->varattno;
 		if (var->varattno == 0 && st->former == NULL)
 		{
@@ -265,6 +287,27 @@ init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel)
 												 "parquet_fdw whole rows",
 												 ALLOCSET_DEFAULT_SIZES);
 		}
+	}
+}
+
+void
+pqfdw_scan_set_computed(PqScanState *st, PqComputeColumns compute, void *arg)
+{
+	int			capacity = pqfdw_table_reader_batch(st->reader)->capacity;
+	int			k;
+
+	st->compute = compute;
+	st->compute_arg = arg;
+	st->computed_values = MemoryContextAlloc(st->scan_cxt,
+											 sizeof(Datum *) * Max(st->ncomputed, 1));
+	st->computed_nulls = MemoryContextAlloc(st->scan_cxt,
+											sizeof(bool *) * Max(st->ncomputed, 1));
+	for (k = 0; k < st->ncomputed; k++)
+	{
+		st->computed_values[k] = MemoryContextAlloc(st->scan_cxt,
+													sizeof(Datum) * capacity);
+		st->computed_nulls[k] = MemoryContextAlloc(st->scan_cxt,
+												   sizeof(bool) * capacity);
 	}
 }
 
@@ -298,6 +341,14 @@ next_batch(PqScanState *st)
 			st->rows = st->selected;
 			st->batch_n = n;
 		}
+	}
+	if (st->ncomputed > 0)
+	{
+		if (st->compute == NULL)
+			elog(ERROR, "parquet_fdw: computed scan columns without a computer");
+		if (st->batch_n > 0)
+			st->compute(st->compute_arg, b, st->rows, st->batch_n,
+						st->computed_values, st->computed_nulls);
 	}
 	st->formed_first = st->formed_end = 0;
 	return true;
@@ -335,6 +386,13 @@ fill_scan_tuple(PqScanState *st, TupleTableSlot *slot, int row)
 		{
 			slot->tts_values[i] = st->formed[st->batch_pos - st->formed_first];
 			slot->tts_isnull[i] = false;
+		}
+		else if (attno == SCAN_COMPUTED)
+		{
+			int			k = st->scan_computed[i];
+
+			slot->tts_values[i] = st->computed_values[k][row];
+			slot->tts_isnull[i] = st->computed_nulls[k][row];
 		}
 		else
 		{
@@ -440,6 +498,48 @@ scan_explain(ForeignScanState *node, ExplainState *es)
 	pqfdw_scan_explain(node->fdw_state, node, es);
 }
 
+/*
+ * A vector scan's row filter and computed columns; whole rows the scan
+ * forms (VERBOSE).
+ */
+static void
+explain_vectors(ForeignScan *plan, ExplainState *es, bool useprefix)
+{
+	List	   *context = set_deparse_context_plan(es->deparse_cxt,
+												   (Plan *) plan, NIL);
+	List	   *computed = NIL;
+	bool		whole_rows = false;
+	ListCell   *lc;
+
+	/* other kinds' scan target lists are theirs to explain */
+	if (pqfdw_plan_kind(plan) != PQFDW_PLAN_SCAN &&
+		pqfdw_plan_kind(plan) != PQFDW_PLAN_VECTOR_SCAN)
+		return;
+	foreach(lc, plan->fdw_scan_tlist)
+	{
+		Expr	   *e = lfirst_node(TargetEntry, lc)->expr;
+
+		if (!IsA(e, Var))
+			computed = lappend(computed, e);
+		else if (((Var *) e)->varattno == 0)
+			whole_rows = true;
+	}
+	if (pqfdw_plan_kind(plan) == PQFDW_PLAN_VECTOR_SCAN &&
+		list_nth(plan->fdw_private, PQFDW_PRIVATE_EXTRA) != NIL)
+		ExplainPropertyText("Parquet Row Filter",
+							deparse_expression((Node *) make_ands_explicit(list_nth(plan->fdw_private,
+																					PQFDW_PRIVATE_EXTRA)),
+											   context, useprefix, false),
+							es);
+	if (computed != NIL)
+		ExplainPropertyText("Parquet Computed Columns",
+							deparse_expression((Node *) computed, context,
+											   useprefix, false),
+							es);
+	if (es->verbose && whole_rows)
+		ExplainPropertyText("Whole Rows", "formed by the scan", es);
+}
+
 void
 pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 {
@@ -479,21 +579,7 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 							deparse_expression(expr, context, useprefix, false),
 							es);
 	}
-	if (pqfdw_plan_kind(plan) == PQFDW_PLAN_ROW_FILTER)
-	{
-		List	   *context = set_deparse_context_plan(es->deparse_cxt,
-													   node->ss.ps.plan, NIL);
-		Node	   *expr = (Node *) make_ands_explicit(list_nth(plan->fdw_private,
-																PQFDW_PRIVATE_EXTRA));
-
-		ExplainPropertyText("Parquet Row Filter",
-							deparse_expression(expr, context, useprefix, false),
-							es);
-	}
-	if (es->verbose && (pqfdw_plan_kind(plan) == PQFDW_PLAN_SCAN ||
-						pqfdw_plan_kind(plan) == PQFDW_PLAN_ROW_FILTER) &&
-		plan->fdw_scan_tlist != NIL)
-		ExplainPropertyText("Whole Rows", "formed by the scan", es);
+	explain_vectors(plan, es, useprefix);
 	if (st->prune_exprs != NIL && es->verbose)
 	{
 		List	   *context = set_deparse_context_plan(es->deparse_cxt,

@@ -26,11 +26,12 @@ typedef enum PqfdwPlanKind
 	PQFDW_PLAN_FOOTER,
 	PQFDW_PLAN_GROUPED,
 	PQFDW_PLAN_TOP_N,
-	PQFDW_PLAN_ROW_FILTER		/* a scan whose other quals run as vector
-								 * expressions (fdw/pushdown/row_filter.c) */
+	PQFDW_PLAN_VECTOR_SCAN		/* a scan whose other quals and scan target
+								 * list expressions run as vector expressions
+								 * (fdw/pushdown/vector_scan.c) */
 } PqfdwPlanKind;
 
-#define PQFDW_NPLAN_KINDS (PQFDW_PLAN_ROW_FILTER + 1)
+#define PQFDW_NPLAN_KINDS (PQFDW_PLAN_VECTOR_SCAN + 1)
 
 typedef struct PqScanState PqScanState;
 
@@ -88,6 +89,19 @@ typedef int (*PqRowSelect) (void *arg, const PqBatch *b, int *rows);
 extern void pqfdw_scan_set_row_select(PqScanState *st, PqRowSelect select,
 									  void *arg);
 
+/*
+ * The computer of a scan target list's expressions (the entries that are
+ * not Vars, in their order): for the n rows of b that rows names
+ * (ascending; NULL: all), values[k][row] and nulls[k][row] of expression
+ * k.  Installed after begin; the values live until the next batch.
+ */
+typedef void (*PqComputeColumns) (void *arg, const PqBatch *b,
+								  const int *rows, int n, Datum **values,
+								  bool **nulls);
+
+extern void pqfdw_scan_set_computed(PqScanState *st, PqComputeColumns compute,
+									void *arg);
+
 /* ... and as a parallel scan (ReInitializeDSM needs no state) */
 extern Size pqfdw_scan_estimate_dsm(PqScanState *st);
 extern void pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt,
@@ -138,16 +152,17 @@ enum PqfdwPrivateIndex
 								 * fdw_exprs: the file clauses follow them,
 								 * pqfdw_plan_hash() of all files, partition
 								 * directories never listed) */
-	PQFDW_PRIVATE_EXTRA			/* row filter scans: the quals they evaluate
-								 * as vector expressions; grouped scans: their
-								 * number of grouping keys, then the quals
-								 * they evaluate as vector expressions, then
-								 * the keys the others decide (evaluated for
-								 * errors only), then (count, offset, sort
-								 * keys) for ORDER BY ... LIMIT of the groups;
-								 * top-N scans: (count, offset, sort keys:
-								 * (attnum, sortop, collation, nulls_first)
-								 * IntLists) */
+	PQFDW_PRIVATE_EXTRA			/* vector scans: the quals they evaluate as
+								 * vector expressions (the scan target list's
+								 * expressions are their computed columns);
+								 * grouped scans: their number of grouping
+								 * keys, then the quals they evaluate as
+								 * vector expressions, then the keys the
+								 * others decide (evaluated for errors only),
+								 * then (count, offset, sort keys) for ORDER
+								 * BY ... LIMIT of the groups; top-N scans:
+								 * (count, offset, sort keys: (attnum, sortop,
+								 * collation, nulls_first) IntLists) */
 };
 
 /*
