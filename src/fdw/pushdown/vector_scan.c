@@ -51,26 +51,6 @@ select_rows(void *arg, const PqBatch *b, int *rows)
 	return n;
 }
 
-/* Row r's value of vector v, as a Datum of v's type. */
-static Datum
-vector_datum(const PqVector *v, int r)
-{
-	switch (v->kind)
-	{
-		case PQV_INT:
-			return pqfdw_vint_datum(v->type, v->i[r]);
-		case PQV_FLOAT4:
-			return Float4GetDatum((float4) v->d[r]);
-		case PQV_FLOAT8:
-			return Float8GetDatum(v->d[r]);
-		case PQV_DECIMAL:
-			return pqfdw_unscaled_numeric(pqfdw_vdecimal(v, r), v->scale);
-		case PQV_DATUM:
-			break;
-	}
-	return v->p[r];
-}
-
 /*
  * The computed columns of the n rows of b that rows names (all when NULL):
  * other rows are not evaluated, so no expression fails on a row the
@@ -103,7 +83,7 @@ compute_columns(void *arg, const PqBatch *b, const int *rows, int n,
 			int			r = rows ? rows[i] : i;
 
 			nulls[k][r] = v->nulls[r];
-			values[k][r] = v->nulls[r] ? (Datum) 0 : vector_datum(v, r);
+			values[k][r] = v->nulls[r] ? (Datum) 0 : pqfdw_vector_datum(v, r);
 		}
 	}
 	MemoryContextSwitchTo(old);

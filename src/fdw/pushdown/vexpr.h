@@ -114,6 +114,26 @@ extern Datum pqfdw_unscaled_numeric(int128 v, int scale);
 extern Datum pqfdw_vint_datum(Oid type, int64 v);
 extern int64 pqfdw_vint_value(Oid type, Datum d);
 
+/* Row r's value of vector v as a Datum of v's type (numerics palloc'd). */
+static inline Datum
+pqfdw_vector_datum(const PqVector *v, int r)
+{
+	switch (v->kind)
+	{
+		case PQV_INT:
+			return pqfdw_vint_datum(v->type, v->i[r]);
+		case PQV_FLOAT4:
+			return Float4GetDatum((float4) v->d[r]);
+		case PQV_FLOAT8:
+			return Float8GetDatum(v->d[r]);
+		case PQV_DECIMAL:
+			return pqfdw_unscaled_numeric(pqfdw_vdecimal(v, r), v->scale);
+		case PQV_DATUM:
+			break;
+	}
+	return v->p[r];
+}
+
 /*
  * Add to atts the columns (attribute numbers) a function call in e takes
  * as its one variable argument, directly or through other such calls: with

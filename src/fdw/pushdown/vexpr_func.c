@@ -118,23 +118,6 @@ memo_key_equal(PqVFunc *f, Datum a, Datum b)
 		memcmp(VARDATA_ANY(x), VARDATA_ANY(y), VARSIZE_ANY_EXHDR(x)) == 0;
 }
 
-/* The Datum of row r of a (not PQV_DECIMAL) vector. */
-static inline Datum
-vector_datum(const PqVector *v, int r)
-{
-	switch (v->kind)
-	{
-		case PQV_INT:
-			return pqfdw_vint_datum(v->type, v->i[r]);
-		case PQV_FLOAT4:
-			return Float4GetDatum((float4) v->d[r]);
-		case PQV_FLOAT8:
-			return Float8GetDatum(v->d[r]);
-		default:
-			return v->p[r];
-	}
-}
-
 /* A result of a float type as the vector holds it. */
 static inline double
 result_float(Oid type, Datum d)
@@ -339,7 +322,7 @@ row_call(PqVExpr *e, PqVFunc *f, int r, const PqVector *a, const bool *skip)
 	}
 	old = MemoryContextSwitchTo(f->row_cxt);
 	fc->args[f->pos[0]].isnull = a->nulls[r];
-	fc->args[f->pos[0]].value = a->nulls[r] ? (Datum) 0 : vector_datum(a, r);
+	fc->args[f->pos[0]].value = a->nulls[r] ? (Datum) 0 : pqfdw_vector_datum(a, r);
 	fc->isnull = false;
 	d = FunctionCallInvoke(fc);
 	MemoryContextSwitchTo(old);
@@ -366,7 +349,7 @@ eval_by_code(PqVExpr *e, PqVFunc *f, int n, const PqVector *a,
 		uint32		code = codes[r];
 
 		if (code != PQFDW_NO_CODE && !a->nulls[r] && !f->done[code])
-			compute_entry(e, f, code, vector_datum(a, r));
+			compute_entry(e, f, code, pqfdw_vector_datum(a, r));
 	}
 	for (r = 0; r < n; r++)
 	{
@@ -412,7 +395,7 @@ eval_by_row(PqVExpr *e, PqVFunc *f, int n, const bool *skip)
 			NullableDatum *arg = &fc->args[f->pos[j]];
 
 			arg->isnull = v->nulls[r];
-			arg->value = v->nulls[r] ? (Datum) 0 : vector_datum(v, r);
+			arg->value = v->nulls[r] ? (Datum) 0 : pqfdw_vector_datum(v, r);
 			any_null |= v->nulls[r];
 		}
 		if (f->null_const || (f->strict && any_null))
