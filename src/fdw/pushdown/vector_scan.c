@@ -19,8 +19,8 @@
  */
 #include "postgres.h"
 
-#include "commands/explain.h"
 #include "executor/executor.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/pushdown/pushdown.h"
 #include "fdw/pushdown/vexpr.h"
 #include "nodes/makefuncs.h"
@@ -83,7 +83,13 @@ compute_columns(void *arg, const PqBatch *b, const int *rows, int n,
 			int			r = rows ? rows[i] : i;
 
 			nulls[k][r] = v->nulls[r];
-			values[k][r] = v->nulls[r] ? (Datum) 0 : pqfdw_vector_datum(v, r);
+			if (v->nulls[r])
+				values[k][r] = (Datum) 0;
+			else if (v->kind == PQV_DECIMAL)
+				values[k][r] = pqfdw_unscaled_numeric(pqfdw_vdecimal(v, r),
+													  v->scale);
+			else
+				values[k][r] = pqfdw_vector_datum(v, r);
 		}
 	}
 	MemoryContextSwitchTo(old);

@@ -114,7 +114,10 @@ extern Datum pqfdw_unscaled_numeric(int128 v, int scale);
 extern Datum pqfdw_vint_datum(Oid type, int64 v);
 extern int64 pqfdw_vint_value(Oid type, Datum d);
 
-/* Row r's value of vector v as a Datum of v's type (numerics palloc'd). */
+/*
+ * Row r's value of vector v as a Datum of v's type; not for PQV_DECIMAL
+ * (pqfdw_unscaled_numeric() of pqfdw_vdecimal()).
+ */
 static inline Datum
 pqfdw_vector_datum(const PqVector *v, int r)
 {
@@ -127,7 +130,6 @@ pqfdw_vector_datum(const PqVector *v, int r)
 		case PQV_FLOAT8:
 			return Float8GetDatum(v->d[r]);
 		case PQV_DECIMAL:
-			return pqfdw_unscaled_numeric(pqfdw_vdecimal(v, r), v->scale);
 		case PQV_DATUM:
 			break;
 	}
