@@ -3,7 +3,8 @@
  * pushdown.h
  *		Work pushed into the scan: the executor methods of the plan kinds
  *		fdw/plan/upper.c makes (aggregates the footers answer, grouped
- *		scans, top-N scans), and what their fdw_private holds.
+ *		scans, top-N scans) and of vector scans (fdw/plan/planner.c), and
+ *		what their fdw_private holds.
  *
  *-------------------------------------------------------------------------
  */
@@ -58,9 +59,10 @@ extern const PqExecMethods pqfdw_grouped_methods;
 extern const PqExecMethods pqfdw_top_n_methods;
 
 /*
- * row_filter.c: a scan with the kind PQFDW_PLAN_VECTOR_SCAN, whose quals
- * beyond the batch filter (PQFDW_PRIVATE_EXTRA, a List of Expr) run as
- * vector expressions on its batches.
+ * vector_scan.c: a scan with the kind PQFDW_PLAN_VECTOR_SCAN, whose quals
+ * beyond the batch filter (PQFDW_PRIVATE_EXTRA, a List of Expr) and whose
+ * scan target list's expressions run as vector expressions on its
+ * batches.
  */
 extern const PqExecMethods pqfdw_vector_scan_methods;
 
