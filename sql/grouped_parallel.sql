@@ -33,10 +33,7 @@ BEGIN
                 partitioned := true;
             END IF;
         END LOOP;
-        EXECUTE format('SELECT count(*) FROM ((SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)'
-                       ' UNION ALL (SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)) d',
-                       q_fdw, q_heap, q_heap, q_fdw)
-            INTO differing;
+        differing := rows_differing(q_fdw, q_heap);
         RETURN NEXT;
     END LOOP;
 END $$;

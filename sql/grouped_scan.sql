@@ -26,10 +26,7 @@ BEGIN
             grouped := true;
         END IF;
     END LOOP;
-    EXECUTE format('SELECT count(*) FROM ((SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)'
-                   ' UNION ALL (SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)) d',
-                   q_fdw, q_heap, q_heap, q_fdw)
-        INTO differing;
+    differing := rows_differing(q_fdw, q_heap);
 END $$;
 
 -- q over par_one, par_many (two files) and par_enc (encrypted) against par_src

@@ -25,6 +25,21 @@ BEGIN
 END
 $$;
 
+-- Rows of query a missing from query b's answer and the other way round,
+-- compared as a multiset of their text forms: 0 when the answers are the
+-- same.  The heap-comparison helpers of the suites call it.
+CREATE FUNCTION rows_differing(a text, b text) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+    n bigint;
+BEGIN
+    EXECUTE format('SELECT count(*) FROM ((SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)'
+                   ' UNION ALL (SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)) d',
+                   a, b, b, a)
+        INTO n;
+    RETURN n;
+END $$;
+
 -- EXPLAIN (options) of a query, its text the same on every PostgreSQL
 -- version the suites run on: actual row counts rounded as versions before
 -- 18 print them (18 prints two decimals), "Disabled: true" lines (18)

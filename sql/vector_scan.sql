@@ -61,10 +61,7 @@ BEGIN
             computed := computed OR line ~ 'Parquet Computed Columns';
         END LOOP;
         EXECUTE format('SELECT count(*) FROM (%s) x', q_heap) INTO heap_rows;
-        EXECUTE format('SELECT count(*) FROM ((SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)'
-                       ' UNION ALL (SELECT x::text FROM (%s) x EXCEPT ALL SELECT x::text FROM (%s) x)) d',
-                       q_fdw, q_heap, q_heap, q_fdw)
-            INTO differing;
+        differing := rows_differing(q_fdw, q_heap);
         RETURN NEXT;
     END LOOP;
 END $$;
