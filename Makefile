@@ -10,14 +10,16 @@ EXTENSION = parquet_fdw
 DATA = $(wildcard sql/parquet_fdw--*.sql)
 PGFILEDESC = "parquet_fdw - foreign data wrapper and COPY for Apache Parquet"
 
-# src/format/<job>/ and src/fdw/<job>/ (docs/ARCHITECTURE.md)
+# src/format/<job>/, src/table/<job>/, src/io/<job>/ and src/fdw/<job>/
+# (docs/ARCHITECTURE.md)
 FORMAT_SRCS = $(sort $(wildcard src/format/*/*.c))
+TABLE_SRCS = $(sort $(wildcard src/table/*/*.c))
 FDW_SRCS = $(sort $(wildcard src/fdw/*.c src/fdw/*/*.c))
 IO_SRCS = $(sort $(wildcard src/io/*/*.c))
-FORMAT_HDRS = $(wildcard src/format/*/*.h)
+FORMAT_HDRS = $(wildcard src/format/*/*.h) $(wildcard src/table/*/*.h)
 FDW_HDRS = $(wildcard src/fdw/*/*.h)
 IO_HDRS = $(wildcard src/io/*/*.h)
-OBJS = $(FORMAT_SRCS:.c=.o) $(IO_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
+OBJS = $(FORMAT_SRCS:.c=.o) $(TABLE_SRCS:.c=.o) $(IO_SRCS:.c=.o) $(FDW_SRCS:.c=.o)
 
 REGRESS_SCHEDULE = test/schedule
 
@@ -27,7 +29,7 @@ ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
 PG_CPPFLAGS = -I$(srcdir)/src
-SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto -lcurl
+SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto -lcurl -lroaring
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -52,7 +54,11 @@ UNIT_IO_SRCS = src/io/common/url.c src/io/common/xml_scan.c src/io/common/listin
 	src/io/common/json_scan.c src/io/common/ini.c src/io/common/utf8.c \
 	src/io/aws/sigv4.c src/io/aws/credential_answers.c \
 	src/io/aws/s3_list.c src/io/azure/blob_list.c src/io/http/response.c
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c test/unit/creds_cli.c,$(sort $(wildcard test/unit/*.c)))
+# the readers a Delta checkpoint is read with (src/table/delta/checkpoint.c),
+# from memory: they link against the shim alone
+UNIT_READ_SRCS = src/format/read/column_reader.c \
+	src/format/read/dictionary_reader.c src/format/read/file_reader.c
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_READ_SRCS) $(TABLE_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c test/unit/creds_cli.c test/unit/delta_checkpoint_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -93,6 +99,20 @@ $(VARIANT_CLI): $(UNIT_FORMAT_SRCS) test/unit/shim.c test/unit/variant_cli.c \
 		test/unit/variant_cli_shim.o $(UNIT_LIBS)
 
 variant_cli: $(VARIANT_CLI)
+
+# ---- delta_checkpoint_cli: checkpoint JSON for check_delta_checkpoints.mjs ----
+DELTA_CHECKPOINT_CLI = test/unit/delta_checkpoint_cli
+
+$(DELTA_CHECKPOINT_CLI): $(UNIT_FORMAT_SRCS) $(UNIT_READ_SRCS) $(TABLE_SRCS) \
+		test/unit/shim.c test/unit/delta_checkpoint_cli.c \
+		$(FORMAT_HDRS) test/unit/unit_test.h $(PG_BUILD_STAMP)
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/delta_checkpoint_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_FORMAT_SRCS) $(UNIT_READ_SRCS) \
+		$(TABLE_SRCS) test/unit/delta_checkpoint_cli.c \
+		test/unit/delta_checkpoint_cli_shim.o $(UNIT_LIBS)
+
+delta_checkpoint_cli: $(DELTA_CHECKPOINT_CLI)
 
 # ---- sigv4_cli: request signatures for test/js/check_sigv4.mjs (same shim) ----
 SIGV4_CLI = test/unit/sigv4_cli
@@ -142,16 +162,17 @@ $(CREDS_CLI): $(IO_SRCS) test/unit/shim.c test/unit/creds_cli.c \
 
 creds_cli: $(CREDS_CLI)
 
-.PHONY: unittest writer_cli variant_cli sigv4_cli http_cli store_cli creds_cli
+.PHONY: unittest writer_cli variant_cli delta_checkpoint_cli sigv4_cli http_cli store_cli creds_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
 	$(VARIANT_CLI) test/unit/variant_cli_shim.o \
+	$(DELTA_CHECKPOINT_CLI) test/unit/delta_checkpoint_cli_shim.o \
 	$(SIGV4_CLI) test/unit/sigv4_cli_shim.o \
 	$(HTTP_CLI) test/unit/http_cli_shim.o \
 	$(STORE_CLI) test/unit/store_cli_shim.o \
 	$(CREDS_CLI) test/unit/creds_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
-FUZZ_TARGETS = thrift file page assemble variant decrypt http
+FUZZ_TARGETS = thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint
 FUZZ_BUILD = test/fuzz/build
 FUZZ_CC = clang
 FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \
@@ -160,6 +181,7 @@ FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \
 	-Wno-ignored-attributes \
 	-I src -I test/unit -I test/fuzz -I $(PG_INCLUDEDIR_SERVER)
 FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
+	$(patsubst src/table/%.c,$(FUZZ_BUILD)/table/%.o,$(TABLE_SRCS)) \
 	$(FUZZ_BUILD)/io/http/response.o $(FUZZ_BUILD)/io/aws/s3_list.o \
 	$(FUZZ_BUILD)/io/common/xml_scan.o $(FUZZ_BUILD)/io/common/url.o \
 	$(FUZZ_BUILD)/io/common/listing.o $(FUZZ_BUILD)/io/azure/blob_list.o \
@@ -170,6 +192,10 @@ FUZZ_OBJS = $(patsubst src/format/%.c,$(FUZZ_BUILD)/%.o,$(FORMAT_SRCS)) \
 FUZZ_BINS = $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_TARGETS))
 
 $(FUZZ_BUILD)/io/%.o: src/io/%.c $(IO_HDRS) $(PG_BUILD_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/table/%.o: src/table/%.c $(FORMAT_HDRS) $(PG_BUILD_STAMP)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 

@@ -16,11 +16,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SECONDS_EACH=${1:-60}
 shift || true
-ALL=(thrift file page assemble variant decrypt http)
+ALL=(thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint)
 TARGETS=("${@:-${ALL[@]}}")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
 CORPUS=${PARQUET_TESTING_DIR:-$(pwd)/../shared/testdata/parquet-testing}
+TABLE_FORMATS=${TABLE_FORMATS_DIR:-$(pwd)/../shared/testdata/table-formats}
 FIXTURES=/tmp/parquet_fdw_test/fixtures
 
 echo "fuzz: building"
@@ -35,7 +36,7 @@ if [ $need_seeds = 1 ]; then
 	writer_dir=$(mktemp -d /tmp/parquet_fdw_fuzzseed.XXXXXX)
 	make -s writer_cli PG_CONFIG="$PG_CONFIG" >/dev/null
 	test/unit/writer_cli "$writer_dir" >/dev/null
-	node test/fuzz/make_seeds.mjs test/fuzz/corpus "$writer_dir" "$FIXTURES" "$CORPUS"
+	node test/fuzz/make_seeds.mjs test/fuzz/corpus "$writer_dir" "$FIXTURES" "$CORPUS" "$TABLE_FORMATS"
 	rm -rf "$writer_dir"
 fi
 

@@ -8,6 +8,8 @@
 #   fuzz         scripts/fuzz.sh 15: every libFuzzer target of test/fuzz/
 #                (reproducers, then 15 s of fuzzing each; FUZZ_SECONDS)
 #   writer       files from the format-layer writer checked with DuckDB/arrow-rs
+#   delta_checkpoints  Delta checkpoints as JSON lines
+#                (test/unit/delta_checkpoint_cli) vs DuckDB's reading
 #   variant      VARIANT to JSON (test/unit/variant_cli) vs an independent JS
 #                decoder and the corpus's variant/ and shredded_variant/ values
 #   sigv4        request signatures (test/unit/sigv4_cli) vs AWS's published
@@ -94,6 +96,9 @@
 #   datasets     hive trees DuckDB wrote (partition columns, pruning at plan
 #                and run time, parallel), filename/row-number columns,
 #                union_by_name, IMPORT of datasets: rows equal DuckDB's
+#   delta        Delta Lake tables (../shared's golden tables, read in place):
+#                rows equal their expected/ files as DuckDB reads them;
+#                the tables a reader must refuse give clean ERRORs
 #   object_store foreign tables over s3:// (s3rver behind a SigV4-checking
 #                front), http:// and https:// (faults, a test CA): files,
 #                prefixes, globs, hive, parallel, aggregates, IMPORT, COPY
@@ -338,6 +343,11 @@ run_script_stage azure bash -c "make -s store_cli PG_CONFIG=\"\$PG_CONFIG\" && n
 # message; check_credentials.mjs).
 run_script_stage credentials bash -c "make -s creds_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_credentials.mjs"
 
+# ---------------------------------------------------- delta_checkpoints
+# Delta checkpoints (test/unit/delta_checkpoint_cli's JSON lines) against
+# DuckDB's reading of the same Parquet files (../shared's Delta tables).
+run_script_stage delta_checkpoints bash -c "make -s delta_checkpoint_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_delta_checkpoints.mjs"
+
 # ------------------------------------------------------------- variant
 # The VARIANT decoder: test/unit/variant_cli's JSON against an independent
 # JS decoder and the corpus's documented values (check_variant.mjs).
@@ -553,7 +563,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets object_store object_write copy_datasets hardening soak_concurrency differential interop
+	kms datasets delta object_store object_write copy_datasets hardening soak_concurrency differential interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -616,6 +626,8 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage key-tools check_key_tools.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage kms check_kms.mjs --log "$PGFDW_CLUSTER_DIR/server.log"
 	run_js_stage datasets check_datasets.mjs
+	# Delta Lake tables (../shared's golden tables): rows equal to expected/
+	run_js_stage delta check_delta.mjs
 	run_js_stage object_store check_object_store.mjs --log "$PGFDW_CLUSTER_DIR/server.log" --aws-dir "$AWS_TEST_DIR"
 	run_js_stage object_write check_object_write.mjs
 	run_js_stage copy_datasets check_copy_datasets.mjs

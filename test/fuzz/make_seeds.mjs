@@ -10,6 +10,8 @@
 //   decrypt   footers and page headers as plaintexts of modes 0 and 1
 //   variant   the corpus's variant/ metadata and value pairs
 //   assemble  a few level streams of every schema shape
+//   delta_log Delta Lake logs: a table's first commits joined by 0x00
+//   json      single lines of those logs, and their schemaString
 //   http      response header blocks, XML error bodies and listings as S3,
 //             GCS and Azure send them; STS, container and instance metadata
 //             credential answers; a shared credentials file
@@ -114,10 +116,27 @@ function fromDir(dir) {
     const st = fs.statSync(p);
     if (st.isDirectory()) {
       if (name === 'variant') fromVariant(p);
-      else fromDir(p);
+      else {
+        if (name === '_delta_log') fromDeltaLog(p);
+        fromDir(p);
+      }
     } else if (/\.parquet(\.encrypted)?$/.test(name)) {
       fromFile(p);
     }
+  }
+}
+
+function fromDeltaLog(dir) {
+  const commits = fs.readdirSync(dir).filter((n) => /^\d{20}\.json$/.test(n)).sort().slice(0, 4);
+  const texts = commits.map((n) => fs.readFileSync(path.join(dir, n)));
+  if (texts.length === 0) return;
+  seed('delta_log', Buffer.concat(texts.flatMap((t, i) => (i ? [u8(0), t] : [t]))));
+  for (const line of texts[0].toString('utf8').split('\n').filter(Boolean)) {
+    seed('json', Buffer.from(line));
+    try {
+      const md = JSON.parse(line).metaData;
+      if (md?.schemaString) seed('json', Buffer.from(md.schemaString));
+    } catch { /* a line that is not JSON seeds as it is */ }
   }
 }
 

@@ -24,12 +24,15 @@ const LAYERS = [
 	['format/json'],
 	['format/variant'],
 	['format/read', 'format/write'],
+	['table/common'],
+	['table/delta', 'table/iceberg'],
 	['io/common'],
 	['io/http'],
 	['io/aws', 'io/azure'],
 	['io/store'],
 	['fdw/remote'],
 	['fdw/keys'],
+	['fdw/table'],
 	['fdw/common'],
 	['fdw/convert'],
 	['fdw/dataset'],
@@ -75,17 +78,19 @@ for (const f of sources) {
 	check(rank.has(folder), `${f}: folder ${folder} is not in a layer (add it to LAYERS and docs/ARCHITECTURE.md)`);
 	// the transport sits beside the format layer: neither uses the other
 	if (folder.startsWith('io/'))
-		check(!/^#include\s+"format\//m.test(text), `${f}: the transport includes the format layer`);
+		check(!/^#include\s+"(format|table)\//m.test(text), `${f}: the transport includes the format or table layer`);
+	if (folder.startsWith('table/'))
+		check(!/^#include\s+"io\//m.test(text), `${f}: the table-format layer includes the transport`);
 	check(lines[2] === ` * ${path.basename(f)}` && /^ \*\s+\S/.test(lines[3] || ''),
 		`${f}: the first comment must name the file and say its job`);
 	check(lines.length <= MAX_LINES + 1, `${f}: ${lines.length - 1} lines (over ${MAX_LINES}: split it by job)`);
 	for (const m of text.matchAll(/^#include\s+"([^"]+)"/gm)) {
 		const inc = m[1];
-		const own = ['format/', 'io/', 'fdw/'].some(p => inc.startsWith(p));
+		const own = ['format/', 'table/', 'io/', 'fdw/'].some(p => inc.startsWith(p));
 		if (!own) {
 			check(!fs.existsSync(path.join(path.dirname(f), inc)),
 				`${f}: includes "${inc}" without its folder (write "format/...", "io/..." or "fdw/...")`);
-			if (folder.startsWith('format') || folder.startsWith('io/'))
+			if (folder.startsWith('format') || folder.startsWith('table/') || folder.startsWith('io/'))
 				check(FORMAT_PG.has(inc), `${f}: the ${folder.split('/')[0]} layer includes PostgreSQL's "${inc}"`);
 			continue;
 		}

@@ -426,7 +426,8 @@ pg_re_throw(void)
 	suite_variant_encode(), suite_variant(), suite_nested(), suite_encrypt(), \
 	suite_segment_select(), suite_row_ranges(), suite_error_location(), suite_url(), \
 	suite_response(), suite_s3_list(), suite_json_scan(), suite_ini(), \
-	suite_credential_answers()
+	suite_credential_answers(), suite_json_tree(), suite_deletion_vector(), \
+	suite_delta_log()
 #endif
 
 uint8 *

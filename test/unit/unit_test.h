@@ -118,5 +118,8 @@ extern void suite_s3_list(void);
 extern void suite_json_scan(void);
 extern void suite_ini(void);
 extern void suite_credential_answers(void);
+extern void suite_json_tree(void);
+extern void suite_deletion_vector(void);
+extern void suite_delta_log(void);
 
 #endif							/* UNIT_TEST_H */

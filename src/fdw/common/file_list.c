@@ -737,32 +737,39 @@ forget_other_statements(void)
 	expansions_xact = GetCurrentTransactionStartTimestamp();
 }
 
-List *
-pqfdw_expand_paths_hashed(const char *filename, const PqfdwRemoteId *remote,
-						  const PqfdwPrefixFilter *filter, uint64 *hash)
+void
+pqfdw_note_expansion(const char *filename, uint64 hash)
 {
-	List	   *paths = expand_paths(filename, remote, filter);
 	MemoryContext old;
 	Expansion  *e;
 	ListCell   *lc;
 
-	*hash = pqfdw_paths_hash(paths);
 	forget_other_statements();
 	foreach(lc, expansions)
 	{
 		e = lfirst(lc);
 		if (strcmp(e->filename, filename) == 0)
 		{
-			e->hash = *hash;
-			return paths;
+			e->hash = hash;
+			return;
 		}
 	}
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	e = palloc(sizeof(Expansion));
 	e->filename = pstrdup(filename);
-	e->hash = *hash;
+	e->hash = hash;
 	expansions = lappend(expansions, e);
 	MemoryContextSwitchTo(old);
+}
+
+List *
+pqfdw_expand_paths_hashed(const char *filename, const PqfdwRemoteId *remote,
+						  const PqfdwPrefixFilter *filter, uint64 *hash)
+{
+	List	   *paths = expand_paths(filename, remote, filter);
+
+	*hash = pqfdw_paths_hash(paths);
+	pqfdw_note_expansion(filename, *hash);
 	return paths;
 }
 

@@ -41,10 +41,12 @@ extern bool pqfdw_hidden_name(const char *name);
  * Plans keep the files named when they were made; the executor compares
  * with the files named now (fdw/scan/file_set.c).  A hash of a file list;
  * pqfdw_expand_paths (with a filter, or NULL), noting the hash for the rest
- * of the statement; and
- * whether filename was expanded in this statement to files of this hash.
+ * of the statement (pqfdw_note_expansion: files found otherwise, as a
+ * table format's log names them); and whether filename was expanded in
+ * this statement to files of this hash.
  */
 extern uint64 pqfdw_paths_hash(List *paths);
+extern void pqfdw_note_expansion(const char *filename, uint64 hash);
 extern List *pqfdw_expand_paths_hashed(const char *filename,
 									   const PqfdwRemoteId *remote,
 									   const PqfdwPrefixFilter *filter,

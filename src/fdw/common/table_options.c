@@ -38,6 +38,9 @@ typedef struct PqfdwOption
 
 static const PqfdwOption valid_options[] = {
 	{"filename", ForeignTableRelationId},
+	{"format", ForeignTableRelationId},
+	{"location", ForeignTableRelationId},
+	{"version", ForeignTableRelationId},
 	{"footer_key", ForeignTableRelationId},
 	{"column_keys", ForeignTableRelationId},
 	{"aad_prefix", ForeignTableRelationId},
@@ -79,6 +82,21 @@ parallel_workers_option(DefElem *def)
 						value),
 				 errhint("Give a number of workers from 0 to 1024.")));
 	return (int) n;
+}
+
+/* version: a table version, 0 or more. */
+static int64
+version_option(DefElem *def)
+{
+	char	   *value = defGetString(def);
+	int64		v;
+
+	if (!pqfdw_parse_int64(value, 0, PG_INT64_MAX, &v))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for option \"version\": \"%s\"", value),
+				 errhint("Give a table version: a whole number, 0 or more.")));
+	return v;
 }
 
 /* hive_partitioning: auto (the default), true or false. */
@@ -282,6 +300,8 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
 	Oid			catalog = PG_GETARG_OID(1);
 	char	   *filename = NULL;
+	char	   *location = NULL;
+	PqfdwTableFormat format = PQFDW_FORMAT_PARQUET;
 	List	   *items;
 	List	   *local;
 	ListCell   *cell;
@@ -336,6 +356,21 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			if (local != NIL && pqfdw_check_read_permission())
 				pqfdw_check_readable_paths(local);
 		}
+		else if (strcmp(def->defname, "location") == 0)
+		{
+			location = defGetString(def);
+			if (location[0] != '/')
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("location \"%s\" is not an absolute path", location),
+						 errhint("Give the table's directory as an absolute path.")));
+			if (pqfdw_check_read_permission())
+				pqfdw_check_readable_paths(list_make1(location));
+		}
+		else if (strcmp(def->defname, "format") == 0)
+			format = pqfdw_table_format(defGetString(def));
+		else if (strcmp(def->defname, "version") == 0)
+			(void) version_option(def);
 		else if (strcmp(def->defname, "footer_key") == 0)
 			pqfdw_check_key_id(defGetString(def), "footer_key");
 		else if (strcmp(def->defname, "column_keys") == 0)
@@ -356,7 +391,25 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	}
 
 	pqfdw_remote_check_options(options, catalog);
-	if (catalog == ForeignTableRelationId && filename == NULL)
+	if (catalog == ForeignTableRelationId && format != PQFDW_FORMAT_PARQUET)
+	{
+		if (location == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
+					 errmsg("location is required for foreign tables of format %s",
+							"delta")));
+		if (filename != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("options filename and location cannot both be set"),
+					 errhint("A table of format delta reads the files its log names, under location.")));
+	}
+	else if (catalog == ForeignTableRelationId && location != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("option location needs option format"),
+				 errhint("Set format 'delta' to read a Delta Lake table, or use option filename for Parquet files.")));
+	else if (catalog == ForeignTableRelationId && filename == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
 				 errmsg("filename is required for parquet_fdw foreign tables")));
@@ -428,6 +481,9 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	ListCell   *lc;
 
 	opts->filename = NULL;
+	opts->format = PQFDW_FORMAT_PARQUET;
+	opts->location = NULL;
+	opts->version = -1;
 	opts->dirs_skipped = 0;
 	opts->parallel_workers = -1;
 	opts->sorted = NIL;
@@ -441,6 +497,12 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 
 		if (strcmp(def->defname, "filename") == 0)
 			opts->filename = defGetString(def);
+		else if (strcmp(def->defname, "format") == 0)
+			opts->format = pqfdw_table_format(defGetString(def));
+		else if (strcmp(def->defname, "location") == 0)
+			opts->location = defGetString(def);
+		else if (strcmp(def->defname, "version") == 0)
+			opts->version = version_option(def);
 		else if (strcmp(def->defname, "parallel_workers") == 0)
 			opts->parallel_workers = parallel_workers_option(def);
 		else if (strcmp(def->defname, "sorted") == 0)
@@ -455,6 +517,13 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 			opts->row_number_column = defGetString(def);
 	}
 	pqfdw_table_access(relid, userid, &opts->access);
+	if (opts->format != PQFDW_FORMAT_PARQUET && opts->location != NULL)
+	{
+		/* the log gives the partitions, and files may lack added columns */
+		opts->filename = opts->location;
+		opts->hive = PQFDW_HIVE_OFF;
+		opts->union_by_name = true;
+	}
 	if (opts->filename == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
@@ -463,10 +532,31 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	opts->paths = NIL;
 }
 
+/* The data files of a table format's table, as of the current statement. */
+static void
+table_format_files(PqfdwTableOptions *opts)
+{
+	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
+														  opts->version);
+	int			i;
+
+	opts->paths = NIL;
+	for (i = 0; i < snap->nfiles; i++)
+		opts->paths = lappend(opts->paths, pstrdup(snap->paths[i]));
+	opts->paths_hash = pqfdw_paths_hash(opts->paths);
+	pqfdw_note_expansion(opts->filename, opts->paths_hash);
+}
+
 bool
 pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 {
 	bool		filtered = filter != NULL;
+
+	if (opts->format != PQFDW_FORMAT_PARQUET)
+	{
+		table_format_files(opts);
+		return false;
+	}
 
 	opts->paths = pqfdw_expand_paths_hashed(opts->filename, &opts->access.remote,
 											filter, &opts->paths_hash);
@@ -502,13 +592,30 @@ pqfdw_column_name(Oid relid, AttrNumber attnum)
 {
 	List	   *options = GetForeignColumnOptions(relid, attnum);
 	ListCell   *lc;
+	char	   *name = NULL;
+	PqfdwTableOptions opts;
 
 	foreach(lc, options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
 
 		if (strcmp(def->defname, "column_name") == 0)
-			return defGetString(def);
+			name = defGetString(def);
 	}
-	return get_attname(relid, attnum, false);
+	if (name == NULL)
+		name = get_attname(relid, attnum, false);
+
+	/* a table format's column: by its logical name, its name in the files */
+	pqfdw_get_table_options_as(relid, InvalidOid, &opts);
+	if (opts.format != PQFDW_FORMAT_PARQUET)
+	{
+		const char *physical =
+		pqfdw_snapshot_field_name(pqfdw_delta_snapshot(opts.location,
+													   opts.version),
+								  name);
+
+		if (physical != NULL)
+			return pstrdup(physical);
+	}
+	return name;
 }

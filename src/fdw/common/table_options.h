@@ -12,6 +12,7 @@
 #include "access/attnum.h"
 #include "fdw/common/file_list.h"
 #include "fdw/common/source.h"
+#include "fdw/table/table_snapshot.h"
 #include "foreign/foreign.h"
 #include "format/read/file_reader.h"
 #include "nodes/parsenodes.h"
@@ -26,7 +27,11 @@ typedef enum PqfdwHiveMode
 
 typedef struct PqfdwTableOptions
 {
-	char	   *filename;		/* the option as given */
+	PqfdwTableFormat format;	/* option format */
+	char	   *location;		/* a table format's table (option location) */
+	int64		version;		/* option version; -1: the latest */
+	char	   *filename;		/* the option as given (a table format's: its
+								 * location) */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
 	uint64		paths_hash;		/* pqfdw_paths_hash(paths) */
 	int			dirs_skipped;	/* partition directories the plan's listing

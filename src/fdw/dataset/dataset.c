@@ -126,6 +126,65 @@ set_kinds(PqfdwDataset *ds, TupleDesc tupdesc, const PqfdwTableOptions *opts)
 	}
 }
 
+/*
+ * The partition values and deletion vectors of a table format's files
+ * (ds->paths, which may be those a plan kept), from its snapshot.
+ */
+static void
+table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
+{
+	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
+														  opts->version);
+	int			f;
+	int			k;
+
+	ds->location = pstrdup(snap->location);
+	ds->nkeys = snap->nkeys;
+	ds->keys = palloc(sizeof(char *) * Max(ds->nkeys, 1));
+	for (k = 0; k < ds->nkeys; k++)
+		ds->keys[k] = pstrdup(snap->keys[k]);
+	ds->raw = palloc(sizeof(char *) * Max(ds->nkeys * ds->nfiles, 1));
+	for (f = 0; f < ds->nfiles; f++)
+	{
+		int			i = pqfdw_snapshot_file(snap, ds->paths[f]);
+		const char *v;
+
+		if (i < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("data file \"%s\" is no longer part of Delta table \"%s\"",
+							ds->paths[f], snap->location),
+					 errhint("Run the statement again.")));
+		for (k = 0; k < ds->nkeys; k++)
+			ds->raw[f * ds->nkeys + k] =
+				(v = pqfdw_snapshot_partition_value(snap, i, k)) ? pstrdup(v) : NULL;
+		if (snap->files[i]->has_dv)
+		{
+			PqDeltaDv  *dv = palloc(sizeof(PqDeltaDv));
+
+			if (ds->dv == NULL)
+			{
+				ds->dv = palloc0(sizeof(PqDeltaDv *) * ds->nfiles);
+				ds->deleted = palloc0(sizeof(PqDeletedRows *) * ds->nfiles);
+			}
+			*dv = snap->files[i]->dv;
+			dv->path_or_inline = pstrdup(dv->path_or_inline);
+			ds->dv[f] = dv;
+		}
+	}
+}
+
+const PqDeletedRows *
+pqfdw_dataset_deleted_rows(PqfdwDataset *ds, int file)
+{
+	if (ds == NULL || ds->dv == NULL || ds->dv[file] == NULL)
+		return NULL;
+	if (ds->deleted[file] == NULL)
+		ds->deleted[file] = pqfdw_delta_deleted_rows(ds->location, ds->dv[file],
+													 ds->paths[file], ds->cxt);
+	return ds->deleted[file];
+}
+
 PqfdwDataset *
 pqfdw_dataset_create(Oid relid, TupleDesc tupdesc, List *paths,
 					 const PqfdwTableOptions *opts, PqfdwHiveMode hive,
@@ -133,8 +192,8 @@ pqfdw_dataset_create(Oid relid, TupleDesc tupdesc, List *paths,
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PqfdwDataset *ds = palloc0(sizeof(PqfdwDataset));
-	PqfdwHivePath *parsed;
-	List	   *keys;
+	PqfdwHivePath *parsed = NULL;
+	List	   *keys = NIL;
 	ListCell   *lc;
 	int			i;
 
@@ -146,9 +205,14 @@ pqfdw_dataset_create(Oid relid, TupleDesc tupdesc, List *paths,
 		ds->paths[foreach_current_index(lc)] = lfirst(lc);
 	ds->union_by_name = opts->union_by_name;
 
-	keys = pqfdw_hive_keys(paths, hive, &parsed);
-	ds->nkeys = list_length(keys);
-	if (ds->nkeys > 0)
+	if (opts->format != PQFDW_FORMAT_PARQUET && opts->location != NULL)
+		table_format_files(ds, opts);
+	else
+	{
+		keys = pqfdw_hive_keys(paths, hive, &parsed);
+		ds->nkeys = list_length(keys);
+	}
+	if (ds->nkeys > 0 && ds->raw == NULL)
 	{
 		int			f;
 

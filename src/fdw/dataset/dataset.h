@@ -47,6 +47,14 @@ typedef struct PqfdwDataset
 	int		   *key_of;			/* PARTITION: index into keys */
 	bool		has_virtual;	/* some attribute is not a field */
 
+	/*
+	 * A table format's deleted rows (deletion vectors): per file, NULL for
+	 * none; read on first use (pqfdw_dataset_deleted_rows).
+	 */
+	char	   *location;
+	PqDeltaDv **dv;
+	PqDeletedRows **deleted;
+
 	/* typed values of partition columns: input functions, last value */
 	FmgrInfo   *in_func;		/* by attnum - 1 */
 	Oid		   *in_ioparam;
@@ -116,6 +124,20 @@ pqfdw_dataset_is_virtual(const PqfdwDataset *ds, AttrNumber attnum)
  */
 extern bool pqfdw_dataset_file_value(PqfdwDataset *ds, int file,
 									 AttrNumber attnum, Datum *value);
+
+/*
+ * The rows of file that the table format deleted, ascending; NULL when
+ * none.  Allocated in ds->cxt.
+ */
+extern const PqDeletedRows *pqfdw_dataset_deleted_rows(PqfdwDataset *ds,
+													   int file);
+
+/* Whether some file of ds has deleted rows (footers overcount them). */
+static inline bool
+pqfdw_dataset_has_deletes(const PqfdwDataset *ds)
+{
+	return ds != NULL && ds->dv != NULL;
+}
 
 /* Whether some Var of relid in node is a virtual column of ds. */
 extern bool pqfdw_dataset_uses_virtual(const PqfdwDataset *ds, Node *node,

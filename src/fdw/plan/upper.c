@@ -237,10 +237,12 @@ footer_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel)
 
 	/*
 	 * Quals only on partition columns, true for every file the plan reads,
-	 * leave those files' rows as they are.
+	 * leave those files' rows as they are.  Footers count the rows a deletion
+	 * vector deleted.
 	 */
 	if ((input_rel->baserestrictinfo != NIL && !st->file_quals_decided) ||
-		st->ds->union_by_name || st->virtual_in_target)
+		st->ds->union_by_name || st->virtual_in_target ||
+		pqfdw_dataset_has_deletes(st->ds))
 		return;
 	foreach(lc, output_rel->reltarget->exprs)
 		if (!footer_answerable(lfirst(lc), input_rel, st, &aggrefs))

@@ -42,7 +42,13 @@ pqfdw_scan_files(Relation rel, Oid userid, List *planned_hash,
 	pqfdw_get_table_options_as(relid, userid, &opts);
 	if (pqfdw_expanded_in_statement(opts.filename, want))
 		return NIL;
-	if (opts.hive != PQFDW_HIVE_OFF && file_clauses != NIL)
+	if (opts.format != PQFDW_FORMAT_PARQUET)
+	{
+		(void) pqfdw_table_files(&opts, NULL);
+		paths = opts.paths;
+		*hash = opts.paths_hash;
+	}
+	else if (opts.hive != PQFDW_HIVE_OFF && file_clauses != NIL)
 	{
 		PqfdwDirFilter df;
 
@@ -52,7 +58,7 @@ pqfdw_scan_files(Relation rel, Oid userid, List *planned_hash,
 										  &df.filter, hash);
 		pqfdw_dir_filter_end(&df);
 	}
-	if (paths == NIL)
+	if (paths == NIL && opts.format == PQFDW_FORMAT_PARQUET)
 		paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote,
 										  NULL, hash);
 	if (*hash == want)

@@ -314,10 +314,7 @@ open_file(PqTableReader *tr, int next)
 	return true;
 }
 
-/*
- * Start column reader i on the row group: only the pages holding
- * tr->rg_ranges when there are ranges and the column has an OffsetIndex.
- */
+/* Start a column reader on the row group's pages holding tr->rg_ranges. */
 static void
 start_reader(PqTableReader *tr, PqColumnReader *r)
 {
@@ -624,7 +621,8 @@ enter_row_group(PqTableReader *tr)
 	if (tr->pruner && pqfdw_pruner_active(tr->pruner) &&
 		!pqfdw_table_reader_prune(tr))
 		return false;
-	if (tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0)
+	if ((tr->rg_ranges && pq_row_ranges_rows(tr->rg_ranges, tr->rg_nranges) == 0) ||
+		!pqfdw_table_reader_skip_deleted(tr, num_rows))
 		return false;
 	if (tr->unit_pieces > 1)
 	{

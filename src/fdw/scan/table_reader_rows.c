@@ -103,3 +103,68 @@ pqfdw_table_reader_wanted_ranges(PqTableReader *tr, int64 num_rows)
 	}
 	return true;
 }
+
+/*
+ * Leave out of the row group's ranges the rows its file's table format
+ * deleted (deletion vectors); false when none is left.  A row selection:
+ * the deleted rows are passed over by every column reader, never decoded.
+ */
+bool
+pqfdw_table_reader_skip_deleted(PqTableReader *tr, int64 num_rows)
+{
+	const PqDeletedRows *del = pqfdw_dataset_deleted_rows(tr->ds,
+														  tr->file_index);
+	int64		first = tr->file_row;
+	uint64		lo = 0;
+	uint64		hi;
+	uint64		k;
+	int64		at = 0;
+	int			n = 0;
+	PqRowRange *kept;
+	MemoryContext old;
+
+	if (del == NULL)
+		return true;			/* also when ds is NULL: not a foreign table */
+	hi = del->count;
+	while (lo < hi)
+	{
+		uint64		mid = lo + (hi - lo) / 2;
+
+		if (del->pos[mid] < (uint64) first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == del->count || del->pos[lo] >= (uint64) (first + num_rows))
+		return true;
+	old = MemoryContextSwitchTo(tr->rg_cxt);
+	for (hi = lo; hi < del->count && del->pos[hi] < (uint64) (first + num_rows);)
+		hi++;
+	kept = palloc(sizeof(PqRowRange) * (hi - lo + 1));
+	for (k = lo; k < hi; k++)
+	{
+		int64		r = (int64) del->pos[k] - first;
+
+		if (r > at)
+		{
+			kept[n].start = at;
+			kept[n++].end = r;
+		}
+		at = r + 1;
+	}
+	if (at < num_rows)
+	{
+		kept[n].start = at;
+		kept[n++].end = num_rows;
+	}
+	if (tr->rg_ranges != NULL)
+		tr->rg_ranges = pq_row_ranges_intersect(tr->rg_ranges, tr->rg_nranges,
+												kept, n, &tr->rg_nranges);
+	else
+	{
+		tr->rg_ranges = kept;
+		tr->rg_nranges = n;
+	}
+	MemoryContextSwitchTo(old);
+	return tr->rg_nranges > 0;
+}

@@ -191,6 +191,8 @@ extern bool pqfdw_table_reader_prune(PqTableReader *tr);
  * the row group just entered as its row ranges (adjacent rows merged);
  * false when it wants none.
  */
+extern bool pqfdw_table_reader_skip_deleted(PqTableReader *tr,
+											int64 num_rows);
 extern bool pqfdw_table_reader_wanted_ranges(PqTableReader *tr,
 											 int64 num_rows);
 

@@ -1,0 +1,73 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_snapshot.h
+ *		A table format's table (Delta Lake) as the scan reads it: its data
+ *		files, their partition values and deleted rows, the names its
+ *		columns have in the files.  Resolved from the table's log once per
+ *		statement and kept per backend while the log is unchanged.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_TABLE_SNAPSHOT_H
+#define PQFDW_TABLE_SNAPSHOT_H
+
+#include "nodes/pg_list.h"
+#include "table/delta/delta_log.h"
+
+typedef enum PqfdwTableFormat
+{
+	PQFDW_FORMAT_PARQUET,		/* files named by the filename option */
+	PQFDW_FORMAT_DELTA
+} PqfdwTableFormat;
+
+/* The option format: parquet, delta; an ERROR for anything else. */
+extern PqfdwTableFormat pqfdw_table_format(const char *value);
+
+typedef struct PqfdwTableSnapshot
+{
+	char	   *location;		/* the table's directory, absolute */
+	int64		version;
+	int			nfiles;
+	char	  **paths;			/* absolute, sorted */
+	PqDeltaFile **files;		/* each path's add action */
+	int			nkeys;			/* partition columns */
+	char	  **keys;			/* their names in the files */
+	char	  **key_types;		/* their Delta types */
+	PqDeltaSchema schema;
+	PqDeltaMapping mapping;
+	List	   *path_list;		/* paths as a List (char *) */
+} PqfdwTableSnapshot;
+
+/*
+ * The Delta table at location (a directory) as of version (-1: the
+ * latest).  Valid until the end of the statement; the caller copies what
+ * it keeps longer.
+ */
+extern const PqfdwTableSnapshot *pqfdw_delta_snapshot(const char *location,
+													  int64 version);
+
+/* The index of absolute path in s->paths, or -1. */
+extern int	pqfdw_snapshot_file(const PqfdwTableSnapshot *s, const char *path);
+
+/*
+ * The name the column called name (logical, as declared: exactly, else
+ * case-insensitively when unambiguous) has in the data files; NULL when
+ * the table has no such column.
+ */
+extern const char *pqfdw_snapshot_field_name(const PqfdwTableSnapshot *s,
+											 const char *name);
+
+/* The value text of partition key key of file, as an input function reads it. */
+extern const char *pqfdw_snapshot_partition_value(const PqfdwTableSnapshot *s,
+												  int file, int key);
+
+/*
+ * delete_rows.c: the rows deletion vector dv of a data file of the table
+ * at location deletes, read (or decoded, when inline) into cxt.
+ */
+extern PqDeletedRows *pqfdw_delta_deleted_rows(const char *location,
+											   const PqDeltaDv *dv,
+											   const char *data_path,
+											   MemoryContext cxt);
+
+#endif							/* PQFDW_TABLE_SNAPSHOT_H */
