@@ -99,6 +99,10 @@
 #   delta        Delta Lake tables (../shared's golden tables, read in place):
 #                rows equal their expected/ files as DuckDB reads them;
 #                the tables a reader must refuse give clean ERRORs
+#   delta_generated  Delta tables written from a heap table (COPY TO files,
+#                a JS-written log with statistics, deletion vectors of every
+#                kind, a DuckDB-written checkpoint), read at every version,
+#                serial and parallel: rows equal the heap's; bad logs refused
 #   object_store foreign tables over s3:// (s3rver behind a SigV4-checking
 #                front), http:// and https:// (faults, a test CA): files,
 #                prefixes, globs, hive, parallel, aggregates, IMPORT, COPY
@@ -403,6 +407,9 @@ fi
 COPY_OUT=/tmp/parquet_fdw_test/out
 mkdir -p "$COPY_OUT" && chmod 777 "$COPY_OUT"
 find "$COPY_OUT" -mindepth 1 -delete
+# The Delta tables the delta test writes (as the server's user).
+DELTA_DIR=/tmp/parquet_fdw_test/delta
+rm -rf "$DELTA_DIR" && mkdir -p "$DELTA_DIR" && chmod 777 "$DELTA_DIR"
 # The key store of the encryption test (parquet_fdw.key_directory): the
 # server's user owns it, nobody else may enter it.
 KEY_DIR=/tmp/parquet_fdw_test/keys
@@ -563,7 +570,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets delta object_store object_write copy_datasets hardening soak_concurrency differential interop
+	kms datasets delta delta_generated object_store object_write copy_datasets hardening soak_concurrency differential interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -628,6 +635,9 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage datasets check_datasets.mjs
 	# Delta Lake tables (../shared's golden tables): rows equal to expected/
 	run_js_stage delta check_delta.mjs
+	# Delta tables generated from a heap table (deletion vectors, versions,
+	# checkpoints, parallel plans): rows equal the heap's
+	run_js_stage delta_generated check_delta_generated.mjs
 	run_js_stage object_store check_object_store.mjs --log "$PGFDW_CLUSTER_DIR/server.log" --aws-dir "$AWS_TEST_DIR"
 	run_js_stage object_write check_object_write.mjs
 	run_js_stage copy_datasets check_copy_datasets.mjs

@@ -107,6 +107,14 @@ _PG_init(void)
 							   PGC_SUSET,
 							   0,
 							   NULL, NULL, NULL);
+	DefineCustomStringVariable("parquet_fdw.as_of",
+							   "Reads Delta Lake tables as of this time (a timestamp with time zone).",
+							   "Each table as of its newest version committed at or before the time, over its options version and timestamp; empty: as the options say.",
+							   &pqfdw_as_of,
+							   "",
+							   PGC_USERSET,
+							   0,
+							   NULL, NULL, NULL);
 	DefineCustomStringVariable("parquet_fdw.object_store_role",
 							   "Role whose members may read URLs with the database server's own credentials.",
 							   "The credential chain (environment, ~/.aws files, container and instance credentials) serves servers with use_credential_chain only to superusers and members of this role.",

@@ -3,8 +3,9 @@
  *		A Delta Lake log as the replay reads it (src/table/delta/): the
  *		input is split at 0x00 bytes into commits of ascending versions,
  *		each replayed as JSON lines; then the snapshot, the schema of its
- *		metaData, the protocol check, each live file's path decoded and
- *		its deletion vector's file and span.  A snapshot must keep what
+ *		metaData, the protocol check, each live file's path decoded, its
+ *		statistics parsed and its deletion vector's file and span; and
+ *		each commit's commitInfo.  A snapshot must keep what
  *		delta_log.h promises: files sorted by path, no two alike.
  */
 #include "fuzz.h"
@@ -37,6 +38,14 @@ check_snapshot(const PqDeltaSnapshot *s)
 		if (f->size < 0 || f->path[0] == '\0')
 			abort();
 		(void) pq_delta_decode_path(f->path);
+		if (f->stats != NULL)
+		{
+			PqDeltaStats st;
+
+			if (pq_delta_stats_parse(f->stats, &st, &why) &&
+				st.num_records < -1)
+				abort();
+		}
 		if (f->has_dv && f->dv.storage_type != 'i')
 		{
 			int64		off,
@@ -66,6 +75,13 @@ run(const uint8 *data, size_t size)
 		size_t		end = nul ? (size_t) (nul - data) : size;
 		int			n;
 
+		{
+			int64		ms;
+			char	   *op;
+
+			(void) pq_delta_commit_info((const char *) data + start,
+										end - start, &ms, &op);
+		}
 		if (!pq_delta_replay_add(r, version++, (const char *) data + start,
 								 end - start, &line, &why))
 		{

@@ -41,10 +41,15 @@ pqfdw_explain_files(List *paths, ExplainState *es)
 }
 
 void
-pqfdw_explain_file_counts(int planned, int total, int pruned, bool hive,
-						  ExplainState *es)
+pqfdw_explain_file_counts(int planned, int total, int pruned,
+						  int pruned_stats, bool hive, ExplainState *es)
 {
-	if (hive || pruned > 0)
+	if (pruned_stats > 0)
+		ExplainPropertyText("Files",
+							psprintf("%d of %d (pruned by partition: %d, by table statistics: %d)",
+									 planned, total, pruned, pruned_stats),
+							es);
+	else if (hive || pruned > 0)
 		ExplainPropertyText("Files",
 							psprintf("%d of %d (pruned by partition: %d)",
 									 planned, total, pruned), es);

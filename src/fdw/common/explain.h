@@ -16,10 +16,12 @@ struct ExplainState;
 extern void pqfdw_explain_files(List *paths, struct ExplainState *es);
 
 /*
- * "Files: N of M (pruned by partition: K)": for hive-partitioned tables,
- * where pruning happened, or where the list of files is cut short
+ * "Files: N of M (pruned by partition: K[, by table statistics: S])": for
+ * hive-partitioned tables, where pruning happened, or where the list of
+ * files is cut short
  */
 extern void pqfdw_explain_file_counts(int planned, int total, int pruned,
-									  bool hive, struct ExplainState *es);
+									  int pruned_stats, bool hive,
+									  struct ExplainState *es);
 
 #endif							/* PQFDW_EXPLAIN_H */

@@ -41,6 +41,7 @@ static const PqfdwOption valid_options[] = {
 	{"format", ForeignTableRelationId},
 	{"location", ForeignTableRelationId},
 	{"version", ForeignTableRelationId},
+	{"timestamp", ForeignTableRelationId},
 	{"footer_key", ForeignTableRelationId},
 	{"column_keys", ForeignTableRelationId},
 	{"aad_prefix", ForeignTableRelationId},
@@ -98,6 +99,28 @@ version_option(DefElem *def)
 				 errhint("Give a table version: a whole number, 0 or more.")));
 	return v;
 }
+
+/*
+ * timestamp (and parquet_fdw.as_of): a timestamptz, as its input function
+ * reads it (whose ERROR names the text), and finite.
+ */
+static TimestampTz
+timestamp_option(const char *name, const char *value)
+{
+	TimestampTz t = DatumGetTimestampTz(DirectFunctionCall3(timestamptz_in,
+															CStringGetDatum(value),
+															ObjectIdGetDatum(InvalidOid),
+															Int32GetDatum(-1)));
+
+	if (TIMESTAMP_NOT_FINITE(t))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for %s: \"%s\"", name, value),
+				 errhint("Give a finite timestamp with time zone, for example '2024-05-01 12:00:00+00'.")));
+	return t;
+}
+
+char	   *pqfdw_as_of = NULL;
 
 /* hive_partitioning: auto (the default), true or false. */
 static PqfdwHiveMode
@@ -302,6 +325,7 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	char	   *filename = NULL;
 	char	   *location = NULL;
 	PqfdwTableFormat format = PQFDW_FORMAT_PARQUET;
+	int			at_given = 0;
 	List	   *items;
 	List	   *local;
 	ListCell   *cell;
@@ -370,7 +394,21 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 		else if (strcmp(def->defname, "format") == 0)
 			format = pqfdw_table_format(defGetString(def));
 		else if (strcmp(def->defname, "version") == 0)
+		{
 			(void) version_option(def);
+			if (at_given++)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("options version and timestamp cannot both be set")));
+		}
+		else if (strcmp(def->defname, "timestamp") == 0)
+		{
+			(void) timestamp_option("option \"timestamp\"", defGetString(def));
+			if (at_given++)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("options version and timestamp cannot both be set")));
+		}
 		else if (strcmp(def->defname, "footer_key") == 0)
 			pqfdw_check_key_id(defGetString(def), "footer_key");
 		else if (strcmp(def->defname, "column_keys") == 0)
@@ -404,10 +442,10 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 					 errmsg("options filename and location cannot both be set"),
 					 errhint("A table of format delta reads the files its log names, under location.")));
 	}
-	else if (catalog == ForeignTableRelationId && location != NULL)
+	else if (catalog == ForeignTableRelationId && (location != NULL || at_given))
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("option location needs option format"),
+				 errmsg("options location, version and timestamp need option format"),
 				 errhint("Set format 'delta' to read a Delta Lake table, or use option filename for Parquet files.")));
 	else if (catalog == ForeignTableRelationId && filename == NULL)
 		ereport(ERROR,
@@ -483,7 +521,9 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	opts->filename = NULL;
 	opts->format = PQFDW_FORMAT_PARQUET;
 	opts->location = NULL;
-	opts->version = -1;
+	opts->at.version = -1;
+	opts->at.by_time = false;
+	opts->at.time = 0;
 	opts->dirs_skipped = 0;
 	opts->parallel_workers = -1;
 	opts->sorted = NIL;
@@ -502,7 +542,13 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 		else if (strcmp(def->defname, "location") == 0)
 			opts->location = defGetString(def);
 		else if (strcmp(def->defname, "version") == 0)
-			opts->version = version_option(def);
+			opts->at.version = version_option(def);
+		else if (strcmp(def->defname, "timestamp") == 0)
+		{
+			opts->at.by_time = true;
+			opts->at.time = timestamp_option("option \"timestamp\"",
+											 defGetString(def));
+		}
 		else if (strcmp(def->defname, "parallel_workers") == 0)
 			opts->parallel_workers = parallel_workers_option(def);
 		else if (strcmp(def->defname, "sorted") == 0)
@@ -523,6 +569,13 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 		opts->filename = opts->location;
 		opts->hive = PQFDW_HIVE_OFF;
 		opts->union_by_name = true;
+		/* a statement's choice of time wins over the table's */
+		if (pqfdw_as_of != NULL && pqfdw_as_of[0] != '\0')
+		{
+			opts->at.version = -1;
+			opts->at.by_time = true;
+			opts->at.time = timestamp_option("parquet_fdw.as_of", pqfdw_as_of);
+		}
 	}
 	if (opts->filename == NULL)
 		ereport(ERROR,
@@ -537,7 +590,7 @@ static void
 table_format_files(PqfdwTableOptions *opts)
 {
 	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
-														  opts->version);
+														  &opts->at);
 	int			i;
 
 	opts->paths = NIL;
@@ -611,7 +664,7 @@ pqfdw_column_name(Oid relid, AttrNumber attnum)
 	{
 		const char *physical =
 		pqfdw_snapshot_field_name(pqfdw_delta_snapshot(opts.location,
-													   opts.version),
+													   &opts.at),
 								  name);
 
 		if (physical != NULL)

@@ -29,7 +29,8 @@ typedef struct PqfdwTableOptions
 {
 	PqfdwTableFormat format;	/* option format */
 	char	   *location;		/* a table format's table (option location) */
-	int64		version;		/* option version; -1: the latest */
+	PqfdwTableVersion at;		/* options version, timestamp; GUC
+								 * parquet_fdw.as_of */
 	char	   *filename;		/* the option as given (a table format's: its
 								 * location) */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
@@ -107,6 +108,9 @@ extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
 							  int64 *value);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
 extern char *pqfdw_read_files_role;
+
+/* GUC parquet_fdw.as_of: the time table formats' tables are read as of */
+extern char *pqfdw_as_of;
 
 /* a member of parquet_fdw.read_files_role? */
 extern bool pqfdw_read_files_member(void);

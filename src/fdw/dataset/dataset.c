@@ -134,11 +134,17 @@ static void
 table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 {
 	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
-														  opts->version);
+														  &opts->at);
 	int			f;
 	int			k;
 
 	ds->location = pstrdup(snap->location);
+	ds->at = opts->at;
+	if (snap->nested_mapped)
+	{
+		ds->schema_string = pstrdup(snap->schema_string);
+		ds->mapping = snap->mapping;
+	}
 	ds->nkeys = snap->nkeys;
 	ds->keys = palloc(sizeof(char *) * Max(ds->nkeys, 1));
 	for (k = 0; k < ds->nkeys; k++)
@@ -172,6 +178,32 @@ table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 			ds->dv[f] = dv;
 		}
 	}
+}
+
+PqSchema *
+pqfdw_dataset_file_schema(PqfdwDataset *ds, PqSchema *schema)
+{
+	PqSchema   *copy;
+
+	if (ds == NULL || ds->schema_string == NULL)
+		return schema;
+	if (ds->logical == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(ds->cxt);
+		PqDeltaSchema *ls = palloc0(sizeof(PqDeltaSchema));
+		const char *why = NULL;
+
+		if (!pq_delta_parse_schema(ds->schema_string, ls, &why))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("Delta table \"%s\" cannot be read: its schema is invalid: %s",
+							ds->location, why)));
+		ds->logical = ls;
+		MemoryContextSwitchTo(old);
+	}
+	copy = pq_schema_copy(schema);
+	pq_delta_logical_names(copy, ds->logical, ds->mapping);
+	return copy;
 }
 
 const PqDeletedRows *

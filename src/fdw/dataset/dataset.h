@@ -52,8 +52,17 @@ typedef struct PqfdwDataset
 	 * none; read on first use (pqfdw_dataset_deleted_rows).
 	 */
 	char	   *location;
+	PqfdwTableVersion at;		/* the snapshot's, for its statistics */
 	PqDeltaDv **dv;
 	PqDeletedRows **deleted;
+
+	/*
+	 * Delta column mapping of nested fields: the table's schemaString, and it
+	 * parsed (on first use) to rename the fields of each file read.
+	 */
+	char	   *schema_string;
+	PqDeltaMapping mapping;
+	PqDeltaSchema *logical;
 
 	/* typed values of partition columns: input functions, last value */
 	FmgrInfo   *in_func;		/* by attnum - 1 */
@@ -131,6 +140,13 @@ extern bool pqfdw_dataset_file_value(PqfdwDataset *ds, int file,
  */
 extern const PqDeletedRows *pqfdw_dataset_deleted_rows(PqfdwDataset *ds,
 													   int file);
+
+/*
+ * The schema to read file's fields by: schema itself, or (Delta column
+ * mapping of nested fields) a copy in the current context whose nested
+ * fields have the table's names.
+ */
+extern PqSchema *pqfdw_dataset_file_schema(PqfdwDataset *ds, PqSchema *schema);
 
 /* Whether some file of ds has deleted rows (footers overcount them). */
 static inline bool

@@ -1,15 +1,18 @@
 /*-------------------------------------------------------------------------
  *
  * import.c
- *		IMPORT FOREIGN SCHEMA "<directory>" (one table per *.parquet file)
- *		and parquet_fdw.create_table_sql(path, table_name, server_name).
+ *		IMPORT FOREIGN SCHEMA "<directory>" (one table per *.parquet file,
+ *		hive dataset or Delta table) and parquet_fdw.create_table_sql(path,
+ *		table_name, server_name).
  *
  * Both write CREATE FOREIGN TABLE statements with each field's natural
- * PostgreSQL type.
+ * PostgreSQL type (a Delta table's: delta_ddl.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <dirent.h>
 
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
@@ -18,10 +21,12 @@
 #include "fdw/common/table_options.h"
 #include "fdw/convert/nested.h"
 #include "fdw/dataset/dataset.h"
+#include "fdw/inspect/delta_ddl.h"
 #include "fdw/inspect/import.h"
 #include "fdw/keys/keys.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
+#include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -200,6 +205,20 @@ group_by_subdirectory(const char *dir, List *files)
 	return groups;
 }
 
+/* Whether table is one IMPORT FOREIGN SCHEMA's LIMIT TO / EXCEPT leaves. */
+static bool
+table_wanted(ImportForeignSchemaStmt *stmt, const char *table)
+{
+	ListCell   *tc;
+	bool		listed = false;
+
+	foreach(tc, stmt->table_list)
+		if (strcmp(((RangeVar *) lfirst(tc))->relname, table) == 0)
+		listed = true;
+	return !((stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO && !listed) ||
+			 (stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed));
+}
+
 /* Add the statement for table name over filename (paths), unless excluded. */
 static List *
 import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
@@ -207,19 +226,9 @@ import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 			 List *partitions, const char *keyopts,
 			 const PqfdwAccess *access, List *commands)
 {
-	ListCell   *tc;
-	bool		listed = false;
 	PqFile	   *file;
 
-	foreach(tc, stmt->table_list)
-	{
-		RangeVar   *rv = (RangeVar *) lfirst(tc);
-
-		if (strcmp(rv->relname, table) == 0)
-			listed = true;
-	}
-	if ((stmt->list_type == FDW_IMPORT_SCHEMA_LIMIT_TO && !listed) ||
-		(stmt->list_type == FDW_IMPORT_SCHEMA_EXCEPT && listed))
+	if (!table_wanted(stmt, table))
 		return commands;
 	file = pqfdw_file_open(linitial(paths), access);
 	pqfdw_source_close(file->src);
@@ -227,6 +236,59 @@ import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 				   create_table_statement(table, NULL, server->servername,
 										  filename, file, partitions,
 										  keyopts));
+}
+
+static int
+path_cmp(const ListCell *a, const ListCell *b)
+{
+	return strcmp(lfirst(a), lfirst(b));
+}
+
+/*
+ * The Delta tables directly in local directory dir, each a table named
+ * after its directory; their data files are left out of files.
+ */
+static List *
+import_delta_tables(ImportForeignSchemaStmt *stmt, ForeignServer *server,
+					const char *dir, List **files, List *commands)
+{
+	DIR		   *d = AllocateDir(dir);
+	struct dirent *de;
+	List	   *tables = NIL;
+	ListCell   *lc;
+
+	while ((de = ReadDir(d, dir)) != NULL)
+	{
+		char	   *sub;
+
+		if (pqfdw_hidden_name(de->d_name))
+			continue;
+		sub = psprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+					   de->d_name);
+		if (pqfdw_is_delta_table(sub))
+			tables = lappend(tables, sub);
+	}
+	FreeDir(d);
+	list_sort(tables, path_cmp);
+	foreach(lc, tables)
+	{
+		const char *sub = lfirst(lc);
+		size_t		len = strlen(sub);
+		List	   *rest = NIL;
+		ListCell   *fc;
+
+		if (table_wanted(stmt, table_name_for_path(sub)))
+			commands = lappend(commands,
+							   pqfdw_delta_create_table(table_name_for_path(sub),
+														server->servername,
+														sub));
+		foreach(fc, *files)
+			if (strncmp(lfirst(fc), sub, len) != 0 ||
+				((char *) lfirst(fc))[len] != '/')
+			rest = lappend(rest, lfirst(fc));
+		*files = rest;
+	}
+	return commands;
 }
 
 List *
@@ -275,8 +337,17 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 							dir)));
 		if (pqfdw_check_read_permission())
 			pqfdw_check_readable_paths(list_make1(dir));
+
+		/* the directory is a Delta table: one table */
+		if (pqfdw_is_delta_table(dir))
+			return table_wanted(stmt, table_name_for_path(dir)) ?
+				list_make1(pqfdw_delta_create_table(table_name_for_path(dir),
+													server->servername, dir)) :
+				NIL;
 	}
 	files = pqfdw_expand_paths(dir, &access.remote);
+	if (!pq_url_is_remote(dir))
+		commands = import_delta_tables(stmt, server, dir, &files, commands);
 
 	/* the directory is one hive-partitioned dataset: one table */
 	partitions = partition_columns(files);
@@ -351,6 +422,12 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 		pqfdw_check_readable_paths(local);
 	server = PG_ARGISNULL(2) ? "parquet_srv" :
 		text_to_cstring(PG_GETARG_TEXT_PP(2));
+	if (list_length(local) == 1 && pqfdw_is_delta_table(filename))
+		PG_RETURN_TEXT_P(cstring_to_text(pqfdw_delta_create_table(PG_ARGISNULL(1) ?
+																  table_name_for_path(filename) :
+																  text_to_cstring(PG_GETARG_TEXT_PP(1)),
+																  server,
+																  filename)));
 	pqfdw_access_local(&access, NULL);
 	/* URLs are read with the role's user mapping on the server named */
 	if (list_length(local) < list_length(pqfdw_split_paths(filename)))

@@ -34,6 +34,7 @@ typedef struct PqfdwPlanState
 	int			dirs_skipped;	/* partition directories never listed */
 	uint64		paths_hash;		/* pqfdw_paths_hash() of those files */
 	int			files_pruned;	/* files pruned by partition at plan time */
+	int			files_pruned_stats; /* ... by a table format's statistics */
 	List	   *file_clauses;	/* quals that prune files at execution */
 	bool		file_quals_decided; /* every qual prunes files and is true for
 									 * every file planned */

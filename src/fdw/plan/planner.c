@@ -22,6 +22,7 @@
 #include "fdw/common/table_options.h"
 #include "fdw/plan/plan.h"
 #include "fdw/prune/prune.h"
+#include "fdw/prune/table_stats.h"
 #include "fdw/scan/filter.h"
 #include "fdw/scan/row_former.h"
 #include "fdw/scan/scan.h"
@@ -381,6 +382,11 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 											  baserel->relid,
 											  &st->files_pruned,
 											  &st->file_quals_decided);
+	st->files_pruned_stats = pqfdw_table_stats_prune(root, st->ds,
+													 baserel->baserestrictinfo,
+													 baserel->relid,
+													 foreigntableid,
+													 &files_pruned);
 	note_virtual_uses(st, baserel);
 	files = kept_footers(sized, files_pruned, &st->paths);
 	/* compute_parallel_worker() takes it as heap takes the storage option */

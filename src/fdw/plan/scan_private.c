@@ -126,12 +126,13 @@ pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 	fdw_private = lappend(fdw_private, output_attnums(baserel, *local_clauses,
 													  st->attnums));
 	fdw_private = lappend(fdw_private,
-						  lappend(list_make5(makeInteger(st->hive),
-											 makeInteger(st->files_total),
-											 makeInteger(st->files_pruned),
-											 makeInteger(nprune_values),
-											 pqfdw_plan_hash(st->paths_hash)),
-								  makeInteger(st->dirs_skipped)));
+						  list_concat(list_make5(makeInteger(st->hive),
+												 makeInteger(st->files_total),
+												 makeInteger(st->files_pruned),
+												 makeInteger(nprune_values),
+												 pqfdw_plan_hash(st->paths_hash)),
+									  list_make2(makeInteger(st->dirs_skipped),
+												 makeInteger(st->files_pruned_stats))));
 	/* the executor evaluates the file clauses too: after the values */
 	*prune_values = list_concat(*prune_values, file_clauses);
 	return fdw_private;

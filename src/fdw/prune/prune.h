@@ -200,6 +200,14 @@ extern double pqfdw_row_group_fraction(PqPrunePred *preds, int npreds,
 									   PqConverter **cvs, const int *leaf,
 									   bool *all_known);
 
+/*
+ * Can a value between min and max (declared-type values; either bound may
+ * be unknown) satisfy the comparison predicate p?
+ */
+extern bool pqfdw_pred_range_may_match(PqPrunePred *p, Datum min,
+									   bool min_known, Datum max,
+									   bool max_known);
+
 /* Can this one declared-type value satisfy the comparison predicate p? */
 extern bool pqfdw_pred_value_may_match(PqPrunePred *p, Datum value);
 

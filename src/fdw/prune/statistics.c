@@ -154,6 +154,44 @@ range_may_match(PqPrunePred *p, Datum min, Datum max, bool max_known,
 	return true;
 }
 
+bool
+pqfdw_pred_range_may_match(PqPrunePred *p, Datum min, bool min_known,
+						   Datum max, bool max_known)
+{
+	int			k;
+
+	if (!min_known && !max_known)
+		return true;
+	for (k = 0; k < p->nvalues; k++)
+	{
+		Datum		v = p->values[k];
+
+		if (min_known)
+		{
+			if (range_may_match(p, min, max, max_known, v))
+				return true;
+			continue;
+		}
+		/* only the upper bound: "column >= value" and the like */
+		switch (p->strategy)
+		{
+			case BTEqualStrategyNumber:
+			case BTGreaterEqualStrategyNumber:
+			case PQ_STRATEGY_PREFIX:
+				if (compare(p, max, v) >= 0)
+					return true;
+				break;
+			case BTGreaterStrategyNumber:
+				if (compare(p, max, v) > 0)
+					return true;
+				break;
+			default:
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Can a row of the row group satisfy predicate p? */
 static bool
 pred_may_match(PqPrunePred *p, const PqFile *file, const PqRowGroup *rg,

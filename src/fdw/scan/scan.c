@@ -88,6 +88,7 @@ struct PqScanState
 	bool		hive;
 	int			files_total;
 	int			files_pruned_plan;
+	int			files_pruned_stats; /* by a table format's statistics */
 	int			dirs_skipped;	/* by the plan's listing */
 	uint64		paths_hash;		/* of all files: workers check the leader's */
 	List	   *file_clauses;	/* of fdw_exprs, evaluated per file */
@@ -156,6 +157,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->files_total = intVal(lsecond(dataset));
 	st->files_pruned_plan = intVal(lthird(dataset));
 	st->dirs_skipped = intVal(list_nth(dataset, 5));
+	st->files_pruned_stats = intVal(list_nth(dataset, 6));
 	nvalues = intVal(lfourth(dataset));
 	plan_relid = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_RELID));
 	if (plan_relid != st->scanrelid)
@@ -188,6 +190,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 			st->paths = now;
 			st->files_total = list_length(now);
 			st->files_pruned_plan = 0;
+			st->files_pruned_stats = 0;
 		}
 	}
 
@@ -550,7 +553,8 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 
 	pqfdw_explain_files(st->paths, es);
 	pqfdw_explain_file_counts(list_length(st->paths), st->files_total,
-							  st->files_pruned_plan, st->hive, es);
+							  st->files_pruned_plan, st->files_pruned_stats,
+							  st->hive, es);
 	if (st->dirs_skipped > 0)
 		ExplainPropertyInteger("Partition Directories Skipped", NULL,
 							   st->dirs_skipped, es);

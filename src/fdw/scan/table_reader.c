@@ -232,6 +232,7 @@ open_file(PqTableReader *tr, int next)
 	old = MemoryContextSwitchTo(tr->first_file ? tr->file_cxt : tr->cxt);
 	tr->file = pqfdw_file_open_named(path, tr->only_name ? tr->only_name : path,
 									 &tr->access);
+	tr->file->schema = pqfdw_dataset_file_schema(tr->ds, tr->file->schema);
 	MemoryContextSwitchTo(old);
 	/* from here on, path is what messages call the file */
 	path = tr->file->src->name;

@@ -25,18 +25,29 @@ bad_dv(const char *location, const char *data_path, const char *why)
 					data_path, location, why)));
 }
 
-/* len bytes of path at offset; an ERROR when the file is shorter. */
+/*
+ * len bytes of path at offset; an ERROR when the file is shorter, or when
+ * its first byte is not a format version this reader knows.
+ */
 static uint8 *
 read_span(const char *path, int64 offset, int64 len)
 {
 	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
 	uint8	   *buf = palloc_extended(Max(len, 1), MCXT_ALLOC_HUGE);
 	int64		done = 0;
+	uint8		version;
+	const char *why = NULL;
 
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not open deletion vector file \"%s\": %m", path)));
+	if (pread(fd, &version, 1, 0) != 1 ||
+		!pq_delta_dv_file_version_ok(version, &why))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid deletion vector file \"%s\": %s", path,
+						why ? why : "it is empty")));
 	while (done < len)
 	{
 		ssize_t		n = pread(fd, buf + done, len - done, offset + done);

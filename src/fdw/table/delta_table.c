@@ -14,51 +14,39 @@
  */
 #include "postgres.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "access/xact.h"
-#include "fdw/table/table_snapshot.h"
-#include "storage/fd.h"
-#include "table/delta/checkpoint.h"
+#include "fdw/table/delta_log_read.h"
 #include "utils/memutils.h"
-#include "utils/timestamp.h"
 
-/* The largest commit file read: Spark's are kilobytes to megabytes. */
-#define PQFDW_DELTA_MAX_COMMIT ((off_t) 1024 * 1024 * 1024)
-
-typedef struct Checkpoint
-{
-	int64		version;
-	PqDeltaLogFile kind;
-	int			part;
-	int			parts;
-	char	   *name;
-} Checkpoint;
-
-typedef struct LogListing
-{
-	int64		latest;			/* highest commit version, -1: none */
-	int64		ncommits;
-	int64	   *commits;		/* versions, ascending */
-	int			ncheckpoints;
-	Checkpoint *checkpoints;	/* by version, then name */
-} LogListing;
-
+/*
+ * A snapshot kept: a version of a table never changes, so (location,
+ * version) is its key; which version a statement reads is decided by one
+ * listing of _delta_log per statement and table (asked).
+ */
 typedef struct CachedSnapshot
 {
 	char	   *location;
-	int64		want;			/* version asked for, -1: latest */
-	int64		latest_seen;	/* the listing's latest when resolved */
-	TimestampTz stmt;			/* statement that last checked it */
-	TimestampTz xact;
+	int64		version;
+	PqfdwDeltaStamp stamp;		/* of the version's commit when read */
 	MemoryContext cxt;
 	PqfdwTableSnapshot *snap;
 } CachedSnapshot;
 
-static List *cache = NIL;		/* of CachedSnapshot, in TopMemoryContext */
+typedef struct Asked
+{
+	char	   *location;
+	PqfdwTableVersion at;
+	int64		version;		/* the answer */
+	PqfdwDeltaStamp stamp;
+} Asked;
+
+#define PQFDW_DELTA_KEPT 8		/* snapshots kept per backend */
+
+static List *cache = NIL;		/* of CachedSnapshot, in TopMemoryContext, the
+								 * most recently used first */
+static List *asked = NIL;		/* of Asked in this statement */
+static TimestampTz asked_stmt = 0;
+static TimestampTz asked_xact = 0;
 
 PqfdwTableFormat
 pqfdw_table_format(const char *value)
@@ -74,335 +62,6 @@ pqfdw_table_format(const char *value)
 	return PQFDW_FORMAT_PARQUET;	/* keep compiler quiet */
 }
 
-static int
-int64_cmp(const void *a, const void *b)
-{
-	int64		x = *(const int64 *) a;
-	int64		y = *(const int64 *) b;
-
-	return x < y ? -1 : (x > y);
-}
-
-static int
-checkpoint_cmp(const void *a, const void *b)
-{
-	const Checkpoint *x = a;
-	const Checkpoint *y = b;
-
-	if (x->version != y->version)
-		return x->version < y->version ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* The commits and checkpoints in location's _delta_log. */
-static void
-list_log(const char *location, LogListing *ll)
-{
-	char	   *dir = psprintf("%s/_delta_log", location);
-	DIR		   *d = AllocateDir(dir);
-	struct dirent *de;
-	int64		max = 64;
-	int			maxcp = 8;
-
-	memset(ll, 0, sizeof(*ll));
-	ll->latest = -1;
-	if (d == NULL)
-	{
-		if (errno == ENOENT || errno == ENOTDIR)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_FILE),
-					 errmsg("Delta table \"%s\" does not exist", location),
-					 errdetail("Directory \"%s\" does not exist.", dir),
-					 errhint("Option location names the table's directory, the one holding _delta_log.")));
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open directory \"%s\": %m", dir)));
-	}
-	ll->commits = palloc(sizeof(int64) * max);
-	ll->checkpoints = palloc(sizeof(Checkpoint) * maxcp);
-	while ((de = ReadDir(d, dir)) != NULL)
-	{
-		int64		v;
-		int			part,
-					parts;
-		PqDeltaLogFile kind = pq_delta_log_file(de->d_name, &v, &part, &parts);
-
-		if (kind == PQ_DELTA_LOG_COMMIT)
-		{
-			if (ll->ncommits == max)
-			{
-				max *= 2;
-				ll->commits = repalloc_huge(ll->commits, sizeof(int64) * max);
-			}
-			ll->commits[ll->ncommits++] = v;
-		}
-		else if (kind != PQ_DELTA_LOG_OTHER)
-		{
-			Checkpoint *cp;
-
-			if (ll->ncheckpoints == maxcp)
-			{
-				maxcp *= 2;
-				ll->checkpoints = repalloc_huge(ll->checkpoints,
-												sizeof(Checkpoint) * maxcp);
-			}
-			cp = &ll->checkpoints[ll->ncheckpoints++];
-			cp->version = v;
-			cp->kind = kind;
-			cp->part = part;
-			cp->parts = parts;
-			cp->name = pstrdup(de->d_name);
-		}
-	}
-	FreeDir(d);
-	if (ll->ncommits > 0)
-	{
-		qsort(ll->commits, ll->ncommits, sizeof(int64), int64_cmp);
-		ll->latest = ll->commits[ll->ncommits - 1];
-	}
-	if (ll->ncheckpoints > 1)
-		qsort(ll->checkpoints, ll->ncheckpoints, sizeof(Checkpoint),
-			  checkpoint_cmp);
-	/* a table of checkpoints only (its commits cleaned up) */
-	if (ll->ncheckpoints > 0 &&
-		ll->checkpoints[ll->ncheckpoints - 1].version > ll->latest)
-		ll->latest = ll->checkpoints[ll->ncheckpoints - 1].version;
-}
-
-/* The whole of a log file, NUL-terminated; *len its length. */
-static char *
-read_log_file(const char *path, size_t *len)
-{
-	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
-	struct stat st;
-	char	   *buf;
-	size_t		done = 0;
-
-	if (fd < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open Delta log file \"%s\": %m", path)));
-	if (fstat(fd, &st) < 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not stat Delta log file \"%s\": %m", path)));
-	if (!S_ISREG(st.st_mode) || st.st_size > PQFDW_DELTA_MAX_COMMIT)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("Delta log file \"%s\" is not a regular file of at most 1 GB",
-						path)));
-	buf = palloc_extended(st.st_size + 1, MCXT_ALLOC_HUGE);
-	while (done < (size_t) st.st_size)
-	{
-		ssize_t		n = read(fd, buf + done, st.st_size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not read Delta log file \"%s\": %m", path)));
-		if (n == 0)
-			break;
-		done += n;
-	}
-	CloseTransientFile(fd);
-	buf[done] = '\0';
-	*len = done;
-	return buf;
-}
-
-static void
-corrupt_log(const char *location, const char *why)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_DATA_CORRUPTED),
-			 errmsg("Delta table \"%s\" cannot be read: %s", location, why)));
-}
-
-/*
- * The newest complete checkpoint at or before version: a classic one, all
- * parts of a multi-part one, or a v2 one; its first entry in ll, *n its
- * files; -1 when there is none.
- */
-static int
-choose_checkpoint(const LogListing *ll, int64 version, int *n)
-{
-	int			i = ll->ncheckpoints - 1;
-
-	while (i >= 0)
-	{
-		int64		v = ll->checkpoints[i].version;
-		int			first = i;
-
-		while (first > 0 && ll->checkpoints[first - 1].version == v)
-			first--;
-		if (v <= version)
-		{
-			int			k;
-
-			/* a single-file one, v2 or classic */
-			for (k = first; k <= i; k++)
-				if (ll->checkpoints[k].kind != PQ_DELTA_LOG_CHECKPOINT_PART)
-				{
-					*n = 1;
-					return k;
-				}
-			/* parts 1..P of one P, each once (names sort by part) */
-			for (k = first; k <= i; k++)
-			{
-				int			parts = ll->checkpoints[k].parts;
-				int			j;
-
-				if (ll->checkpoints[k].part != 1 || k + parts - 1 > i)
-					continue;
-				for (j = 1; j < parts; j++)
-					if (ll->checkpoints[k + j].parts != parts ||
-						ll->checkpoints[k + j].part != j + 1)
-						break;
-				if (j == parts)
-				{
-					*n = parts;
-					return k;
-				}
-			}
-		}
-		i = first - 1;
-	}
-	return -1;
-}
-
-static void
-replay_text(PqDeltaReplay *r, const char *path, int64 version,
-			const char *text, size_t len)
-{
-	const char *why = NULL;
-	int64		line;
-
-	if (!pq_delta_replay_add(r, version, text, len, &line, &why))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("invalid Delta log file \"%s\": %s at line " INT64_FORMAT,
-						path, why, line)));
-}
-
-/* A checkpoint file (Parquet, or a v2 checkpoint's JSON) into the replay. */
-static void
-replay_checkpoint_file(PqDeltaReplay *r, const char *path, int64 version,
-					   bool json)
-{
-	size_t		len;
-	char	   *data = read_log_file(path, &len);
-	PqBuffer	lines;
-	PqErrorLocation loc;
-	bool		ok;
-	const char *why = NULL;
-
-	if (json)
-	{
-		replay_text(r, path, version, data, len);
-		pfree(data);
-		return;
-	}
-	pq_buffer_init(&lines, 4096);
-	/* corrupt Parquet: the format layer's ERROR names the file */
-	pq_errloc_push(&loc, path);
-	ok = pq_delta_checkpoint_json((const uint8 *) data, len, &lines, &why);
-	pq_errloc_pop(&loc);
-	if (!ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("invalid Delta checkpoint \"%s\": %s", path, why)));
-	pfree(data);
-	replay_text(r, path, version, (const char *) lines.data, lines.len);
-	pfree(lines.data);
-}
-
-static void
-replay_checkpoint(PqDeltaReplay *r, const char *location, const Checkpoint *cp,
-				  int n)
-{
-	int			i;
-	int			nsidecars;
-	char	  **sidecars;
-
-	for (i = 0; i < n; i++)
-		replay_checkpoint_file(r, psprintf("%s/_delta_log/%s", location,
-										   cp[i].name),
-							   cp[i].version,
-							   cp[i].kind == PQ_DELTA_LOG_CHECKPOINT_V2_JSON);
-	sidecars = pq_delta_replay_sidecars(r, &nsidecars);
-	for (i = 0; i < nsidecars; i++)
-		replay_checkpoint_file(r, psprintf("%s/_delta_log/_sidecars/%s",
-										   location, sidecars[i]),
-							   cp[0].version, false);
-}
-
-/*
- * Replay version's state into a snapshot: the newest checkpoint at or
- * before it, then the commits after that.
- */
-static void
-replay(const char *location, const LogListing *ll, int64 version,
-	   PqDeltaSnapshot *out, MemoryContext *cxt)
-{
-	PqDeltaReplay *r = pq_delta_replay_create();
-	int			ncp = 0;
-	int			cp = choose_checkpoint(ll, version, &ncp);
-	int64		start = cp >= 0 ? ll->checkpoints[cp].version + 1 : 0;
-	int64		i;
-	int64		first;
-	int64		expect = start;
-	const char *why = NULL;
-
-	*cxt = pq_delta_replay_context(r);
-	if (ll->ncommits == 0 && cp < 0)
-		corrupt_log(location, "its _delta_log holds no commit");
-	if (version > ll->latest)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("Delta table \"%s\" has no version " INT64_FORMAT,
-						location, version),
-				 errhint("Its latest version is " INT64_FORMAT ".", ll->latest)));
-
-	/* every version wanted, before any is read: a gap is a broken log */
-	for (first = 0; first < ll->ncommits && ll->commits[first] < start; first++)
-		;
-	for (i = first; i < ll->ncommits && ll->commits[i] == expect &&
-		 expect <= version; i++)
-		expect++;
-	if (expect <= version)
-	{
-		if (cp < 0 && (ll->ncommits == 0 || ll->commits[0] > 0))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("Delta table \"%s\" cannot be read as of version " INT64_FORMAT ": its log was cleaned up before it",
-							location, version),
-					 errhint("Its earliest version is " INT64_FORMAT ".",
-							 ll->ncommits > 0 ? ll->commits[0] :
-							 ll->checkpoints[0].version)));
-		corrupt_log(location,
-					psprintf("its log lacks version " INT64_FORMAT
-							 " (versions must be contiguous)", expect));
-	}
-
-	if (cp >= 0)
-		replay_checkpoint(r, location, &ll->checkpoints[cp], ncp);
-	for (i = first; i < ll->ncommits && ll->commits[i] <= version; i++)
-	{
-		char	   *path = psprintf("%s/_delta_log/%020lld.json", location,
-									(long long) ll->commits[i]);
-		size_t		len;
-		char	   *text = read_log_file(path, &len);
-
-		replay_text(r, path, ll->commits[i], text, len);
-		pfree(text);
-		pfree(path);
-	}
-	if (!pq_delta_replay_finish(r, out, &why))
-		corrupt_log(location, why);
-}
-
 /* The logged path of a data file as an absolute path. */
 static char *
 absolute_path(const char *location, const char *logged)
@@ -410,7 +69,7 @@ absolute_path(const char *location, const char *logged)
 	char	   *decoded = pq_delta_decode_path(logged);
 
 	if (decoded == NULL)
-		corrupt_log(location, "a data file's path has a malformed escape");
+		pqfdw_delta_corrupt(location, "a data file's path has a malformed escape");
 	if (strncmp(decoded, "file:", 5) == 0)
 	{
 		decoded += 5;
@@ -477,11 +136,15 @@ build_snapshot(const char *location, const PqDeltaSnapshot *ds)
 				 errmsg("Delta table \"%s\" stores its data as \"%s\", not Parquet",
 						location, ds->metadata.provider)));
 	if (!pq_delta_parse_schema(ds->metadata.schema_string, &s->schema, &why))
-		corrupt_log(location, psprintf("its schema is invalid: %s", why));
+		pqfdw_delta_corrupt(location, psprintf("its schema is invalid: %s", why));
 	if (!pq_delta_mapping(&ds->metadata, &s->mapping, &why))
-		corrupt_log(location, why);
+		pqfdw_delta_corrupt(location, why);
 	s->location = pstrdup(location);
 	s->version = ds->version;
+	s->schema_string = ds->metadata.schema_string;
+	for (i = 0; i < s->schema.nfields && s->mapping != PQ_DELTA_MAPPING_NONE; i++)
+		if (s->schema.fields[i].type_tree->type == PQ_JV_OBJECT)
+			s->nested_mapped = true;
 
 	/* partition columns: by their names in the files */
 	s->nkeys = ds->metadata.npartition;
@@ -496,9 +159,9 @@ build_snapshot(const char *location, const PqDeltaSnapshot *ds)
 			if (strcmp(s->schema.fields[k].name, ds->metadata.partition[i]) == 0)
 				f = &s->schema.fields[k];
 		if (f == NULL)
-			corrupt_log(location,
-						psprintf("partition column \"%s\" is not in its schema",
-								 ds->metadata.partition[i]));
+			pqfdw_delta_corrupt(location,
+								psprintf("partition column \"%s\" is not in its schema",
+										 ds->metadata.partition[i]));
 		s->keys[i] = pstrdup(pq_delta_physical_name(f, s->mapping));
 		s->key_types[i] = f->type;
 	}
@@ -517,8 +180,8 @@ build_snapshot(const char *location, const PqDeltaSnapshot *ds)
 	for (i = 0; i < s->nfiles; i++)
 	{
 		if (i > 0 && strcmp(pf[i].path, pf[i - 1].path) == 0)
-			corrupt_log(location,
-						psprintf("data file \"%s\" is live twice", pf[i].path));
+			pqfdw_delta_corrupt(location,
+								psprintf("data file \"%s\" is live twice", pf[i].path));
 		s->paths[i] = pf[i].path;
 		s->files[i] = pf[i].file;
 		s->path_list = lappend(s->path_list, pf[i].path);
@@ -526,9 +189,12 @@ build_snapshot(const char *location, const PqDeltaSnapshot *ds)
 	return s;
 }
 
-/* The cached snapshot of (location, want), or NULL. */
+/*
+ * The kept snapshot of (location, version) whose commit had stamp, made
+ * the most recent; NULL.
+ */
 static CachedSnapshot *
-cached(const char *location, int64 want)
+cached(const char *location, int64 version, const PqfdwDeltaStamp *stamp)
 {
 	ListCell   *lc;
 
@@ -536,56 +202,99 @@ cached(const char *location, int64 want)
 	{
 		CachedSnapshot *c = lfirst(lc);
 
-		if (c->want == want && strcmp(c->location, location) == 0)
+		if (c->version == version && strcmp(c->location, location) == 0 &&
+			memcmp(&c->stamp, stamp, sizeof(PqfdwDeltaStamp)) == 0)
+		{
+			MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+			cache = list_delete_cell(cache, lc);
+			cache = lcons(c, cache);
+			MemoryContextSwitchTo(old);
 			return c;
+		}
+	}
+	return NULL;
+}
+
+/* The version of location this statement reads for at, when asked before. */
+static Asked *
+asked_before(const char *location, const PqfdwTableVersion *at)
+{
+	ListCell   *lc;
+
+	if (asked_stmt != GetCurrentStatementStartTimestamp() ||
+		asked_xact != GetCurrentTransactionStartTimestamp())
+	{
+		foreach(lc, asked)
+			pfree(((Asked *) lfirst(lc))->location);
+		list_free_deep(asked);
+		asked = NIL;
+		asked_stmt = GetCurrentStatementStartTimestamp();
+		asked_xact = GetCurrentTransactionStartTimestamp();
+	}
+	foreach(lc, asked)
+	{
+		Asked	   *a = lfirst(lc);
+
+		if (strcmp(a->location, location) == 0 &&
+			a->at.version == at->version && a->at.by_time == at->by_time &&
+			(!at->by_time || a->at.time == at->time))
+			return a;
 	}
 	return NULL;
 }
 
 const PqfdwTableSnapshot *
-pqfdw_delta_snapshot(const char *location, int64 version)
+pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at)
 {
-	CachedSnapshot *c = cached(location, version);
-	TimestampTz stmt = GetCurrentStatementStartTimestamp();
-	TimestampTz xact = GetCurrentTransactionStartTimestamp();
+	Asked	   *a = asked_before(location, at);
+	CachedSnapshot *c;
 	LogListing	ll;
 	PqDeltaSnapshot ds;
 	MemoryContext cxt;
 	MemoryContext old;
 	PqfdwTableSnapshot *snap;
+	int64		version;
 
-	if (c != NULL && c->stmt == stmt && c->xact == xact)
+	if (a != NULL && (c = cached(location, a->version, &a->stamp)) != NULL)
 		return c->snap;
-	list_log(location, &ll);
-	if (c != NULL && c->latest_seen == ll.latest)
-	{
-		c->stmt = stmt;
-		c->xact = xact;
+	pqfdw_delta_list_log(location, &ll);
+	version = pqfdw_delta_resolve_version(location, &ll, at);
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	a = palloc(sizeof(Asked));
+	a->location = pstrdup(location);
+	a->at = *at;
+	a->version = version;
+	pqfdw_delta_version_stamp(location, &ll, version, &a->stamp);
+	asked = lappend(asked, a);
+	MemoryContextSwitchTo(old);
+	if ((c = cached(location, version, &a->stamp)) != NULL)
 		return c->snap;
-	}
-	replay(location, &ll, version >= 0 ? version : ll.latest, &ds, &cxt);
+
+	pqfdw_delta_replay(location, &ll, version, &ds, &cxt);
 	old = MemoryContextSwitchTo(cxt);
 	snap = build_snapshot(location, &ds);
 	MemoryContextSwitchTo(old);
 
 	/* keep it: the replay's context moves under TopMemoryContext */
 	MemoryContextSetParent(cxt, TopMemoryContext);
-	if (c == NULL)
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	if (list_length(cache) >= PQFDW_DELTA_KEPT)
 	{
-		c = MemoryContextAllocZero(TopMemoryContext, sizeof(CachedSnapshot));
-		c->location = MemoryContextStrdup(TopMemoryContext, location);
-		c->want = version;
-		old = MemoryContextSwitchTo(TopMemoryContext);
-		cache = lappend(cache, c);
-		MemoryContextSwitchTo(old);
-	}
-	else
+		c = llast(cache);
+		cache = list_delete_last(cache);
 		MemoryContextDelete(c->cxt);
+		pfree(c->location);
+		pfree(c);
+	}
+	c = palloc0(sizeof(CachedSnapshot));
+	c->location = pstrdup(location);
+	c->version = version;
+	c->stamp = a->stamp;
 	c->cxt = cxt;
 	c->snap = snap;
-	c->latest_seen = ll.latest;
-	c->stmt = stmt;
-	c->xact = xact;
+	cache = lcons(c, cache);
+	MemoryContextSwitchTo(old);
 	return snap;
 }
 

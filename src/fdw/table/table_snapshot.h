@@ -11,6 +11,7 @@
 #ifndef PQFDW_TABLE_SNAPSHOT_H
 #define PQFDW_TABLE_SNAPSHOT_H
 
+#include "datatype/timestamp.h"
 #include "nodes/pg_list.h"
 #include "table/delta/delta_log.h"
 
@@ -33,18 +34,38 @@ typedef struct PqfdwTableSnapshot
 	int			nkeys;			/* partition columns */
 	char	  **keys;			/* their names in the files */
 	char	  **key_types;		/* their Delta types */
+	char	   *schema_string;	/* metaData.schemaString */
 	PqDeltaSchema schema;
 	PqDeltaMapping mapping;
+	bool		nested_mapped;	/* nested fields have physical names */
 	List	   *path_list;		/* paths as a List (char *) */
 } PqfdwTableSnapshot;
 
+/* Which version of a table to read: options version, timestamp; as_of. */
+typedef struct PqfdwTableVersion
+{
+	int64		version;		/* -1: by timestamp, or the latest */
+	bool		by_time;
+	TimestampTz time;			/* the newest version committed at or before */
+} PqfdwTableVersion;
+
 /*
- * The Delta table at location (a directory) as of version (-1: the
- * latest).  Valid until the end of the statement; the caller copies what
- * it keeps longer.
+ * The Delta table at location (a directory) as of at.  Valid until the
+ * end of the statement; the caller copies what it keeps longer.
  */
 extern const PqfdwTableSnapshot *pqfdw_delta_snapshot(const char *location,
-													  int64 version);
+													  const PqfdwTableVersion *at);
+
+/* A version of a Delta table, as its commit tells (table_versions()). */
+typedef struct PqfdwDeltaVersion
+{
+	int64		version;
+	int64		ms;				/* commit time, ms since the epoch; -1 */
+	char	   *operation;		/* or NULL */
+} PqfdwDeltaVersion;
+
+/* The versions whose commits are in location's log, ascending. */
+extern List *pqfdw_delta_versions(const char *location);
 
 /* The index of absolute path in s->paths, or -1. */
 extern int	pqfdw_snapshot_file(const PqfdwTableSnapshot *s, const char *path);

@@ -326,6 +326,38 @@ pq_schema_build(const PqFileMetaData *md)
 	return schema;
 }
 
+static PqSchemaNode *
+copy_node(const PqSchemaNode *n, PqSchemaNode *parent, PqSchema *copy)
+{
+	PqSchemaNode *c = palloc(sizeof(PqSchemaNode));
+	int			i;
+
+	*c = *n;
+	c->parent = parent;
+	if (n->is_leaf)
+	{
+		copy->columns[n->first_leaf].node = c;
+		return c;
+	}
+	c->children = palloc(sizeof(PqSchemaNode *) * Max(n->n_children, 1));
+	for (i = 0; i < n->n_children; i++)
+		c->children[i] = copy_node(n->children[i], c, copy);
+	return c;
+}
+
+PqSchema *
+pq_schema_copy(const PqSchema *schema)
+{
+	PqSchema   *copy = palloc(sizeof(PqSchema));
+
+	*copy = *schema;
+	copy->columns = palloc(sizeof(PqColumnDescr) * Max(schema->n_columns, 1));
+	memcpy(copy->columns, schema->columns,
+		   sizeof(PqColumnDescr) * schema->n_columns);
+	copy->root = copy_node(schema->root, NULL, copy);
+	return copy;
+}
+
 /* The position of the field name matches, -1 if none. */
 static int
 find_field(const PqSchemaNode *root, const char *name)

@@ -88,6 +88,13 @@ extern PqSchemaNode *pq_schema_find_field_hinted(const PqSchema *schema,
 /* A short text form of a node's logical type, e.g. "DECIMAL(9,2)". */
 extern char *pq_logical_type_string(const PqSchemaNode *node);
 
+/*
+ * A copy of schema's tree (nodes, child arrays, columns pointing into the
+ * copy) in the current memory context, whose names the caller may change:
+ * a view of a file under other names (Delta column mapping).
+ */
+extern PqSchema *pq_schema_copy(const PqSchema *schema);
+
 /* Same physical layout and types (used to check multi-file tables). */
 extern bool pq_schema_node_equal(const PqSchemaNode *a, const PqSchemaNode *b);
 

@@ -15,6 +15,8 @@
 #ifndef PQ_DELTA_LOG_H
 #define PQ_DELTA_LOG_H
 
+#include "format/metadata/schema.h"
+#include "table/common/json_tree.h"
 #include "table/delta/deletion_vector.h"
 
 /* The highest reader version read (3: table features). */
@@ -110,6 +112,22 @@ extern MemoryContext pq_delta_replay_context(PqDeltaReplay *r);
 extern char **pq_delta_replay_sidecars(PqDeltaReplay *r, int *n);
 
 /*
+ * The inCommitTimestamp of a commit (len bytes of JSON lines): its
+ * commitInfo's, in ms since the epoch; false when it has none (then the
+ * commit file's modification time is the commit's time).
+ */
+extern bool pq_delta_commit_timestamp(const char *text, size_t len,
+									  int64 *ms);
+
+/*
+ * What a commit's commitInfo says of it: its time (inCommitTimestamp, else
+ * timestamp; -1 when it has neither) and operation (NULL when none), in
+ * the current context; false when it has no commitInfo.
+ */
+extern bool pq_delta_commit_info(const char *text, size_t len, int64 *ms,
+								 char **operation);
+
+/*
  * The first reader feature (or version) of protocol that this reader does
  * not support, as text for a message; NULL when it reads the table.
  */
@@ -123,6 +141,24 @@ extern const char *pq_delta_config(const PqDeltaMetadata *md,
 extern bool pq_delta_mapping(const PqDeltaMetadata *md, PqDeltaMapping *mode,
 							 const char **why);
 
+/*
+ * stats.c: a file's statistics (add.stats): its record count and, keyed by
+ * physical name (nested objects for struct fields), min and max values
+ * (JSON numbers as written, or strings) and null counts; absent parts
+ * NULL.  tight: false when deleted rows may widen the bounds.
+ */
+typedef struct PqDeltaStats
+{
+	int64		num_records;	/* -1: unknown */
+	const PqJv *min_values;
+	const PqJv *max_values;
+	const PqJv *null_count;
+	bool		tight;
+} PqDeltaStats;
+
+extern bool pq_delta_stats_parse(const char *json, PqDeltaStats *out,
+								 const char **why);
+
 /* schema.c: the top-level fields of a schemaString */
 typedef struct PqDeltaField
 {
@@ -132,6 +168,7 @@ typedef struct PqDeltaField
 	char	   *type;			/* a primitive's name ("long",
 								 * "decimal(10,2)"), or "struct", "array",
 								 * "map" */
+	const PqJv *type_tree;		/* the type as parsed (nested types) */
 	bool		nullable;
 } PqDeltaField;
 
@@ -143,6 +180,15 @@ typedef struct PqDeltaSchema
 
 extern bool pq_delta_parse_schema(const char *schema_string,
 								  PqDeltaSchema *out, const char **why);
+
+/*
+ * Rename the nested fields of schema (a data file's, copied: the caller's
+ * to change) from their physical names to their logical ones, walking the
+ * Delta types of its top-level fields (found by physical name) along the
+ * Parquet groups: struct fields, list elements, map keys and values.
+ */
+extern void pq_delta_logical_names(PqSchema *schema, const PqDeltaSchema *ds,
+								   PqDeltaMapping mode);
 
 /*
  * The name a field has in the data files (and in partitionValues and

@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_ddl.h
+ *		CREATE FOREIGN TABLE statements of Delta Lake tables, and the
+ *		type each Delta type is read as (delta_ddl.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_DELTA_DDL_H
+#define PQFDW_DELTA_DDL_H
+
+#include "table/common/json_tree.h"
+
+/* The PostgreSQL type (SQL text) a column of Delta type type reads as. */
+extern const char *pqfdw_delta_column_type(const PqJv *type);
+
+/* Whether dir (a local directory) holds a Delta table: a _delta_log. */
+extern bool pqfdw_is_delta_table(const char *dir);
+
+/* The statement of a foreign table named table_name over location's table. */
+extern char *pqfdw_delta_create_table(const char *table_name,
+									  const char *server_name,
+									  const char *location);
+
+#endif							/* PQFDW_DELTA_DDL_H */

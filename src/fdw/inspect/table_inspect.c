@@ -1,0 +1,191 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_inspect.c
+ *		SQL functions that describe a Delta Lake table:
+ *		parquet_fdw.table_versions(), table_files() and table_schema().
+ *
+ * Like the file inspection functions they read server files, so they need
+ * what reading a table's files needs (superuser, pg_read_server_files or
+ * parquet_fdw.read_files_role).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fdw/common/table_options.h"
+#include "fdw/inspect/delta_ddl.h"
+#include "fdw/table/table_snapshot.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/timestamp.h"
+#include "utils/tuplestore.h"
+
+PG_FUNCTION_INFO_V1(parquet_fdw_table_versions);
+PG_FUNCTION_INFO_V1(parquet_fdw_table_files);
+PG_FUNCTION_INFO_V1(parquet_fdw_table_schema);
+
+/* Argument 0, a Delta table's directory the caller may read. */
+static char *
+table_location(FunctionCallInfo fcinfo)
+{
+	char	   *location;
+	bool		member_only;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("location must not be NULL")));
+	location = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	member_only = pqfdw_check_read_permission();
+
+	if (!is_absolute_path(location))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("relative path not allowed: \"%s\"", location),
+				 errhint("Give the table's directory as an absolute path.")));
+	if (member_only)
+		pqfdw_check_readable_paths(list_make1(location));
+	return location;
+}
+
+/* The snapshot of argument 0 as of argument 1 (NULL: the latest). */
+static const PqfdwTableSnapshot *
+table_snapshot(FunctionCallInfo fcinfo)
+{
+	PqfdwTableVersion at = {-1, false, 0};
+	char	   *location = table_location(fcinfo);
+
+	if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
+	{
+		at.version = PG_GETARG_INT64(1);
+		if (at.version < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("a table version is 0 or more, not " INT64_FORMAT,
+							at.version)));
+	}
+	return pqfdw_delta_snapshot(location, &at);
+}
+
+/* ms since the Unix epoch as a timestamptz */
+static Datum
+ms_timestamptz(int64 ms)
+{
+	return TimestampTzGetDatum((ms - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) *
+								SECS_PER_DAY * 1000) * 1000);
+}
+
+Datum
+parquet_fdw_table_versions(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	List	   *versions = pqfdw_delta_versions(table_location(fcinfo));
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, 0);
+	foreach(lc, versions)
+	{
+		PqfdwDeltaVersion *v = lfirst(lc);
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+
+		values[0] = Int64GetDatum(v->version);
+		nulls[1] = v->ms < 0;
+		values[1] = nulls[1] ? (Datum) 0 : ms_timestamptz(v->ms);
+		nulls[2] = v->operation == NULL;
+		values[2] = nulls[2] ? (Datum) 0 : CStringGetTextDatum(v->operation);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* JSON text as jsonb; NULL for NULL */
+static Datum
+jsonb_of(const char *json, bool *isnull)
+{
+	*isnull = json == NULL;
+	return json ? DirectFunctionCall1(jsonb_in, CStringGetDatum(json)) : 0;
+}
+
+Datum
+parquet_fdw_table_files(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const PqfdwTableSnapshot *snap = table_snapshot(fcinfo);
+	int			i;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (i = 0; i < snap->nfiles; i++)
+	{
+		const PqDeltaFile *f = snap->files[i];
+		Datum		values[6];
+		bool		nulls[6] = {false};
+		StringInfoData pv;
+		PqDeltaStats st;
+		const char *why;
+		int			k;
+
+		values[0] = CStringGetTextDatum(snap->paths[i]);
+		values[1] = Int64GetDatum(f->size);
+		initStringInfo(&pv);
+		appendStringInfoChar(&pv, '{');
+		for (k = 0; k < f->npv; k++)
+		{
+			escape_json(&pv, f->pv_keys[k]);
+			appendStringInfoString(&pv, ": ");
+			if (f->pv_values[k])
+				escape_json(&pv, f->pv_values[k]);
+			else
+				appendStringInfoString(&pv, "null");
+			if (k + 1 < f->npv)
+				appendStringInfoString(&pv, ", ");
+		}
+		appendStringInfoChar(&pv, '}');
+		values[2] = jsonb_of(pv.data, &nulls[2]);
+		nulls[3] = f->stats == NULL ||
+			!pq_delta_stats_parse(f->stats, &st, &why) || st.num_records < 0;
+		values[3] = nulls[3] ? (Datum) 0 : Int64GetDatum(st.num_records);
+		nulls[4] = !f->has_dv;
+		values[4] = nulls[4] ? (Datum) 0 : Int64GetDatum(f->dv.cardinality);
+		values[5] = jsonb_of(f->stats, &nulls[5]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+Datum
+parquet_fdw_table_schema(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const PqfdwTableSnapshot *snap = table_snapshot(fcinfo);
+	int			i;
+
+	InitMaterializedSRF(fcinfo, 0);
+	for (i = 0; i < snap->schema.nfields; i++)
+	{
+		const PqDeltaField *f = &snap->schema.fields[i];
+		Datum		values[8];
+		bool		nulls[8] = {false};
+		bool		partition = false;
+		int			k;
+
+		for (k = 0; k < snap->nkeys; k++)
+			if (strcmp(snap->keys[k], pq_delta_physical_name(f, snap->mapping)) == 0)
+				partition = true;
+		values[0] = Int32GetDatum(i + 1);
+		values[1] = CStringGetTextDatum(f->name);
+		values[2] = CStringGetTextDatum(f->type);
+		values[3] = CStringGetTextDatum(pqfdw_delta_column_type(f->type_tree));
+		values[4] = CStringGetTextDatum(pq_delta_physical_name(f, snap->mapping));
+		nulls[5] = f->id < 0;
+		values[5] = nulls[5] ? (Datum) 0 : Int64GetDatum(f->id);
+		values[6] = BoolGetDatum(f->nullable);
+		values[7] = BoolGetDatum(partition);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_stats.h
+ *		Files of a table format's table pruned by the statistics its log
+ *		keeps (table_stats.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PQFDW_TABLE_STATS_H
+#define PQFDW_TABLE_STATS_H
+
+#include "fdw/dataset/dataset.h"
+#include "nodes/pathnodes.h"
+
+/*
+ * At plan time, the files of ds (a table format's) whose statistics rule
+ * out restrictinfos (quals of relid's Vars numbered varno, with values
+ * known now) are marked in *pruned (allocated when NULL; files already
+ * marked are passed over); returns how many it marked.
+ */
+extern int	pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
+									List *restrictinfos, Index varno,
+									Oid relid, bool **pruned);
+
+#endif							/* PQFDW_TABLE_STATS_H */
