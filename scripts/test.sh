@@ -99,6 +99,9 @@
 #   delta        Delta Lake tables (../shared's golden tables, read in place):
 #                rows equal their expected/ files as DuckDB reads them;
 #                the tables a reader must refuse give clean ERRORs
+#   delta_s3     the same tables uploaded to s3rver (behind the SigV4-checking
+#                front): rows, refusals, time travel, absolute URLs, one
+#                listing of _delta_log/ per statement
 #   delta_generated  Delta tables written from a heap table (COPY TO files,
 #                a JS-written log with statistics, deletion vectors of every
 #                kind, a DuckDB-written checkpoint), read at every version,
@@ -570,7 +573,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets delta delta_generated object_store object_write copy_datasets hardening soak_concurrency differential interop
+	kms datasets delta delta_s3 delta_generated object_store object_write copy_datasets hardening soak_concurrency differential interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -635,6 +638,8 @@ if [ $CLUSTER_OK = 1 ]; then
 	run_js_stage datasets check_datasets.mjs
 	# Delta Lake tables (../shared's golden tables): rows equal to expected/
 	run_js_stage delta check_delta.mjs
+	# the same tables in a bucket (s3rver behind a SigV4-checking front)
+	run_js_stage delta_s3 check_delta.mjs --s3
 	# Delta tables generated from a heap table (deletion vectors, versions,
 	# checkpoints, parallel plans): rows equal the heap's
 	run_js_stage delta_generated check_delta_generated.mjs

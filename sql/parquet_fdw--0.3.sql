@@ -244,17 +244,19 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'parquet_fdw_abort_uploads'
 LANGUAGE C VOLATILE;
 
--- A Delta Lake table (the directory holding _delta_log): its versions with
--- their commit time and operation; the data files of a version (NULL: the
--- latest) with partition values, row counts, deleted rows and statistics;
--- its columns with their Delta and declared types.
-CREATE FUNCTION table_versions(location text,
+-- A Delta Lake table (the directory holding _delta_log, or a URL read
+-- through server): its versions with their commit time and operation; the
+-- data files of a version (NULL: the latest) with partition values, row
+-- counts, deleted rows and statistics; its columns with their Delta and
+-- declared types.
+CREATE FUNCTION table_versions(location text, server name DEFAULT NULL,
     OUT version bigint, OUT committed_at timestamptz, OUT operation text)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'parquet_fdw_table_versions'
-LANGUAGE C STRICT VOLATILE;
+LANGUAGE C VOLATILE;
 
 CREATE FUNCTION table_files(location text, version bigint DEFAULT NULL,
+    server name DEFAULT NULL,
     OUT path text, OUT size bigint, OUT partition_values jsonb,
     OUT num_records bigint, OUT deleted_rows bigint, OUT stats jsonb)
 RETURNS SETOF record
@@ -262,6 +264,7 @@ AS 'MODULE_PATHNAME', 'parquet_fdw_table_files'
 LANGUAGE C VOLATILE;
 
 CREATE FUNCTION table_schema(location text, version bigint DEFAULT NULL,
+    server name DEFAULT NULL,
     OUT ordinal int, OUT column_name text, OUT delta_type text,
     OUT declared_type text, OUT physical_name text, OUT field_id bigint,
     OUT nullable boolean, OUT partition_column boolean)

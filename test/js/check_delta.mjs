@@ -49,18 +49,51 @@
 // golden tables: a NOT FOUND warning and "delta: 0 passed, 0 failed", exit 1
 // under CI=true (as compare.mjs). Exit 0 only if nothing failed and
 // something passed.
+//
+//   node test/js/check_delta.mjs --s3 [--dir TABLE_FORMATS_DIR] [--only REGEX]
+//
+// --s3: the same tables in a bucket. A local S3 (lib/s3_emulator.mjs:
+// s3rver behind the front that checks every SigV4 signature; requests noted
+// by lib/request_log.mjs in front of it) gets every golden table's delta/
+// tree, object keys exactly the file names on disk (_delta_log/, _sidecars/,
+// deletion_vector_*.bin, escaped partition folders), at
+// s3://lake/golden/<table>/; a server with the endpoint and a user mapping
+// with the keys (as check_object_store.mjs) reads them with location
+// 's3://lake/golden/<table>'; every rows and must-fail comparison above is
+// made again (a missing _delta_log/ is 58P01 too). Then, in the bucket only
+// (PASS/FAIL lines named "s3 ..."):
+//   time travel   version '0'/'1', timestamp, parquet_fdw.as_of (by the
+//                 commits' commitInfo timestamps: a bucket gives no file
+//                 times) on time-travel-start-start20-start40, against the
+//                 expected/ of time-travel-start and -start20; a time before
+//                 the first commit refused (22023)
+//   absolute URLs a log naming its data files by s3:// URLs of the same
+//                 bucket (the log of a golden table rewritten, its files
+//                 left where they are: a shallow clone)
+//   checkpoint    a version of checkpoints only (its commit JSON gone, as
+//                 after a log cleanup): read as the same copy is locally
+//   parallel      forced parallel plans over the deletion vector tables
+//                 and over a version
+//   trailing /    location 's3://lake/golden/<table>/' reads as without
+//                 (and, as a control, the local directory with a "/")
+//   requests      _delta_log/ listed once per statement (two statements:
+//                 two listings; one statement reading the table twice: one),
+//                 a version already read not read again
+// The last line is then "delta_s3: N passed, N failed".
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { duckQuery, sqlString } from './lib/duck.mjs';
 import { canonDuck, canonPg, pgFamily, Unrepresentable } from './lib/canon.mjs';
-import { anyFields, deltaPgType, deltaTypeName, latestState } from './lib/delta_log.mjs';
+import { anyFields, deltaPgType, deltaTypeName, latestState, listLog } from './lib/delta_log.mjs';
+import { filesBelow } from './lib/stage.mjs';
+import { listingsOf } from './lib/request_log.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
-const STAGE = 'delta';
 const TABLE = 'pqfdw_delta';
 const TYPES_TABLE = 'pqfdw_delta_types';
 const SERVER = 'pqfdw_delta_srv';
@@ -74,6 +107,16 @@ const opt = (name) => {
 };
 const only = opt('--only') ? new RegExp(opt('--only')) : null;
 const referenceOnly = argv.includes('--reference-only');
+// --s3: the tables in a bucket of a local S3 (s3rver behind the SigV4 front)
+const S3 = argv.includes('--s3') && !referenceOnly;
+const STAGE = S3 ? 'delta_s3' : 'delta';
+const BUCKET = 'lake';
+const S3_KEY = { id: 'AKIADELTA000000001', secret: 'delta/Secret+Key=01' };
+// the Delta tables' server: with --s3 one reaching the bucket (the expected/
+// files' types still come through SERVER, a local one)
+const TABLE_SERVER = S3 ? 'pqfdw_delta_s3_srv' : SERVER;
+/** The URL of golden table name in the bucket (its delta/ folder's contents). */
+const s3Location = (name) => `s3://${BUCKET}/golden/${name}`;
 
 // ------------------------------------------------------- corpus knowledge
 
@@ -144,9 +187,11 @@ function entries(golden) {
     present.add(d);
     const dir = path.join(golden, d, 'delta');
     const expected = path.join(golden, d, 'expected');
-    if (MUST_FAIL[d]) out.push({ name: d, dir, mode: 'error', ...MUST_FAIL[d] });
-    else if (fs.existsSync(expected)) out.push({ name: d, dir, expected, mode: 'rows', ...(ROW_SPECIAL[d] || {}) });
-    else out.push({ name: d, dir, mode: 'skip', skip: NO_EXPECTED[d] || 'no expected/ and not one of the README\'s must-fail tables' });
+    // loc: what option location names (the directory, or with --s3 its URL)
+    const loc = S3 ? s3Location(d) : dir;
+    if (MUST_FAIL[d]) out.push({ name: d, dir, loc, mode: 'error', ...MUST_FAIL[d] });
+    else if (fs.existsSync(expected)) out.push({ name: d, dir, loc, expected, mode: 'rows', ...(ROW_SPECIAL[d] || {}) });
+    else out.push({ name: d, dir, loc, mode: 'skip', skip: NO_EXPECTED[d] || 'no expected/ and not one of the README\'s must-fail tables' });
   }
   // a corpus missing what the README lists must not pass quietly
   for (const d of [...Object.keys(MUST_FAIL), ...Object.keys(ROW_SPECIAL)]) {
@@ -192,13 +237,19 @@ async function pgSetup() {
     await c.query('CREATE EXTENSION IF NOT EXISTS parquet_fdw');
     await c.query(`DROP SERVER IF EXISTS ${SERVER} CASCADE`);
     await c.query(`CREATE SERVER ${SERVER} FOREIGN DATA WRAPPER parquet_fdw`);
+    if (S3) {
+      // as check_object_store.mjs: the endpoint in the server, the keys in the user mapping
+      await c.query(`DROP SERVER IF EXISTS ${TABLE_SERVER} CASCADE`);
+      await c.query(`CREATE SERVER ${TABLE_SERVER} FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint '${s3.endpoint}', region 'us-east-1', url_style 'path')`);
+      await c.query(`CREATE USER MAPPING FOR CURRENT_USER SERVER ${TABLE_SERVER} OPTIONS (key_id '${S3_KEY.id}', secret '${S3_KEY.secret}')`);
+    }
   } finally {
     await c.end();
   }
 }
 
-/** The OPTIONS clause of a Delta foreign table over dir. */
-const deltaOptions = (dir) => `OPTIONS (format 'delta', location ${sqlString(dir)})`;
+/** The OPTIONS clause of a Delta foreign table over dir (more: further options, ", version '1'"). */
+const deltaOptions = (dir, more = '') => `OPTIONS (format 'delta', location ${sqlString(dir)}${more})`;
 
 /** The error a query raises; null if none. */
 async function errorOf(c, sql) {
@@ -396,6 +447,8 @@ async function checkRows(e) {
   await c.connect();
   let stage = 'create_table_sql';
   try {
+    // settings of the session the table is read in (SET parquet_fdw.as_of)
+    for (const s of e.session || []) await c.query(s);
     const { cols, notes } = await declaredColumns(c, state.fields, ref.files[0]);
     const fams = cols.map((col) => pgFamily(col.type));
     const exp = expectedRows(ref, cols, fams, e.fix);
@@ -403,7 +456,13 @@ async function checkRows(e) {
 
     stage = 'CREATE FOREIGN TABLE';
     await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
-    await c.query(`CREATE FOREIGN TABLE ${TABLE} (${cols.map((col) => `${ident(col.name)} ${col.type}`).join(', ')}) SERVER ${SERVER} ${deltaOptions(e.dir)}`);
+    await c.query(`CREATE FOREIGN TABLE ${TABLE} (${cols.map((col) => `${ident(col.name)} ${col.type}`).join(', ')}) SERVER ${e.server ?? TABLE_SERVER} ${deltaOptions(e.loc, e.options)}`);
+
+    if (e.explain) {
+      stage = 'EXPLAIN';
+      const plan = (await c.query(`EXPLAIN (COSTS OFF) SELECT * FROM ${TABLE}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      notes.push(e.explain.test(plan) ? `plan: ${e.explain}` : `plan without ${e.explain}`);
+    }
 
     stage = 'SELECT *';
     const all = (await c.query({ text: `SELECT * FROM ${TABLE}`, rowMode: 'array', types: TEXT })).rows;
@@ -446,7 +505,7 @@ function refusalProblems(e, err, what) {
   if (err.code !== e.code) p.push(`${what}: ${showErr(err)}, expected SQLSTATE ${e.code} (${e.why})`);
   else {
     if (!isSentence(err.message)) p.push(`${what}: message "${firstLine(err.message)}" is not a whole sentence`);
-    if (!err.message.includes(e.dir)) p.push(`${what}: message "${firstLine(err.message)}" does not name the location ${e.dir}`);
+    if (!err.message.includes(e.loc)) p.push(`${what}: message "${firstLine(err.message)}" does not name the location ${e.loc}`);
     for (const s of e.names || []) {
       if (![err.message, err.detail].filter(Boolean).join(' ').includes(s)) p.push(`${what}: ${showErr(err)} does not name ${s}`);
     }
@@ -463,7 +522,7 @@ async function checkError(e) {
   await c.connect();
   try {
     await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
-    const createErr = await errorOf(c, `CREATE FOREIGN TABLE ${TABLE} (${cols.map((col) => `${ident(col.name)} ${col.type}`).join(', ')}) SERVER ${SERVER} ${deltaOptions(e.dir)}`);
+    const createErr = await errorOf(c, `CREATE FOREIGN TABLE ${TABLE} (${cols.map((col) => `${ident(col.name)} ${col.type}`).join(', ')}) SERVER ${TABLE_SERVER} ${deltaOptions(e.loc)}`);
     let problems;
     let msg;
     if (createErr) {
@@ -489,6 +548,272 @@ async function checkError(e) {
   }
 }
 
+// ------------------------------------------------------------ --s3 only
+
+let s3 = null; // lib/s3_emulator.mjs: s3rver behind the SigV4 front
+let rec = null; // lib/request_log.mjs in front of that: what PostgreSQL asked for
+let scratch = null; // local copies made here (rewritten logs), removed at the end
+
+async function startBucket() {
+  const { startS3 } = await import('./lib/s3_emulator.mjs');
+  const { startRequestLog } = await import('./lib/request_log.mjs');
+  s3 = await startS3({ credentials: new Map([[S3_KEY.id, { secret: S3_KEY.secret }]]), buckets: [BUCKET] });
+  rec = await startRequestLog(Number(new URL(s3.endpoint).port));
+  // PostgreSQL reaches the bucket through the request log
+  s3.endpoint = rec.endpoint;
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'pqfdw_delta_s3_'));
+  fs.chmodSync(scratch, 0o755);
+}
+
+async function stopBucket() {
+  if (rec) await rec.close().catch(() => {});
+  if (s3) await s3.stop().catch(() => {});
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  rec = s3 = scratch = null;
+}
+
+/**
+ * Every file below dir put at prefix (keys exactly the relative names), then
+ * the bucket's listing of prefix compared with them: null, or what differs
+ * (the harness's problem, not parquet_fdw's).
+ */
+async function uploadTree(dir, prefix) {
+  const files = filesBelow(dir);
+  await s3.putDir(BUCKET, prefix, dir, files);
+  const keys = (await s3.list(BUCKET, prefix)).sort();
+  const want = files.map((f) => prefix + f).sort();
+  if (keys.join('\n') === want.join('\n')) return null;
+  const missing = want.filter((k) => !keys.includes(k));
+  const extra = keys.filter((k) => !want.includes(k));
+  return `${prefix}: ${files.length} files, ${keys.length} keys listed; missing ${JSON.stringify(missing.slice(0, 3))}, unexpected ${JSON.stringify(extra.slice(0, 3))}`;
+}
+
+/** Every golden table's delta/ tree at golden/<table>/: the tables whose keys came out wrong. */
+async function uploadGolden(list) {
+  const t0 = Date.now();
+  const bad = [];
+  let n = 0;
+  for (const e of list) {
+    if (!e.dir || !fs.existsSync(e.dir)) continue;
+    const p = await uploadTree(e.dir, `golden/${e.name}/`);
+    if (p) bad.push(p);
+    n += filesBelow(e.dir).length;
+  }
+  console.log(`${STAGE}: ${n} objects put at s3://${BUCKET}/golden/<table>/ (${Date.now() - t0} ms), keys listed back equal to the file names`);
+  return bad;
+}
+
+/** The commit versions of a local table's log and their commitInfo timestamps (ms). */
+function commitTimes(tableDir) {
+  const { commits } = listLog(tableDir);
+  return [...commits.keys()].sort((a, b) => a - b).map((v) => {
+    const info = fs.readFileSync(commits.get(v), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l))
+      .find((a) => a.commitInfo)?.commitInfo;
+    return { version: v, ms: info?.inCommitTimestamp ?? info?.timestamp };
+  });
+}
+
+const iso = (ms) => new Date(ms).toISOString();
+
+/** A copy of a table's log whose add/remove paths are absolute URLs below urlBase. */
+function absoluteLog(srcDir, destDir, urlBase) {
+  const from = path.join(srcDir, '_delta_log');
+  const to = path.join(destDir, '_delta_log');
+  fs.mkdirSync(to, { recursive: true, mode: 0o755 });
+  let rewritten = 0;
+  for (const f of fs.readdirSync(from)) {
+    if (!/^\d{20}\.json$/.test(f)) continue;
+    const lines = fs.readFileSync(path.join(from, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
+      const a = JSON.parse(l);
+      for (const kind of ['add', 'remove']) {
+        // the logged path is a URI (escaped): the URL keeps its escapes
+        if (a[kind] && !a[kind].path.includes('://')) {
+          a[kind].path = `${urlBase}/${a[kind].path}`;
+          rewritten++;
+        }
+      }
+      return JSON.stringify(a);
+    });
+    fs.writeFileSync(path.join(to, f), lines.join('\n') + '\n');
+  }
+  return rewritten;
+}
+
+/** A local copy of dir (files world-readable: PostgreSQL reads it too). */
+function copyTree(src, dest) {
+  fs.cpSync(src, dest, { recursive: true });
+  const walk = (d) => {
+    fs.chmodSync(d, 0o755);
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else fs.chmodSync(path.join(d, e.name), 0o644);
+    }
+  };
+  walk(dest);
+}
+
+/** One "s3 ..." check: res { ok, msg } printed and counted. */
+function report(counts, name, res) {
+  if (res.ok) counts.passed++;
+  else counts.failed++;
+  console.log(`${res.ok ? 'PASS' : 'FAIL'} ${name}: ${res.msg}`);
+}
+
+async function rowsCheck(counts, e) {
+  if (only && !only.test(e.name)) return;
+  let res;
+  try {
+    res = await checkRows(e);
+  } catch (err) {
+    res = { ok: false, msg: `harness error: ${firstLine(err.stack || err.message)}` };
+  }
+  report(counts, e.name, res);
+}
+
+/** The checks only a bucket has (see the head of this file). */
+async function bucketChecks(golden) {
+  const counts = { passed: 0, failed: 0 };
+  const g = (name, ...rest) => path.join(golden, name, ...rest);
+  const TT = 'time-travel-start-start20-start40';
+  const ttDir = g(TT, 'delta');
+
+  // time travel: the expected/ of the tables that stopped at versions 0 and 1
+  {
+    const times = commitTimes(ttDir);
+    const ms = (v) => times.find((t) => t.version === v).ms;
+    const v0 = { expected: g('time-travel-start', 'expected'), note: 'version 0: time-travel-start\'s expected/' };
+    const v1 = { expected: g('time-travel-start-start20', 'expected'), note: 'version 1: time-travel-start-start20\'s expected/' };
+    const v2 = { expected: g(TT, 'expected'), note: 'version 2 (latest)' };
+    const base = { dir: ttDir, loc: s3Location(TT), mode: 'rows' };
+    const asOf = (t) => [`SET parquet_fdw.as_of = '${t}'`];
+    for (const [what, extra] of [
+      ["version '0'", { ...v0, options: ", version '0'" }],
+      ["version '1'", { ...v1, options: ", version '1'" }],
+      [`timestamp '${iso(ms(1))}' (commit 1's commitInfo time)`, { ...v1, options: `, timestamp '${iso(ms(1))}'` }],
+      [`as_of '${iso(ms(1))}' (commit 1's time)`, { ...v1, session: asOf(iso(ms(1))) }],
+      [`as_of '${iso(ms(2) - 1)}' (1 ms before commit 2)`, { ...v1, session: asOf(iso(ms(2) - 1)) }],
+      [`as_of '${iso(ms(0))}' (commit 0's time)`, { ...v0, session: asOf(iso(ms(0))) }],
+      [`as_of a day after commit 2 over a table of version '0'`, { ...v2, options: ", version '0'", session: asOf(iso(ms(2) + 86400000)) }],
+    ]) await rowsCheck(counts, { ...base, ...extra, name: `s3 time travel ${TT}: ${what}` });
+
+    const name = `s3 time travel ${TT}: as_of 1 ms before commit 0 is refused`;
+    if (!only || only.test(name)) {
+      const c = pgClient();
+      await c.connect();
+      try {
+        await c.query(`SET parquet_fdw.as_of = '${iso(ms(0) - 1)}'`);
+        await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
+        await c.query(`CREATE FOREIGN TABLE ${TABLE} (id bigint) SERVER ${TABLE_SERVER} ${deltaOptions(s3Location(TT))}`);
+        const err = await errorOf(c, `SELECT * FROM ${TABLE}`);
+        const p = !err ? ['SELECT succeeded']
+          : err.code !== '22023' || !err.message.includes(s3Location(TT)) ? [`${showErr(err)}, expected 22023 naming ${s3Location(TT)}`] : [];
+        report(counts, name, { ok: !p.length, msg: p.length ? p.join('; ') : showErr(err) });
+        await c.query(`DROP FOREIGN TABLE IF EXISTS ${TABLE}`);
+      } finally {
+        await c.end().catch(() => {});
+      }
+    }
+  }
+
+  // data files named by absolute URLs of the same bucket: the log alone at
+  // abs/<table>/, its adds and removes naming the golden table's objects
+  for (const src of ['data-reader-escaped-chars', 'snapshot-data2-deleted']) {
+    const dest = path.join(scratch, 'abs', src);
+    const n = absoluteLog(g(src, 'delta'), dest, s3Location(src));
+    const up = await uploadTree(dest, `abs/${src}/`);
+    if (up) {
+      report(counts, `s3 absolute URLs ${src}`, { ok: false, msg: `harness: upload: ${up}` });
+      continue;
+    }
+    await rowsCheck(counts, { name: `s3 absolute URLs ${src}`, dir: dest, loc: `s3://${BUCKET}/abs/${src}`, expected: g(src, 'expected'), mode: 'rows',
+      note: `${n} add/remove paths rewritten to ${s3Location(src)}/<path>, the log alone at s3://${BUCKET}/abs/${src}/` });
+  }
+
+  // a version of checkpoints only: only-checkpoint-files without 2.json
+  {
+    const src = 'only-checkpoint-files';
+    const dest = path.join(scratch, 'cponly');
+    copyTree(g(src, 'delta'), dest);
+    fs.rmSync(path.join(dest, '_delta_log', '00000000000000000002.json'));
+    const up = await uploadTree(dest, 'cponly/');
+    const e = { dir: dest, expected: g(src, 'expected'), mode: 'rows', note: `${src} without _delta_log/00000000000000000002.json (version 2: its checkpoint only)` };
+    if (up) report(counts, 's3 checkpoint-only version', { ok: false, msg: `harness: upload: ${up}` });
+    else await rowsCheck(counts, { ...e, name: 's3 checkpoint-only version (bucket)', loc: `s3://${BUCKET}/cponly` });
+    await rowsCheck(counts, { ...e, name: 's3 checkpoint-only version (control: the same copy in a local directory)', loc: dest, server: SERVER });
+  }
+
+  // parallel plans (forced) over tables with deletion vectors, and over a version
+  {
+    const PARALLEL = ['SET max_parallel_workers_per_gather = 2', 'SET parallel_setup_cost = 0', 'SET parallel_tuple_cost = 0',
+      'SET min_parallel_table_scan_size = 0', 'SET cpu_tuple_cost = 10'];
+    for (const src of ['dv-partitioned-with-checkpoint', 'dv-with-columnmapping', 'log-replay-dv-key-cases']) {
+      if (!fs.existsSync(g(src, 'expected'))) continue;
+      await rowsCheck(counts, { name: `s3 parallel plan ${src}`, dir: g(src, 'delta'), loc: s3Location(src), expected: g(src, 'expected'), mode: 'rows',
+        session: PARALLEL, explain: /Parallel Foreign Scan/ });
+    }
+    await rowsCheck(counts, { name: `s3 parallel plan ${TT}: version '1'`, dir: ttDir, loc: s3Location(TT), expected: g('time-travel-start-start20', 'expected'),
+      mode: 'rows', options: ", version '1'", session: PARALLEL, explain: /Parallel Foreign Scan/ });
+  }
+
+  // location with a trailing "/"
+  {
+    const src = 'data-reader-escaped-chars';
+    const e = { dir: g(src, 'delta'), expected: g(src, 'expected'), mode: 'rows' };
+    await rowsCheck(counts, { ...e, name: `s3 location with a trailing / (${s3Location(src)}/)`, loc: `${s3Location(src)}/` });
+    await rowsCheck(counts, { ...e, name: 's3 location with a trailing / (control: the local directory with one)', loc: `${e.dir}/`, server: SERVER });
+  }
+
+  // requests: _delta_log/ listed once per statement, a version read once
+  const rname = `s3 requests ${TT}`;
+  if (!only || only.test(rname)) {
+    const prefix = `golden/${TT}/_delta_log/`;
+    const c = pgClient();
+    await c.connect();
+    try {
+      await c.query('DROP FOREIGN TABLE IF EXISTS pqfdw_delta_r1, pqfdw_delta_r0');
+      await c.query(`CREATE FOREIGN TABLE pqfdw_delta_r1 (id bigint) SERVER ${TABLE_SERVER} ${deltaOptions(s3Location(TT))}`);
+      await c.query(`CREATE FOREIGN TABLE pqfdw_delta_r0 (id bigint) SERVER ${TABLE_SERVER} ${deltaOptions(s3Location(TT), ", version '0'")}`);
+      const run = async (sql) => {
+        rec.reset();
+        const rows = (await c.query({ text: sql, rowMode: 'array', types: TEXT })).rows;
+        const log = [...rec.log];
+        const lists = listingsOf(log, BUCKET, prefix).length;
+        const allLists = log.filter((r) => r.query.get('list-type') === '2').length;
+        const logGets = log.filter((r) => r.method === 'GET' && r.key.startsWith(prefix) && !r.query.has('list-type')).map((r) => r.key.slice(prefix.length));
+        const logHeads = log.filter((r) => r.method === 'HEAD' && r.key.startsWith(prefix)).length;
+        const dataReqs = log.filter((r) => !r.key.startsWith(prefix) && r.key);
+        const data = `${dataReqs.length} (${dataReqs.filter((r) => r.method === 'HEAD').length} HEAD, ${dataReqs.filter((r) => r.method === 'GET').length} GET)`;
+        const suffix = log.filter((r) => /^bytes=-/.test(r.range || '')).length;
+        return { rows, lists, allLists, logGets, logHeads, data, suffix, total: log.length };
+      };
+      const show1 = (r) => `${r.lists} listing(s) of ${prefix} (${r.allLists} in all), log GETs [${r.logGets.join(', ')}], ` +
+        `${r.logHeads} log HEADs, ${r.data} data requests, ${r.total} requests`;
+      const a = await run('SELECT count(*) FROM pqfdw_delta_r1');
+      const b = await run('SELECT count(*) FROM pqfdw_delta_r1');
+      const suffixes = [a, b].reduce((n, r) => n + r.suffix, 0);
+      const p = [];
+      if (a.lists !== 1 || b.lists !== 1) p.push(`listings of ${prefix}: ${a.lists} then ${b.lists}, expected 1 per statement`);
+      if (a.rows[0][0] !== b.rows[0][0]) p.push(`count(*) ${a.rows[0][0]} then ${b.rows[0][0]}`);
+      report(counts, `${rname}: two statements, _delta_log/ listed once each`, { ok: !p.length, msg: `${p.join('; ')}${p.length ? ' -- ' : ''}first: ${show1(a)}; second: ${show1(b)}` });
+      report(counts, `${rname}: the second statement reads no commit of the version it read before`,
+        { ok: b.logGets.length === 0, msg: `second statement: log GETs [${b.logGets.join(', ')}] (first: [${a.logGets.join(', ')}]), log HEADs ${b.logHeads}` });
+      const s = await run('SELECT (SELECT count(*) FROM pqfdw_delta_r1), (SELECT count(*) FROM pqfdw_delta_r1 x JOIN pqfdw_delta_r1 y USING (id))');
+      report(counts, `${rname}: one statement reading the table three times lists _delta_log/ once`,
+        { ok: s.lists === 1, msg: show1(s) });
+      const v = await run('SELECT (SELECT count(*) FROM pqfdw_delta_r1), (SELECT count(*) FROM pqfdw_delta_r0)');
+      report(counts, `${rname}: one statement reading version 0 and the latest lists _delta_log/ once`,
+        { ok: v.lists === 1 && v.rows[0][0] !== v.rows[0][1], msg: `count(*) ${v.rows[0][0]} (latest), ${v.rows[0][1]} (version 0); ${show1(v)}` });
+      if (suffixes) console.log(`NOTE ${rname}: ${suffixes} suffix range request(s) (bytes=-N), which s3rver mis-parses`);
+      await c.query('DROP FOREIGN TABLE IF EXISTS pqfdw_delta_r1, pqfdw_delta_r0');
+    } catch (err) {
+      report(counts, rname, { ok: false, msg: `${err.code ? `ERROR ${showErr(err)}` : `harness error: ${firstLine(err.stack || err.message)}`}` });
+    } finally {
+      await c.end().catch(() => {});
+    }
+  }
+  return counts;
+}
+
 // ------------------------------------------------------------------ main
 
 async function main() {
@@ -503,12 +828,26 @@ async function main() {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
+  if (S3) {
+    try {
+      await startBucket();
+      const bad = await uploadGolden(list);
+      for (const b of bad) console.log(`FAIL s3 upload ${b}`);
+      failed += bad.length;
+    } catch (err) {
+      console.log(`FAIL ${STAGE}: cannot start the local S3 or upload the golden tables: ${firstLine(err.stack || err.message)}`);
+      console.log(`${STAGE}: 0 passed, 1 failed`);
+      await stopBucket();
+      return 1;
+    }
+  }
   if (!referenceOnly) {
     try {
       await pgSetup();
     } catch (err) {
       console.log(`FAIL ${STAGE}: cannot set up parquet_fdw in PostgreSQL: ${firstLine(err.message)}`);
       console.log(`${STAGE}: 0 passed, ${Math.max(list.filter((e) => e.mode !== 'skip').length, 1)} failed`);
+      await stopBucket();
       return 1;
     }
   }
@@ -531,11 +870,18 @@ async function main() {
     else failed++;
     console.log(`${res.ok ? 'PASS' : 'FAIL'} ${e.name}: ${res.msg}`);
   }
+  if (S3) {
+    const r = await bucketChecks(golden);
+    passed += r.passed;
+    failed += r.failed;
+  }
   if (!referenceOnly) {
     const c = pgClient();
     await c.connect().then(() => c.query(`DROP SERVER IF EXISTS ${SERVER} CASCADE`)).catch(() => {});
+    if (S3) await c.query(`DROP SERVER IF EXISTS ${TABLE_SERVER} CASCADE`).catch(() => {});
     await c.end().catch(() => {});
   }
+  await stopBucket();
   if (skipped) console.log(`${STAGE}: ${skipped} tables skipped (SKIP lines above), not counted`);
   console.log(`${STAGE}: ${passed} passed, ${failed} failed`);
   return failed === 0 && passed > 0 ? 0 : 1;

@@ -383,6 +383,17 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 		else if (strcmp(def->defname, "location") == 0)
 		{
 			location = defGetString(def);
+			if (pq_url_is_remote(location))
+			{
+				/* credentials go in the user mapping, never in the URL */
+				if (strchr(location, '?') != NULL)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("location must not have a query string"),
+							 errhint("Give credentials in the user mapping of the server.")));
+				(void) pq_url_parse(location);
+				continue;
+			}
 			if (location[0] != '/')
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -540,7 +551,13 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 		else if (strcmp(def->defname, "format") == 0)
 			opts->format = pqfdw_table_format(defGetString(def));
 		else if (strcmp(def->defname, "location") == 0)
-			opts->location = defGetString(def);
+		{
+			/* s3://b/t/ and /x/t/: the table's files are below "t/" */
+			opts->location = pstrdup(defGetString(def));
+			while (strlen(opts->location) > 1 &&
+				   opts->location[strlen(opts->location) - 1] == '/')
+				opts->location[strlen(opts->location) - 1] = '\0';
+		}
 		else if (strcmp(def->defname, "version") == 0)
 			opts->at.version = version_option(def);
 		else if (strcmp(def->defname, "timestamp") == 0)
@@ -590,7 +607,8 @@ static void
 table_format_files(PqfdwTableOptions *opts)
 {
 	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
-														  &opts->at);
+														  &opts->at,
+														  pqfdw_table_remote(opts));
 	int			i;
 
 	opts->paths = NIL;
@@ -664,7 +682,8 @@ pqfdw_column_name(Oid relid, AttrNumber attnum)
 	{
 		const char *physical =
 		pqfdw_snapshot_field_name(pqfdw_delta_snapshot(opts.location,
-													   &opts.at),
+													   &opts.at,
+													   pqfdw_table_remote(&opts)),
 								  name);
 
 		if (physical != NULL)

@@ -86,6 +86,14 @@ extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
 /* Keys and the store settings of a table's files, read as userid (above). */
 extern void pqfdw_table_access(Oid relid, Oid userid, PqfdwAccess *access);
 
+/* How a table format's location is reached: NULL for a local directory. */
+static inline const PqfdwRemoteId *
+pqfdw_table_remote(const PqfdwTableOptions *opts)
+{
+	return opts->location && pq_url_is_remote(opts->location) ?
+		&opts->access.remote : NULL;
+}
+
 /* The kms_command option of a server, or NULL. */
 extern const char *pqfdw_server_kms_command(ForeignServer *server);
 

@@ -134,12 +134,21 @@ static void
 table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 {
 	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
-														  &opts->at);
+														  &opts->at,
+														  pqfdw_table_remote(opts));
 	int			f;
 	int			k;
 
 	ds->location = pstrdup(snap->location);
+	if (pqfdw_table_remote(opts) != NULL)
+	{
+		PqfdwRemoteId *r = palloc(sizeof(PqfdwRemoteId));
+
+		*r = opts->access.remote;
+		ds->remote = r;
+	}
 	ds->at = opts->at;
+	ds->version = snap->version;
 	if (snap->nested_mapped)
 	{
 		ds->schema_string = pstrdup(snap->schema_string);
@@ -212,7 +221,8 @@ pqfdw_dataset_deleted_rows(PqfdwDataset *ds, int file)
 	if (ds == NULL || ds->dv == NULL || ds->dv[file] == NULL)
 		return NULL;
 	if (ds->deleted[file] == NULL)
-		ds->deleted[file] = pqfdw_delta_deleted_rows(ds->location, ds->dv[file],
+		ds->deleted[file] = pqfdw_delta_deleted_rows(ds->location, ds->remote,
+													 ds->dv[file],
 													 ds->paths[file], ds->cxt);
 	return ds->deleted[file];
 }

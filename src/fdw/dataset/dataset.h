@@ -52,7 +52,10 @@ typedef struct PqfdwDataset
 	 * none; read on first use (pqfdw_dataset_deleted_rows).
 	 */
 	char	   *location;
+	const PqfdwRemoteId *remote;	/* how location is reached (NULL: a
+									 * directory) */
 	PqfdwTableVersion at;		/* the snapshot's, for its statistics */
+	int64		version;		/* the version read */
 	PqDeltaDv **dv;
 	PqDeletedRows **deleted;
 

@@ -14,11 +14,13 @@
  */
 #include "postgres.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "fdw/inspect/delta_ddl.h"
 #include "fdw/table/table_snapshot.h"
 #include "lib/stringinfo.h"
+#include "storage/fd.h"
 #include "utils/builtins.h"
 
 /* A primitive Delta type's PostgreSQL type, or NULL when not one. */
@@ -80,20 +82,88 @@ pqfdw_delta_column_type(const PqJv *type)
 }
 
 bool
-pqfdw_is_delta_table(const char *dir)
+pqfdw_is_delta_table(const char *location, const PqfdwRemoteId *remote)
 {
 	struct stat st;
+	PqListing	listing;
 
-	return stat(psprintf("%s/_delta_log", dir), &st) == 0 &&
-		S_ISDIR(st.st_mode);
+	if (remote == NULL)
+		return stat(psprintf("%s/_delta_log", location), &st) == 0 &&
+			S_ISDIR(st.st_mode);
+	pqfdw_remote_list(remote, psprintf("%s/_delta_log/", location), "/",
+					  &listing);
+	return listing.nobjects > 0;
+}
+
+static int
+path_cmp(const ListCell *a, const ListCell *b)
+{
+	return strcmp(lfirst(a), lfirst(b));
+}
+
+List *
+pqfdw_delta_tables_below(const char *dir, const PqfdwRemoteId *remote)
+{
+	size_t		dlen = strlen(dir);
+	List	   *tables = NIL;
+
+	while (dlen > 1 && dir[dlen - 1] == '/')
+		dlen--;
+	if (remote == NULL)
+	{
+		DIR		   *d = AllocateDir(dir);
+		struct dirent *de;
+
+		while ((de = ReadDir(d, dir)) != NULL)
+		{
+			char	   *sub = psprintf("%.*s/%s", (int) dlen, dir, de->d_name);
+
+			if (de->d_name[0] != '.' && de->d_name[0] != '_' &&
+				pqfdw_is_delta_table(sub, NULL))
+				tables = lappend(tables, sub);
+		}
+		FreeDir(d);
+	}
+	else
+	{
+		PqListing	listing;
+		int			i;
+
+		/* one listing of everything below: prefixes of a _delta_log/ */
+		pqfdw_remote_list(remote, psprintf("%.*s/", (int) dlen, dir), NULL,
+						  &listing);
+		for (i = 0; i < listing.nobjects; i++)
+		{
+			const char *key = listing.objects[i].key;
+			const char *log = strstr(key + dlen, "/_delta_log/");
+			char	   *sub;
+			ListCell   *lc;
+			bool		seen = false;
+
+			/* a table directly below dir: one name between them */
+			if (log == NULL || key[dlen] != '/' ||
+				memchr(key + dlen + 1, '/', log - (key + dlen + 1)) != NULL ||
+				log == key + dlen)
+				continue;
+			sub = pnstrdup(key, log - key);
+			foreach(lc, tables)
+				if (strcmp(lfirst(lc), sub) == 0)
+				seen = true;
+			if (!seen)
+				tables = lappend(tables, sub);
+		}
+	}
+	list_sort(tables, path_cmp);
+	return tables;
 }
 
 char *
 pqfdw_delta_create_table(const char *table_name, const char *server_name,
-						 const char *location)
+						 const char *location, const PqfdwRemoteId *remote)
 {
 	PqfdwTableVersion latest = {-1, false, 0};
-	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(location, &latest);
+	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(location, &latest,
+														  remote);
 	StringInfoData buf;
 	int			i;
 

@@ -9,17 +9,30 @@
 #ifndef PQFDW_DELTA_DDL_H
 #define PQFDW_DELTA_DDL_H
 
+#include "fdw/remote/remote.h"
 #include "table/common/json_tree.h"
 
 /* The PostgreSQL type (SQL text) a column of Delta type type reads as. */
 extern const char *pqfdw_delta_column_type(const PqJv *type);
 
-/* Whether dir (a local directory) holds a Delta table: a _delta_log. */
-extern bool pqfdw_is_delta_table(const char *dir);
+/*
+ * Whether location (a directory, or a URL reached as remote says) holds a
+ * Delta table: a _delta_log.
+ */
+extern bool pqfdw_is_delta_table(const char *location,
+								 const PqfdwRemoteId *remote);
+
+/*
+ * The Delta tables directly below dir (a directory, or a URL prefix
+ * reached as remote says), as locations, sorted.
+ */
+extern List *pqfdw_delta_tables_below(const char *dir,
+									  const PqfdwRemoteId *remote);
 
 /* The statement of a foreign table named table_name over location's table. */
 extern char *pqfdw_delta_create_table(const char *table_name,
 									  const char *server_name,
-									  const char *location);
+									  const char *location,
+									  const PqfdwRemoteId *remote);
 
 #endif							/* PQFDW_DELTA_DDL_H */

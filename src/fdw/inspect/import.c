@@ -12,8 +12,6 @@
  */
 #include "postgres.h"
 
-#include <dirent.h>
-
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "fdw/common/file_list.h"
@@ -26,7 +24,6 @@
 #include "fdw/keys/keys.h"
 #include "foreign/foreign.h"
 #include "miscadmin.h"
-#include "storage/fd.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 
@@ -238,39 +235,18 @@ import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 										  keyopts));
 }
 
-static int
-path_cmp(const ListCell *a, const ListCell *b)
-{
-	return strcmp(lfirst(a), lfirst(b));
-}
-
 /*
- * The Delta tables directly in local directory dir, each a table named
- * after its directory; their data files are left out of files.
+ * The Delta tables directly below dir, each a table named after its
+ * directory (prefix); their data files are left out of files.
  */
 static List *
 import_delta_tables(ImportForeignSchemaStmt *stmt, ForeignServer *server,
-					const char *dir, List **files, List *commands)
+					const char *dir, const PqfdwRemoteId *remote,
+					List **files, List *commands)
 {
-	DIR		   *d = AllocateDir(dir);
-	struct dirent *de;
-	List	   *tables = NIL;
 	ListCell   *lc;
 
-	while ((de = ReadDir(d, dir)) != NULL)
-	{
-		char	   *sub;
-
-		if (pqfdw_hidden_name(de->d_name))
-			continue;
-		sub = psprintf("%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-					   de->d_name);
-		if (pqfdw_is_delta_table(sub))
-			tables = lappend(tables, sub);
-	}
-	FreeDir(d);
-	list_sort(tables, path_cmp);
-	foreach(lc, tables)
+	foreach(lc, pqfdw_delta_tables_below(dir, remote))
 	{
 		const char *sub = lfirst(lc);
 		size_t		len = strlen(sub);
@@ -281,7 +257,7 @@ import_delta_tables(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 			commands = lappend(commands,
 							   pqfdw_delta_create_table(table_name_for_path(sub),
 														server->servername,
-														sub));
+														sub, remote));
 		foreach(fc, *files)
 			if (strncmp(lfirst(fc), sub, len) != 0 ||
 				((char *) lfirst(fc))[len] != '/')
@@ -304,6 +280,7 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
 	PqfdwAccess access;
+	const PqfdwRemoteId *remote;
 	char	   *dir = stmt->remote_schema;
 
 	foreach(lc, stmt->options)
@@ -338,16 +315,23 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 		if (pqfdw_check_read_permission())
 			pqfdw_check_readable_paths(list_make1(dir));
 
-		/* the directory is a Delta table: one table */
-		if (pqfdw_is_delta_table(dir))
-			return table_wanted(stmt, table_name_for_path(dir)) ?
-				list_make1(pqfdw_delta_create_table(table_name_for_path(dir),
-													server->servername, dir)) :
-				NIL;
+	}
+
+	/* the directory is a Delta table: one table */
+	remote = pq_url_is_remote(dir) ? &access.remote : NULL;
+	if (pqfdw_is_delta_table(remote ? pnstrdup(dir, strlen(dir) - 1) : dir,
+							 remote))
+	{
+		char	   *location = remote ? pnstrdup(dir, strlen(dir) - 1) : dir;
+
+		return table_wanted(stmt, table_name_for_path(location)) ?
+			list_make1(pqfdw_delta_create_table(table_name_for_path(location),
+												server->servername, location,
+												remote)) :
+			NIL;
 	}
 	files = pqfdw_expand_paths(dir, &access.remote);
-	if (!pq_url_is_remote(dir))
-		commands = import_delta_tables(stmt, server, dir, &files, commands);
+	commands = import_delta_tables(stmt, server, dir, remote, &files, commands);
 
 	/* the directory is one hive-partitioned dataset: one table */
 	partitions = partition_columns(files);
@@ -422,18 +406,28 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 		pqfdw_check_readable_paths(local);
 	server = PG_ARGISNULL(2) ? "parquet_srv" :
 		text_to_cstring(PG_GETARG_TEXT_PP(2));
-	if (list_length(local) == 1 && pqfdw_is_delta_table(filename))
-		PG_RETURN_TEXT_P(cstring_to_text(pqfdw_delta_create_table(PG_ARGISNULL(1) ?
-																  table_name_for_path(filename) :
-																  text_to_cstring(PG_GETARG_TEXT_PP(1)),
-																  server,
-																  filename)));
 	pqfdw_access_local(&access, NULL);
 	/* URLs are read with the role's user mapping on the server named */
 	if (list_length(local) < list_length(pqfdw_split_paths(filename)))
 	{
 		access.remote.serverid = GetForeignServerByName(server, false)->serverid;
 		access.remote.userid = GetUserId();
+	}
+	/* a Delta table's directory (prefix): its log's schema */
+	if (list_length(pqfdw_split_paths(filename)) == 1)
+	{
+		const PqfdwRemoteId *remote = local == NIL ? &access.remote : NULL;
+		char	   *location = pstrdup(filename);
+
+		while (strlen(location) > 1 && location[strlen(location) - 1] == '/')
+			location[strlen(location) - 1] = '\0';
+		if (pqfdw_is_delta_table(location, remote))
+			PG_RETURN_TEXT_P(cstring_to_text(pqfdw_delta_create_table(PG_ARGISNULL(1) ?
+																	  table_name_for_path(location) :
+																	  text_to_cstring(PG_GETARG_TEXT_PP(1)),
+																	  server,
+																	  location,
+																	  remote)));
 	}
 
 	paths = pqfdw_expand_paths(filename, &access.remote);

@@ -28,9 +28,14 @@ PG_FUNCTION_INFO_V1(parquet_fdw_table_versions);
 PG_FUNCTION_INFO_V1(parquet_fdw_table_files);
 PG_FUNCTION_INFO_V1(parquet_fdw_table_schema);
 
-/* Argument 0, a Delta table's directory the caller may read. */
+/*
+ * Argument 0, a Delta table's directory the caller may read, or a URL read
+ * through the server of argument server_arg with the caller's user mapping
+ * (*remote; NULL for a directory).
+ */
 static char *
-table_location(FunctionCallInfo fcinfo)
+table_location(FunctionCallInfo fcinfo, int server_arg,
+			   const PqfdwRemoteId **remote)
 {
 	char	   *location;
 	bool		member_only;
@@ -40,6 +45,21 @@ table_location(FunctionCallInfo fcinfo)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("location must not be NULL")));
 	location = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	*remote = NULL;
+	if (pq_url_is_remote(location))
+	{
+		PqfdwRemoteId *r = palloc(sizeof(PqfdwRemoteId));
+
+		r->serverid = pqfdw_url_server(PG_NARGS() > server_arg &&
+									   !PG_ARGISNULL(server_arg) ?
+									   NameStr(*PG_GETARG_NAME(server_arg)) :
+									   NULL);
+		r->userid = GetUserId();
+		*remote = r;
+		while (strlen(location) > 1 && location[strlen(location) - 1] == '/')
+			location[strlen(location) - 1] = '\0';
+		return location;
+	}
 	member_only = pqfdw_check_read_permission();
 
 	if (!is_absolute_path(location))
@@ -57,7 +77,8 @@ static const PqfdwTableSnapshot *
 table_snapshot(FunctionCallInfo fcinfo)
 {
 	PqfdwTableVersion at = {-1, false, 0};
-	char	   *location = table_location(fcinfo);
+	const PqfdwRemoteId *remote;
+	char	   *location = table_location(fcinfo, 2, &remote);
 
 	if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
 	{
@@ -68,7 +89,7 @@ table_snapshot(FunctionCallInfo fcinfo)
 					 errmsg("a table version is 0 or more, not " INT64_FORMAT,
 							at.version)));
 	}
-	return pqfdw_delta_snapshot(location, &at);
+	return pqfdw_delta_snapshot(location, &at, remote);
 }
 
 /* ms since the Unix epoch as a timestamptz */
@@ -83,7 +104,9 @@ Datum
 parquet_fdw_table_versions(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	List	   *versions = pqfdw_delta_versions(table_location(fcinfo));
+	const PqfdwRemoteId *remote;
+	char	   *location = table_location(fcinfo, 1, &remote);
+	List	   *versions = pqfdw_delta_versions(location, remote);
 	ListCell   *lc;
 
 	InitMaterializedSRF(fcinfo, 0);

@@ -295,6 +295,26 @@ kept_footers(SizedTable *s, const bool *pruned, List **paths)
 	return s->files;
 }
 
+/*
+ * A table format's files may lack columns added later, so its dataset
+ * starts under union_by_name; when every file the plan reads has one
+ * schema, the plan reads them as one (batch filters, footer answers,
+ * vector expressions: all that union_by_name leaves out), and the
+ * executor follows it (PQFDW_PRIVATE_DATASET).
+ */
+static void
+one_schema(PqfdwDataset *ds, List *files)
+{
+	ListCell   *lc;
+
+	if (ds->location == NULL || !ds->union_by_name || files == NIL)
+		return;
+	foreach(lc, files)
+		if (!pqfdw_footer_cache_same_schema(linitial(files), lfirst(lc)))
+		return;
+	ds->union_by_name = false;
+}
+
 /* Which dataset columns the scan's target and quals use. */
 static void
 note_virtual_uses(PqfdwPlanState *st, RelOptInfo *baserel)
@@ -389,6 +409,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 													 &files_pruned);
 	note_virtual_uses(st, baserel);
 	files = kept_footers(sized, files_pruned, &st->paths);
+	one_schema(st->ds, files);
 	/* compute_parallel_worker() takes it as heap takes the storage option */
 	baserel->rel_parallel_workers = sized->opts.parallel_workers;
 	st->sorted = sized->opts.sorted;

@@ -131,8 +131,9 @@ pqfdw_scan_private(PlannerInfo *root, RelOptInfo *baserel,
 												 makeInteger(st->files_pruned),
 												 makeInteger(nprune_values),
 												 pqfdw_plan_hash(st->paths_hash)),
-									  list_make2(makeInteger(st->dirs_skipped),
-												 makeInteger(st->files_pruned_stats))));
+									  list_make3(makeInteger(st->dirs_skipped),
+												 makeInteger(st->files_pruned_stats),
+												 makeBoolean(st->ds->union_by_name))));
 	/* the executor evaluates the file clauses too: after the values */
 	*prune_values = list_concat(*prune_values, file_clauses);
 	return fdw_private;

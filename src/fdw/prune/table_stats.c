@@ -305,7 +305,7 @@ pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 	}
 	preds = pqfdw_prune_init(clauses, varno, &npreds);
 	pqfdw_prune_set_values(preds, npreds, vals, nulls);
-	snap = pqfdw_delta_snapshot(ds->location, &ds->at);
+	snap = pqfdw_delta_snapshot(ds->location, &ds->at, ds->remote);
 	if (*pruned == NULL)
 		*pruned = palloc0(sizeof(bool) * ds->nfiles);
 

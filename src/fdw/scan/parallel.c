@@ -86,7 +86,8 @@ has_offset_indexes(const PqFile *f)
 }
 
 void
-pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
+pqfdw_parallel_init(PqParallelScan *shared, List *paths,
+					const PqfdwDataset *ds, uint64 paths_hash,
 					const PqfdwAccess *access, int nprocs)
 {
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -108,6 +109,8 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths, uint64 paths_hash,
 
 	shared->nfiles = list_length(files);
 	shared->paths_hash = paths_hash;
+	shared->table_version = ds->location ? ds->version : -1;
+	shared->union_by_name = ds->union_by_name;
 	shared->nunits = 0;
 	shared->split_row_groups = 0;
 	foreach(lc, files)

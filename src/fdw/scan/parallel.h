@@ -14,6 +14,7 @@
 
 #include "fdw/common/footer_cache.h"
 #include "fdw/common/source.h"
+#include "fdw/dataset/dataset.h"
 #include "fdw/prune/pruner.h"
 #include "format/read/file_crypto.h"
 #include "nodes/pg_list.h"
@@ -60,6 +61,9 @@ typedef struct PqParallelScan
 	pg_atomic_uint64 counters[PQFDW_NCOUNTERS]; /* of finished workers */
 	int			nfiles;
 	uint64		paths_hash;		/* of the leader's files (file_set.c) */
+	int64		table_version;	/* a table format's version the leader reads
+								 * (its files' deletes), or -1 */
+	bool		union_by_name;	/* the leader's dataset's */
 	int			split_row_groups;	/* row groups cut into pieces */
 
 	/* the leader's files; after them its paths, each ending in a NUL */
@@ -97,6 +101,7 @@ extern List *pqfdw_parallel_paths(PqParallelScan *shared);
  * files with an offset index are cut into pieces.
  */
 extern void pqfdw_parallel_init(PqParallelScan *shared, List *paths,
+								const PqfdwDataset *ds,
 								uint64 paths_hash,
 								const PqfdwAccess *access, int nprocs);
 

@@ -140,7 +140,8 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	Index		plan_relid;
 	List	   *dataset;
 	int			nvalues;
-	List	   *now;
+	List	   *now = NIL;
+	bool		plan_union;
 
 	st = palloc0(sizeof(PqScanState));
 	st->relid = RelationGetRelid(rel);
@@ -158,6 +159,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	st->files_pruned_plan = intVal(lthird(dataset));
 	st->dirs_skipped = intVal(list_nth(dataset, 5));
 	st->files_pruned_stats = intVal(list_nth(dataset, 6));
+	plan_union = boolVal(list_nth(dataset, 7));
 	nvalues = intVal(lfourth(dataset));
 	plan_relid = intVal(list_nth(plan->fdw_private, PQFDW_PRIVATE_RELID));
 	if (plan_relid != st->scanrelid)
@@ -202,6 +204,9 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 										   st->attnums,
 										   st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
 										   st->scan_cxt);
+	/* the plan's files, read as it read them (planner.c, one_schema()) */
+	if (now == NIL)
+		pqfdw_table_reader_dataset(st->reader)->union_by_name &= plan_union;
 	if (st->filter_exprs != NIL)
 		pqfdw_table_reader_set_filter(st->reader,
 									  pqfdw_filter_create(st->filter_exprs,
@@ -671,7 +676,8 @@ attach_shared(PqScanState *st, PqParallelScan *shared)
 void
 pqfdw_scan_init_dsm(PqScanState *st, ParallelContext *pcxt, void *coordinate)
 {
-	pqfdw_parallel_init(coordinate, st->paths, st->paths_hash,
+	pqfdw_parallel_init(coordinate, st->paths,
+						pqfdw_table_reader_dataset(st->reader), st->paths_hash,
 						pqfdw_table_reader_access(st->reader),
 						Max(1, pcxt->nworkers +
 							(parallel_leader_participation ? 1 : 0)));
@@ -691,15 +697,25 @@ void
 pqfdw_scan_init_worker(PqScanState *st, void *coordinate)
 {
 	PqParallelScan *shared = coordinate;
+	PqfdwDataset *ds = pqfdw_table_reader_dataset(st->reader);
 
-	/* the units are numbered over the leader's files: read those */
-	if (shared->paths_hash != st->paths_hash)
+	/*
+	 * The units are numbered over the leader's files: read those, and of a
+	 * table format the version the leader reads (a commit may have come
+	 * between), whose deletes go with them.
+	 */
+	if (shared->paths_hash != st->paths_hash ||
+		(ds->location != NULL && ds->version != shared->table_version))
 	{
+		PqfdwTableVersion at = {shared->table_version, false, 0};
+
 		st->paths = pqfdw_parallel_paths(shared);
 		pqfdw_table_reader_set_paths(st->reader, st->paths,
-									 st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF);
+									 st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
+									 shared->table_version >= 0 ? &at : NULL);
 		prune_files(st);
 	}
+	pqfdw_table_reader_dataset(st->reader)->union_by_name = shared->union_by_name;
 	attach_shared(st, coordinate);
 }
 

@@ -44,10 +44,12 @@ extern PqTableReader *pqfdw_table_reader_create(Relation rel, Oid userid,
 
 /*
  * Read paths instead, before the first file is opened: a parallel worker
- * takes the leader's files when they are not those of its plan.
+ * takes the leader's files when they are not those of its plan, and a
+ * table format's version the leader reads (at; NULL: the options').
  */
 extern void pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
-										 PqfdwHiveMode hive);
+										 PqfdwHiveMode hive,
+										 const PqfdwTableVersion *at);
 
 /*
  * A reader of the attributes attnums of tupdesc (a relation named relname

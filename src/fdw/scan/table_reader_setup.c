@@ -17,7 +17,7 @@
 
 void
 pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
-							 PqfdwHiveMode hive)
+							 PqfdwHiveMode hive, const PqfdwTableVersion *at)
 {
 	PqfdwTableOptions opts;
 	MemoryContext old = MemoryContextSwitchTo(tr->cxt);
@@ -25,6 +25,8 @@ pqfdw_table_reader_set_paths(PqTableReader *tr, List *paths,
 	Assert(tr->file_index < 0 && tr->ds != NULL);
 	tr->paths = list_copy(paths);
 	pqfdw_get_table_options_only(tr->relid, &opts);
+	if (at != NULL)
+		opts.at = *at;
 	tr->ds = pqfdw_dataset_create(tr->relid, tr->tupdesc, tr->paths, &opts,
 								  hive, tr->cxt);
 	MemoryContextSwitchTo(old);

@@ -70,9 +70,39 @@ read_span(const char *path, int64 offset, int64 len)
 	return buf;
 }
 
+/* The same from an object: the version byte and the span, ranged reads. */
+static uint8 *
+read_object_span(const PqfdwRemoteId *remote, const char *url, int64 offset,
+				 int64 len)
+{
+	int64		size;
+	char	   *etag;
+	PqSource   *src;
+	uint8	   *buf = palloc_extended(Max(len, 1), MCXT_ALLOC_HUGE);
+	uint8		version;
+	const char *why = NULL;
+
+	pqfdw_remote_stat(remote, url, &size, &etag);
+	if (offset < 1 || offset > size || len > size - offset)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("deletion vector object \"%s\" ends before byte " INT64_FORMAT,
+						url, offset + len)));
+	src = pqfdw_remote_source_open(remote, url, size, etag);
+	src->read(src, 0, 1, &version);
+	if (!pq_delta_dv_file_version_ok(version, &why))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid deletion vector object \"%s\": %s", url, why)));
+	src->read(src, offset, len, buf);
+	pqfdw_remote_source_release(src);
+	return buf;
+}
+
 PqDeletedRows *
-pqfdw_delta_deleted_rows(const char *location, const PqDeltaDv *dv,
-						 const char *data_path, MemoryContext cxt)
+pqfdw_delta_deleted_rows(const char *location, const PqfdwRemoteId *remote,
+						 const PqDeltaDv *dv, const char *data_path,
+						 MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	PqDeletedRows *rows = palloc0(sizeof(PqDeletedRows));
@@ -91,7 +121,15 @@ pqfdw_delta_deleted_rows(const char *location, const PqDeltaDv *dv,
 		decoded = pq_delta_decode_path(file);
 		if (decoded == NULL)
 			bad_dv(location, data_path, "its path has a malformed escape");
-		if (dv->storage_type == 'p')
+		if (dv->storage_type == 'p' && remote != NULL)
+		{
+			if (strncmp(decoded, location, strstr(location, "://") - location + 3) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("deletion vector \"%s\" of Delta table \"%s\" is in another store, which is not supported",
+								decoded, location)));
+		}
+		else if (dv->storage_type == 'p')
 		{
 			if (strncmp(decoded, "file:", 5) == 0)
 				decoded += strncmp(decoded + 5, "//", 2) == 0 ? 7 : 5;
@@ -105,7 +143,8 @@ pqfdw_delta_deleted_rows(const char *location, const PqDeltaDv *dv,
 			decoded = psprintf("%s/%s", location, decoded);
 		if (!pq_delta_dv_stored_span(dv, &offset, &len, &why))
 			bad_dv(location, data_path, why);
-		at = read_span(decoded, offset, len);
+		at = remote ? read_object_span(remote, decoded, offset, len) :
+			read_span(decoded, offset, len);
 	}
 	if (!pq_delta_dv_decode(dv, at, (size_t) len, rows, &why))
 		bad_dv(location, data_path, why);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/hashfn.h"
 #include "fdw/table/delta_log_read.h"
 #include "storage/fd.h"
 #include "table/delta/checkpoint.h"
@@ -45,18 +46,50 @@ checkpoint_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The commits and checkpoints in location's _delta_log. */
-void
-pqfdw_delta_list_log(const char *location, LogListing *ll)
+/* Note a file of _delta_log, by its name, in ll. */
+static void
+note_log_file(LogListing *ll, const char *name, int64 *maxc, int *maxcp)
+{
+	int64		v;
+	int			part,
+				parts;
+	PqDeltaLogFile kind = pq_delta_log_file(name, &v, &part, &parts);
+	Checkpoint *cp;
+
+	if (kind == PQ_DELTA_LOG_COMMIT)
+	{
+		if (ll->ncommits == *maxc)
+		{
+			*maxc *= 2;
+			ll->commits = repalloc_huge(ll->commits, sizeof(int64) * *maxc);
+		}
+		ll->commits[ll->ncommits++] = v;
+		return;
+	}
+	if (kind == PQ_DELTA_LOG_OTHER)
+		return;
+	if (ll->ncheckpoints == *maxcp)
+	{
+		*maxcp *= 2;
+		ll->checkpoints = repalloc_huge(ll->checkpoints,
+										sizeof(Checkpoint) * *maxcp);
+	}
+	cp = &ll->checkpoints[ll->ncheckpoints++];
+	cp->version = v;
+	cp->kind = kind;
+	cp->part = part;
+	cp->parts = parts;
+	cp->name = pstrdup(name);
+}
+
+/* location's _delta_log, a directory: its files' names into ll */
+static void
+list_local(const char *location, LogListing *ll, int64 *maxc, int *maxcp)
 {
 	char	   *dir = psprintf("%s/_delta_log", location);
 	DIR		   *d = AllocateDir(dir);
 	struct dirent *de;
-	int64		max = 64;
-	int			maxcp = 8;
 
-	memset(ll, 0, sizeof(*ll));
-	ll->latest = -1;
 	if (d == NULL)
 	{
 		if (errno == ENOENT || errno == ENOTDIR)
@@ -69,43 +102,53 @@ pqfdw_delta_list_log(const char *location, LogListing *ll)
 				(errcode_for_file_access(),
 				 errmsg("could not open directory \"%s\": %m", dir)));
 	}
-	ll->commits = palloc(sizeof(int64) * max);
-	ll->checkpoints = palloc(sizeof(Checkpoint) * maxcp);
 	while ((de = ReadDir(d, dir)) != NULL)
-	{
-		int64		v;
-		int			part,
-					parts;
-		PqDeltaLogFile kind = pq_delta_log_file(de->d_name, &v, &part, &parts);
-
-		if (kind == PQ_DELTA_LOG_COMMIT)
-		{
-			if (ll->ncommits == max)
-			{
-				max *= 2;
-				ll->commits = repalloc_huge(ll->commits, sizeof(int64) * max);
-			}
-			ll->commits[ll->ncommits++] = v;
-		}
-		else if (kind != PQ_DELTA_LOG_OTHER)
-		{
-			Checkpoint *cp;
-
-			if (ll->ncheckpoints == maxcp)
-			{
-				maxcp *= 2;
-				ll->checkpoints = repalloc_huge(ll->checkpoints,
-												sizeof(Checkpoint) * maxcp);
-			}
-			cp = &ll->checkpoints[ll->ncheckpoints++];
-			cp->version = v;
-			cp->kind = kind;
-			cp->part = part;
-			cp->parts = parts;
-			cp->name = pstrdup(de->d_name);
-		}
-	}
+		note_log_file(ll, de->d_name, maxc, maxcp);
 	FreeDir(d);
+}
+
+/* location's _delta_log, a prefix in a bucket: one listing (per statement) */
+static void
+list_remote(const char *location, LogListing *ll, int64 *maxc, int *maxcp)
+{
+	char	   *prefix = psprintf("%s/_delta_log/", location);
+	PqListing	listing;
+	int			i;
+
+	pqfdw_remote_list(ll->remote, prefix, "/", &listing);
+	for (i = 0; i < listing.nobjects; i++)
+	{
+		const char *key = listing.objects[i].key;
+
+		if (strncmp(key, prefix, strlen(prefix)) == 0 &&
+			strchr(key + strlen(prefix), '/') == NULL)
+			note_log_file(ll, key + strlen(prefix), maxc, maxcp);
+	}
+	if (ll->ncommits == 0 && ll->ncheckpoints == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("Delta table \"%s\" does not exist", location),
+				 errdetail("No object is below \"%s\".", prefix),
+				 errhint("Option location names the table's prefix, the one holding _delta_log/.")));
+}
+
+/* The commits and checkpoints in location's _delta_log. */
+void
+pqfdw_delta_list_log(const char *location, const PqfdwRemoteId *remote,
+					 LogListing *ll)
+{
+	int64		maxc = 64;
+	int			maxcp = 8;
+
+	memset(ll, 0, sizeof(*ll));
+	ll->latest = -1;
+	ll->remote = remote;
+	ll->commits = palloc(sizeof(int64) * maxc);
+	ll->checkpoints = palloc(sizeof(Checkpoint) * maxcp);
+	if (remote != NULL)
+		list_remote(location, ll, &maxc, &maxcp);
+	else
+		list_local(location, ll, &maxc, &maxcp);
 	if (ll->ncommits > 0)
 	{
 		qsort(ll->commits, ll->ncommits, sizeof(int64), int64_cmp);
@@ -122,13 +165,26 @@ pqfdw_delta_list_log(const char *location, LogListing *ll)
 
 /* The whole of a log file, NUL-terminated; *len its length. */
 char *
-pqfdw_delta_read_log_file(const char *path, size_t *len)
+pqfdw_delta_read_log_file(const LogListing *ll, const char *path, size_t *len)
 {
-	int			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	int			fd;
 	struct stat st;
 	char	   *buf;
 	size_t		done = 0;
 
+	if (ll->remote != NULL)
+	{
+		int64		size;
+		char	   *etag;
+
+		/* the listing's size: the object may hold NULs (a checkpoint) */
+		pqfdw_remote_stat(ll->remote, path, &size, &etag);
+		buf = pqfdw_remote_read_object(ll->remote, path,
+									   PQFDW_DELTA_MAX_COMMIT, false);
+		*len = (size_t) size;
+		return buf;
+	}
+	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -239,11 +295,12 @@ replay_text(PqDeltaReplay *r, const char *path, int64 version,
 
 /* A checkpoint file (Parquet, or a v2 checkpoint's JSON) into the replay. */
 static void
-replay_checkpoint_file(PqDeltaReplay *r, const char *path, int64 version,
+replay_checkpoint_file(PqDeltaReplay *r, const LogListing *ll,
+					   const char *path, int64 version,
 					   bool json)
 {
 	size_t		len;
-	char	   *data = pqfdw_delta_read_log_file(path, &len);
+	char	   *data = pqfdw_delta_read_log_file(ll, path, &len);
 	PqBuffer	lines;
 	PqErrorLocation loc;
 	bool		ok;
@@ -270,7 +327,8 @@ replay_checkpoint_file(PqDeltaReplay *r, const char *path, int64 version,
 }
 
 static void
-replay_checkpoint(PqDeltaReplay *r, const char *location, const Checkpoint *cp,
+replay_checkpoint(PqDeltaReplay *r, const LogListing *ll,
+				  const char *location, const Checkpoint *cp,
 				  int n)
 {
 	int			i;
@@ -278,14 +336,14 @@ replay_checkpoint(PqDeltaReplay *r, const char *location, const Checkpoint *cp,
 	char	  **sidecars;
 
 	for (i = 0; i < n; i++)
-		replay_checkpoint_file(r, psprintf("%s/_delta_log/%s", location,
-										   cp[i].name),
+		replay_checkpoint_file(r, ll, psprintf("%s/_delta_log/%s", location,
+											   cp[i].name),
 							   cp[i].version,
 							   cp[i].kind == PQ_DELTA_LOG_CHECKPOINT_V2_JSON);
 	sidecars = pq_delta_replay_sidecars(r, &nsidecars);
 	for (i = 0; i < nsidecars; i++)
-		replay_checkpoint_file(r, psprintf("%s/_delta_log/_sidecars/%s",
-										   location, sidecars[i]),
+		replay_checkpoint_file(r, ll, psprintf("%s/_delta_log/_sidecars/%s",
+											   location, sidecars[i]),
 							   cp[0].version, false);
 }
 
@@ -348,13 +406,13 @@ pqfdw_delta_replay(const char *location, const LogListing *ll, int64 version,
 	}
 
 	if (cp >= 0)
-		replay_checkpoint(r, location, &ll->checkpoints[cp], ncp);
+		replay_checkpoint(r, ll, location, &ll->checkpoints[cp], ncp);
 	for (i = first; i < ll->ncommits && ll->commits[i] <= version; i++)
 	{
 		char	   *path = psprintf("%s/_delta_log/%020lld.json", location,
 									(long long) ll->commits[i]);
 		size_t		len;
-		char	   *text = pqfdw_delta_read_log_file(path, &len);
+		char	   *text = pqfdw_delta_read_log_file(ll, path, &len);
 
 		replay_text(r, path, ll->commits[i], text, len);
 		pfree(text);
@@ -374,22 +432,34 @@ unix_ms(TimestampTz t)
 
 /* When commit version was made: its inCommitTimestamp, else its file's mtime. */
 int64
-pqfdw_delta_commit_time(const char *location, int64 version)
+pqfdw_delta_commit_time(const char *location, const LogListing *ll,
+						int64 version)
 {
 	char	   *path = psprintf("%s/_delta_log/%020lld.json", location,
 								(long long) version);
 	size_t		len;
-	char	   *text = pqfdw_delta_read_log_file(path, &len);
+	char	   *text = pqfdw_delta_read_log_file(ll, path, &len);
 	int64		ms;
 	struct stat st;
 
 	if (!pq_delta_commit_timestamp(text, len, &ms))
 	{
-		if (stat(path, &st) < 0)
+		char	   *op;
+
+		/* in a bucket, commitInfo's timestamp: listings give no times */
+		if (ll->remote != NULL)
+		{
+			if (!pq_delta_commit_info(text, len, &ms, &op) || ms < 0)
+				pqfdw_delta_corrupt(location,
+									psprintf("commit " INT64_FORMAT " has no commitInfo timestamp",
+											 version));
+		}
+		else if (stat(path, &st) < 0)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not stat Delta log file \"%s\": %m", path)));
-		ms = (int64) st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
+		else
+			ms = (int64) st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000;
 	}
 	pfree(text);
 	pfree(path);
@@ -418,7 +488,7 @@ pqfdw_delta_resolve_version(const char *location, const LogListing *ll,
 	{
 		int64		mid = lo + (hi - lo) / 2;
 
-		if (pqfdw_delta_commit_time(location, ll->commits[mid]) <= want)
+		if (pqfdw_delta_commit_time(location, ll, ll->commits[mid]) <= want)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -435,20 +505,20 @@ pqfdw_delta_resolve_version(const char *location, const LogListing *ll,
 }
 
 List *
-pqfdw_delta_versions(const char *location)
+pqfdw_delta_versions(const char *location, const PqfdwRemoteId *remote)
 {
 	LogListing	ll;
 	List	   *out = NIL;
 	int64		i;
 
-	pqfdw_delta_list_log(location, &ll);
+	pqfdw_delta_list_log(location, remote, &ll);
 	for (i = 0; i < ll.ncommits; i++)
 	{
 		PqfdwDeltaVersion *v = palloc0(sizeof(PqfdwDeltaVersion));
 		char	   *path = psprintf("%s/_delta_log/%020lld.json", location,
 									(long long) ll.commits[i]);
 		size_t		len;
-		char	   *text = pqfdw_delta_read_log_file(path, &len);
+		char	   *text = pqfdw_delta_read_log_file(&ll, path, &len);
 
 		v->version = ll.commits[i];
 		(void) pq_delta_commit_info(text, len, &v->ms, &v->operation);
@@ -463,23 +533,36 @@ void
 pqfdw_delta_version_stamp(const char *location, const LogListing *ll,
 						  int64 version, PqfdwDeltaStamp *stamp)
 {
-	char	   *path = psprintf("%s/_delta_log/%020lld.json", location,
-								(long long) version);
+	char	   *path = NULL;
 	struct stat st;
-	int			i;
+	int64		i;
 
 	memset(stamp, 0, sizeof(*stamp));
-	if (stat(path, &st) < 0)
+	for (i = 0; i < ll->ncommits; i++)
+		if (ll->commits[i] == version)
+			path = psprintf("%s/_delta_log/%020lld.json", location,
+							(long long) version);
+	/* a version of checkpoints only (its commit cleaned up): its first */
+	for (i = 0; path == NULL && i < ll->ncheckpoints; i++)
+		if (ll->checkpoints[i].version == version)
+			path = psprintf("%s/_delta_log/%s", location,
+							ll->checkpoints[i].name);
+	if (path == NULL)
+		return;
+	if (ll->remote != NULL)
 	{
-		/* a version of checkpoints only: its first checkpoint file */
-		for (i = 0; i < ll->ncheckpoints; i++)
-			if (ll->checkpoints[i].version == version)
-				break;
-		if (i == ll->ncheckpoints ||
-			stat(psprintf("%s/_delta_log/%s", location,
-						  ll->checkpoints[i].name), &st) < 0)
-			return;
+		int64		size;
+		char	   *etag;
+
+		/* as the statement's listing saw it: no request of its own */
+		pqfdw_remote_stat(ll->remote, path, &size, &etag);
+		stamp->size = size;
+		stamp->etag = etag ? hash_bytes((const unsigned char *) etag,
+										strlen(etag)) : 0;
+		return;
 	}
+	if (stat(path, &st) < 0)
+		return;
 	stamp->ino = st.st_ino;
 	stamp->size = st.st_size;
 	stamp->mtime_ns = (int64) st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;

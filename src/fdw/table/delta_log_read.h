@@ -22,6 +22,8 @@ typedef struct Checkpoint
 
 typedef struct LogListing
 {
+	const PqfdwRemoteId *remote;	/* a bucket's prefix: how to reach it;
+									 * NULL: a local directory */
 	int64		latest;			/* highest commit version, -1: none */
 	int64		ncommits;
 	int64	   *commits;		/* versions, ascending */
@@ -30,10 +32,12 @@ typedef struct LogListing
 } LogListing;
 
 /* The commits and checkpoints in location's _delta_log. */
-extern void pqfdw_delta_list_log(const char *location, LogListing *ll);
+extern void pqfdw_delta_list_log(const char *location,
+								 const PqfdwRemoteId *remote, LogListing *ll);
 
 /* The whole of a log file, NUL-terminated; *len its length. */
-extern char *pqfdw_delta_read_log_file(const char *path, size_t *len);
+extern char *pqfdw_delta_read_log_file(const LogListing *ll, const char *path,
+									   size_t *len);
 
 /* ERROR: the table at location cannot be read, for why. */
 extern void pqfdw_delta_corrupt(const char *location,
@@ -47,8 +51,12 @@ extern void pqfdw_delta_replay(const char *location, const LogListing *ll,
 							   int64 version, PqDeltaSnapshot *out,
 							   MemoryContext *cxt);
 
-/* When commit version was made: its inCommitTimestamp, else its mtime (ms). */
-extern int64 pqfdw_delta_commit_time(const char *location, int64 version);
+/*
+ * When commit version was made (ms): its inCommitTimestamp, else its file's
+ * mtime (in a bucket: its commitInfo's timestamp).
+ */
+extern int64 pqfdw_delta_commit_time(const char *location,
+									 const LogListing *ll, int64 version);
 
 /*
  * The version at asks for: the option's, the newest committed at or
@@ -65,6 +73,7 @@ extern int64 pqfdw_delta_resolve_version(const char *location,
  */
 typedef struct PqfdwDeltaStamp
 {
+	uint64		etag;			/* in a bucket: a hash of its ETag */
 	uint64		ino;
 	int64		size;
 	int64		mtime_ns;

@@ -26,6 +26,7 @@
 typedef struct CachedSnapshot
 {
 	char	   *location;
+	PqfdwRemoteId remote;		/* zero for a directory */
 	int64		version;
 	PqfdwDeltaStamp stamp;		/* of the version's commit when read */
 	MemoryContext cxt;
@@ -35,6 +36,7 @@ typedef struct CachedSnapshot
 typedef struct Asked
 {
 	char	   *location;
+	PqfdwRemoteId remote;
 	PqfdwTableVersion at;
 	int64		version;		/* the answer */
 	PqfdwDeltaStamp stamp;
@@ -64,12 +66,30 @@ pqfdw_table_format(const char *value)
 
 /* The logged path of a data file as an absolute path. */
 static char *
-absolute_path(const char *location, const char *logged)
+absolute_path(const char *location, bool remote, const char *logged)
 {
 	char	   *decoded = pq_delta_decode_path(logged);
 
 	if (decoded == NULL)
 		pqfdw_delta_corrupt(location, "a data file's path has a malformed escape");
+
+	/*
+	 * A table in a bucket names its files below its prefix, or by URLs of the
+	 * same store; a local table by paths (file: URIs).
+	 */
+	if (remote)
+	{
+		const char *sep = strstr(location, "://");
+
+		if (strstr(decoded, "://") == NULL)
+			return psprintf("%s/%s", location, decoded);
+		if (strncmp(decoded, location, sep - location + 3) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("Delta table \"%s\" names data file \"%s\" in another store, which is not supported",
+							location, decoded)));
+		return pstrdup(decoded);
+	}
 	if (strncmp(decoded, "file:", 5) == 0)
 	{
 		decoded += 5;
@@ -116,7 +136,7 @@ pv_value(const PqDeltaFile *f, const char *key, bool *found)
 }
 
 static PqfdwTableSnapshot *
-build_snapshot(const char *location, const PqDeltaSnapshot *ds)
+build_snapshot(const char *location, bool remote, const PqDeltaSnapshot *ds)
 {
 	PqfdwTableSnapshot *s = palloc0(sizeof(PqfdwTableSnapshot));
 	const char *unsupported = pq_delta_unsupported(&ds->protocol);
@@ -170,7 +190,7 @@ build_snapshot(const char *location, const PqDeltaSnapshot *ds)
 	pf = palloc(sizeof(PathFile) * Max(s->nfiles, 1));
 	for (i = 0; i < s->nfiles; i++)
 	{
-		pf[i].path = absolute_path(location, ds->files[i].path);
+		pf[i].path = absolute_path(location, remote, ds->files[i].path);
 		pf[i].file = &ds->files[i];
 	}
 	if (s->nfiles > 1)
@@ -194,7 +214,8 @@ build_snapshot(const char *location, const PqDeltaSnapshot *ds)
  * the most recent; NULL.
  */
 static CachedSnapshot *
-cached(const char *location, int64 version, const PqfdwDeltaStamp *stamp)
+cached(const char *location, const PqfdwRemoteId *remote, int64 version,
+	   const PqfdwDeltaStamp *stamp)
 {
 	ListCell   *lc;
 
@@ -203,6 +224,7 @@ cached(const char *location, int64 version, const PqfdwDeltaStamp *stamp)
 		CachedSnapshot *c = lfirst(lc);
 
 		if (c->version == version && strcmp(c->location, location) == 0 &&
+			memcmp(&c->remote, remote, sizeof(PqfdwRemoteId)) == 0 &&
 			memcmp(&c->stamp, stamp, sizeof(PqfdwDeltaStamp)) == 0)
 		{
 			MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
@@ -218,7 +240,8 @@ cached(const char *location, int64 version, const PqfdwDeltaStamp *stamp)
 
 /* The version of location this statement reads for at, when asked before. */
 static Asked *
-asked_before(const char *location, const PqfdwTableVersion *at)
+asked_before(const char *location, const PqfdwRemoteId *remote,
+			 const PqfdwTableVersion *at)
 {
 	ListCell   *lc;
 
@@ -237,6 +260,7 @@ asked_before(const char *location, const PqfdwTableVersion *at)
 		Asked	   *a = lfirst(lc);
 
 		if (strcmp(a->location, location) == 0 &&
+			memcmp(&a->remote, remote, sizeof(PqfdwRemoteId)) == 0 &&
 			a->at.version == at->version && a->at.by_time == at->by_time &&
 			(!at->by_time || a->at.time == at->time))
 			return a;
@@ -245,9 +269,12 @@ asked_before(const char *location, const PqfdwTableVersion *at)
 }
 
 const PqfdwTableSnapshot *
-pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at)
+pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at,
+					 const PqfdwRemoteId *remote)
 {
-	Asked	   *a = asked_before(location, at);
+	PqfdwRemoteId none = {InvalidOid, InvalidOid};
+	const PqfdwRemoteId *key = remote ? remote : &none;
+	Asked	   *a = asked_before(location, key, at);
 	CachedSnapshot *c;
 	LogListing	ll;
 	PqDeltaSnapshot ds;
@@ -256,24 +283,25 @@ pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at)
 	PqfdwTableSnapshot *snap;
 	int64		version;
 
-	if (a != NULL && (c = cached(location, a->version, &a->stamp)) != NULL)
+	if (a != NULL && (c = cached(location, key, a->version, &a->stamp)) != NULL)
 		return c->snap;
-	pqfdw_delta_list_log(location, &ll);
+	pqfdw_delta_list_log(location, remote, &ll);
 	version = pqfdw_delta_resolve_version(location, &ll, at);
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	a = palloc(sizeof(Asked));
 	a->location = pstrdup(location);
+	a->remote = *key;
 	a->at = *at;
 	a->version = version;
 	pqfdw_delta_version_stamp(location, &ll, version, &a->stamp);
 	asked = lappend(asked, a);
 	MemoryContextSwitchTo(old);
-	if ((c = cached(location, version, &a->stamp)) != NULL)
+	if ((c = cached(location, key, version, &a->stamp)) != NULL)
 		return c->snap;
 
 	pqfdw_delta_replay(location, &ll, version, &ds, &cxt);
 	old = MemoryContextSwitchTo(cxt);
-	snap = build_snapshot(location, &ds);
+	snap = build_snapshot(location, remote != NULL, &ds);
 	MemoryContextSwitchTo(old);
 
 	/* keep it: the replay's context moves under TopMemoryContext */
@@ -289,6 +317,7 @@ pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at)
 	}
 	c = palloc0(sizeof(CachedSnapshot));
 	c->location = pstrdup(location);
+	c->remote = *key;
 	c->version = version;
 	c->stamp = a->stamp;
 	c->cxt = cxt;

@@ -12,6 +12,7 @@
 #define PQFDW_TABLE_SNAPSHOT_H
 
 #include "datatype/timestamp.h"
+#include "fdw/remote/remote.h"
 #include "nodes/pg_list.h"
 #include "table/delta/delta_log.h"
 
@@ -50,11 +51,13 @@ typedef struct PqfdwTableVersion
 } PqfdwTableVersion;
 
 /*
- * The Delta table at location (a directory) as of at.  Valid until the
- * end of the statement; the caller copies what it keeps longer.
+ * The Delta table at location (a directory, or a URL reached as remote
+ * says; NULL for a directory) as of at.  Valid until the end of the
+ * statement; the caller copies what it keeps longer.
  */
 extern const PqfdwTableSnapshot *pqfdw_delta_snapshot(const char *location,
-													  const PqfdwTableVersion *at);
+													  const PqfdwTableVersion *at,
+													  const PqfdwRemoteId *remote);
 
 /* A version of a Delta table, as its commit tells (table_versions()). */
 typedef struct PqfdwDeltaVersion
@@ -65,7 +68,8 @@ typedef struct PqfdwDeltaVersion
 } PqfdwDeltaVersion;
 
 /* The versions whose commits are in location's log, ascending. */
-extern List *pqfdw_delta_versions(const char *location);
+extern List *pqfdw_delta_versions(const char *location,
+								  const PqfdwRemoteId *remote);
 
 /* The index of absolute path in s->paths, or -1. */
 extern int	pqfdw_snapshot_file(const PqfdwTableSnapshot *s, const char *path);
@@ -87,6 +91,7 @@ extern const char *pqfdw_snapshot_partition_value(const PqfdwTableSnapshot *s,
  * at location deletes, read (or decoded, when inline) into cxt.
  */
 extern PqDeletedRows *pqfdw_delta_deleted_rows(const char *location,
+											   const PqfdwRemoteId *remote,
 											   const PqDeltaDv *dv,
 											   const char *data_path,
 											   MemoryContext cxt);
