@@ -29,7 +29,7 @@ ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
 PG_CPPFLAGS = -I$(srcdir)/src
-SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto -lcurl -lroaring
+SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto -lcurl -lroaring -lavro
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -58,7 +58,7 @@ UNIT_IO_SRCS = src/io/common/url.c src/io/common/xml_scan.c src/io/common/listin
 # from memory: they link against the shim alone
 UNIT_READ_SRCS = src/format/read/column_reader.c \
 	src/format/read/dictionary_reader.c src/format/read/file_reader.c
-UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_READ_SRCS) $(TABLE_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c test/unit/creds_cli.c test/unit/delta_checkpoint_cli.c,$(sort $(wildcard test/unit/*.c)))
+UNIT_SRCS = $(UNIT_FORMAT_SRCS) $(UNIT_READ_SRCS) $(TABLE_SRCS) $(UNIT_IO_SRCS) $(filter-out test/unit/writer_cli.c test/unit/variant_cli.c test/unit/sigv4_cli.c test/unit/http_cli.c test/unit/store_cli.c test/unit/creds_cli.c test/unit/delta_checkpoint_cli.c test/unit/iceberg_metadata_cli.c test/unit/iceberg_manifest_cli.c,$(sort $(wildcard test/unit/*.c)))
 UNIT_BIN = test/unit/unit_tests
 PG_INCLUDEDIR_SERVER := $(shell $(PG_CONFIG) --includedir-server)
 UNIT_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -114,6 +114,38 @@ $(DELTA_CHECKPOINT_CLI): $(UNIT_FORMAT_SRCS) $(UNIT_READ_SRCS) $(TABLE_SRCS) \
 
 delta_checkpoint_cli: $(DELTA_CHECKPOINT_CLI)
 
+# ---- iceberg_manifest_cli: manifests as JSON for check_iceberg_manifests.mjs ----
+ICEBERG_MANIFEST_CLI = test/unit/iceberg_manifest_cli
+ICEBERG_MANIFEST_SRCS = src/table/common/json_tree.c \
+	$(wildcard src/table/iceberg/avro_*.c) src/table/iceberg/manifest.c
+
+$(ICEBERG_MANIFEST_CLI): $(ICEBERG_MANIFEST_SRCS) test/unit/shim.c \
+		test/unit/iceberg_manifest_cli.c $(FORMAT_HDRS) test/unit/unit_test.h \
+		$(PG_BUILD_STAMP)
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/iceberg_manifest_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(ICEBERG_MANIFEST_SRCS) \
+		test/unit/iceberg_manifest_cli.c \
+		test/unit/iceberg_manifest_cli_shim.o $(UNIT_LIBS)
+
+iceberg_manifest_cli: $(ICEBERG_MANIFEST_CLI)
+
+# ---- iceberg_metadata_cli: metadata JSON for check_iceberg_metadata.mjs ----
+ICEBERG_METADATA_CLI = test/unit/iceberg_metadata_cli
+ICEBERG_METADATA_SRCS = src/table/common/json_tree.c \
+	$(wildcard src/table/iceberg/metadata*.c)
+
+$(ICEBERG_METADATA_CLI): $(ICEBERG_METADATA_SRCS) test/unit/shim.c \
+		test/unit/iceberg_metadata_cli.c $(FORMAT_HDRS) test/unit/unit_test.h \
+		$(PG_BUILD_STAMP)
+	$(CC) $(UNIT_CFLAGS) -Dmain=shim_unit_main '-DUNIT_SUITES=(void) 0' \
+		-c -o test/unit/iceberg_metadata_cli_shim.o test/unit/shim.c
+	$(CC) $(UNIT_CFLAGS) -o $@ $(ICEBERG_METADATA_SRCS) \
+		test/unit/iceberg_metadata_cli.c \
+		test/unit/iceberg_metadata_cli_shim.o $(UNIT_LIBS)
+
+iceberg_metadata_cli: $(ICEBERG_METADATA_CLI)
+
 # ---- sigv4_cli: request signatures for test/js/check_sigv4.mjs (same shim) ----
 SIGV4_CLI = test/unit/sigv4_cli
 
@@ -162,17 +194,19 @@ $(CREDS_CLI): $(IO_SRCS) test/unit/shim.c test/unit/creds_cli.c \
 
 creds_cli: $(CREDS_CLI)
 
-.PHONY: unittest writer_cli variant_cli delta_checkpoint_cli sigv4_cli http_cli store_cli creds_cli
+.PHONY: unittest writer_cli variant_cli delta_checkpoint_cli iceberg_metadata_cli iceberg_manifest_cli sigv4_cli http_cli store_cli creds_cli
 EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
 	$(VARIANT_CLI) test/unit/variant_cli_shim.o \
 	$(DELTA_CHECKPOINT_CLI) test/unit/delta_checkpoint_cli_shim.o \
+	$(ICEBERG_MANIFEST_CLI) test/unit/iceberg_manifest_cli_shim.o \
+	$(ICEBERG_METADATA_CLI) test/unit/iceberg_metadata_cli_shim.o \
 	$(SIGV4_CLI) test/unit/sigv4_cli_shim.o \
 	$(HTTP_CLI) test/unit/http_cli_shim.o \
 	$(STORE_CLI) test/unit/store_cli_shim.o \
 	$(CREDS_CLI) test/unit/creds_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
-FUZZ_TARGETS = thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint
+FUZZ_TARGETS = thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint iceberg_metadata iceberg_manifest
 FUZZ_BUILD = test/fuzz/build
 FUZZ_CC = clang
 FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \

@@ -16,6 +16,7 @@ fi
 pkgs=(postgresql-15 postgresql-server-dev-15 build-essential pg-bsd-indent libsnappy-dev libzstd-dev
 	liblz4-dev libbrotli-dev libxxhash-dev libssl-dev zlib1g-dev libcurl4-openssl-dev openssl
 	libroaring-dev # Delta deletion vectors, Iceberg v3 deletion vectors (roaring bitmaps)
+	libavro-dev # Iceberg manifest lists and manifests (Avro)
 	postgresql-15-postgis-3 # PostGIS only for the PostGIS tests: nothing links to it
 	clang libclang-rt-14-dev) # the fuzz targets (libFuzzer)
 # Node.js only if there is none (Debian 12's nodejs 18 + npm 9 are enough).

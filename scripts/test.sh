@@ -10,6 +10,8 @@
 #   writer       files from the format-layer writer checked with DuckDB/arrow-rs
 #   delta_checkpoints  Delta checkpoints as JSON lines
 #                (test/unit/delta_checkpoint_cli) vs DuckDB's reading
+#   iceberg_metadata, iceberg_manifests  Iceberg metadata files and Avro
+#                manifests (test/unit/iceberg_*_cli) vs JSON.parse and avsc
 #   variant      VARIANT to JSON (test/unit/variant_cli) vs an independent JS
 #                decoder and the corpus's variant/ and shredded_variant/ values
 #   sigv4        request signatures (test/unit/sigv4_cli) vs AWS's published
@@ -354,6 +356,12 @@ run_script_stage credentials bash -c "make -s creds_cli PG_CONFIG=\"\$PG_CONFIG\
 # Delta checkpoints (test/unit/delta_checkpoint_cli's JSON lines) against
 # DuckDB's reading of the same Parquet files (../shared's Delta tables).
 run_script_stage delta_checkpoints bash -c "make -s delta_checkpoint_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_delta_checkpoints.mjs"
+
+# --------------------------------------------- iceberg_metadata, _manifests
+# Iceberg metadata files and Avro manifests (../shared's Impala tables) as
+# the table layer reads them, against JSON.parse and avsc's readings.
+run_script_stage iceberg_metadata bash -c "make -s iceberg_metadata_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_iceberg_metadata.mjs"
+run_script_stage iceberg_manifests bash -c "make -s iceberg_manifest_cli PG_CONFIG=\"\$PG_CONFIG\" && node test/js/check_iceberg_manifests.mjs"
 
 # ------------------------------------------------------------- variant
 # The VARIANT decoder: test/unit/variant_cli's JSON against an independent

@@ -11,6 +11,8 @@
 //   variant   the corpus's variant/ metadata and value pairs
 //   assemble  a few level streams of every schema shape
 //   delta_log Delta Lake logs: a table's first commits joined by 0x00
+//   iceberg_metadata, iceberg_manifest  Iceberg metadata files, manifest
+//             lists and manifests as they are
 //   json      single lines of those logs, and their schemaString
 //   http      response header blocks, XML error bodies and listings as S3,
 //             GCS and Azure send them; STS, container and instance metadata
@@ -122,6 +124,10 @@ function fromDir(dir) {
       }
     } else if (/\.parquet(\.encrypted)?$/.test(name)) {
       fromFile(p);
+    } else if (name.endsWith('.metadata.json')) {
+      seed('iceberg_metadata', fs.readFileSync(p));
+    } else if (name.endsWith('.avro') && st.size <= 262144) {
+      seed('iceberg_manifest', fs.readFileSync(p));
     }
   }
 }

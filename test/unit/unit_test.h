@@ -121,5 +121,7 @@ extern void suite_credential_answers(void);
 extern void suite_json_tree(void);
 extern void suite_deletion_vector(void);
 extern void suite_delta_log(void);
+extern void suite_iceberg_manifest(void);
+extern void suite_iceberg_metadata(void);
 
 #endif							/* UNIT_TEST_H */
