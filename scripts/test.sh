@@ -104,6 +104,10 @@
 #   delta_s3     the same tables uploaded to s3rver (behind the SigV4-checking
 #                front): rows, refusals, time travel, absolute URLs, one
 #                listing of _delta_log/ per statement
+#   delta_kernel the kernel-data tables (type widening, deletion vectors,
+#                partitions, column mapping, void and geospatial columns)
+#                against a replay of their log and files in JS (hyparquet,
+#                roaring)
 #   delta_generated  Delta tables written from a heap table (COPY TO files,
 #                a JS-written log with statistics, deletion vectors of every
 #                kind, a DuckDB-written checkpoint), read at every version,
@@ -581,7 +585,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets delta delta_s3 delta_generated object_store object_write copy_datasets hardening soak_concurrency differential interop
+	kms datasets delta delta_s3 delta_generated delta_kernel object_store object_write copy_datasets hardening soak_concurrency differential interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -651,6 +655,8 @@ if [ $CLUSTER_OK = 1 ]; then
 	# Delta tables generated from a heap table (deletion vectors, versions,
 	# checkpoints, parallel plans): rows equal the heap's
 	run_js_stage delta_generated check_delta_generated.mjs
+	# ../shared's kernel-data tables against their log and files read in JS
+	run_js_stage delta_kernel check_delta_kernel.mjs
 	run_js_stage object_store check_object_store.mjs --log "$PGFDW_CLUSTER_DIR/server.log" --aws-dir "$AWS_TEST_DIR"
 	run_js_stage object_write check_object_write.mjs
 	run_js_stage copy_datasets check_copy_datasets.mjs

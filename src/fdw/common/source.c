@@ -407,7 +407,7 @@ pqfdw_plan_footers(List *paths, const PqfdwAccess *access,
 }
 
 List *
-pqfdw_open_footers(List *paths, const PqfdwAccess *access)
+pqfdw_open_footers(List *paths, const PqfdwAccess *access, bool same_schema)
 {
 	List	   *files = NIL;
 	PqFile	   *first = NULL;
@@ -424,7 +424,7 @@ pqfdw_open_footers(List *paths, const PqfdwAccess *access)
 
 		if (first == NULL)
 			first = f;
-		else if (!pqfdw_footer_cache_same_schema(first, f))
+		else if (same_schema && !pqfdw_footer_cache_same_schema(first, f))
 			schema_error(f, first);
 		files = lappend(files, f);
 	}

@@ -46,10 +46,12 @@ extern PqFile *pqfdw_file_open_named(const char *path, const char *name,
 									 const PqfdwAccess *access);
 
 /*
- * Opens every path and checks that the schemas agree; returns a List of
- * PqFile (each source already closed: only the footers are kept).
+ * Opens every path and, with same_schema (not under union_by_name), checks
+ * that the schemas agree; returns a List of PqFile (each source already
+ * closed: only the footers are kept).
  */
-extern List *pqfdw_open_footers(List *paths, const PqfdwAccess *access);
+extern List *pqfdw_open_footers(List *paths, const PqfdwAccess *access,
+								bool same_schema);
 
 /*
  * The footers the planner estimates with: from the cache without checking

@@ -659,22 +659,26 @@ pqfdw_get_table_options(Oid relid, Oid userid, PqfdwTableOptions *opts)
 }
 
 char *
-pqfdw_column_name(Oid relid, AttrNumber attnum)
+pqfdw_column_declared_name(Oid relid, AttrNumber attnum)
 {
 	List	   *options = GetForeignColumnOptions(relid, attnum);
 	ListCell   *lc;
-	char	   *name = NULL;
-	PqfdwTableOptions opts;
 
 	foreach(lc, options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
 
 		if (strcmp(def->defname, "column_name") == 0)
-			name = defGetString(def);
+			return defGetString(def);
 	}
-	if (name == NULL)
-		name = get_attname(relid, attnum, false);
+	return get_attname(relid, attnum, false);
+}
+
+char *
+pqfdw_column_name(Oid relid, AttrNumber attnum)
+{
+	char	   *name = pqfdw_column_declared_name(relid, attnum);
+	PqfdwTableOptions opts;
 
 	/* a table format's column: by its logical name, its name in the files */
 	pqfdw_get_table_options_as(relid, InvalidOid, &opts);

@@ -115,6 +115,9 @@ extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
 extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
 							  int64 *value);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
+
+/* The name a column is declared to read: option column_name, or its own. */
+extern char *pqfdw_column_declared_name(Oid relid, AttrNumber attnum);
 extern char *pqfdw_read_files_role;
 
 /* GUC parquet_fdw.as_of: the time table formats' tables are read as of */

@@ -189,6 +189,37 @@ table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 	}
 }
 
+/*
+ * Every column of a table format's table that reads a field names a column
+ * of its schema: a file may lack a column (added later, or void), which
+ * then reads as NULL, but a name the table does not have is a mistake.
+ */
+static void
+check_table_columns(PqfdwDataset *ds, TupleDesc tupdesc,
+					const PqfdwTableOptions *opts)
+{
+	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
+														  &opts->at,
+														  pqfdw_table_remote(opts));
+	int			i;
+
+	for (i = 0; i < ds->natts; i++)
+	{
+		char	   *name;
+
+		if (TupleDescAttr(tupdesc, i)->attisdropped ||
+			ds->kind[i] != PQFDW_COLUMN_FIELD)
+			continue;
+		name = pqfdw_column_declared_name(ds->relid, i + 1);
+		if (pqfdw_snapshot_field_name(snap, name) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_COLUMN),
+					 errmsg("column \"%s\" of foreign table \"%s\" is not a column of Delta table \"%s\"",
+							name, get_rel_name(ds->relid), snap->location),
+					 errhint("parquet_fdw.table_schema() lists the table's columns.")));
+	}
+}
+
 PqSchema *
 pqfdw_dataset_file_schema(PqfdwDataset *ds, PqSchema *schema)
 {
@@ -280,6 +311,8 @@ pqfdw_dataset_create(Oid relid, TupleDesc tupdesc, List *paths,
 		ds->memo_file[i] = -1;
 	if (OidIsValid(relid))
 		set_kinds(ds, tupdesc, opts);
+	if (OidIsValid(relid) && ds->location != NULL)
+		check_table_columns(ds, tupdesc, opts);
 	MemoryContextSwitchTo(old);
 	return ds;
 }

@@ -440,7 +440,7 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 							  optional_text_arg(fcinfo, 5),
 							  NULL, &decrypt);
 	access.decrypt = decrypt;
-	file = linitial(pqfdw_open_footers(paths, &access));
+	file = linitial(pqfdw_open_footers(paths, &access, true));
 	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
 		text_to_cstring(PG_GETARG_TEXT_PP(1));
 

@@ -303,15 +303,24 @@ kept_footers(SizedTable *s, const bool *pruned, List **paths)
  * executor follows it (PQFDW_PRIVATE_DATASET).
  */
 static void
-one_schema(PqfdwDataset *ds, List *files)
+one_schema(PqfdwDataset *ds, List *files, Relation rel)
 {
+	TupleDesc	tupdesc = RelationGetDescr(rel);
 	ListCell   *lc;
+	int			i;
 
 	if (ds->location == NULL || !ds->union_by_name || files == NIL)
 		return;
 	foreach(lc, files)
 		if (!pqfdw_footer_cache_same_schema(linitial(files), lfirst(lc)))
 		return;
+	/* and a field for every column: a void column is in no file */
+	for (i = 0; i < tupdesc->natts; i++)
+		if (!TupleDescAttr(tupdesc, i)->attisdropped &&
+			!pqfdw_dataset_is_virtual(ds, i + 1) &&
+			pqfdw_find_column_opt(linitial(files), RelationGetRelid(rel),
+								  i + 1) == NULL)
+			return;
 	ds->union_by_name = false;
 }
 
@@ -409,7 +418,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 													 &files_pruned);
 	note_virtual_uses(st, baserel);
 	files = kept_footers(sized, files_pruned, &st->paths);
-	one_schema(st->ds, files);
+	one_schema(st->ds, files, rel);
 	/* compute_parallel_worker() takes it as heap takes the storage option */
 	baserel->rel_parallel_workers = sized->opts.parallel_workers;
 	st->sorted = sized->opts.sorted;

@@ -9,7 +9,8 @@
  * ISO strings, strings possibly truncated.  Each is read into the declared
  * type of the column only where that cannot make a bound too tight:
  * timestamps are kept to milliseconds there, so their bounds are widened by
- * one; a string's minimum, a prefix, is a lower bound in byte order (so
+ * one, floating-point ones by a float's step (type widening: a column once
+ * float keeps float statistics in its older files); a string's minimum, a prefix, is a lower bound in byte order (so
  * under the C collation only), its maximum is used only when shorter than
  * the 32 characters writers truncate to.  A value that does not parse
  * decides nothing.
@@ -23,6 +24,7 @@
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
 #include "fdw/common/columns.h"
+#include "fdw/common/pg_compat.h"
 #include "fdw/prune/prune.h"
 #include "fdw/prune/table_stats.h"
 #include "mb/pg_wchar.h"
@@ -32,7 +34,6 @@
 #include "utils/datetime.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/pg_locale.h"
 
 /* Writers truncate string statistics to this many characters. */
 #define PQFDW_DELTA_STRING_PREFIX 32
@@ -159,8 +160,15 @@ stat_datum(const PqJv *v, Oid typid, Oid collation, bool lower, Datum *out)
 				if (v->type != PQ_JV_NUMBER)
 					return false;
 				d = strtod(v->u.str, &end);
-				if (*end != '\0' || isnan(d))
+				if (*end != '\0' || isnan(d) || isinf(d))
 					return false;
+
+				/*
+				 * A file written before the column widened from float keeps
+				 * float statistics, printed shortest for float: as a double
+				 * the bound may miss the value by half a float's step.
+				 */
+				d += (lower ? -1 : 1) * fabs(d) * (1.0 / (1 << 23));
 				*out = typid == FLOAT8OID ? Float8GetDatum(d) :
 					Float4GetDatum((float4) d);
 				return true;
@@ -199,7 +207,7 @@ stat_datum(const PqJv *v, Oid typid, Oid collation, bool lower, Datum *out)
 		case TEXTOID:
 		case VARCHAROID:
 			if (v->type != PQ_JV_STRING || !OidIsValid(collation) ||
-				!lc_collate_is_c(collation) ||
+				!pqfdw_collate_is_c(collation) ||
 				(!lower && pg_mbstrlen(v->u.str) >= PQFDW_DELTA_STRING_PREFIX))
 				return false;
 			*out = PointerGetDatum(cstring_to_text(v->u.str));

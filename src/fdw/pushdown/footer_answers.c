@@ -369,7 +369,7 @@ compute(PqFooterAggregate *fa)
 
 	current_files(fa, rel);
 	pqfdw_table_access(fa->relid, fa->userid, &access);
-	files = pqfdw_open_footers(fa->paths, &access);
+	files = pqfdw_open_footers(fa->paths, &access, true);
 
 	fa->row_groups = 0;
 	foreach(lc, files)

@@ -116,7 +116,7 @@ acquire_sample_rows(Relation rel, int elevel, HeapTuple *rows, int targrows,
 
 	/* as postgres_fdw: the owner's user mapping, whoever runs ANALYZE */
 	pqfdw_get_table_options(RelationGetRelid(rel), rel->rd_rel->relowner, &opts);
-	files = pqfdw_open_footers(opts.paths, &opts.access);
+	files = pqfdw_open_footers(opts.paths, &opts.access, !opts.union_by_name);
 	sel = choose_row_groups(files, targrows, totalrows);
 	*totaldeadrows = 0;
 

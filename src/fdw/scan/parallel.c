@@ -94,7 +94,7 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths,
 											  "parquet_fdw parallel footers",
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
-	List	   *files = pqfdw_open_footers(paths, access);
+	List	   *files = pqfdw_open_footers(paths, access, !ds->union_by_name);
 	ListCell   *lc;
 	int			i = 0;
 	int			c;

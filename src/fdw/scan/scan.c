@@ -493,6 +493,7 @@ local_counters(PqScanState *st, int64 *c)
 
 	c[PQFDW_COUNT_ROWS_FILTERED] = pqfdw_table_reader_rows_filtered(st->reader);
 	c[PQFDW_COUNT_ROWS_SELECTED_OUT] = st->rows_selected_out;
+	c[PQFDW_COUNT_ROWS_DELETED] = pqfdw_table_reader_rows_deleted(st->reader);
 	c[PQFDW_COUNT_ROW_GROUPS_READ] = pqfdw_table_reader_row_groups_read(st->reader);
 	c[PQFDW_COUNT_PAGES_READ] = pqfdw_table_reader_pages_read(st->reader);
 	c[PQFDW_COUNT_BYTES_READ] = pqfdw_table_reader_bytes_read(st->reader) +
@@ -619,6 +620,9 @@ pqfdw_scan_explain(PqScanState *st, ForeignScanState *node, ExplainState *es)
 		if (st->row_select != NULL)
 			ExplainPropertyInteger("Rows Removed by Parquet Row Filter", NULL,
 								   c[PQFDW_COUNT_ROWS_SELECTED_OUT], es);
+		if (pqfdw_dataset_has_deletes(pqfdw_table_reader_dataset(st->reader)))
+			ExplainPropertyInteger("Rows Removed by Deletion Vectors", NULL,
+								   c[PQFDW_COUNT_ROWS_DELETED], es);
 		ExplainPropertyInteger("Row Groups Read", NULL,
 							   c[PQFDW_COUNT_ROW_GROUPS_READ], es);
 		/* a parallel scan with too few row groups for its processes */

@@ -128,31 +128,6 @@ pqfdw_table_reader_create_desc(TupleDesc tupdesc, const char *relname,
 						 access, parent);
 }
 
-/* Bytes (or data pages) read so far by the open file's column readers. */
-static int64
-columns_stat(PqTableReader *tr, bool bytes)
-{
-	int64		sum = 0;
-	int			i;
-	int			k;
-
-	for (i = 0; i < tr->ncols; i++)
-	{
-		PqNestedColumn *nc = tr->cols[i].nested;
-
-		if (!pqfdw_column_reads_file(&tr->cols[i]))
-			continue;
-		if (nc == NULL)
-			sum += bytes ? tr->cols[i].reader->bytes_read :
-				tr->cols[i].reader->pages_read;
-		else
-			for (k = 0; k < nc->nleaves; k++)
-				sum += bytes ? nc->readers[k]->bytes_read :
-					nc->readers[k]->pages_read;
-	}
-	return sum;
-}
-
 /*
  * Column c's reader of leaf in the open file: the last file's, rebound, or
  * a new one when the leaf's values need other scratch (BYTE_ARRAY or not,
@@ -207,8 +182,8 @@ open_file(PqTableReader *tr, int next)
 	}
 	if (tr->file)
 	{
-		tr->bytes_read += columns_stat(tr, true);
-		tr->pages_read += columns_stat(tr, false);
+		tr->bytes_read += pqfdw_table_reader_columns_stat(tr, true);
+		tr->pages_read += pqfdw_table_reader_columns_stat(tr, false);
 		pqfdw_source_close(tr->file->src);
 	}
 
@@ -836,25 +811,28 @@ static int
 fill_batch(PqTableReader *tr, int n)
 {
 	bool		filtering = tr->filter != NULL && !tr->rg_filtered;
+	bool		selecting = filtering || tr->rg_ndel > 0;
 	bool		late = pqfdw_enable_late_materialization;
 	int			m = n;
 	int			i;
 
 	/*
-	 * A value out of range is an ERROR only in a row the filter keeps: rows
-	 * are converted before the filter's answer is known.
+	 * A value out of range is an ERROR only in a row the filter keeps (and no
+	 * deletion vector deleted): rows are converted before that is known.
 	 */
 	for (i = 0; i < tr->ncols; i++)
-		tr->cols[i].conv.defer_bad_rows = filtering;
+		tr->cols[i].conv.defer_bad_rows = selecting;
 	if (filtering)
 	{
 		m = filter_rows(tr, n, true);
 		tr->rows_filtered += n - m;
-		if (m == 0)
-		{
-			check_kept(tr, n, m);
-			return 0;
-		}
+	}
+	if (tr->rg_ndel > 0)
+		m = pqfdw_table_reader_drop_deleted(tr, n, m);
+	if (selecting && m == 0)
+	{
+		check_kept(tr, n, m);
+		return 0;
 	}
 	for (i = 0; i < tr->ncols; i++)
 	{
@@ -889,7 +867,7 @@ fill_batch(PqTableReader *tr, int n)
 			if (c->output)
 				compact_column(tr, c->attnum - 1, tr->sel, m);
 		}
-	if (filtering)
+	if (selecting)
 		check_kept(tr, n, m);
 	return m;
 }
@@ -977,17 +955,6 @@ pqfdw_table_reader_rescan(PqTableReader *tr)
 	MemoryContextReset(tr->batch_cxt);
 }
 
-int64
-pqfdw_table_reader_pages_read(PqTableReader *tr)
-{
-	return tr->pages_read + (tr->file ? columns_stat(tr, false) : 0);
-}
-
-int64
-pqfdw_table_reader_bytes_read(PqTableReader *tr)
-{
-	return tr->bytes_read + (tr->file ? columns_stat(tr, true) : 0);
-}
 
 void
 pqfdw_table_reader_end(PqTableReader *tr)

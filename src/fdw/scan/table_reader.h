@@ -154,6 +154,7 @@ extern const PqfdwAccess *pqfdw_table_reader_access(PqTableReader *tr);
 
 /* Rows the batch filter removed, row groups read, so far. */
 extern int64 pqfdw_table_reader_rows_filtered(PqTableReader *tr);
+extern int64 pqfdw_table_reader_rows_deleted(PqTableReader *tr);
 extern int64 pqfdw_table_reader_row_groups_read(PqTableReader *tr);
 
 /* GUC parquet_fdw.enable_late_materialization */

@@ -154,7 +154,50 @@ pqfdw_table_reader_rows_filtered(PqTableReader *tr)
 }
 
 int64
+pqfdw_table_reader_rows_deleted(PqTableReader *tr)
+{
+	return tr->rows_deleted;
+}
+
+int64
 pqfdw_table_reader_row_groups_read(PqTableReader *tr)
 {
 	return tr->row_groups_read;
+}
+
+/* Bytes (or data pages) read so far by the open file's column readers. */
+int64
+pqfdw_table_reader_columns_stat(PqTableReader *tr, bool bytes)
+{
+	int64		sum = 0;
+	int			i;
+	int			k;
+
+	for (i = 0; i < tr->ncols; i++)
+	{
+		PqNestedColumn *nc = tr->cols[i].nested;
+
+		if (!pqfdw_column_reads_file(&tr->cols[i]))
+			continue;
+		if (nc == NULL)
+			sum += bytes ? tr->cols[i].reader->bytes_read :
+				tr->cols[i].reader->pages_read;
+		else
+			for (k = 0; k < nc->nleaves; k++)
+				sum += bytes ? nc->readers[k]->bytes_read :
+					nc->readers[k]->pages_read;
+	}
+	return sum;
+}
+
+int64
+pqfdw_table_reader_pages_read(PqTableReader *tr)
+{
+	return tr->pages_read + (tr->file ? pqfdw_table_reader_columns_stat(tr, false) : 0);
+}
+
+int64
+pqfdw_table_reader_bytes_read(PqTableReader *tr)
+{
+	return tr->bytes_read + (tr->file ? pqfdw_table_reader_columns_stat(tr, true) : 0);
 }

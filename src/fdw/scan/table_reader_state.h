@@ -138,6 +138,7 @@ struct PqTableReader
 	int		   *seg_rows;		/* PQ_SEGMENT_CAP: those of a segment */
 	bool		rg_filtered;
 	int64		rows_filtered;	/* rows the filter removed */
+	int64		rows_deleted;	/* rows deletion vectors removed */
 
 	/*
 	 * Where the batch's rows are: its first row's number in the file, and the
@@ -149,6 +150,16 @@ struct PqTableReader
 	/* Rows of the one file to read (set_rows; NULL: all), ascending. */
 	int64	   *want_rows;
 	int			nwant_rows;
+
+	/*
+	 * Rows of the row group a deletion vector deleted that batches leave out
+	 * as a filter does (scattered ones: as row ranges, each a few rows long,
+	 * they would cost more than decoding them), file row numbers ascending;
+	 * rg_del_next is the first not yet passed.
+	 */
+	const uint64 *rg_del;
+	int64		rg_ndel;
+	int64		rg_del_next;
 
 	/* statistics */
 	int64		row_groups_read;
@@ -191,8 +202,11 @@ extern bool pqfdw_table_reader_prune(PqTableReader *tr);
  * the row group just entered as its row ranges (adjacent rows merged);
  * false when it wants none.
  */
+/* Bytes (or data pages) read so far by the open file's column readers. */
+extern int64 pqfdw_table_reader_columns_stat(PqTableReader *tr, bool bytes);
 extern bool pqfdw_table_reader_skip_deleted(PqTableReader *tr,
 											int64 num_rows);
+extern int	pqfdw_table_reader_drop_deleted(PqTableReader *tr, int n, int m);
 extern bool pqfdw_table_reader_wanted_ranges(PqTableReader *tr,
 											 int64 num_rows);
 
