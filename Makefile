@@ -116,7 +116,7 @@ delta_checkpoint_cli: $(DELTA_CHECKPOINT_CLI)
 
 # ---- iceberg_manifest_cli: manifests as JSON for check_iceberg_manifests.mjs ----
 ICEBERG_MANIFEST_CLI = test/unit/iceberg_manifest_cli
-ICEBERG_MANIFEST_SRCS = src/table/common/json_tree.c \
+ICEBERG_MANIFEST_SRCS = src/table/common/json_tree.c src/format/json/validate.c \
 	$(wildcard src/table/iceberg/avro_*.c) src/table/iceberg/manifest.c
 
 $(ICEBERG_MANIFEST_CLI): $(ICEBERG_MANIFEST_SRCS) test/unit/shim.c \
@@ -132,7 +132,7 @@ iceberg_manifest_cli: $(ICEBERG_MANIFEST_CLI)
 
 # ---- iceberg_metadata_cli: metadata JSON for check_iceberg_metadata.mjs ----
 ICEBERG_METADATA_CLI = test/unit/iceberg_metadata_cli
-ICEBERG_METADATA_SRCS = src/table/common/json_tree.c \
+ICEBERG_METADATA_SRCS = src/table/common/json_tree.c src/format/json/validate.c \
 	$(wildcard src/table/iceberg/metadata*.c)
 
 $(ICEBERG_METADATA_CLI): $(ICEBERG_METADATA_SRCS) test/unit/shim.c \

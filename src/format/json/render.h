@@ -65,6 +65,9 @@ extern void pq_json_interval(PqBuffer *buf, const uint8 *p);
 /* Strict UTF-8: no overlong forms, surrogates or code points > U+10FFFF. */
 extern bool pq_utf8_valid(const uint8 *p, size_t len);
 
+/* The length of the strict UTF-8 sequence at p (avail bytes); 0: none. */
+extern int	pq_utf8_sequence(const uint8 *p, size_t avail);
+
 /* Exactly one RFC 8259 JSON value (whitespace around it allowed), UTF-8. */
 extern bool pq_json_valid(const uint8 *p, size_t len);
 

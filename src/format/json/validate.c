@@ -15,6 +15,41 @@
 /* Deeper JSON is refused rather than risking the C stack. */
 #define PQ_JSON_MAX_DEPTH 1000
 
+int
+pq_utf8_sequence(const uint8 *p, size_t avail)
+{
+	static const uint32 shortest[] = {0, 0, 0x80, 0x800, 0x10000};
+	uint32		c;
+	int			n;
+	int			i;
+
+	if (avail == 0)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if ((p[0] & 0xE0) == 0xC0)
+		n = 2;
+	else if ((p[0] & 0xF0) == 0xE0)
+		n = 3;
+	else if ((p[0] & 0xF8) == 0xF0)
+		n = 4;
+	else
+		return 0;
+	if (avail < (size_t) n)
+		return 0;
+	c = p[0] & (0x7F >> n);
+	for (i = 1; i < n; i++)
+	{
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3F);
+	}
+	/* overlong forms, surrogates and code points beyond Unicode */
+	if (c < shortest[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	return n;
+}
+
 bool
 pq_utf8_valid(const uint8 *p, size_t len)
 {
@@ -22,49 +57,11 @@ pq_utf8_valid(const uint8 *p, size_t len)
 
 	while (i < len)
 	{
-		uint8		c = p[i];
-		int			n;
-		uint32		cp;
-		uint32		min;
-		int			k;
+		int			n = pq_utf8_sequence(p + i, len - i);
 
-		if (c < 0x80)
-		{
-			i++;
-			continue;
-		}
-		if ((c & 0xE0) == 0xC0)
-		{
-			n = 1;
-			cp = c & 0x1F;
-			min = 0x80;
-		}
-		else if ((c & 0xF0) == 0xE0)
-		{
-			n = 2;
-			cp = c & 0x0F;
-			min = 0x800;
-		}
-		else if ((c & 0xF8) == 0xF0)
-		{
-			n = 3;
-			cp = c & 0x07;
-			min = 0x10000;
-		}
-		else
+		if (n == 0)
 			return false;
-		if (len - i - 1 < (size_t) n)
-			return false;
-		for (k = 1; k <= n; k++)
-		{
-			if ((p[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = (cp << 6) | (p[i + k] & 0x3F);
-		}
-		/* overlong forms, surrogates and code points beyond Unicode */
-		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return false;
-		i += n + 1;
+		i += n;
 	}
 	return true;
 }

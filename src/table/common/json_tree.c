@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/json/render.h"
 #include "table/common/json_tree.h"
 
 /* Arena blocks grow from the first size to the last, doubling. */
@@ -174,42 +175,6 @@ stack_grow(JvParser *ps, void *stack, size_t *cap, size_t size)
 	return stack;
 }
 
-/*
- * The length of the UTF-8 sequence at p, before end: shortest form, no
- * surrogate, at most U+10FFFF; 0 when there is none.
- */
-static int
-utf8_sequence(const unsigned char *p, const unsigned char *end)
-{
-	static const uint32 shortest[] = {0, 0, 0x80, 0x800, 0x10000};
-	uint32		c;
-	int			n;
-	int			i;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		n = 2;
-	else if ((p[0] & 0xF0) == 0xE0)
-		n = 3;
-	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	if (end - p < n)
-		return 0;
-	c = p[0] & (0x7F >> n);
-	for (i = 1; i < n; i++)
-	{
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (p[i] & 0x3F);
-	}
-	if (c < shortest[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	return n;
-}
-
 /* Code point c (checked by the caller) as UTF-8 at out; its length. */
 static int
 utf8_encode(uint32 c, char *out)
@@ -332,8 +297,7 @@ parse_string(JvParser *ps, const char **str, uint32 *len)
 			return fail_at(ps, "a control character in a string", s);
 		if (c >= 0x80)
 		{
-			n = utf8_sequence((const unsigned char *) s,
-							  (const unsigned char *) close);
+			n = pq_utf8_sequence((const uint8 *) s, close - s);
 			if (n == 0)
 				return fail_at(ps, "invalid UTF-8 in a string", s);
 			memcpy(o, s, n);
