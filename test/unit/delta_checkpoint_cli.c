@@ -19,47 +19,6 @@
 #include "table/delta/checkpoint.h"
 #include "table/delta/delta_log.h"
 
-static uint8 *
-read_file(const char *path, size_t *len)
-{
-	FILE	   *f = fopen(path, "rb");
-	uint8	   *data;
-	long		size;
-
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-		fseek(f, 0, SEEK_SET) != 0)
-	{
-		fprintf(stderr, "delta_checkpoint_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	/* exact size, so that ASan catches any read past the end */
-	data = malloc(size > 0 ? size : 1);
-	if (data == NULL || fread(data, 1, size, f) != (size_t) size)
-	{
-		fprintf(stderr, "delta_checkpoint_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	fclose(f);
-	*len = size;
-	return data;
-}
-
-static void
-print_error(void)
-{
-	char		state[6];
-	int			code = shim_last_sqlstate;
-	int			i;
-
-	for (i = 0; i < 5; i++)
-	{
-		state[i] = PGUNSIXBIT(code);
-		code >>= 6;
-	}
-	state[5] = '\0';
-	printf("ERROR %s %s\n", state, shim_last_message);
-}
-
 static int
 run(const uint8 *data, size_t len, bool replay)
 {
@@ -95,7 +54,7 @@ run(const uint8 *data, size_t len, bool replay)
 	}
 	PG_CATCH();
 	{
-		print_error();
+		ut_print_error();
 		status = 1;
 	}
 	PG_END_TRY();
@@ -116,7 +75,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: delta_checkpoint_cli [--replay] FILE\n");
 		return 2;
 	}
-	data = read_file(argv[argc - 1], &len);
+	data = ut_read_file(argv[argc - 1], &len);
 	status = run(data, len, replay);
 	free(data);
 	return status;

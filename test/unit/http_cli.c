@@ -63,7 +63,7 @@ print_string(const char *s)
 }
 
 static void
-print_result(const PqHttpRequest * r)
+print_result(const PqHttpRequest *r)
 {
 	uint8		md[SHA256_DIGEST_LENGTH];
 	const uint8 *data = r->dest ? r->dest : (const uint8 *) r->body.data;

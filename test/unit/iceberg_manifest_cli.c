@@ -22,47 +22,6 @@
 #include "unit_test.h"
 #include "table/iceberg/manifest.h"
 
-static uint8 *
-read_file(const char *path, size_t *len)
-{
-	FILE	   *f = fopen(path, "rb");
-	uint8	   *data;
-	long		size;
-
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-		fseek(f, 0, SEEK_SET) != 0)
-	{
-		fprintf(stderr, "iceberg_manifest_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	/* exact size, so that ASan catches any read past the end */
-	data = malloc(size > 0 ? size : 1);
-	if (data == NULL || fread(data, 1, size, f) != (size_t) size)
-	{
-		fprintf(stderr, "iceberg_manifest_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	fclose(f);
-	*len = size;
-	return data;
-}
-
-static void
-print_error(void)
-{
-	char		state[6];
-	int			code = shim_last_sqlstate;
-	int			i;
-
-	for (i = 0; i < 5; i++)
-	{
-		state[i] = PGUNSIXBIT(code);
-		code >>= 6;
-	}
-	state[5] = '\0';
-	printf("ERROR %s %s\n", state, shim_last_message);
-}
-
 static void
 put_string(const char *s)
 {
@@ -306,14 +265,14 @@ run(bool list, const char *path, const char *arg)
 {
 	volatile int status = 0;
 	size_t		len;
-	uint8	   *data = read_file(path, &len);
+	uint8	   *data = ut_read_file(path, &len);
 	uint8	   *ldata = NULL;
 
 	if (!list && arg != NULL)
 	{
 		size_t		llen;
 
-		ldata = read_file(arg, &llen);
+		ldata = ut_read_file(arg, &llen);
 		PG_TRY();
 		{
 			PqIcebergManifestFile *files;
@@ -343,7 +302,7 @@ run(bool list, const char *path, const char *arg)
 		}
 		PG_CATCH();
 		{
-			print_error();
+			ut_print_error();
 			status = 1;
 		}
 		PG_END_TRY();
@@ -384,7 +343,7 @@ run(bool list, const char *path, const char *arg)
 		}
 		PG_CATCH();
 		{
-			print_error();
+			ut_print_error();
 			status = 1;
 		}
 		PG_END_TRY();

@@ -22,47 +22,6 @@
 #include "table/iceberg/metadata.h"
 #include "unit_test.h"
 
-static char *
-read_file(const char *path, size_t *len)
-{
-	FILE	   *f = fopen(path, "rb");
-	char	   *data;
-	long		size;
-
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-		fseek(f, 0, SEEK_SET) != 0)
-	{
-		fprintf(stderr, "iceberg_metadata_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	/* exact size, so that ASan catches any read past the end */
-	data = malloc(size > 0 ? size : 1);
-	if (data == NULL || fread(data, 1, size, f) != (size_t) size)
-	{
-		fprintf(stderr, "iceberg_metadata_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	fclose(f);
-	*len = size;
-	return data;
-}
-
-static void
-print_error(void)
-{
-	char		state[6];
-	int			code = shim_last_sqlstate;
-	int			i;
-
-	for (i = 0; i < 5; i++)
-	{
-		state[i] = PGUNSIXBIT(code);
-		code >>= 6;
-	}
-	state[5] = '\0';
-	printf("ERROR %s %s\n", state, shim_last_message);
-}
-
 /* s as a JSON string (null for NULL); the parser left it valid UTF-8. */
 static void
 put_str(const char *s)
@@ -373,7 +332,7 @@ run(const char *data, size_t len)
 	}
 	PG_CATCH();
 	{
-		print_error();
+		ut_print_error();
 		status = 1;
 	}
 	PG_END_TRY();
@@ -393,7 +352,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: iceberg_metadata_cli FILE\n");
 		return 2;
 	}
-	data = read_file(argv[1], &len);
+	data = (char *) ut_read_file(argv[1], &len);
 	status = run(data, len);
 	free(data);
 	return status;

@@ -507,3 +507,43 @@ main(int argc, char **argv)
 	printf("unit: %d passed, %d failed\n", ut_passed, ut_failed);
 	return ut_failed == 0 ? 0 : 1;
 }
+
+uint8 *
+ut_read_file(const char *path, size_t *len)
+{
+	FILE	   *f = fopen(path, "rb");
+	uint8	   *data;
+	long		size;
+
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+		fseek(f, 0, SEEK_SET) != 0)
+	{
+		fprintf(stderr, "cannot read %s\n", path);
+		exit(2);
+	}
+	data = malloc(size > 0 ? size : 1);
+	if (data == NULL || fread(data, 1, size, f) != (size_t) size)
+	{
+		fprintf(stderr, "cannot read %s\n", path);
+		exit(2);
+	}
+	fclose(f);
+	*len = size;
+	return data;
+}
+
+void
+ut_print_error(void)
+{
+	char		state[6];
+	int			code = shim_last_sqlstate;
+	int			i;
+
+	for (i = 0; i < 5; i++)
+	{
+		state[i] = PGUNSIXBIT(code);
+		code >>= 6;
+	}
+	state[5] = '\0';
+	printf("ERROR %s %s\n", state, shim_last_message);
+}

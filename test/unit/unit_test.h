@@ -31,6 +31,14 @@ extern size_t shim_peak_above(size_t base);
  */
 extern void shim_run_reset_callbacks(void);
 
+/*
+ * For the CLIs: the whole file at path in an exact-size malloc'd buffer (so
+ * ASan catches any read past its end), exit 2 when it cannot be read; the
+ * last ERROR as "ERROR <SQLSTATE> <message>" on stdout.
+ */
+extern uint8 *ut_read_file(const char *path, size_t *len);
+extern void ut_print_error(void);
+
 /* Copy into an exact-size palloc'd buffer so ASan catches overreads. */
 extern uint8 *ut_exact_copy(const void *src, size_t len);
 

@@ -28,47 +28,6 @@
 #include "unit_test.h"
 #include "format/variant/variant.h"
 
-static uint8 *
-read_file(const char *path, size_t *len)
-{
-	FILE	   *f = fopen(path, "rb");
-	uint8	   *data;
-	long		size;
-
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-		fseek(f, 0, SEEK_SET) != 0)
-	{
-		fprintf(stderr, "variant_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	/* exact size, so that ASan catches any read past the end */
-	data = malloc(size > 0 ? size : 1);
-	if (data == NULL || fread(data, 1, size, f) != (size_t) size)
-	{
-		fprintf(stderr, "variant_cli: cannot read %s\n", path);
-		exit(2);
-	}
-	fclose(f);
-	*len = size;
-	return data;
-}
-
-static void
-print_error(void)
-{
-	char		state[6];
-	int			code = shim_last_sqlstate;
-	int			i;
-
-	for (i = 0; i < 5; i++)
-	{
-		state[i] = PGUNSIXBIT(code);
-		code >>= 6;
-	}
-	state[5] = '\0';
-	printf("ERROR %s %s\n", state, shim_last_message);
-}
-
 static void
 print_buffer(const PqBuffer *buf)
 {
@@ -93,7 +52,7 @@ print_binary(const uint8 *meta, size_t meta_len, const uint8 *value,
 	}
 	PG_CATCH();
 	{
-		print_error();
+		ut_print_error();
 	}
 	PG_END_TRY();
 	shim_free_all();
@@ -153,10 +112,10 @@ batch_u32(const uint8 *data, size_t len, size_t *pos)
 typedef struct Tokens
 {
 	char	   *p;
-} Tokens;
+}			Tokens;
 
 static char *
-next_token(Tokens *t)
+next_token(Tokens * t)
 {
 	char	   *start;
 
@@ -176,7 +135,7 @@ next_token(Tokens *t)
 }
 
 static long long
-next_int(Tokens *t)
+next_int(Tokens * t)
 {
 	return strtoll(next_token(t), NULL, 10);
 }
@@ -201,7 +160,7 @@ hex_bytes(const char *s, uint32 *len)
 }
 
 static PqSchemaNode *
-parse_node(Tokens *t, PqSchemaNode *parent)
+parse_node(Tokens * t, PqSchemaNode *parent)
 {
 	PqSchemaNode *n = palloc0(sizeof(PqSchemaNode));
 	uint32		name_len;
@@ -237,7 +196,7 @@ parse_node(Tokens *t, PqSchemaNode *parent)
 }
 
 static void
-parse_value(Tokens *t, const PqSchemaNode *node, PqValue *v)
+parse_value(Tokens * t, const PqSchemaNode *node, PqValue *v)
 {
 	char	   *kind = next_token(t);
 	int			i;
@@ -314,15 +273,16 @@ static void
 run_tree(const char *path)
 {
 	size_t		len;
-	char	   *text = (char *) read_file(path, &len);
+	char	   *text = (char *) ut_read_file(path, &len);
 	Tokens		t;
 	PqSchemaNode *root;
 	long long	rows;
 	long long	r;
 
 	text = realloc(text, len + 1);
-	text[len] = '\0';
+	text[		len] = '\0';
 	t.p = text;
+
 	root = parse_node(&t, NULL);
 	if (strcmp(next_token(&t), "rows") != 0)
 	{
@@ -347,7 +307,7 @@ run_tree(const char *path)
 		}
 		PG_CATCH();
 		{
-			print_error();
+			ut_print_error();
 		}
 		PG_END_TRY();
 	}
@@ -364,9 +324,9 @@ main(int argc, char **argv)
 	if (argc == 4 && strcmp(argv[1], "binary") == 0)
 	{
 		size_t		mlen;
-		uint8	   *meta = read_file(argv[2], &mlen);
+		uint8	   *meta = ut_read_file(argv[2], &mlen);
 
-		data = read_file(argv[3], &len);
+		data = ut_read_file(argv[3], &len);
 		print_binary(meta, mlen, data, len);
 		free(meta);
 		free(data);
@@ -375,7 +335,7 @@ main(int argc, char **argv)
 	{
 		size_t		mlen;
 
-		data = read_file(argv[2], &len);
+		data = ut_read_file(argv[2], &len);
 		mlen = metadata_length(data, len);
 		print_binary(data, mlen, data + mlen, len - mlen);
 		free(data);
@@ -384,7 +344,7 @@ main(int argc, char **argv)
 	{
 		size_t		pos = 0;
 
-		data = read_file(argv[2], &len);
+		data = ut_read_file(argv[2], &len);
 		while (pos < len)
 		{
 			uint32		mlen = batch_u32(data, len, &pos);

@@ -233,7 +233,7 @@ value(int c, int64 i, uint8 *buf, int *len)
 		case 11:
 			{
 				__int128	v = (__int128) (i - 6000) * INT64CONST(10000000000) *
-					INT64CONST(10000000000) + i * 7;
+				INT64CONST(10000000000) + i * 7;
 
 				if (i % 37 == 2)
 					return false;
@@ -475,10 +475,10 @@ typedef struct FileSpec
 	bool		statistics;
 	bool		page_index;
 	int			nrows;
-} FileSpec;
+}			FileSpec;
 
 static void
-write_file(const char *dir, const FileSpec *spec)
+write_file(const char *dir, const FileSpec * spec)
 {
 	char		path[4096];
 	PqSink		sink;
