@@ -206,7 +206,7 @@ EXTRA_CLEAN = $(UNIT_BIN) $(WRITER_CLI) test/unit/writer_cli_shim.o \
 	$(CREDS_CLI) test/unit/creds_cli_shim.o $(PG_BUILD_STAMP)
 
 # ---- libFuzzer targets (test/fuzz/, see docs/FUZZING.md): clang, ASan + UBSan ----
-FUZZ_TARGETS = thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint iceberg_metadata iceberg_manifest
+FUZZ_TARGETS = thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint iceberg_metadata iceberg_manifest iceberg_deletes
 FUZZ_BUILD = test/fuzz/build
 FUZZ_CC = clang
 FUZZ_CFLAGS = -std=gnu99 -g -O1 -fno-omit-frame-pointer \

@@ -24,6 +24,11 @@
 #                         default only of those whose Delta/dataset ratio is
 #                         over the 1.1x target)
 #   BENCH_KEEP=1          keep the work directory (the table, DuckDB's file)
+#   BENCH_DELTA_TIMING=0  write the Delta table but do not time it
+#   BENCH_ICEBERG=0       skip the Iceberg half (bench/iceberg.sh: the same
+#                         files as Iceberg tables, v2 position delete files
+#                         and v3 deletion vectors, timed the same way)
+#   BENCH_ICEBERG_WRITE_ONLY=1  write the Iceberg tables, do not time them
 #
 # 1. bench/gen_lineitem.mjs writes the rows (DuckDB, l_orderkey order); the
 #    heap table li_heap gets them with each row's file (file_no) and position
@@ -39,6 +44,8 @@
 # 3. bench/delta.mjs times the queries and prints the report; it exits 1 if a
 #    Delta answer differs from the heap's with the deleted rows removed
 #    (view li_live), or a dataset answer from the heap's with every row.
+# 4. bench/iceberg.sh: the same data files and deleted rows as Iceberg
+#    tables, the same report for them (see that script).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -116,5 +123,14 @@ echo "== writing the Delta table ($FILES files, $DELETE_PCT% of the rows deleted
 node bench/delta_data.mjs "$TABLE" "$FILES" "$DELETE_PCT" "$SEED"
 chmod -R a+rX "$TABLE"
 
-echo "== timing (progress on stderr)"
-node bench/delta.mjs run "$TABLE" "$RUNS" "$PLAN_RUNS" "${WORKERS[@]}"
+# a difference in one half does not stop the other; the exit status is the first failure's
+RC=0
+if [ "${BENCH_DELTA_TIMING:-1}" = 1 ]; then
+	echo "== timing (progress on stderr)"
+	node bench/delta.mjs run "$TABLE" "$RUNS" "$PLAN_RUNS" "${WORKERS[@]}" || RC=$?
+fi
+
+if [ "${BENCH_ICEBERG:-1}" = 1 ]; then
+	bash bench/iceberg.sh "$TABLE" "$WORK" || { ICEBERG_RC=$?; [ "$RC" != 0 ] || RC=$ICEBERG_RC; }
+fi
+exit "$RC"

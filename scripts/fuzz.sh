@@ -16,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 SECONDS_EACH=${1:-60}
 shift || true
-ALL=(thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint iceberg_metadata iceberg_manifest)
+ALL=(thrift file page assemble variant decrypt http json delta_log dv delta_checkpoint iceberg_metadata iceberg_manifest iceberg_deletes)
 TARGETS=("${@:-${ALL[@]}}")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=("${ALL[@]}")
 PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}

@@ -112,6 +112,18 @@
 #                a JS-written log with statistics, deletion vectors of every
 #                kind, a DuckDB-written checkpoint), read at every version,
 #                serial and parallel: rows equal the heap's; bad logs refused
+#   iceberg_generated  Iceberg tables (v2 and v3) written from heap tables
+#                (COPY TO and field-id files, JS-written manifests, position
+#                and equality deletes, deletion vectors in Puffin files,
+#                schema evolution, location_map), checked on their own (avsc,
+#                a reference reading, icebird), then read by snapshot id,
+#                timestamp, as_of and ref, serial and parallel: rows equal
+#                the heap's; file pruning by manifest bounds; bad metadata
+#                refused
+#   iceberg      Iceberg tables (../shared's Impala test tables, read in place):
+#                Impala's read queries (iceberg-*.test) translated to SQL, rows
+#                equal its RESULTS; SELECT * at every snapshot equal icebird's
+#                rows; tables with ORC/Avro data files refused (0A000)
 #   object_store foreign tables over s3:// (s3rver behind a SigV4-checking
 #                front), http:// and https:// (faults, a test CA): files,
 #                prefixes, globs, hive, parallel, aggregates, IMPORT, COPY
@@ -425,6 +437,9 @@ find "$COPY_OUT" -mindepth 1 -delete
 # The Delta tables the delta test writes (as the server's user).
 DELTA_DIR=/tmp/parquet_fdw_test/delta
 rm -rf "$DELTA_DIR" && mkdir -p "$DELTA_DIR" && chmod 777 "$DELTA_DIR"
+# The Iceberg tables the iceberg_generated stage writes (as the server's user too).
+ICEBERG_DIR=/tmp/parquet_fdw_test/iceberg
+rm -rf "$ICEBERG_DIR" && mkdir -p "$ICEBERG_DIR" && chmod 777 "$ICEBERG_DIR"
 # The key store of the encryption test (parquet_fdw.key_directory): the
 # server's user owns it, nobody else may enter it.
 KEY_DIR=/tmp/parquet_fdw_test/keys
@@ -585,7 +600,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets delta delta_s3 delta_generated delta_kernel object_store object_write copy_datasets hardening soak_concurrency differential interop
+	kms datasets delta delta_s3 delta_generated iceberg_generated delta_kernel iceberg object_store object_write copy_datasets hardening soak_concurrency differential interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -655,8 +670,13 @@ if [ $CLUSTER_OK = 1 ]; then
 	# Delta tables generated from a heap table (deletion vectors, versions,
 	# checkpoints, parallel plans): rows equal the heap's
 	run_js_stage delta_generated check_delta_generated.mjs
+	# Iceberg tables generated from heap tables (position and equality
+	# deletes, deletion vectors, snapshots, schema evolution): rows equal the heap's
+	run_js_stage iceberg_generated check_iceberg_generated.mjs
 	# ../shared's kernel-data tables against their log and files read in JS
 	run_js_stage delta_kernel check_delta_kernel.mjs
+	# Impala's Iceberg tables: its expected results, and icebird's rows
+	run_js_stage iceberg check_iceberg.mjs
 	run_js_stage object_store check_object_store.mjs --log "$PGFDW_CLUSTER_DIR/server.log" --aws-dir "$AWS_TEST_DIR"
 	run_js_stage object_write check_object_write.mjs
 	run_js_stage copy_datasets check_copy_datasets.mjs

@@ -73,7 +73,7 @@ LANGUAGE C VOLATILE;
 
 CREATE FUNCTION table_schema(location text, version bigint DEFAULT NULL,
     server name DEFAULT NULL,
-    OUT ordinal int, OUT column_name text, OUT delta_type text,
+    OUT ordinal int, OUT column_name text, OUT table_type text,
     OUT declared_type text, OUT physical_name text, OUT field_id bigint,
     OUT nullable boolean, OUT partition_column boolean)
 RETURNS SETOF record

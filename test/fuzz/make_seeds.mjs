@@ -13,6 +13,8 @@
 //   delta_log Delta Lake logs: a table's first commits joined by 0x00
 //   iceberg_metadata, iceberg_manifest  Iceberg metadata files, manifest
 //             lists and manifests as they are
+//   iceberg_deletes  the Parquet files of Iceberg tables (position and
+//             equality delete files first, then data files) as they are
 //   json      single lines of those logs, and their schemaString
 //   http      response header blocks, XML error bodies and listings as S3,
 //             GCS and Azure send them; STS, container and instance metadata
@@ -116,6 +118,8 @@ function fromDir(dir) {
   for (const name of fs.readdirSync(dir).sort()) {
     const p = path.join(dir, name);
     const st = fs.statSync(p);
+    if (st.isFile() && /\.parq(uet)?$/.test(name) && p.split(path.sep).includes('iceberg'))
+      icebergParquet.push(p);
     if (st.isDirectory()) {
       if (name === 'variant') fromVariant(p);
       else {
@@ -156,11 +160,17 @@ function fromVariant(dir) {
   }
 }
 
+// Iceberg tables' Parquet files, met by fromDir: delete files first (a
+// table's files name them "delete" or, for equality deletes, end in -00002)
+const icebergParquet = [];
 for (const input of inputs) {
   if (!fs.existsSync(input)) continue;
   if (fs.statSync(input).isDirectory()) fromDir(input);
   else fromFile(input);
 }
+const isDelete = (p) => /delete/.test(path.basename(p)) || /-0000[2-9]\.parquet$/.test(p);
+for (const p of [...icebergParquet.filter(isDelete), ...icebergParquet.filter((p) => !isDelete(p))])
+  seed('iceberg_deletes', fs.readFileSync(p));
 // level streams: shape, segment size, batch, skip, then per leaf a count and levels
 for (let shape = 0; shape < 7; shape++) {
   for (const s of [1, 3, 64]) {

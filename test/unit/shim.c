@@ -427,7 +427,8 @@ pg_re_throw(void)
 	suite_segment_select(), suite_row_ranges(), suite_error_location(), suite_url(), \
 	suite_response(), suite_s3_list(), suite_json_scan(), suite_ini(), \
 	suite_credential_answers(), suite_json_tree(), suite_deletion_vector(), \
-	suite_delta_log(), suite_iceberg_metadata(), suite_iceberg_manifest()
+	suite_delta_log(), suite_iceberg_metadata(), suite_iceberg_manifest(), \
+	suite_iceberg_values(), suite_iceberg_deletes()
 #endif
 
 uint8 *

@@ -131,5 +131,7 @@ extern void suite_deletion_vector(void);
 extern void suite_delta_log(void);
 extern void suite_iceberg_manifest(void);
 extern void suite_iceberg_metadata(void);
+extern void suite_iceberg_values(void);
+extern void suite_iceberg_deletes(void);
 
 #endif							/* UNIT_TEST_H */

@@ -28,6 +28,9 @@ typedef struct ColumnName
 {
 	char	   *name;			/* NULL until first asked for */
 	int			hint;			/* position last found at */
+	bool		by_id;			/* a table format's column matched by id */
+	int32		field_id;
+	char	  **names;			/* by_id: the names of files without ids */
 } ColumnName;
 
 typedef struct RelColumns
@@ -52,8 +55,12 @@ forget_relation(Datum arg, Oid relid)
 		if (relid != InvalidOid && rc->relid != relid)
 			continue;
 		for (i = 0; i < rc->ncols; i++)
+		{
 			if (rc->cols[i].name)
 				pfree(rc->cols[i].name);
+			if (rc->cols[i].names)
+				pfree(rc->cols[i].names);
+		}
 		if (rc->cols)
 			pfree(rc->cols);
 		hash_search(rel_columns, &rc->relid, HASH_REMOVE, NULL);
@@ -67,6 +74,9 @@ column_name(Oid relid, AttrNumber attnum)
 	RelColumns *rc;
 	bool		found;
 	char	   *name;
+	int32		id;
+	const char *const *names = NULL;
+	bool		by_id;
 
 	if (rel_columns == NULL)
 	{
@@ -86,6 +96,7 @@ column_name(Oid relid, AttrNumber attnum)
 	/* the catalog lookup may run invalidations: enter the entry after it */
 	name = MemoryContextStrdup(CacheMemoryContext,
 							   pqfdw_column_name(relid, attnum));
+	by_id = pqfdw_column_field_id(relid, attnum, &id, &names);
 	rc = hash_search(rel_columns, &relid, HASH_ENTER, &found);
 	if (!found)
 	{
@@ -107,6 +118,31 @@ column_name(Oid relid, AttrNumber attnum)
 		rc->ncols = n;
 	}
 	rc->cols[attnum - 1].name = name;
+	rc->cols[attnum - 1].by_id = by_id;
+	rc->cols[attnum - 1].field_id = by_id ? id : -1;
+	rc->cols[attnum - 1].names = NULL;
+	if (by_id && names != NULL)
+	{
+		int			n = 0;
+		Size		size;
+		char	  **copy;
+		char	   *p;
+		int			k;
+
+		size = sizeof(char *);
+		for (n = 0; names[n] != NULL; n++)
+			size += sizeof(char *) + strlen(names[n]) + 1;
+		copy = MemoryContextAlloc(CacheMemoryContext, size);
+		p = (char *) (copy + n + 1);
+		for (k = 0; k < n; k++)
+		{
+			copy[k] = p;
+			strcpy(p, names[k]);
+			p += strlen(names[k]) + 1;
+		}
+		copy[n] = NULL;
+		rc->cols[attnum - 1].names = copy;
+	}
 	return &rc->cols[attnum - 1];
 }
 
@@ -117,10 +153,46 @@ pqfdw_field_name(Oid relid, AttrNumber attnum)
 }
 
 PqSchemaNode *
+pqfdw_field_by_id(const PqSchema *schema, int32 id, const char *const *names,
+				  const char *name)
+{
+	PqSchemaNode *root = schema->root;
+	bool		has_ids = false;
+	int			i;
+
+	for (i = 0; i < root->n_children; i++)
+	{
+		const PqSchemaElement *e = root->children[i]->elem;
+
+		if (e != NULL && e->has_field_id)
+		{
+			has_ids = true;
+			if (e->field_id == id)
+				return root->children[i];
+		}
+	}
+	if (has_ids)
+		return NULL;
+	for (i = 0; names != NULL && names[i] != NULL; i++)
+	{
+		PqSchemaNode *node = pq_schema_child(root, names[i]);
+
+		if (node != NULL)
+			return node;
+	}
+	if (names != NULL || name == NULL)
+		return NULL;
+	return pq_schema_find_field(schema, name);
+}
+
+PqSchemaNode *
 pqfdw_find_column_opt(const PqFile *file, Oid relid, AttrNumber attnum)
 {
 	ColumnName *col = column_name(relid, attnum);
 
+	if (col->by_id)
+		return pqfdw_field_by_id(file->schema, col->field_id,
+								 (const char *const *) col->names, col->name);
 	return pq_schema_find_field_hinted(file->schema, col->name, &col->hint);
 }
 

@@ -42,6 +42,9 @@ static const PqfdwOption valid_options[] = {
 	{"location", ForeignTableRelationId},
 	{"version", ForeignTableRelationId},
 	{"timestamp", ForeignTableRelationId},
+	{"snapshot_id", ForeignTableRelationId},
+	{"ref", ForeignTableRelationId},
+	{"location_map", ForeignTableRelationId},
 	{"footer_key", ForeignTableRelationId},
 	{"column_keys", ForeignTableRelationId},
 	{"aad_prefix", ForeignTableRelationId},
@@ -97,6 +100,21 @@ version_option(DefElem *def)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value for option \"version\": \"%s\"", value),
 				 errhint("Give a table version: a whole number, 0 or more.")));
+	return v;
+}
+
+/* snapshot_id: an Iceberg snapshot id, any 64-bit integer but -1. */
+static int64
+snapshot_id_option(DefElem *def)
+{
+	char	   *value = defGetString(def);
+	int64		v;
+
+	if (!pqfdw_parse_int64(value, PG_INT64_MIN, PG_INT64_MAX, &v) || v == -1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for option \"snapshot_id\": \"%s\"", value),
+				 errhint("Give an Iceberg snapshot id: a whole number.")));
 	return v;
 }
 
@@ -326,6 +344,8 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	char	   *location = NULL;
 	PqfdwTableFormat format = PQFDW_FORMAT_PARQUET;
 	int			at_given = 0;
+	List	   *at_names = NIL;
+	char	   *location_map = NULL;
 	List	   *items;
 	List	   *local;
 	ListCell   *cell;
@@ -404,21 +424,29 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 		}
 		else if (strcmp(def->defname, "format") == 0)
 			format = pqfdw_table_format(defGetString(def));
-		else if (strcmp(def->defname, "version") == 0)
+		else if (strcmp(def->defname, "version") == 0 ||
+				 strcmp(def->defname, "snapshot_id") == 0 ||
+				 strcmp(def->defname, "ref") == 0 ||
+				 strcmp(def->defname, "timestamp") == 0)
 		{
-			(void) version_option(def);
+			if (strcmp(def->defname, "version") == 0)
+				(void) version_option(def);
+			else if (strcmp(def->defname, "snapshot_id") == 0)
+				(void) snapshot_id_option(def);
+			else if (strcmp(def->defname, "timestamp") == 0)
+				(void) timestamp_option("option \"timestamp\"", defGetString(def));
+			at_names = lappend(at_names, def->defname);
 			if (at_given++)
 				ereport(ERROR,
 						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("options version and timestamp cannot both be set")));
+						 errmsg("options %s and %s cannot both be set",
+								(char *) linitial(at_names), def->defname),
+						 errhint("Choose the table's version by one option.")));
 		}
-		else if (strcmp(def->defname, "timestamp") == 0)
+		else if (strcmp(def->defname, "location_map") == 0)
 		{
-			(void) timestamp_option("option \"timestamp\"", defGetString(def));
-			if (at_given++)
-				ereport(ERROR,
-						(errcode(ERRCODE_SYNTAX_ERROR),
-						 errmsg("options version and timestamp cannot both be set")));
+			location_map = defGetString(def);
+			(void) pqfdw_iceberg_parse_location_map(location_map);
 		}
 		else if (strcmp(def->defname, "footer_key") == 0)
 			pqfdw_check_key_id(defGetString(def), "footer_key");
@@ -442,22 +470,46 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	pqfdw_remote_check_options(options, catalog);
 	if (catalog == ForeignTableRelationId && format != PQFDW_FORMAT_PARQUET)
 	{
+		const char *fname = format == PQFDW_FORMAT_DELTA ? "delta" : "iceberg";
+		ListCell   *an;
+
 		if (location == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
 					 errmsg("location is required for foreign tables of format %s",
-							"delta")));
+							fname)));
 		if (filename != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
 					 errmsg("options filename and location cannot both be set"),
-					 errhint("A table of format delta reads the files its log names, under location.")));
+					 errhint("A table of format %s reads the files its %s names, under location.",
+							 fname, format == PQFDW_FORMAT_DELTA ? "log" : "metadata")));
+		foreach(an, at_names)
+		{
+			const char *n = lfirst(an);
+			bool		delta_only = strcmp(n, "version") == 0;
+			bool		iceberg_only = strcmp(n, "snapshot_id") == 0 ||
+			strcmp(n, "ref") == 0;
+
+			if ((delta_only && format != PQFDW_FORMAT_DELTA) ||
+				(iceberg_only && format != PQFDW_FORMAT_ICEBERG))
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("option %s does not apply to tables of format %s",
+								n, fname),
+						 errhint("Delta tables take version or timestamp; Iceberg tables snapshot_id, ref or timestamp.")));
+		}
+		if (location_map != NULL && format != PQFDW_FORMAT_ICEBERG)
+			ereport(ERROR,
+					(errcode(ERRCODE_SYNTAX_ERROR),
+					 errmsg("option location_map applies to tables of format iceberg only")));
 	}
-	else if (catalog == ForeignTableRelationId && (location != NULL || at_given))
+	else if (catalog == ForeignTableRelationId &&
+			 (location != NULL || at_given || location_map != NULL))
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("options location, version and timestamp need option format"),
-				 errhint("Set format 'delta' to read a Delta Lake table, or use option filename for Parquet files.")));
+				 errmsg("options location, version, snapshot_id, ref, timestamp and location_map need option format"),
+				 errhint("Set format 'delta' or 'iceberg' to read a Delta Lake or Iceberg table, or use option filename for Parquet files.")));
 	else if (catalog == ForeignTableRelationId && filename == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
@@ -535,6 +587,8 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	opts->at.version = -1;
 	opts->at.by_time = false;
 	opts->at.time = 0;
+	opts->at.ref = NULL;
+	opts->location_map = NULL;
 	opts->dirs_skipped = 0;
 	opts->parallel_workers = -1;
 	opts->sorted = NIL;
@@ -560,6 +614,12 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 		}
 		else if (strcmp(def->defname, "version") == 0)
 			opts->at.version = version_option(def);
+		else if (strcmp(def->defname, "snapshot_id") == 0)
+			opts->at.version = snapshot_id_option(def);
+		else if (strcmp(def->defname, "ref") == 0)
+			opts->at.ref = defGetString(def);
+		else if (strcmp(def->defname, "location_map") == 0)
+			opts->location_map = defGetString(def);
 		else if (strcmp(def->defname, "timestamp") == 0)
 		{
 			opts->at.by_time = true;
@@ -590,6 +650,7 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 		if (pqfdw_as_of != NULL && pqfdw_as_of[0] != '\0')
 		{
 			opts->at.version = -1;
+			opts->at.ref = NULL;
 			opts->at.by_time = true;
 			opts->at.time = timestamp_option("parquet_fdw.as_of", pqfdw_as_of);
 		}
@@ -602,15 +663,26 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	opts->paths = NIL;
 }
 
+void
+pqfdw_table_ref(const PqfdwTableOptions *opts, PqfdwTableRef *ref)
+{
+	ref->format = opts->format;
+	ref->location = opts->location;
+	ref->at = opts->at;
+	ref->remote = pqfdw_table_remote(opts);
+	ref->location_map = opts->location_map;
+}
+
 /* The data files of a table format's table, as of the current statement. */
 static void
 table_format_files(PqfdwTableOptions *opts)
 {
-	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
-														  &opts->at,
-														  pqfdw_table_remote(opts));
+	PqfdwTableRef ref;
+	const PqfdwTableSnapshot *snap;
 	int			i;
 
+	pqfdw_table_ref(opts, &ref);
+	snap = pqfdw_table_snapshot(&ref);
 	opts->paths = NIL;
 	for (i = 0; i < snap->nfiles; i++)
 		opts->paths = lappend(opts->paths, pstrdup(snap->paths[i]));
@@ -684,14 +756,30 @@ pqfdw_column_name(Oid relid, AttrNumber attnum)
 	pqfdw_get_table_options_as(relid, InvalidOid, &opts);
 	if (opts.format != PQFDW_FORMAT_PARQUET)
 	{
-		const char *physical =
-		pqfdw_snapshot_field_name(pqfdw_delta_snapshot(opts.location,
-													   &opts.at,
-													   pqfdw_table_remote(&opts)),
-								  name);
+		PqfdwTableRef ref;
+		const char *physical;
+
+		pqfdw_table_ref(&opts, &ref);
+		physical = pqfdw_snapshot_field_name(pqfdw_table_snapshot(&ref), name);
 
 		if (physical != NULL)
 			return pstrdup(physical);
 	}
 	return name;
+}
+
+bool
+pqfdw_column_field_id(Oid relid, AttrNumber attnum, int32 *id,
+					  const char *const **names)
+{
+	PqfdwTableOptions opts;
+	PqfdwTableRef ref;
+
+	pqfdw_get_table_options_as(relid, InvalidOid, &opts);
+	if (opts.format == PQFDW_FORMAT_PARQUET)
+		return false;
+	pqfdw_table_ref(&opts, &ref);
+	return pqfdw_snapshot_field_id(pqfdw_table_snapshot(&ref),
+								   pqfdw_column_declared_name(relid, attnum),
+								   id, names);
 }

@@ -29,8 +29,9 @@ typedef struct PqfdwTableOptions
 {
 	PqfdwTableFormat format;	/* option format */
 	char	   *location;		/* a table format's table (option location) */
-	PqfdwTableVersion at;		/* options version, timestamp; GUC
-								 * parquet_fdw.as_of */
+	PqfdwTableVersion at;		/* options version, snapshot_id, ref,
+								 * timestamp; GUC parquet_fdw.as_of */
+	char	   *location_map;	/* Iceberg: option location_map, or NULL */
 	char	   *filename;		/* the option as given (a table format's: its
 								 * location) */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
@@ -94,6 +95,9 @@ pqfdw_table_remote(const PqfdwTableOptions *opts)
 		&opts->access.remote : NULL;
 }
 
+/* The table format's table options name (strings point into opts). */
+extern void pqfdw_table_ref(const PqfdwTableOptions *opts, PqfdwTableRef *ref);
+
 /* The kms_command option of a server, or NULL. */
 extern const char *pqfdw_server_kms_command(ForeignServer *server);
 
@@ -115,6 +119,14 @@ extern bool pqfdw_key_option(DefElem *def, PqfdwKeyOptions *ko);
 extern bool pqfdw_parse_int64(const char *s, int64 min, int64 max,
 							  int64 *value);
 extern char *pqfdw_column_name(Oid relid, AttrNumber attnum);
+
+/*
+ * Whether a column of a table format's table is matched by field id
+ * (Iceberg; Delta under id column mapping): its id, and the names files
+ * without ids give it (NULL-terminated, or NULL: its name).
+ */
+extern bool pqfdw_column_field_id(Oid relid, AttrNumber attnum, int32 *id,
+								  const char *const **names);
 
 /* The name a column is declared to read: option column_name, or its own. */
 extern char *pqfdw_column_declared_name(Oid relid, AttrNumber attnum);

@@ -133,12 +133,12 @@ set_kinds(PqfdwDataset *ds, TupleDesc tupdesc, const PqfdwTableOptions *opts)
 static void
 table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 {
-	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
-														  &opts->at,
-														  pqfdw_table_remote(opts));
+	const PqfdwTableSnapshot *snap;
 	int			f;
 	int			k;
 
+	pqfdw_table_ref(opts, &ds->ref);
+	snap = pqfdw_table_snapshot(&ds->ref);
 	ds->location = pstrdup(snap->location);
 	if (pqfdw_table_remote(opts) != NULL)
 	{
@@ -148,11 +148,33 @@ table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 		ds->remote = r;
 	}
 	ds->at = opts->at;
+	if (ds->at.ref != NULL)
+		ds->at.ref = pstrdup(ds->at.ref);
+	ds->ref.location = ds->location;
+	ds->ref.at = ds->at;
+	ds->ref.remote = ds->remote;
+	if (ds->ref.location_map != NULL)
+		ds->ref.location_map = pstrdup(ds->ref.location_map);
+	pqfdw_access_local(&ds->access, NULL);
+	ds->access.remote = opts->access.remote;
 	ds->version = snap->version;
 	if (snap->nested_mapped)
 	{
 		ds->schema_string = pstrdup(snap->schema_string);
 		ds->mapping = snap->mapping;
+	}
+	if (snap->ice_schema != NULL)
+	{
+		const PqIcebergSchema *is = snap->ice_schema;
+
+		ds->variant_ids = palloc(sizeof(int32) * Max(is->nfields, 1));
+		ds->variant_names = palloc(sizeof(char *) * Max(is->nfields, 1));
+		for (k = 0; k < is->nfields; k++)
+			if (strcmp(is->fields[k].type, "variant") == 0)
+			{
+				ds->variant_ids[ds->nvariant] = is->fields[k].id;
+				ds->variant_names[ds->nvariant++] = pstrdup(is->fields[k].name);
+			}
 	}
 	ds->nkeys = snap->nkeys;
 	ds->keys = palloc(sizeof(char *) * Max(ds->nkeys, 1));
@@ -167,12 +189,22 @@ table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 		if (i < 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("data file \"%s\" is no longer part of Delta table \"%s\"",
-							ds->paths[f], snap->location),
+					 errmsg("data file \"%s\" is no longer part of %s table \"%s\"",
+							ds->paths[f], pqfdw_table_format_name(snap->format),
+							snap->location),
 					 errhint("Run the statement again.")));
 		for (k = 0; k < ds->nkeys; k++)
 			ds->raw[f * ds->nkeys + k] =
 				(v = pqfdw_snapshot_partition_value(snap, i, k)) ? pstrdup(v) : NULL;
+		if (snap->ice != NULL && snap->ice[i]->ndeletes > 0)
+		{
+			if (ds->ice_deletes == NULL)
+			{
+				ds->ice_deletes = palloc0(sizeof(bool) * ds->nfiles);
+				ds->deleted = palloc0(sizeof(PqDeletedRows *) * ds->nfiles);
+			}
+			ds->ice_deletes[f] = true;
+		}
 		if (snap->files[i]->has_dv)
 		{
 			PqDeltaDv  *dv = palloc(sizeof(PqDeltaDv));
@@ -180,7 +212,8 @@ table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 			if (ds->dv == NULL)
 			{
 				ds->dv = palloc0(sizeof(PqDeltaDv *) * ds->nfiles);
-				ds->deleted = palloc0(sizeof(PqDeletedRows *) * ds->nfiles);
+				if (ds->deleted == NULL)
+					ds->deleted = palloc0(sizeof(PqDeletedRows *) * ds->nfiles);
 			}
 			*dv = snap->files[i]->dv;
 			dv->path_or_inline = pstrdup(dv->path_or_inline);
@@ -198,9 +231,7 @@ static void
 check_table_columns(PqfdwDataset *ds, TupleDesc tupdesc,
 					const PqfdwTableOptions *opts)
 {
-	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(opts->location,
-														  &opts->at,
-														  pqfdw_table_remote(opts));
+	const PqfdwTableSnapshot *snap = pqfdw_table_snapshot(&ds->ref);
 	int			i;
 
 	for (i = 0; i < ds->natts; i++)
@@ -214,10 +245,52 @@ check_table_columns(PqfdwDataset *ds, TupleDesc tupdesc,
 		if (pqfdw_snapshot_field_name(snap, name) == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_COLUMN),
-					 errmsg("column \"%s\" of foreign table \"%s\" is not a column of Delta table \"%s\"",
-							name, get_rel_name(ds->relid), snap->location),
+					 errmsg("column \"%s\" of foreign table \"%s\" is not a column of %s table \"%s\"",
+							name, get_rel_name(ds->relid),
+							pqfdw_table_format_name(snap->format),
+							snap->location),
 					 errhint("parquet_fdw.table_schema() lists the table's columns.")));
 	}
+}
+
+/* Whether top-level node is the Iceberg variant column ds knows it as. */
+static bool
+iceberg_variant(const PqfdwDataset *ds, const PqSchemaNode *node)
+{
+	int			i;
+
+	if (node->is_leaf || node->logical.id != PQ_LT_NONE ||
+		node->n_children != 2 ||
+		pq_schema_child(node, "metadata") == NULL ||
+		pq_schema_child(node, "value") == NULL)
+		return false;
+	for (i = 0; i < ds->nvariant; i++)
+		if (node->elem && node->elem->has_field_id ?
+			node->elem->field_id == ds->variant_ids[i] :
+			strcmp(node->name, ds->variant_names[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Iceberg's variant columns as writers leave them (Trino): a group of
+ * metadata and value without the VARIANT annotation; the table's schema
+ * says what they are, and a copy of the file's schema says it too.
+ */
+static PqSchema *
+iceberg_variants(PqfdwDataset *ds, PqSchema *schema)
+{
+	PqSchema   *copy = NULL;
+	int			i;
+
+	for (i = 0; i < schema->root->n_children; i++)
+		if (iceberg_variant(ds, schema->root->children[i]))
+		{
+			if (copy == NULL)
+				copy = pq_schema_copy(schema);
+			copy->root->children[i]->logical.id = PQ_LT_VARIANT;
+		}
+	return copy ? copy : schema;
 }
 
 PqSchema *
@@ -225,6 +298,8 @@ pqfdw_dataset_file_schema(PqfdwDataset *ds, PqSchema *schema)
 {
 	PqSchema   *copy;
 
+	if (ds != NULL && ds->nvariant > 0)
+		return iceberg_variants(ds, schema);
 	if (ds == NULL || ds->schema_string == NULL)
 		return schema;
 	if (ds->logical == NULL)
@@ -249,6 +324,12 @@ pqfdw_dataset_file_schema(PqfdwDataset *ds, PqSchema *schema)
 const PqDeletedRows *
 pqfdw_dataset_deleted_rows(PqfdwDataset *ds, int file)
 {
+	if (ds != NULL && ds->ice_deletes != NULL && ds->ice_deletes[file])
+	{
+		if (ds->deleted[file] == NULL)
+			ds->deleted[file] = pqfdw_iceberg_deleted_rows(ds, file);
+		return ds->deleted[file];
+	}
 	if (ds == NULL || ds->dv == NULL || ds->dv[file] == NULL)
 		return NULL;
 	if (ds->deleted[file] == NULL)
@@ -256,6 +337,69 @@ pqfdw_dataset_deleted_rows(PqfdwDataset *ds, int file)
 													 ds->dv[file],
 													 ds->paths[file], ds->cxt);
 	return ds->deleted[file];
+}
+
+void
+pqfdw_dataset_check_size(PqfdwDataset *ds, int file, int64 size)
+{
+	const PqfdwTableSnapshot *snap;
+	int			i;
+
+	if (ds == NULL || ds->ref.format != PQFDW_FORMAT_ICEBERG)
+		return;
+	snap = pqfdw_table_snapshot(&ds->ref);
+	i = pqfdw_snapshot_file(snap, ds->paths[file]);
+	if (i >= 0 && snap->ice[i]->df->file_size_in_bytes != size)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("data file \"%s\" of Iceberg table \"%s\" is " INT64_FORMAT " bytes long, not " INT64_FORMAT " as its manifest says",
+						ds->paths[file], snap->location, size,
+						snap->ice[i]->df->file_size_in_bytes),
+				 errhint("The file was replaced after the table's snapshot was written.")));
+}
+
+bool
+pqfdw_dataset_missing_value(PqfdwDataset *ds, int file, AttrNumber attnum,
+							Datum *value)
+{
+	int			att = attnum - 1;
+	const PqfdwTableSnapshot *snap;
+	const char *text;
+	int			i;
+	MemoryContext old;
+
+	*value = (Datum) 0;
+	if (ds == NULL || ds->ref.format != PQFDW_FORMAT_ICEBERG)
+		return true;
+	if (ds->memo_file[att] == file)
+	{
+		*value = ds->memo_value[att];
+		return ds->memo_null[att];
+	}
+	snap = pqfdw_table_snapshot(&ds->ref);
+	i = pqfdw_snapshot_file(snap, ds->paths[file]);
+	text = i < 0 ? NULL :
+	pqfdw_snapshot_missing_value(snap, i,
+								 pqfdw_column_declared_name(ds->relid, attnum));
+
+	ds->memo_file[att] = file;
+	ds->memo_null[att] = text == NULL;
+
+	ds->memo_value[att] = (Datum) 0;
+	if (text !=NULL)
+	{
+		Oid			infunc;
+		Oid			ioparam;
+
+		old = MemoryContextSwitchTo(ds->cxt);
+		getTypeInputInfo(ds->att_type[att], &infunc, &ioparam);
+		ds->memo_value[att] = OidInputFunctionCall(infunc, (char *) text,
+												   ioparam,
+												   ds->att_typmod[att]);
+		MemoryContextSwitchTo(old);
+	}
+	*value = ds->memo_value[att];
+	return ds->memo_null[att];
 }
 
 PqfdwDataset *
@@ -307,8 +451,14 @@ pqfdw_dataset_create(Oid relid, TupleDesc tupdesc, List *paths,
 	ds->memo_file = palloc(sizeof(int) * Max(ds->natts, 1));
 	ds->memo_value = palloc0(sizeof(Datum) * Max(ds->natts, 1));
 	ds->memo_null = palloc0(sizeof(bool) * Max(ds->natts, 1));
+	ds->att_type = palloc(sizeof(Oid) * Max(ds->natts, 1));
+	ds->att_typmod = palloc(sizeof(int32) * Max(ds->natts, 1));
 	for (i = 0; i < ds->natts; i++)
+	{
 		ds->memo_file[i] = -1;
+		ds->att_type[i] = TupleDescAttr(tupdesc, i)->atttypid;
+		ds->att_typmod[i] = TupleDescAttr(tupdesc, i)->atttypmod;
+	}
 	if (OidIsValid(relid))
 		set_kinds(ds, tupdesc, opts);
 	if (OidIsValid(relid) && ds->location != NULL)

@@ -55,8 +55,11 @@ typedef struct PqfdwDataset
 	const PqfdwRemoteId *remote;	/* how location is reached (NULL: a
 									 * directory) */
 	PqfdwTableVersion at;		/* the snapshot's, for its statistics */
+	PqfdwTableRef ref;			/* the table: format, location, at, ... */
+	PqfdwAccess access;			/* how its delete files are reached */
 	int64		version;		/* the version read */
 	PqDeltaDv **dv;
+	bool	   *ice_deletes;	/* Iceberg: files with deletes */
 	PqDeletedRows **deleted;
 
 	/*
@@ -66,11 +69,17 @@ typedef struct PqfdwDataset
 	char	   *schema_string;
 	PqDeltaMapping mapping;
 	PqDeltaSchema *logical;
+	/* Iceberg variant columns: their ids and names (files may not annotate) */
+	int			nvariant;
+	int32	   *variant_ids;
+	char	  **variant_names;
 
 	/* typed values of partition columns: input functions, last value */
 	FmgrInfo   *in_func;		/* by attnum - 1 */
 	Oid		   *in_ioparam;
 	int32	   *in_typmod;
+	Oid		   *att_type;		/* by attnum - 1 */
+	int32	   *att_typmod;
 	int		   *memo_file;		/* file of memo_value, -1: none */
 	Datum	   *memo_value;
 	bool	   *memo_null;
@@ -151,12 +160,29 @@ extern const PqDeletedRows *pqfdw_dataset_deleted_rows(PqfdwDataset *ds,
  */
 extern PqSchema *pqfdw_dataset_file_schema(PqfdwDataset *ds, PqSchema *schema);
 
+/*
+ * ERROR when file is not as long as its Iceberg manifest says: the file
+ * was replaced, and its rows and positions are not the table's.
+ */
+extern void pqfdw_dataset_check_size(PqfdwDataset *ds, int file, int64 size);
+
 /* Whether some file of ds has deleted rows (footers overcount them). */
 static inline bool
 pqfdw_dataset_has_deletes(const PqfdwDataset *ds)
 {
-	return ds != NULL && ds->dv != NULL;
+	return ds != NULL && (ds->dv != NULL || ds->ice_deletes != NULL);
 }
+
+/*
+ * The value of field attnum in file when the file lacks the field: NULL
+ * but for an Iceberg column's initial-default or identity partition value
+ * (*value in ds->cxt); returns whether it is NULL.
+ */
+extern bool pqfdw_dataset_missing_value(PqfdwDataset *ds, int file,
+										AttrNumber attnum, Datum *value);
+
+/* iceberg_deletes.c: the rows of file its Iceberg table deleted; NULL. */
+extern PqDeletedRows *pqfdw_iceberg_deleted_rows(PqfdwDataset *ds, int file);
 
 /* Whether some Var of relid in node is a virtual column of ds. */
 extern bool pqfdw_dataset_uses_virtual(const PqfdwDataset *ds, Node *node,

@@ -23,6 +23,23 @@
 #include "storage/fd.h"
 #include "utils/builtins.h"
 
+const char *
+pqfdw_ddl_type(const char *const(*map)[2], int n, const char *t)
+{
+	int			i;
+	int			p,
+				s;
+	char		rest;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(t, map[i][0]) == 0)
+			return map[i][1];
+	if (sscanf(t, "decimal(%d,%d)%c", &p, &s, &rest) == 2 &&
+		p >= 1 && p <= 38 && s >= 0 && s <= p)
+		return psprintf("numeric(%d,%d)", p, s);
+	return NULL;
+}
+
 /* A primitive Delta type's PostgreSQL type, or NULL when not one. */
 static const char *
 primitive_type(const char *t)
@@ -41,18 +58,8 @@ primitive_type(const char *t)
 		{"timestamp", "timestamp with time zone"},
 		{"timestamp_ntz", "timestamp without time zone"},
 	};
-	int			i;
-	int			p,
-				s;
-	char		rest;
 
-	for (i = 0; i < (int) lengthof(map); i++)
-		if (strcmp(t, map[i][0]) == 0)
-			return map[i][1];
-	if (sscanf(t, "decimal(%d,%d)%c", &p, &s, &rest) == 2 &&
-		p >= 1 && p <= 38 && s >= 0 && s <= p)
-		return psprintf("numeric(%d,%d)", p, s);
-	return NULL;
+	return pqfdw_ddl_type(map, lengthof(map), t);
 }
 
 const char *

@@ -12,6 +12,13 @@
 #include "fdw/remote/remote.h"
 #include "table/common/json_tree.h"
 
+/*
+ * The PostgreSQL type of a table format's primitive type t: map's second
+ * column where its first is t, numeric(p,s) for "decimal(p,s)"; NULL.
+ */
+extern const char *pqfdw_ddl_type(const char *const(*map)[2], int n,
+								  const char *t);
+
 /* The PostgreSQL type (SQL text) a column of Delta type type reads as. */
 extern const char *pqfdw_delta_column_type(const PqJv *type);
 

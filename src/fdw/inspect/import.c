@@ -20,6 +20,7 @@
 #include "fdw/convert/nested.h"
 #include "fdw/dataset/dataset.h"
 #include "fdw/inspect/delta_ddl.h"
+#include "fdw/inspect/iceberg_ddl.h"
 #include "fdw/inspect/import.h"
 #include "fdw/keys/keys.h"
 #include "foreign/foreign.h"
@@ -236,7 +237,22 @@ import_table(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 }
 
 /*
- * The Delta tables directly below dir, each a table named after its
+ * The CREATE FOREIGN TABLE statement of the Delta or Iceberg table at
+ * location; NULL when it is neither.
+ */
+static char *
+table_format_create(const char *name, const char *server,
+					const char *location, const PqfdwRemoteId *remote)
+{
+	if (pqfdw_is_delta_table(location, remote))
+		return pqfdw_delta_create_table(name, server, location, remote);
+	if (pqfdw_is_iceberg_table(location, remote))
+		return pqfdw_iceberg_create_table(name, server, location, remote);
+	return NULL;
+}
+
+/*
+ * The Delta (and, in a directory, Iceberg) tables directly below dir, each a table named after its
  * directory (prefix); their data files are left out of files.
  */
 static List *
@@ -245,8 +261,11 @@ import_delta_tables(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 					List **files, List *commands)
 {
 	ListCell   *lc;
+	List	   *tables = pqfdw_delta_tables_below(dir, remote);
 
-	foreach(lc, pqfdw_delta_tables_below(dir, remote))
+	if (remote == NULL)
+		tables = list_concat(tables, pqfdw_iceberg_tables_below(dir));
+	foreach(lc, tables)
 	{
 		const char *sub = lfirst(lc);
 		size_t		len = strlen(sub);
@@ -255,9 +274,9 @@ import_delta_tables(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 
 		if (table_wanted(stmt, table_name_for_path(sub)))
 			commands = lappend(commands,
-							   pqfdw_delta_create_table(table_name_for_path(sub),
-														server->servername,
-														sub, remote));
+							   table_format_create(table_name_for_path(sub),
+												   server->servername, sub,
+												   remote));
 		foreach(fc, *files)
 			if (strncmp(lfirst(fc), sub, len) != 0 ||
 				((char *) lfirst(fc))[len] != '/')
@@ -282,6 +301,7 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	PqfdwAccess access;
 	const PqfdwRemoteId *remote;
 	char	   *dir = stmt->remote_schema;
+	char	   *location;
 
 	foreach(lc, stmt->options)
 	{
@@ -317,19 +337,16 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 
 	}
 
-	/* the directory is a Delta table: one table */
+	/* the directory is a Delta or Iceberg table: one table */
 	remote = pq_url_is_remote(dir) ? &access.remote : NULL;
-	if (pqfdw_is_delta_table(remote ? pnstrdup(dir, strlen(dir) - 1) : dir,
-							 remote))
-	{
-		char	   *location = remote ? pnstrdup(dir, strlen(dir) - 1) : dir;
-
+	location = remote ? pnstrdup(dir, strlen(dir) - 1) : dir;
+	if (pqfdw_is_delta_table(location, remote) ||
+		pqfdw_is_iceberg_table(location, remote))
 		return table_wanted(stmt, table_name_for_path(location)) ?
-			list_make1(pqfdw_delta_create_table(table_name_for_path(location),
-												server->servername, location,
-												remote)) :
+			list_make1(table_format_create(table_name_for_path(location),
+										   server->servername, location,
+										   remote)) :
 			NIL;
-	}
 	files = pqfdw_expand_paths(dir, &access.remote);
 	commands = import_delta_tables(stmt, server, dir, remote, &files, commands);
 
@@ -413,21 +430,22 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 		access.remote.serverid = GetForeignServerByName(server, false)->serverid;
 		access.remote.userid = GetUserId();
 	}
-	/* a Delta table's directory (prefix): its log's schema */
+	/* a Delta or Iceberg table's directory (prefix): its schema */
 	if (list_length(pqfdw_split_paths(filename)) == 1)
 	{
 		const PqfdwRemoteId *remote = local == NIL ? &access.remote : NULL;
 		char	   *location = pstrdup(filename);
+		const char *name;
+		char	   *sql;
 
 		while (strlen(location) > 1 && location[strlen(location) - 1] == '/')
 			location[strlen(location) - 1] = '\0';
-		if (pqfdw_is_delta_table(location, remote))
-			PG_RETURN_TEXT_P(cstring_to_text(pqfdw_delta_create_table(PG_ARGISNULL(1) ?
-																	  table_name_for_path(location) :
-																	  text_to_cstring(PG_GETARG_TEXT_PP(1)),
-																	  server,
-																	  location,
-																	  remote)));
+		name = PG_ARGISNULL(1) ? table_name_for_path(location) :
+			text_to_cstring(PG_GETARG_TEXT_PP(1));
+
+		sql = table_format_create(name, server, location, remote);
+		if (sql != NULL)
+			PG_RETURN_TEXT_P(cstring_to_text(sql));
 	}
 
 	paths = pqfdw_expand_paths(filename, &access.remote);

@@ -14,6 +14,7 @@
 
 #include "fdw/common/table_options.h"
 #include "fdw/inspect/delta_ddl.h"
+#include "fdw/inspect/iceberg_ddl.h"
 #include "fdw/table/table_snapshot.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -80,6 +81,20 @@ table_snapshot(FunctionCallInfo fcinfo)
 	const PqfdwRemoteId *remote;
 	char	   *location = table_location(fcinfo, 2, &remote);
 
+	/* an Iceberg table: argument 1 is a snapshot id */
+	if (pqfdw_is_iceberg_table(location, remote))
+	{
+		PqfdwTableRef ref;
+
+		memset(&ref, 0, sizeof(ref));
+		ref.format = PQFDW_FORMAT_ICEBERG;
+		ref.location = location;
+		ref.at = at;
+		ref.remote = remote;
+		if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
+			ref.at.version = PG_GETARG_INT64(1);
+		return pqfdw_table_snapshot(&ref);
+	}
 	if (PG_NARGS() > 1 && !PG_ARGISNULL(1))
 	{
 		at.version = PG_GETARG_INT64(1);
@@ -100,16 +115,44 @@ ms_timestamptz(int64 ms)
 								SECS_PER_DAY * 1000) * 1000);
 }
 
+/* An Iceberg table's snapshots, oldest first: id, time, operation. */
+static void
+iceberg_versions(FunctionCallInfo fcinfo, const PqfdwTableSnapshot *snap)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const PqIcebergMetadata *md = snap->ice_md;
+	int			i;
+
+	for (i = 0; i < md->nsnapshots; i++)
+	{
+		const PqIcebergSnapshot *sn = &md->snapshots[i];
+		Datum		values[3];
+		bool		nulls[3] = {false, false, false};
+
+		values[0] = Int64GetDatum(sn->snapshot_id);
+		values[1] = ms_timestamptz(sn->timestamp_ms);
+		nulls[2] = sn->operation == NULL;
+		values[2] = nulls[2] ? (Datum) 0 : CStringGetTextDatum(sn->operation);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
 Datum
 parquet_fdw_table_versions(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	const PqfdwRemoteId *remote;
 	char	   *location = table_location(fcinfo, 1, &remote);
-	List	   *versions = pqfdw_delta_versions(location, remote);
+	List	   *versions;
 	ListCell   *lc;
 
 	InitMaterializedSRF(fcinfo, 0);
+	if (pqfdw_is_iceberg_table(location, remote))
+	{
+		iceberg_versions(fcinfo, table_snapshot(fcinfo));
+		return (Datum) 0;
+	}
+	versions = pqfdw_delta_versions(location, remote);
 	foreach(lc, versions)
 	{
 		PqfdwDeltaVersion *v = lfirst(lc);
@@ -134,6 +177,69 @@ jsonb_of(const char *json, bool *isnull)
 	return json ? DirectFunctionCall1(jsonb_in, CStringGetDatum(json)) : 0;
 }
 
+/* {"key": "value", ...} as jsonb: partition values (NULL values as null) */
+static Datum
+jsonb_object_of(int n, char *const *keys, char *const *values, bool *isnull)
+{
+	StringInfoData buf;
+	int			k;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (k = 0; k < n; k++)
+	{
+		escape_json(&buf, keys[k]);
+		appendStringInfoString(&buf, ": ");
+		if (values[k])
+			escape_json(&buf, values[k]);
+		else
+			appendStringInfoString(&buf, "null");
+		if (k + 1 < n)
+			appendStringInfoString(&buf, ", ");
+	}
+	appendStringInfoChar(&buf, '}');
+	return jsonb_of(buf.data, isnull);
+}
+
+/*
+ * An Iceberg table's data files: identity partition values by column
+ * name, record counts; deleted rows are known only once read (NULL), and
+ * bounds are binary (not shown).
+ */
+static void
+iceberg_files(FunctionCallInfo fcinfo, const PqfdwTableSnapshot *snap)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			i;
+
+	for (i = 0; i < snap->nfiles; i++)
+	{
+		const PqfdwIcebergFile *f = snap->ice[i];
+		Datum		values[6];
+		bool		nulls[6] = {false, false, false, false, true, true};
+		char	  **names;
+		int			k;
+
+		values[0] = CStringGetTextDatum(snap->paths[i]);
+		values[1] = Int64GetDatum(f->df->file_size_in_bytes);
+		names = palloc(sizeof(char *) * Max(f->nidentity, 1));
+		for (k = 0; k < f->nidentity; k++)
+		{
+			int			j;
+
+			names[k] = "?";
+			for (j = 0; j < snap->ice_schema->nfields; j++)
+				if (snap->ice_schema->fields[j].id == f->identity_ids[k])
+					names[k] = snap->ice_schema->fields[j].name;
+		}
+		values[2] = jsonb_object_of(f->nidentity, names, f->identity_text,
+									&nulls[2]);
+		values[3] = Int64GetDatum(f->df->record_count);
+		values[4] = values[5] = (Datum) 0;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
 Datum
 parquet_fdw_table_files(PG_FUNCTION_ARGS)
 {
@@ -142,33 +248,22 @@ parquet_fdw_table_files(PG_FUNCTION_ARGS)
 	int			i;
 
 	InitMaterializedSRF(fcinfo, 0);
+	if (snap->ice != NULL)
+	{
+		iceberg_files(fcinfo, snap);
+		return (Datum) 0;
+	}
 	for (i = 0; i < snap->nfiles; i++)
 	{
 		const PqDeltaFile *f = snap->files[i];
 		Datum		values[6];
 		bool		nulls[6] = {false};
-		StringInfoData pv;
 		PqDeltaStats st;
 		const char *why;
-		int			k;
 
 		values[0] = CStringGetTextDatum(snap->paths[i]);
 		values[1] = Int64GetDatum(f->size);
-		initStringInfo(&pv);
-		appendStringInfoChar(&pv, '{');
-		for (k = 0; k < f->npv; k++)
-		{
-			escape_json(&pv, f->pv_keys[k]);
-			appendStringInfoString(&pv, ": ");
-			if (f->pv_values[k])
-				escape_json(&pv, f->pv_values[k]);
-			else
-				appendStringInfoString(&pv, "null");
-			if (k + 1 < f->npv)
-				appendStringInfoString(&pv, ", ");
-		}
-		appendStringInfoChar(&pv, '}');
-		values[2] = jsonb_of(pv.data, &nulls[2]);
+		values[2] = jsonb_object_of(f->npv, f->pv_keys, f->pv_values, &nulls[2]);
 		nulls[3] = f->stats == NULL ||
 			!pq_delta_stats_parse(f->stats, &st, &why) || st.num_records < 0;
 		values[3] = nulls[3] ? (Datum) 0 : Int64GetDatum(st.num_records);
@@ -180,6 +275,39 @@ parquet_fdw_table_files(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/* An Iceberg table's columns; partition: the default spec's identity ones. */
+static void
+iceberg_schema(FunctionCallInfo fcinfo, const PqfdwTableSnapshot *snap)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const PqIcebergSpec *spec = pq_iceberg_spec(snap->ice_md,
+												snap->ice_md->default_spec_id);
+	int			i;
+
+	for (i = 0; i < snap->ice_schema->nfields; i++)
+	{
+		const PqIcebergField *f = &snap->ice_schema->fields[i];
+		Datum		values[8];
+		bool		nulls[8] = {false};
+		bool		partition = false;
+		int			k;
+
+		for (k = 0; spec != NULL && k < spec->nfields; k++)
+			if (spec->fields[k].source_id == f->id &&
+				strcmp(spec->fields[k].transform, "identity") == 0)
+				partition = true;
+		values[0] = Int32GetDatum(i + 1);
+		values[1] = CStringGetTextDatum(f->name);
+		values[2] = CStringGetTextDatum(f->type);
+		values[3] = CStringGetTextDatum(pqfdw_iceberg_column_type(f));
+		values[4] = CStringGetTextDatum(f->name);
+		values[5] = Int64GetDatum(f->id);
+		values[6] = BoolGetDatum(!f->required);
+		values[7] = BoolGetDatum(partition);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
 Datum
 parquet_fdw_table_schema(PG_FUNCTION_ARGS)
 {
@@ -188,6 +316,11 @@ parquet_fdw_table_schema(PG_FUNCTION_ARGS)
 	int			i;
 
 	InitMaterializedSRF(fcinfo, 0);
+	if (snap->ice_schema != NULL)
+	{
+		iceberg_schema(fcinfo, snap);
+		return (Datum) 0;
+	}
 	for (i = 0; i < snap->schema.nfields; i++)
 	{
 		const PqDeltaField *f = &snap->schema.fields[i];

@@ -161,8 +161,7 @@ plan_time_pruning(PlannerInfo *root, RelOptInfo *baserel, Relation rel,
 		leaf[i] = -1;
 		if (att->attisdropped || pqfdw_dataset_is_virtual(st->ds, i + 1))
 			continue;
-		node = pq_schema_find_field(first->schema,
-									pqfdw_column_name(RelationGetRelid(rel), i + 1));
+		node = pqfdw_find_column_opt(first, RelationGetRelid(rel), i + 1);
 		if (node == NULL || !node->is_leaf || node->max_rep > 0)
 			continue;
 		cvs[i] = palloc(sizeof(PqConverter));

@@ -22,6 +22,7 @@
 
 #include "access/stratnum.h"
 #include "access/table.h"
+#include "fdw/common/columns.h"
 #include "fdw/common/pg_compat.h"
 #include "fdw/common/table_options.h"
 #include "fdw/plan/plan.h"
@@ -208,8 +209,7 @@ pqfdw_sort_pathkeys(PlannerInfo *root, RelOptInfo *baserel,
 		key->decl = lfirst(lc);
 		attnum = find_attribute(rel, key->decl->column);
 		key->att = TupleDescAttr(RelationGetDescr(rel), attnum - 1);
-		node = pq_schema_find_field(first->schema,
-									pqfdw_column_name(st->relid, attnum));
+		node = pqfdw_find_column_opt(first, st->relid, attnum);
 		key->leaf = -1;
 		if (node != NULL && node->is_leaf && node->max_rep == 0)
 		{

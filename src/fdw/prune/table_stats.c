@@ -3,7 +3,8 @@
  * table_stats.c
  *		Whole files of a Delta table ruled out at plan time by the
  *		statistics its log keeps for them (add.stats: min, max, null
- *		counts), before any footer is read.
+ *		counts), before any footer is read; of an Iceberg table by its
+ *		manifests' counts and bounds (iceberg_bounds.c).
  *
  * The log's values are JSON: numbers as written, dates and timestamps as
  * ISO strings, strings possibly truncated.  Each is read into the declared
@@ -313,7 +314,7 @@ pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 	}
 	preds = pqfdw_prune_init(clauses, varno, &npreds);
 	pqfdw_prune_set_values(preds, npreds, vals, nulls);
-	snap = pqfdw_delta_snapshot(ds->location, &ds->at, ds->remote);
+	snap = pqfdw_table_snapshot(&ds->ref);
 	if (*pruned == NULL)
 		*pruned = palloc0(sizeof(bool) * ds->nfiles);
 
@@ -329,6 +330,16 @@ pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 		const char *why;
 		int			k;
 
+		if (!(*pruned)[f] && s >= 0 && snap->ice != NULL)
+		{
+			if (!pqfdw_iceberg_file_may_match(preds, npreds, snap, s, relid, ds))
+			{
+				(*pruned)[f] = true;
+				n++;
+			}
+			MemoryContextReset(cxt);
+			continue;
+		}
 		if ((*pruned)[f] || s < 0 || snap->files[s]->stats == NULL ||
 			!pq_delta_stats_parse(snap->files[s]->stats, &st, &why))
 			continue;

@@ -22,4 +22,14 @@ extern int	pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 									List *restrictinfos, Index varno,
 									Oid relid, bool **pruned);
 
+/*
+ * iceberg_bounds.c: whether a row of data file file (an index into snap's
+ * files) may satisfy every one of preds, by the counts and bounds its
+ * manifest entry keeps.
+ */
+struct PqPrunePred;
+extern bool pqfdw_iceberg_file_may_match(struct PqPrunePred *preds, int npreds,
+										 const PqfdwTableSnapshot *snap,
+										 int file, Oid relid, PqfdwDataset *ds);
+
 #endif							/* PQFDW_TABLE_STATS_H */

@@ -208,6 +208,7 @@ open_file(PqTableReader *tr, int next)
 	tr->file = pqfdw_file_open_named(path, tr->only_name ? tr->only_name : path,
 									 &tr->access);
 	tr->file->schema = pqfdw_dataset_file_schema(tr->ds, tr->file->schema);
+	pqfdw_dataset_check_size(tr->ds, tr->file_index, tr->file->src->size);
 	MemoryContextSwitchTo(old);
 	/* from here on, path is what messages call the file */
 	path = tr->file->src->name;

@@ -4,7 +4,8 @@
  *		A table reader's columns in a dataset (fdw/dataset/): which field of
  *		each file a column reads, and the values of those it reads from the
  *		file itself (partition keys, the path, row numbers) or, under
- *		union_by_name, of fields a file lacks (NULL).
+ *		union_by_name, of fields a file lacks (NULL, or an Iceberg
+ *		column's default).
  *
  *-------------------------------------------------------------------------
  */
@@ -84,7 +85,13 @@ pqfdw_table_column_map(PqTableReader *tr, PqTableColumn *c, const char *path,
 		c->conv_ready = false;
 		c->nested = NULL;
 		if (c->missing)
+		{
+			/* NULL, or an Iceberg column's default for files without it */
+			c->file_null = pqfdw_dataset_missing_value(tr->ds, tr->file_index,
+													   c->attnum,
+													   &c->file_value);
 			return false;
+		}
 		if (c->first_path == NULL)
 		{
 			c->first_path = MemoryContextStrdup(tr->cxt, path);
@@ -148,7 +155,7 @@ pqfdw_table_column_fill_from_file(PqTableReader *tr, PqTableColumn *c, int n, co
 	}
 	for (j = 0; j < m; j++)
 	{
-		values[j] = c->missing ? (Datum) 0 : c->file_value;
-		nulls[j] = c->missing || c->file_null;
+		values[j] = c->file_value;
+		nulls[j] = c->file_null;
 	}
 }

@@ -87,21 +87,10 @@ static void
 list_local(const char *location, LogListing *ll, int64 *maxc, int *maxcp)
 {
 	char	   *dir = psprintf("%s/_delta_log", location);
-	DIR		   *d = AllocateDir(dir);
+	DIR		   *d = pqfdw_table_dir_open(dir, PQFDW_FORMAT_DELTA, location,
+										 "Option location names the table's directory, the one holding _delta_log.");
 	struct dirent *de;
 
-	if (d == NULL)
-	{
-		if (errno == ENOENT || errno == ENOTDIR)
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_FILE),
-					 errmsg("Delta table \"%s\" does not exist", location),
-					 errdetail("Directory \"%s\" does not exist.", dir),
-					 errhint("Option location names the table's directory, the one holding _delta_log.")));
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open directory \"%s\": %m", dir)));
-	}
 	while ((de = ReadDir(d, dir)) != NULL)
 		note_log_file(ll, de->d_name, maxc, maxcp);
 	FreeDir(d);

@@ -50,20 +50,6 @@ static List *asked = NIL;		/* of Asked in this statement */
 static TimestampTz asked_stmt = 0;
 static TimestampTz asked_xact = 0;
 
-PqfdwTableFormat
-pqfdw_table_format(const char *value)
-{
-	if (pg_strcasecmp(value, "parquet") == 0)
-		return PQFDW_FORMAT_PARQUET;
-	if (pg_strcasecmp(value, "delta") == 0)
-		return PQFDW_FORMAT_DELTA;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("invalid value for option \"format\": \"%s\"", value),
-			 errhint("Give parquet or delta.")));
-	return PQFDW_FORMAT_PARQUET;	/* keep compiler quiet */
-}
-
 /* The logged path of a data file as an absolute path. */
 static char *
 absolute_path(const char *location, bool remote, const char *logged)
@@ -159,6 +145,7 @@ build_snapshot(const char *location, bool remote, const PqDeltaSnapshot *ds)
 		pqfdw_delta_corrupt(location, psprintf("its schema is invalid: %s", why));
 	if (!pq_delta_mapping(&ds->metadata, &s->mapping, &why))
 		pqfdw_delta_corrupt(location, why);
+	s->format = PQFDW_FORMAT_DELTA;
 	s->location = pstrdup(location);
 	s->version = ds->version;
 	s->schema_string = ds->metadata.schema_string;
@@ -325,46 +312,6 @@ pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at,
 	cache = lcons(c, cache);
 	MemoryContextSwitchTo(old);
 	return snap;
-}
-
-int
-pqfdw_snapshot_file(const PqfdwTableSnapshot *s, const char *path)
-{
-	int			lo = 0;
-	int			hi = s->nfiles - 1;
-
-	while (lo <= hi)
-	{
-		int			mid = lo + (hi - lo) / 2;
-		int			c = strcmp(s->paths[mid], path);
-
-		if (c == 0)
-			return mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
-const char *
-pqfdw_snapshot_field_name(const PqfdwTableSnapshot *s, const char *name)
-{
-	const PqDeltaField *found = NULL;
-	int			i;
-
-	for (i = 0; i < s->schema.nfields; i++)
-		if (strcmp(s->schema.fields[i].name, name) == 0)
-			return pq_delta_physical_name(&s->schema.fields[i], s->mapping);
-	for (i = 0; i < s->schema.nfields; i++)
-		if (pg_strcasecmp(s->schema.fields[i].name, name) == 0)
-		{
-			if (found != NULL)
-				return NULL;
-			found = &s->schema.fields[i];
-		}
-	return found ? pq_delta_physical_name(found, s->mapping) : NULL;
 }
 
 const char *

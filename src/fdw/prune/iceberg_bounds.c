@@ -1,0 +1,168 @@
+/*-------------------------------------------------------------------------
+ *
+ * iceberg_bounds.c
+ *		Whole data files of an Iceberg table ruled out at plan time by what
+ *		its manifests keep for them: record and null counts, and lower and
+ *		upper bounds (the single-value binary serialization), found by the
+ *		column's field id.
+ *
+ * A bound is read into the declared type of the column only where its
+ * order is the declared type's: integers, dates, timestamps and decimals
+ * into the matching PostgreSQL types, strings (whose bounds compare as
+ * UTF-8 bytes, and may be truncated prefixes) under the C collation only.
+ * Floating-point bounds leave NaN out, which PostgreSQL orders above every
+ * number: they decide nothing.  A bound that does not read decides
+ * nothing.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "fdw/common/columns.h"
+#include "fdw/common/pg_compat.h"
+#include "fdw/prune/prune.h"
+#include "fdw/prune/table_stats.h"
+#include "table/iceberg/value_text.h"
+#include "utils/lsyscache.h"
+
+static int64
+count_of(const PqIcebergCount *counts, int n, int32 id)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (counts[i].field_id == id)
+			return counts[i].count;
+	return -1;
+}
+
+static const PqIcebergBound *
+bound_of(const PqIcebergBound *bounds, int n, int32 id)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+		if (bounds[i].field_id == id)
+			return &bounds[i];
+	return NULL;
+}
+
+/* Whether bounds of Iceberg type type order as values of typid do. */
+static bool
+orders_as(const char *type, Oid typid, Oid collation)
+{
+	switch (typid)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			return strcmp(type, "int") == 0 || strcmp(type, "long") == 0;
+		case DATEOID:
+			return strcmp(type, "date") == 0;
+		case TIMESTAMPOID:
+			return strcmp(type, "timestamp") == 0;
+		case TIMESTAMPTZOID:
+			return strcmp(type, "timestamptz") == 0;
+		case NUMERICOID:
+			return strncmp(type, "decimal(", 8) == 0;
+		case TEXTOID:
+		case VARCHAROID:
+			return strcmp(type, "string") == 0 && OidIsValid(collation) &&
+				pqfdw_collate_is_c(collation);
+	}
+	return false;
+}
+
+static bool
+bound_datum(const PqIcebergBound *b, const char *type, Oid typid,
+			Datum *out)
+{
+	const char *why = NULL;
+	char	   *text;
+	Oid			infunc;
+	Oid			ioparam;
+
+	if (b == NULL)
+		return false;
+	text = pq_iceberg_bound_text(b->bytes, b->len, type, &why);
+
+	if (text == NULL)
+		return false;
+	getTypeInputInfo(typid, &infunc, &ioparam);
+	*out = OidInputFunctionCall(infunc, text, ioparam, -1);
+	return true;
+}
+
+/* Can a row of data file ice satisfy p, by its counts and bounds? */
+static bool
+pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
+			   const PqfdwIcebergFile *ice, Oid relid, PqfdwDataset *ds)
+{
+	const PqIcebergDataFile *df = ice->df;
+	const PqIcebergField *field = NULL;
+	const char *const *names;
+	int32		id;
+	int64		nnull;
+	Datum		min = 0,
+				max = 0;
+	bool		has_min,
+				has_max;
+	Oid			typid;
+	int			i;
+
+	if (p->kind == PQ_PRUNE_OR)
+	{
+		for (i = 0; i < p->nargs; i++)
+			if (pred_may_match(&p->args[i], snap, ice, relid, ds))
+				return true;
+		return false;
+	}
+	if (PQ_PRED_IS_NESTED(p) || p->kind == PQ_PRUNE_BBOX ||
+		pqfdw_dataset_is_virtual(ds, p->attnum) ||
+		!pqfdw_snapshot_field_id(snap, pqfdw_column_declared_name(relid, p->attnum),
+								 &id, &names))
+		return true;
+	for (i = 0; i < snap->ice_schema->nfields; i++)
+		if (snap->ice_schema->fields[i].id == id)
+			field = &snap->ice_schema->fields[i];
+	/* a file without the column reads its default: no counts tell that */
+	if (field == NULL || field->initial_default != NULL ||
+		count_of(df->value_counts, df->nvalue_counts, id) < 0)
+		return true;
+	nnull = count_of(df->null_value_counts, df->nnull_value_counts, id);
+	switch (p->kind)
+	{
+		case PQ_PRUNE_IS_NULL:
+			return nnull != 0;
+		case PQ_PRUNE_IS_NOT_NULL:
+			return nnull < 0 || nnull < df->record_count;
+		case PQ_PRUNE_COMPARE:
+			break;
+		default:
+			return true;
+	}
+	if (nnull >= 0 && nnull >= df->record_count)
+		return false;
+	typid = get_atttype(relid, p->attnum);
+	if (p->has_cast || !orders_as(field->type, typid, p->collation))
+		return true;
+	has_min = bound_datum(bound_of(df->lower_bounds, df->nlower_bounds, id),
+						  field->type, typid, &min);
+	has_max = bound_datum(bound_of(df->upper_bounds, df->nupper_bounds, id),
+						  field->type, typid, &max);
+	return pqfdw_pred_range_may_match(p, min, has_min, max, has_max);
+}
+
+bool
+pqfdw_iceberg_file_may_match(PqPrunePred *preds, int npreds,
+							 const PqfdwTableSnapshot *snap, int file,
+							 Oid relid, PqfdwDataset *ds)
+{
+	int			k;
+
+	for (k = 0; k < npreds; k++)
+		if (!pred_may_match(&preds[k], snap, snap->ice[file], relid, ds))
+			return false;
+	return true;
+}
