@@ -120,6 +120,12 @@
 #                timestamp, as_of and ref, serial and parallel: rows equal
 #                the heap's; file pruning by manifest bounds; bad metadata
 #                refused
+#   iceberg_s3   the same generated tables with s3://lake/gen/<table> paths,
+#                uploaded to s3rver (behind the SigV4-checking front) and read
+#                through it: the same comparisons; a metadata.json location,
+#                location_map from local paths into the bucket, requests per
+#                statement (a cached snapshot reads no manifest again), a
+#                commit between a parallel plan's leader and its workers
 #   iceberg      Iceberg tables (../shared's Impala test tables, read in place):
 #                Impala's read queries (iceberg-*.test) translated to SQL, rows
 #                equal its RESULTS; SELECT * at every snapshot equal icebird's
@@ -600,7 +606,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets delta delta_s3 delta_generated iceberg_generated delta_kernel iceberg object_store object_write copy_datasets hardening soak_concurrency differential interop
+	kms datasets delta delta_s3 delta_generated iceberg_generated iceberg_s3 delta_kernel iceberg object_store object_write copy_datasets hardening soak_concurrency differential interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -673,6 +679,8 @@ if [ $CLUSTER_OK = 1 ]; then
 	# Iceberg tables generated from heap tables (position and equality
 	# deletes, deletion vectors, snapshots, schema evolution): rows equal the heap's
 	run_js_stage iceberg_generated check_iceberg_generated.mjs
+	# the same tables in a bucket (s3rver behind a SigV4-checking front)
+	run_js_stage iceberg_s3 check_iceberg_generated.mjs --s3
 	# ../shared's kernel-data tables against their log and files read in JS
 	run_js_stage delta_kernel check_delta_kernel.mjs
 	# Impala's Iceberg tables: its expected results, and icebird's rows

@@ -111,33 +111,111 @@
 // must see this machine's /tmp). Works in its own database
 // iceberg_gen_test, created and dropped. The last line is
 // "iceberg_generated: N passed, N failed".
+//
+//   node test/js/check_iceberg_generated.mjs --s3 [--seed N] [--rows N (default 20000)] [--keep] [--no-icebird]
+//
+// --s3: the same tables in a bucket, as check_delta.mjs --s3 reads its
+// golden tables. They are written as above (the files still by COPY TO and
+// hyparquet-writer into the stage's directory, then put into the bucket)
+// but their recorded locations (metadata "location", manifest-list,
+// manifest, data file, delete file and Puffin paths, the position delete
+// files' file_path values, the DVs' referenced-data-file) are
+// s3://lake/gen/<table>/... URLs; every file is put at exactly that key of a
+// local S3 (lib/s3_emulator.mjs: s3rver behind the front that checks every
+// SigV4 signature; lib/request_log.mjs in front of it notes each request),
+// and read by a server with endpoint, region and url_style 'path' and a
+// user mapping with the keys, with location 's3://lake/gen/<table>'. The
+// exception: flat's recorded paths are local, /x/warehouse/gen/flat/...,
+// read with location_map '/x/warehouse/gen -> s3://lake/gen'. Every check
+// above is made again through the bucket (gen checks on the local copies,
+// which the upload check shows equal to the objects; every snapshot by
+// snapshot_id, timestamp, as_of and ref, serial and parallel; pruning;
+// the deletes counters; the bad tables, a missing manifest or data file an
+// absent object). Then, in the bucket only (PASS/FAIL lines "s3 ..."):
+//   upload        each table's files listed back from the bucket under
+//                 gen/<table>/ with the local files' sizes and MD5s (ETags)
+//   metadata file location 's3://lake/gen/part/metadata/vN.metadata.json'
+//                 (the current file, and the file of an older snapshot with
+//                 its own schema; v3's current file) reads that snapshot's
+//                 heap truth; the same with an explicit location_map of the
+//                 table's recorded location onto itself
+//   location_map  a table whose metadata records /x/warehouse/mapped and
+//                 whose data file is recorded at /x/landing/mapped/...
+//                 (object landing/mapped/..., outside the table's prefix)
+//                 reads with location_map '/x/landing -> s3://lake/landing;
+//                 /x/warehouse -> s3://lake/gen', and without the first
+//                 pair fails 0A000 naming the recorded path
+//   locations     's3://lake/gen/part/' (a trailing /) reads as without;
+//                 a prefix holding no table fails 58P01
+//   requests      over a copy of part at gen/req/ (its recorded paths still
+//                 s3://lake/gen/part/..., mapped onto the copy by the
+//                 table's own location), counted per statement by the
+//                 request log, as iceberg_table.c caches snapshots (keyed by
+//                 metadata file, its stamp (size, ETag) and snapshot id,
+//                 revalidated once per statement): a first statement lists
+//                 metadata/ once, GETs version-hint.text and the metadata
+//                 file once and each manifest list and manifest once; each
+//                 later statement over the unchanged table (or one reading
+//                 it three times) lists metadata/ at most once, GETs the
+//                 hint at most once, the metadata file at most once and no
+//                 manifest list or manifest; a hint naming an older
+//                 metadata file reads that file and its snapshot's
+//                 manifests (and its rows); the hint put back reads no
+//                 manifest again (the snapshot still cached); the current
+//                 metadata file rewritten (other bytes) is read with its
+//                 manifests again; a statement reading two snapshots of the
+//                 table GETs the metadata file once per snapshot asked (a
+//                 NOTE); a parallel statement over the table the leader has
+//                 cached: the leader reads no manifest again, each worker
+//                 (a process with a cold cache of its own) at most once
+//   consistency   a commit between the leader's read of the table and its
+//                 workers' (version-hint.text of a copy moved to a later
+//                 metadata file the moment the request log sees the
+//                 leader's GET; workers only, parallel_leader_participation
+//                 off): the statement returns the rows of the metadata file
+//                 the leader read: flat s3 with s4 (an equality delete)
+//                 committed in between; part as its schema-change metadata
+//                 file has it (current snapshot s3, current schema with
+//                 label and extra) with s4 committed in between
+// The last line is then "iceberg_s3: N passed, N failed".
 
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { counter } from './lib/stage.mjs';
+import { counter, filesBelow } from './lib/stage.mjs';
 import { canonPg, pgFamily, scaledDecimal } from './lib/canon.mjs';
 import { foreignScan } from './lib/pruning.mjs';
 import { newUuid, prng } from './lib/delta_dv.mjs';
 import {
   FIELD_FILE_PATH, FIELD_POS, IcebergTable, PuffinFile, boundValue, dataFileRecord, fileMetrics,
-  parseJsonBig, readAvro, readPuffinDvs, statsRows, statsSql,
+  jsonBig, parseJsonBig, readAvro, readPuffinDvs, statsRows, statsSql,
 } from './lib/iceberg_writer.mjs';
 
-const STAGE = 'iceberg_generated';
-const DB = 'iceberg_gen_test';
-const SERVER = 'iceberg_gen_srv';
+const argv = process.argv.slice(2);
+// --s3: the tables in a bucket of a local S3 (s3rver behind the SigV4 front)
+const S3 = argv.includes('--s3');
+const STAGE = S3 ? 'iceberg_s3' : 'iceberg_generated';
+const DB = S3 ? 'iceberg_s3_test' : 'iceberg_gen_test';
+const SERVER = S3 ? 'iceberg_s3_srv' : 'iceberg_gen_srv';
+const BUCKET = 'lake';
+const S3_KEY = { id: 'AKIAICEBERG00000001', secret: 'iceberg/Secret+Key=01' };
+/** The bucket's prefix of the generated tables: s3://lake/gen/<table> */
+const S3_PREFIX = `s3://${BUCKET}/gen`;
 const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c extra_float_digits=1 -c statement_timeout=600s -c client_min_messages=warning';
 
-const argv = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : dflt;
 };
 const SEED = Number(opt('--seed', String(Date.now() % 1000000)));
-const ROWS = Number(opt('--rows', '200000'));
+const ROWS = Number(opt('--rows', S3 ? '20000' : '200000'));
 const KEEP = argv.includes('--keep');
 const WRITE_ONLY = opt('--write-only', null);
+if (S3 && WRITE_ONLY) {
+  console.error('--s3 and --write-only do not go together');
+  process.exit(2);
+}
 const ICEBIRD = !argv.includes('--no-icebird');
 
 const ROW_GROUP = 2000;
@@ -217,16 +295,23 @@ function stageRoot() {
   return dir;
 }
 const OUT = stageRoot();
-const FAKE_PREFIX = 's3://warehouse/gen';
-const LOCATION_MAP = `${FAKE_PREFIX} -> ${OUT}`;
+// flat's recorded prefix: a bucket the tests never reach (mapped onto the
+// stage's directory), or with --s3 local paths (mapped into the bucket)
+const FAKE_PREFIX = S3 ? '/x/warehouse/gen' : 's3://warehouse/gen';
+const LOCATION_MAP = S3 ? `${FAKE_PREFIX} -> ${S3_PREFIX}` : `${FAKE_PREFIX} -> ${OUT}`;
+/** The location a table's metadata records: its directory, or with --s3 its URL in the bucket. */
+const recordedLocation = (key, dir) => (S3 ? `${S3_PREFIX}/${key}` : dir);
 
 function mkdirOpen(dir) {
   fs.mkdirSync(dir, { recursive: true });
   fs.chmodSync(dir, 0o777); // the server (user postgres) writes the COPY TO files
 }
 
-/** Local path of a recorded path (the fake prefix mapped). */
-const localOf = (p) => (p.startsWith(`${FAKE_PREFIX}/`) ? path.join(OUT, p.slice(FAKE_PREFIX.length + 1)) : p);
+/** Local path of a recorded path (the fake prefix, or with --s3 the bucket's, mapped). */
+function localOf(p) {
+  for (const pre of S3 ? [FAKE_PREFIX, S3_PREFIX] : [FAKE_PREFIX]) if (p.startsWith(`${pre}/`)) return path.join(OUT, p.slice(pre.length + 1));
+  return p;
+}
 
 // ------------------------------------------------------------ schemas
 
@@ -415,7 +500,7 @@ async function buildPart() {
   st.partitionFieldSource = 4;
   const dir = path.join(OUT, 'part');
   const t = st.t = new IcebergTable({
-    dir, formatVersion: 2, schema: { fields: icebergFields(PART0) }, rand, nameMapping: true,
+    dir, location: recordedLocation('part', dir), formatVersion: 2, schema: { fields: icebergFields(PART0) }, rand, nameMapping: true,
     partitionFields: [{ name: 'p', sourceId: 4, fieldId: 1000 }],
     properties: { 'write.format.default': 'parquet', 'write.delete.mode': 'merge-on-read' }, lastUpdatedMs: T0,
   });
@@ -672,7 +757,7 @@ async function buildV3() {
   const st = newState('v3', { schemas: { 0: V3_0, 1: V3_1 }, group: 3 });
   const dir = path.join(OUT, 'v3');
   const t = st.t = new IcebergTable({
-    dir, formatVersion: 3, schema: { fields: icebergFields(V3_0) }, rand,
+    dir, location: recordedLocation('v3', dir), formatVersion: 3, schema: { fields: icebergFields(V3_0) }, rand,
     properties: { 'write.format.default': 'parquet', 'write.delete.mode': 'merge-on-read' }, lastUpdatedMs: T0 + 20 * HOUR,
   });
   t.writeMetadata();
@@ -766,7 +851,7 @@ async function buildNameReuse() {
   const f0 = [F(1, 'id', 'long', 'id', { required: true }), F(2, 'z', 'int')];
   const f1 = [f0[0], F(3, 'z', 'int')];
   const st = newState('name_reuse', { schemas: { 0: f0, 1: f1 }, group: null });
-  const t = st.t = new IcebergTable({ dir, formatVersion: 2, schema: { fields: icebergFields(f0) }, rand, lastUpdatedMs: T0 + 30 * HOUR });
+  const t = st.t = new IcebergTable({ dir, location: recordedLocation('name_reuse', dir), formatVersion: 2, schema: { fields: icebergFields(f0) }, rand, lastUpdatedMs: T0 + 30 * HOUR });
   t.writeMetadata();
   await run('CREATE TABLE name_reuse_rows AS SELECT id, z, 0 AS file_no, (id - 1)::int AS pos, 0 AS i FROM flat_rows WHERE id <= 1000');
   const [rec] = await fieldIdDataFiles(st, 'name_reuse_rows', [0], f0, (k) => `data/${pad5(k)}-${uuid()}.parquet`, 1, null);
@@ -791,7 +876,7 @@ async function buildBad() {
   await copyTo(`SELECT ${selectList(FLAT0)} FROM flat_rows WHERE file_no = 0 ORDER BY id LIMIT 3000`, small);
   const base = async (name, mutateEntry = (e) => e, after = () => {}) => {
     const dir = path.join(OUT, `bad_${name}`);
-    const t = new IcebergTable({ dir, formatVersion: 2, schema: { fields: icebergFields(FLAT0) }, rand, nameMapping: true, lastUpdatedMs: T0 + 40 * HOUR });
+    const t = new IcebergTable({ dir, location: recordedLocation(`bad_${name}`, dir), formatVersion: 2, schema: { fields: icebergFields(FLAT0) }, rand, nameMapping: true, lastUpdatedMs: T0 + 40 * HOUR });
     t.writeMetadata();
     const rel = `data/${pad5(0)}-${uuid()}.parquet`;
     fs.mkdirSync(path.dirname(t.local(rel)), { recursive: true });
@@ -802,15 +887,16 @@ async function buildBad() {
     const entry = mutateEntry({ rec: dataFileRecord({ recordedPath: t.path(rel), size, rows: 3000, metrics: fileMetrics(stats.cols) }), t, rel });
     const cm = t.commit({ operation: 'append', timestampMs: T0 + 41 * HOUR, add: [{ content: 0, entries: [added(entry.rec)] }] });
     const names = after({ t, cm, rel, dir }) ?? [];
-    return { dir, t, names };
+    // loc: what option location names (the directory, or with --s3 the table's URL)
+    return { dir, loc: S3 ? t.location : dir, t, names };
   };
-  const add = (name, classes, b) => badTables.push({ name, classes, dir: b.dir, names: [b.dir, ...b.names] });
+  const add = (name, classes, b) => badTables.push({ name, classes, dir: b.dir, loc: b.loc, names: [b.loc, ...b.names] });
 
   add('truncated_metadata', ['XX', '22P02', '22032'], await base('truncated_metadata', undefined, ({ t, cm }) => {
     const p = t.local(cm.metadataRel);
     const text = fs.readFileSync(p, 'utf8');
     fs.writeFileSync(p, text.slice(0, Math.floor(text.length / 2)));
-    return [p];
+    return [S3 ? t.path(cm.metadataRel) : p];
   }));
   add('missing_manifest', ['58'], await base('missing_manifest', undefined, ({ t, cm }) => {
     fs.rmSync(t.local(cm.manifests[0].rel));
@@ -839,7 +925,7 @@ function printLayout() {
   for (const st of Object.values(tables)) {
     const t = st.t;
     const nd = st.files.filter(Boolean);
-    console.log(`${STAGE}: table ${st.key}: ${t.dir} (format v${t.formatVersion}, recorded location ${t.location}` +
+    console.log(`${STAGE}: table ${st.key}: ${t.dir}${S3 ? ` at ${readLocation(st)}` : ''} (format v${t.formatVersion}, recorded location ${t.location}` +
       `${st.opts.location_map ? `, location_map '${st.opts.location_map}'` : ''}); ${nd.length} data files, ${nd.reduce((s, f) => s + f.rows, 0)} rows; ` +
       `metadata v1..v${t.version}; columns ${st.fields.map((f) => `${f.name}(${f.id})`).join(', ')}`);
     for (const s of st.snaps.filter(Boolean)) {
@@ -849,7 +935,7 @@ function printLayout() {
         `positions deleted ${pos}; rows ${s.truthRows ?? '?'}`);
     }
   }
-  for (const b of badTables) console.log(`${STAGE}: bad table ${b.name}: ${b.dir} (expected SQLSTATE ${b.classes.join('/')})`);
+  for (const b of badTables) console.log(`${STAGE}: bad table ${b.name}: ${b.dir}${S3 ? ` at ${b.loc}` : ''} (expected SQLSTATE ${b.classes.join('/')})`);
 }
 
 // ------------------------------------------------------ generator checks
@@ -1244,12 +1330,15 @@ async function generatorChecks() {
 /** fetch for icebird/hyparquet: local paths and the fake bucket served from disk (ranges too). */
 async function withLocalFetch(fn) {
   const realFetch = globalThis.fetch;
-  const httpsPrefix = 'https://warehouse.s3.amazonaws.com/gen/';
+  // icebird reads s3://<bucket>/<key> at https://<bucket>.s3.amazonaws.com/<key>
+  const httpsPrefixes = ['https://warehouse.s3.amazonaws.com/gen/', `https://${BUCKET}.s3.amazonaws.com/gen/`];
   globalThis.fetch = async (url, init = {}) => {
     let u = String(url);
-    if (u.startsWith(httpsPrefix)) u = path.join(OUT, u.slice(httpsPrefix.length));
+    const pre = httpsPrefixes.find((x) => u.startsWith(x));
+    if (pre) u = path.join(OUT, u.slice(pre.length));
     else if (u.startsWith('file://')) u = u.slice(7);
     else if (!u.startsWith('/')) return realFetch(url, init);
+    else u = localOf(u); // flat's /x/warehouse/gen/... (--s3)
     if (!fs.existsSync(u)) return new Response(null, { status: 404, statusText: 'Not Found' });
     const buf = fs.readFileSync(u);
     if ((init.method ?? 'GET') === 'HEAD') return new Response(null, { status: 200, headers: { 'content-length': String(buf.length) } });
@@ -1331,10 +1420,14 @@ async function created(label, name, st, options = {}, fields = st.fields) {
   }
 }
 
+/** What option location names for table st: its directory, or with --s3 s3://lake/gen/<table>. */
+const readLocation = (st) => (S3 ? `${S3_PREFIX}/${st.key}` : st.t.dir);
+
 async function createForeign(name, st, options = {}, fields = st.fields) {
   await run(`DROP FOREIGN TABLE IF EXISTS ${name}`);
-  // location: the directory (a table whose metadata records another prefix is read through location_map)
-  const o = { format: 'iceberg', location: st.t.dir, ...st.opts, ...options };
+  // location: the directory (a table whose metadata records another prefix
+  // is read through location_map), or with --s3 the table's URL in the bucket
+  const o = { format: 'iceberg', location: readLocation(st), ...st.opts, ...options };
   await run(`CREATE FOREIGN TABLE ${name} (${ddlOf(fields)}) SERVER ${SERVER} OPTIONS (${Object.entries(o).map(([k, v]) => `${k} ${sqlString(v)}`).join(', ')})`);
 }
 
@@ -1545,7 +1638,7 @@ async function badInputChecks(good) {
       let err = null;
       try {
         await run(`DROP FOREIGN TABLE IF EXISTS ${ft}`);
-        await run(`CREATE FOREIGN TABLE ${ft} (${ddlOf(FLAT0)}) SERVER ${SERVER} OPTIONS (format 'iceberg', location ${sqlString(b.dir)})`);
+        await run(`CREATE FOREIGN TABLE ${ft} (${ddlOf(FLAT0)}) SERVER ${SERVER} OPTIONS (format 'iceberg', location ${sqlString(b.loc)})`);
         await run(`SELECT * FROM ${ft}`);
       } catch (e) {
         err = e;
@@ -1629,6 +1722,429 @@ async function pgChecks() {
   else await badInputChecks({ ft: `flat_s${tables.flat.snaps.length - 1}`, count: n });
 }
 
+// ------------------------------------------------------------ --s3 only
+
+let s3 = null; // lib/s3_emulator.mjs: s3rver behind the SigV4 front
+let rec = null; // lib/request_log.mjs in front of that: what PostgreSQL asked for
+const uploads = []; // [local directory, key prefix] put into the bucket
+
+async function startBucket() {
+  const { startS3 } = await import('./lib/s3_emulator.mjs');
+  const { startRequestLog } = await import('./lib/request_log.mjs');
+  s3 = await startS3({ credentials: new Map([[S3_KEY.id, { secret: S3_KEY.secret }]]), buckets: [BUCKET] });
+  rec = await startRequestLog(Number(new URL(s3.endpoint).port));
+  // PostgreSQL reaches the bucket through the request log
+  s3.endpoint = rec.endpoint;
+}
+
+async function stopBucket() {
+  if (rec) await rec.close().catch(() => {});
+  if (s3) await s3.stop().catch(() => {});
+  rec = s3 = null;
+}
+
+const md5 = (file) => crypto.createHash('md5').update(fs.readFileSync(file)).digest('hex');
+
+/**
+ * Every file below dir put at prefix (keys exactly the relative names),
+ * then listed back: problems (the harness's, not parquet_fdw's) unless the
+ * keys are the file names and each object has the file's size and MD5.
+ */
+async function uploadTree(dir, prefix) {
+  const files = filesBelow(dir);
+  await s3.putDir(BUCKET, prefix, dir, files);
+  const keys = (await s3.list(BUCKET, prefix)).sort();
+  const want = files.map((f) => prefix + f).sort();
+  const problems = [];
+  if (keys.join('\n') !== want.join('\n')) {
+    const missing = want.filter((k) => !keys.includes(k));
+    const extra = keys.filter((k) => !want.includes(k));
+    problems.push(`${files.length} files, ${keys.length} keys listed; missing ${JSON.stringify(missing.slice(0, 3))}, unexpected ${JSON.stringify(extra.slice(0, 3))}`);
+  }
+  for (const f of files) {
+    const h = await s3.head(BUCKET, prefix + f);
+    const local = path.join(dir, f);
+    if (!h) problems.push(`${prefix}${f}: no object`);
+    else if (h.size !== fs.statSync(local).size || String(h.etag).replace(/"/g, '') !== md5(local))
+      problems.push(`${prefix}${f}: object of ${h.size} bytes, ETag ${h.etag}; file of ${fs.statSync(local).size}, MD5 ${md5(local)}`);
+  }
+  return { files: files.length, problems };
+}
+
+/** The bucket's copies: every table's directory at gen/<table>/, and the extra trees (uploads). */
+async function uploadAll() {
+  const t0 = Date.now();
+  const trees = [
+    ...Object.values(tables).map((st) => [st.t.dir, `gen/${st.key}/`]),
+    ...badTables.map((b) => [b.dir, `gen/bad_${b.name}/`]),
+    ...uploads,
+  ];
+  let n = 0;
+  for (const [dir, prefix] of trees) {
+    await genChecked(`s3 upload ${prefix}`, async () => {
+      const r = await uploadTree(dir, prefix);
+      n += r.files;
+      return { problems: r.problems, note: `${r.files} objects, keys, sizes and ETags (MD5) those of ${dir}` };
+    });
+  }
+  console.log(`${STAGE}: ${n} objects put into s3://${BUCKET}/ (${Date.now() - t0} ms)`);
+}
+
+/** mapped: metadata recorded at /x/warehouse/mapped, its data file at /x/landing/mapped/... (outside the table's prefix). */
+const mapped = {};
+async function buildMapped() {
+  const dir = path.join(OUT, 'mapped');
+  const landing = path.join(OUT, 'landing');
+  const t = new IcebergTable({ dir, location: '/x/warehouse/mapped', formatVersion: 2, schema: { fields: icebergFields(FLAT0) }, rand,
+    nameMapping: true, lastUpdatedMs: T0 + 50 * HOUR });
+  t.writeMetadata();
+  const rel = `mapped/data/${pad5(0)}-${uuid()}.parquet`;
+  const local = path.join(landing, rel);
+  const src = '(SELECT * FROM flat_rows WHERE file_no = 1 ORDER BY id LIMIT 3000) s';
+  const size = await copyTo(`SELECT ${selectList(FLAT0)} FROM ${src} ORDER BY id`, local);
+  const cols = FLAT0.map((x) => ({ name: x.sql, id: x.id, type: x.type }));
+  const stats = statsRows(await rowsOf(statsSql(`(SELECT 1 AS one, * FROM ${src}) s2`, 'one', cols)), cols)[0];
+  t.commit({ operation: 'append', timestampMs: T0 + 51 * HOUR,
+    add: [{ content: 0, entries: [added(dataFileRecord({ recordedPath: `/x/landing/${rel}`, size, rows: stats.rows, metrics: fileMetrics(stats.cols) }))] }] });
+  await run(`CREATE TABLE mapped_s1 AS SELECT ${selectList(FLAT0)} FROM ${src}`);
+  uploads.push([dir, 'gen/mapped/'], [landing, 'landing/']);
+  Object.assign(mapped, { t, recorded: `/x/landing/${rel}`, rows: stats.rows });
+}
+
+/** The rows of a foreign table (created by the caller) against the heap truth of snapshot s, in each mode. */
+async function sameRows(label, ft, st, s, fields, modes = ['serial', 'parallel']) {
+  const cols = fields.map((f) => f.name).join(', ');
+  for (const mode of modes) {
+    await guarded(`${label}/${mode}`, async () => {
+      const exp = await truthOf(st, s, fields, 'select_all', 'SELECT {C} FROM {T}');
+      await setMode(mode);
+      const got = await rowsOf(`SELECT ${cols} FROM ${ft}`);
+      const d = multisetDiff(got, exp);
+      const [[n]] = await rowsOf(`SELECT count(*) FROM ${ft}`);
+      const problems = d ? [`SELECT ${cols} FROM ${ft}: ${d}`] : [];
+      if (Number(n) !== exp.length) problems.push(`count(*) ${n}, expected ${exp.length}`);
+      return { problems, note: `${got.length} rows` };
+    });
+  }
+}
+
+/** An error the statements must raise: SQLSTATE (prefix) code, text naming one of names; then the session still works. */
+async function mustFail(label, statements, code, names) {
+  await guarded(label, async () => {
+    let err = null;
+    try {
+      for (const q of statements) await run(q);
+    } catch (e) {
+      err = e;
+    }
+    if (!(await alive(c))) {
+      await reconnect();
+      return { problems: [`session lost (${err ? showErr(err) : 'no error'})`] };
+    }
+    const problems = [];
+    if (!err) problems.push(`succeeded, expected an ERROR ${code}`);
+    else {
+      if (!String(err.code).startsWith(code)) problems.push(`${showErr(err)}: expected SQLSTATE ${code}`);
+      const text = [err.message, err.detail, err.hint, err.where].filter(Boolean).join(' ');
+      if (!names.some((x) => text.includes(x))) problems.push(`${showErr(err)} names none of ${names.join(', ')}`);
+    }
+    await rowsOf('SELECT 1');
+    return { problems, note: err ? `${showErr(err)}; session still works` : '' };
+  });
+}
+
+/** Options clause of an Iceberg foreign table (location and more). */
+const icebergOptions = (o) => `OPTIONS (${Object.entries({ format: 'iceberg', ...o }).map(([k, v]) => `${k} ${sqlString(v)}`).join(', ')})`;
+
+async function locationChecks() {
+  const part = tables.part;
+  const v3 = tables.v3;
+  const lastPart = part.snaps.length - 1;
+  const lastV3 = v3.snaps.length - 1;
+  // location naming a metadata file: the current one, an older one (its
+  // own current snapshot and schema), v3's; then with an explicit map
+  const mdUrl = (st, file) => `${readLocation(st)}/metadata/${file}`;
+  for (const [st, s, file, fields, more, what] of [
+    [part, lastPart, part.snaps[lastPart].metadata, part.fields, {}, 'the current metadata file'],
+    [part, 3, part.snaps[3].metadata, fieldsAt(part, 3, true), {}, `s3's metadata file (its schema: ${ddlOf(fieldsAt(part, 3, true)).split(', ').slice(0, 3).join(', ')}, ...)`],
+    [v3, lastV3, v3.snaps[lastV3].metadata, v3.fields, {}, 'v3\'s current metadata file (DVs)'],
+    [part, lastPart, part.snaps[lastPart].metadata, part.fields, { location_map: `${part.t.location} -> ${part.t.location}` },
+      `the current metadata file, with location_map '${part.t.location} -> ${part.t.location}'`],
+  ]) {
+    const url = mdUrl(st, file);
+    const ft = `mdfile_${st.key}_${s}`;
+    const label = `s3 metadata file location ${url} (${what}) = ${st.key}_s${s}`;
+    await reconnect();
+    if (await created(label, ft, st, { location: url, ...more }, fields)) await sameRows(label, ft, st, s, fields);
+  }
+  // a trailing "/"
+  {
+    const label = `s3 location with a trailing / (${readLocation(part)}/) = part_s${lastPart}`;
+    await reconnect();
+    if (await created(label, 'part_slash', part, { location: `${readLocation(part)}/` })) await sameRows(label, 'part_slash', part, lastPart, part.fields, ['serial']);
+  }
+  // a prefix holding no table
+  await reconnect();
+  await mustFail(`s3 location ${S3_PREFIX}/no_such_table: 58P01 naming it`, [
+    'DROP FOREIGN TABLE IF EXISTS nothing_here',
+    `CREATE FOREIGN TABLE nothing_here (id bigint) SERVER ${SERVER} ${icebergOptions({ location: `${S3_PREFIX}/no_such_table` })}`,
+    'SELECT * FROM nothing_here',
+  ], '58P01', [`${S3_PREFIX}/no_such_table`]);
+
+  // location_map: the data file outside the table's prefix
+  const mapOk = `/x/landing -> s3://${BUCKET}/landing; /x/warehouse -> ${S3_PREFIX}`;
+  const mst = { key: 'mapped', t: mapped.t };
+  await reconnect();
+  await guarded(`s3 location_map '${mapOk}': a data file recorded at ${mapped.recorded} (object landing/mapped/...)`, async () => {
+    await run('DROP FOREIGN TABLE IF EXISTS mapped_t');
+    await run(`CREATE FOREIGN TABLE mapped_t (${ddlOf(FLAT0)}) SERVER ${SERVER} ${icebergOptions({ location: `${S3_PREFIX}/mapped`, location_map: mapOk })}`);
+    const problems = [];
+    for (const mode of ['serial', 'parallel']) {
+      const exp = await truthOf(mst, 1, FLAT0, 'select_all', 'SELECT {C} FROM {T}');
+      await setMode(mode);
+      const got = await rowsOf(`SELECT ${FLAT0.map((f) => f.name).join(', ')} FROM mapped_t`);
+      const d = multisetDiff(got, exp);
+      if (d) problems.push(`${mode}: ${d}`);
+    }
+    return { problems, note: `${mapped.rows} rows, serial and parallel` };
+  });
+  await mustFail(`s3 location_map '/x/warehouse -> ${S3_PREFIX}' only: 0A000 naming ${mapped.recorded}`, [
+    'DROP FOREIGN TABLE IF EXISTS mapped_t',
+    `CREATE FOREIGN TABLE mapped_t (${ddlOf(FLAT0)}) SERVER ${SERVER} ${icebergOptions({ location: `${S3_PREFIX}/mapped`, location_map: `/x/warehouse -> ${S3_PREFIX}` })}`,
+    'SELECT * FROM mapped_t',
+  ], '0A000', [mapped.recorded]);
+}
+
+/**
+ * The requests per statement over gen/req/ (a copy of part), as the head
+ * of this file says. Serial plans: a parallel worker is a backend of its
+ * own, with a cache of its own.
+ */
+async function requestChecks() {
+  const st = tables.part;
+  const last = st.snaps.length - 1;
+  const loc = `${S3_PREFIX}/req`;
+  const md = 'gen/req/metadata/';
+  const { listingsOf } = await import('./lib/request_log.mjs');
+  const manifestsOf = (k) => {
+    const snap = st.t.snapshots.find((x) => x['snapshot-id'] === st.snaps[k].id);
+    const list = path.basename(snap['manifest-list']);
+    return { list, manifests: readAvro(fs.readFileSync(localOf(snap['manifest-list']))).records.map((m) => path.basename(m.manifest_path)).sort() };
+  };
+  const truthCount = async (k) => (await rowsOf(`SELECT count(*) FROM part_s${k}`))[0][0];
+  const measure = async (sql) => {
+    rec.reset();
+    const rows = await rowsOf(sql);
+    const log = [...rec.log];
+    const gets = (pred) => log.filter((r) => r.method === 'GET' && !r.query.has('list-type') && r.key.startsWith(md) && pred(r.key.slice(md.length)))
+      .map((r) => r.key.slice(md.length));
+    const r = {
+      rows,
+      lists: listingsOf(log, BUCKET, md).length,
+      hint: gets((k) => k === 'version-hint.text').length,
+      metadata: gets((k) => k.endsWith('.metadata.json')),
+      lists_avro: gets((k) => /^snap-.*\.avro$/.test(k)),
+      manifests: gets((k) => k.endsWith('.avro') && !k.startsWith('snap-')),
+      heads: log.filter((x) => x.method === 'HEAD' && x.key.startsWith(md)).length,
+      data: log.filter((x) => x.key.startsWith('gen/req/data/')).length,
+      total: log.length,
+    };
+    r.show = `${r.lists} listing(s) of ${md}, ${r.hint} GET(s) of version-hint.text, metadata GETs [${r.metadata.join(', ')}], ` +
+      `manifest list GETs ${r.lists_avro.length}, manifest GETs ${r.manifests.length}, ${r.heads} HEADs in metadata/, ${r.data} data requests, ${r.total} requests`;
+    return r;
+  };
+  const sameSet = (got, want) => JSON.stringify([...got].sort()) === JSON.stringify([...want].sort());
+  /** Problems of a statement that must (or must not: read null) read snapshot k's metadata file, list and manifests. */
+  const expect = (r, { file, read, count }) => {
+    const p = [];
+    if (r.lists > 1) p.push(`${r.lists} listings of ${md}, expected at most 1`);
+    if (r.hint > 1) p.push(`${r.hint} GETs of version-hint.text, expected at most 1`);
+    if (r.metadata.length > 1 || r.metadata.some((f) => f !== file)) p.push(`metadata GETs [${r.metadata.join(', ')}], expected at most one, of ${file}`);
+    if (read === null) {
+      if (r.lists_avro.length || r.manifests.length) p.push(`manifest list/manifests read again: [${[...r.lists_avro, ...r.manifests].join(', ')}]`);
+    } else {
+      if (!r.metadata.length) p.push(`${file} not read`);
+      if (!sameSet(r.lists_avro, [read.list])) p.push(`manifest list GETs [${r.lists_avro.join(', ')}], expected [${read.list}] once`);
+      if (!sameSet(r.manifests, read.manifests)) p.push(`manifest GETs [${r.manifests.join(', ')}], expected each of [${read.manifests.join(', ')}] once`);
+    }
+    if (count !== undefined && r.rows[0].some((v) => v !== count)) p.push(`rows ${JSON.stringify(r.rows[0])}, expected ${count}`);
+    return p;
+  };
+  const step = async (name, sql, want) => {
+    await guarded(`s3 requests: ${name}`, async () => {
+      const r = await measure(sql);
+      return { problems: expect(r, want), note: r.show };
+    });
+  };
+  const s1 = st.snaps[1];
+  const fileN = st.snaps[last].metadata;
+  const file4 = st.snaps[4].metadata;
+  const count5 = await truthCount(last);
+  const count4 = await truthCount(4);
+  const count1 = await truthCount(1);
+  await reconnect(); // a new backend: nothing cached
+  await setMode('serial');
+  try {
+    await run('DROP FOREIGN TABLE IF EXISTS req_latest, req_s1');
+    await run(`CREATE FOREIGN TABLE req_latest (${ddlOf(st.fields)}) SERVER ${SERVER} ${icebergOptions({ location: loc })}`);
+    await run(`CREATE FOREIGN TABLE req_s1 (${ddlOf(fieldsAt(st, 1, true))}) SERVER ${SERVER} ${icebergOptions({ location: loc, snapshot_id: String(s1.id) })}`);
+  } catch (err) {
+    check('s3 requests: CREATE FOREIGN TABLE', [`ERROR ${showErr(err)}`]);
+    return;
+  }
+  const q = 'SELECT count(*) FROM req_latest';
+  await step(`first statement (a new backend) reads ${fileN}, s${last}'s manifest list and each manifest once`, q,
+    { file: fileN, read: manifestsOf(last), count: count5 });
+  await step('a second statement: the metadata file at most once, no manifest list or manifest', q, { file: fileN, read: null, count: count5 });
+  await step('one statement reading the table three times: the same', `SELECT (SELECT count(*) FROM req_latest),
+    (SELECT count(*) FROM req_latest WHERE i IS NOT NULL OR i IS NULL), (SELECT count(*) FROM (SELECT id FROM req_latest ORDER BY id) x)`,
+  { file: fileN, read: null, count: count5 });
+  await step(`snapshot_id of s1 (not yet read): s1's manifest list and manifests once`, 'SELECT count(*) FROM req_s1',
+    { file: fileN, read: manifestsOf(1), count: count1 });
+  // the latest and s1 in one statement: both cached; the metadata file is
+  // found and read once per snapshot asked (iceberg_table.c: the statement's
+  // answers are keyed by location and snapshot choice)
+  await guarded('s3 requests: one statement reading the latest snapshot and s1: no manifest list or manifest, the metadata file read once per snapshot asked (2)', async () => {
+    const r = await measure('SELECT (SELECT count(*) FROM req_latest), (SELECT count(*) FROM req_s1)');
+    const p = [];
+    if (r.lists > 1) p.push(`${r.lists} listings`);
+    if (r.metadata.length > 2 || r.metadata.some((f) => f !== fileN)) p.push(`metadata GETs [${r.metadata.join(', ')}], expected at most 2, of ${fileN}`);
+    if (r.lists_avro.length || r.manifests.length) p.push(`manifest list/manifests read again: [${[...r.lists_avro, ...r.manifests].join(', ')}]`);
+    if (r.rows[0][0] !== count5 || r.rows[0][1] !== count1) p.push(`rows ${JSON.stringify(r.rows[0])}, expected [${count5}, ${count1}]`);
+    if (r.metadata.length === 2) note(`s3 requests: one statement reading two snapshots of one table GETs its metadata file ${fileN} twice (once per snapshot asked)`);
+    return { problems: p, note: r.show };
+  });
+  // a hint naming an older metadata file (as a writer's commit would change it)
+  const v4 = /^v(\d+)\.metadata\.json$/.exec(file4)[1];
+  const vN = /^v(\d+)\.metadata\.json$/.exec(fileN)[1];
+  await s3.put(BUCKET, `${md}version-hint.text`, Buffer.from(v4));
+  await step(`version-hint.text now ${v4}: ${file4} read, and s4's manifest list and manifests`, q, { file: file4, read: manifestsOf(4), count: count4 });
+  await s3.put(BUCKET, `${md}version-hint.text`, Buffer.from(vN));
+  await step(`version-hint.text back to ${vN}: ${fileN} read, no manifest (its snapshot still cached)`, q, { file: fileN, read: null, count: count5 });
+  // the current metadata file rewritten: other bytes (no indentation), the same table
+  const text = fs.readFileSync(st.t.local(`metadata/${fileN}`), 'utf8');
+  await s3.put(BUCKET, `${md}${fileN}`, Buffer.from(jsonBig(parseJsonBig(text))));
+  await step(`${fileN} rewritten (another size and ETag): read with its manifests again`, q, { file: fileN, read: manifestsOf(last), count: count5 });
+  await step('then a statement more: no manifest', q, { file: fileN, read: null, count: count5 });
+  // a parallel plan: its workers are backends of their own
+  await guarded('s3 requests: a parallel statement over the table the leader has cached: manifests read at most once per worker', async () => {
+    await setMode('parallel');
+    const plan = (await rowsOf(`EXPLAIN (COSTS OFF) ${q}`)).map((r) => r[0]).join('\n');
+    const r = await measure(q);
+    const launched = (await rowsOf(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${q}`)).map((x) => x[0]).join('\n').match(/Workers Launched: (\d+)/);
+    r.show += `; Workers Launched ${launched ? launched[1] : '?'} (an EXPLAIN ANALYZE of the same statement)`;
+    await setMode('serial');
+    const p = [];
+    if (!/Parallel Foreign Scan|Gather/.test(plan)) p.push('no parallel plan');
+    // the leader reads nothing again; each worker, a process of its own
+    // with a cold cache, reads the snapshot's manifest list and manifests
+    // once (known cost, as for Delta's workers: a snapshot is not shared
+    // through dynamic shared memory)
+    const workers = launched ? Number(launched[1]) : 0;
+    const times = new Map();
+    for (const k of [...r.lists_avro, ...r.manifests]) times.set(k, (times.get(k) ?? 0) + 1);
+    const most = Math.max(0, ...times.values());
+    if (most > workers) p.push(`the manifest list or a manifest read ${most} times with ${workers} worker(s): more than once per worker`);
+    if (times.size) r.show += `; each of ${times.size} manifest files read ${[...new Set(times.values())].join(' or ')} time(s) by the workers`;
+    if (r.metadata.some((f) => f !== fileN)) p.push(`metadata GETs [${r.metadata.join(', ')}], expected only ${fileN}`);
+    if (r.rows[0][0] !== count5) p.push(`count ${r.rows[0][0]}, expected ${count5}`);
+    if (p.length) p.push(r.show);
+    return { problems: p, note: r.show };
+  });
+  await run('DROP FOREIGN TABLE IF EXISTS req_latest, req_s1').catch(() => {});
+}
+
+/**
+ * A commit between the leader's read of a table and its workers' (raceCase):
+ * over a copy of the table (at gen/<copy>/, its version-hint.text first
+ * naming leaderFile), a parallel plan without leader participation reads
+ * the table while version-hint.text is moved to hintFile (a later commit)
+ * the moment the leader has fetched leaderFile (s3rver's stored object
+ * written in place, synchronously, as the request log notes the leader's
+ * GET: the workers start later). The statement must return the rows of
+ * the table as leaderFile has it (snapshot s, columns fields), as it does
+ * without the move.
+ */
+async function raceCase({ st, copy, options, leaderFile, hintFile, s, fields, what }) {
+  const md = `gen/${copy}/metadata/`;
+  const vLeader = /^v(\d+)\./.exec(leaderFile)[1];
+  const vHint = /^v(\d+)\./.exec(hintFile)[1];
+  const vLatest = String(st.t.version);
+  const stored = s3.storedFile(BUCKET, `${md}version-hint.text`);
+  const cols = fields.map((f) => f.name).join(', ');
+  const name = `s3 snapshot consistency ${st.key}: ${what}`;
+  await reconnect();
+  await guarded(name, async () => {
+    if (!fs.existsSync(stored) || fs.readFileSync(stored, 'utf8') !== vLatest || vLeader.length !== vLatest.length || vHint.length !== vLatest.length)
+      return { problems: [`harness: s3rver's stored object ${stored} is not there holding ${vLatest} (or a version of another length)`] };
+    const exp = await truthOf(st, s, fields, 'select_all', 'SELECT {C} FROM {T}');
+    await run(`DROP FOREIGN TABLE IF EXISTS race_${st.key}`);
+    await run(`CREATE FOREIGN TABLE race_${st.key} (${ddlOf(fields)}) SERVER ${SERVER} ${icebergOptions({ location: `${S3_PREFIX}/${copy}`, ...options })}`);
+    const problems = [];
+    let swapped = false;
+    let metadataGets = [];
+    let n = null;
+    fs.writeFileSync(stored, vLeader); // the table as leaderFile has it
+    try {
+      await setMode('parallel');
+      await run('SET parallel_leader_participation = off');
+      const plan = (await rowsOf(`EXPLAIN (COSTS OFF) SELECT ${cols} FROM race_${st.key}`)).map((r) => r[0]).join('\n');
+      if (!/Gather/.test(plan)) problems.push('harness: no parallel plan');
+      const before = multisetDiff(await rowsOf(`SELECT ${cols} FROM race_${st.key}`), exp);
+      if (before) problems.push(`without the move: ${before}`);
+      rec.reset();
+      rec.log.push = function push(e) {
+        if (!swapped && e.method === 'GET' && e.key === `${md}${leaderFile}`) {
+          fs.writeFileSync(stored, vHint);
+          swapped = true;
+        }
+        return Array.prototype.push.call(this, e);
+      };
+      const got = await rowsOf(`SELECT ${cols} FROM race_${st.key}`);
+      n = got.length;
+      metadataGets = rec.log.filter((r) => r.method === 'GET' && r.key.startsWith(md) && r.key.endsWith('.metadata.json')).map((r) => r.key.slice(md.length));
+      const d = multisetDiff(got, exp);
+      if (!swapped) problems.push(`harness: the leader's GET of ${leaderFile} was not seen`);
+      else if (d) problems.push(`SELECT ${cols} FROM race_${st.key}: ${d}; metadata GETs in the statement [${metadataGets.join(', ')}]`);
+    } finally {
+      delete rec.log.push;
+      fs.writeFileSync(stored, vLatest);
+      await run('RESET parallel_leader_participation').catch(() => {});
+      await setMode('serial').catch(() => {});
+    }
+    return { problems, note: `${n} rows; metadata GETs [${metadataGets.join(', ')}] (the leader's, then its workers')` };
+  });
+  await run(`DROP FOREIGN TABLE IF EXISTS race_${st.key}`).catch(() => {});
+}
+
+async function raceChecks() {
+  // flat: s3 read by the leader, s4 (an equality delete, the same files and schema) committed before its workers start
+  const flat = tables.flat;
+  await raceCase({
+    st: flat, copy: 'race_flat', options: { location_map: `${FAKE_PREFIX}/flat -> ${S3_PREFIX}/race_flat` },
+    leaderFile: flat.snaps[3].metadata, hintFile: flat.snaps[4].metadata, s: 3, fields: flat.fields,
+    what: `the leader reads ${flat.snaps[3].metadata} (s3), ${flat.snaps[4].metadata} (s4: an equality delete) is committed before its workers read: s3's rows`,
+  });
+  // part: the leader reads the metadata file written by the schema change
+  // (current snapshot s3, current schema label and extra), s4 is committed
+  // before its workers read: s3's rows in the current schema's columns
+  const part = tables.part;
+  const evolved = part.t.metadataFiles.find((m) => m.snapshotId === part.snaps[3].id && m.schemaId === 1);
+  await raceCase({
+    st: part, copy: 'race_part', options: {},
+    leaderFile: path.basename(evolved.rel), hintFile: part.snaps[4].metadata, s: 3, fields: part.fields,
+    what: `the leader reads ${path.basename(evolved.rel)} (current snapshot s3, current schema ${ddlOf(part.fields).split(', ').filter((c) => /^(label|extra) /.test(c)).join(', ')} added after it), ` +
+      `${part.snaps[4].metadata} (s4) is committed before its workers read: s3's rows in the current schema's columns`,
+  });
+}
+
+async function s3Checks() {
+  console.log(`${STAGE}: bucket only (s3 ...)`);
+  await locationChecks();
+  await requestChecks();
+  await raceChecks();
+}
+
 // ------------------------------------------------------------------ main
 
 async function build() {
@@ -1637,6 +2153,11 @@ async function build() {
   await buildV3();
   await buildNameReuse();
   await buildBad();
+  if (S3) {
+    await buildMapped();
+    uploads.push([tables.part.t.dir, 'gen/req/']); // requestChecks' copy of part
+    uploads.push([tables.flat.t.dir, 'gen/race_flat/'], [tables.part.t.dir, 'gen/race_part/']); // raceChecks' copies
+  }
   for (const st of Object.values(tables)) {
     for (const s of st.snaps.filter(Boolean)) {
       if (st.key === 'name_reuse') {
@@ -1651,6 +2172,16 @@ async function build() {
 
 async function main() {
   console.log(`${STAGE}: seed ${SEED} (--seed ${SEED} reproduces the tables), ${ROWS} rows, directory ${OUT}${WRITE_ONLY ? ' (--write-only)' : ''}`);
+  if (S3) {
+    try {
+      await startBucket();
+    } catch (err) {
+      console.log(`FAIL ${STAGE}: cannot start the local S3: ${firstLine(err.stack || err.message)}`);
+      console.log(`${STAGE}: 0 passed, 1 failed`);
+      return 1;
+    }
+    console.log(`${STAGE}: local S3 at ${s3.endpoint} (request log) in front of the SigV4 front and s3rver; bucket ${BUCKET}`);
+  }
   const admin = pgClient(process.env.PGDATABASE || 'postgres');
   await admin.connect();
   try {
@@ -1667,7 +2198,11 @@ async function main() {
   try {
     await c.connect();
     await run('CREATE EXTENSION parquet_fdw');
-    await run(`CREATE SERVER ${SERVER} FOREIGN DATA WRAPPER parquet_fdw`);
+    if (S3) {
+      // as check_delta.mjs --s3: the endpoint in the server, the keys in the user mapping
+      await run(`CREATE SERVER ${SERVER} FOREIGN DATA WRAPPER parquet_fdw OPTIONS (endpoint ${sqlString(s3.endpoint)}, region 'us-east-1', url_style 'path')`);
+      await run(`CREATE USER MAPPING FOR CURRENT_USER SERVER ${SERVER} OPTIONS (key_id ${sqlString(S3_KEY.id)}, secret ${sqlString(S3_KEY.secret)})`);
+    } else await run(`CREATE SERVER ${SERVER} FOREIGN DATA WRAPPER parquet_fdw`);
     await run(`LOAD 'parquet_fdw'`);
     try {
       await build();
@@ -1677,9 +2212,11 @@ async function main() {
     }
     printLayout();
     await generatorChecks();
+    if (S3) await uploadAll();
     if (!WRITE_ONLY) {
-      console.log(`${STAGE}: parquet_fdw part (format 'iceberg')`);
+      console.log(`${STAGE}: parquet_fdw part (format 'iceberg')${S3 ? `, through s3://${BUCKET}/` : ''}`);
       await pgChecks();
+      if (S3) await s3Checks();
     }
     code = summary(STAGE);
   } finally {
@@ -1689,6 +2226,7 @@ async function main() {
     if (!KEEP && !WRITE_ONLY) fs.rmSync(OUT, { recursive: true, force: true });
     else console.log(`${STAGE}: kept ${OUT}`);
     await admin.end().catch(() => {});
+    await stopBucket();
   }
   return code;
 }
@@ -1697,5 +2235,5 @@ main().then((code) => process.exit(code), (err) => {
   console.error(err.stack || String(err));
   console.log(`${STAGE}: 0 passed, 1 failed`);
   if (!KEEP && !WRITE_ONLY) fs.rmSync(OUT, { recursive: true, force: true });
-  process.exit(1);
+  stopBucket().finally(() => process.exit(1));
 });

@@ -588,6 +588,7 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	opts->at.by_time = false;
 	opts->at.time = 0;
 	opts->at.ref = NULL;
+	opts->at.schema_id = -1;
 	opts->location_map = NULL;
 	opts->dirs_skipped = 0;
 	opts->parallel_workers = -1;

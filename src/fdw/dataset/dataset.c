@@ -158,6 +158,7 @@ table_format_files(PqfdwDataset *ds, const PqfdwTableOptions *opts)
 	pqfdw_access_local(&ds->access, NULL);
 	ds->access.remote = opts->access.remote;
 	ds->version = snap->version;
+	ds->schema_id = snap->ice_schema ? snap->ice_schema->schema_id : -1;
 	if (snap->nested_mapped)
 	{
 		ds->schema_string = pstrdup(snap->schema_string);

@@ -58,6 +58,7 @@ typedef struct PqfdwDataset
 	PqfdwTableRef ref;			/* the table: format, location, at, ... */
 	PqfdwAccess access;			/* how its delete files are reached */
 	int64		version;		/* the version read */
+	int32		schema_id;		/* Iceberg: the schema read with, -1 */
 	PqDeltaDv **dv;
 	bool	   *ice_deletes;	/* Iceberg: files with deletes */
 	PqDeletedRows **deleted;

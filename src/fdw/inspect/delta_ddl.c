@@ -168,7 +168,7 @@ char *
 pqfdw_delta_create_table(const char *table_name, const char *server_name,
 						 const char *location, const PqfdwRemoteId *remote)
 {
-	PqfdwTableVersion latest = {-1, false, 0};
+	PqfdwTableVersion latest = {-1, false, 0, NULL, -1};
 	const PqfdwTableSnapshot *snap = pqfdw_delta_snapshot(location, &latest,
 														  remote);
 	StringInfoData buf;

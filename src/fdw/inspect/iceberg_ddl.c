@@ -155,6 +155,7 @@ pqfdw_iceberg_create_table(const char *table_name, const char *server_name,
 	ref.format = PQFDW_FORMAT_ICEBERG;
 	ref.location = location;
 	ref.at.version = -1;
+	ref.at.schema_id = -1;
 	ref.remote = remote;
 	snap = pqfdw_table_snapshot(&ref);
 	initStringInfo(&buf);

@@ -77,7 +77,7 @@ table_location(FunctionCallInfo fcinfo, int server_arg,
 static const PqfdwTableSnapshot *
 table_snapshot(FunctionCallInfo fcinfo)
 {
-	PqfdwTableVersion at = {-1, false, 0};
+	PqfdwTableVersion at = {-1, false, 0, NULL, -1};
 	const PqfdwRemoteId *remote;
 	char	   *location = table_location(fcinfo, 2, &remote);
 

@@ -391,6 +391,7 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	Relation	rel;
 	bool	   *pruned;
 	bool	   *files_pruned;
+	int			by_partition;
 	double		minmax_rows;
 	bool		never_analyzed;
 	LeafSpan   *shared = NULL;
@@ -414,7 +415,9 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 													 baserel->baserestrictinfo,
 													 baserel->relid,
 													 foreigntableid,
-													 &files_pruned);
+													 &files_pruned,
+													 &by_partition);
+	st->files_pruned += by_partition;
 	note_virtual_uses(st, baserel);
 	files = kept_footers(sized, files_pruned, &st->paths);
 	one_schema(st->ds, files, rel);

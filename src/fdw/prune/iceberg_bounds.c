@@ -2,9 +2,9 @@
  *
  * iceberg_bounds.c
  *		Whole data files of an Iceberg table ruled out at plan time by what
- *		its manifests keep for them: record and null counts, and lower and
- *		upper bounds (the single-value binary serialization), found by the
- *		column's field id.
+ *		its manifests keep for them: identity partition values, record and
+ *		null counts, and lower and upper bounds (the single-value binary
+ *		serialization), found by the column's field id.
  *
  * A bound is read into the declared type of the column only where its
  * order is the declared type's: integers, dates, timestamps and decimals
@@ -94,10 +94,62 @@ bound_datum(const PqIcebergBound *b, const char *type, Oid typid,
 	return true;
 }
 
-/* Can a row of data file ice satisfy p, by its counts and bounds? */
+/*
+ * Can a row of data file ice satisfy p, by an identity partition's value
+ * (every row holds it, whether the file stores the column or not)?
+ */
+static bool
+partition_may_match(PqPrunePred *p, const PqIcebergField *field,
+					const PqfdwIcebergFile *ice, Oid typid)
+{
+	const char *text = NULL;
+	bool		found = false;
+	Datum		v;
+	Oid			infunc;
+	Oid			ioparam;
+	int			i;
+
+	for (i = 0; i < ice->nidentity; i++)
+		if (ice->identity_ids[i] == field->id)
+		{
+			found = true;
+			text = ice->identity_text[i];
+		}
+	if (!found)
+		return true;
+	switch (p->kind)
+	{
+		case PQ_PRUNE_IS_NULL:
+			return text == NULL;
+
+		case PQ_PRUNE_IS_NOT_NULL:
+			return text !=NULL;
+
+		case PQ_PRUNE_COMPARE:
+			break;
+		default:
+			return true;
+	}
+	if (text == NULL)
+		return false;
+	/* an exact value compares right in any collation */
+	if (p->has_cast || !(orders_as(field->type, typid, InvalidOid) ||
+						 (strcmp(field->type, "string") == 0 &&
+						  (typid == TEXTOID || typid == VARCHAROID))))
+		return true;
+	getTypeInputInfo(typid, &infunc, &ioparam);
+	v = OidInputFunctionCall(infunc, (char *) text, ioparam, -1);
+	return pqfdw_pred_range_may_match(p, v, true, v, true);
+}
+
+/*
+ * Can a row of data file ice satisfy p, by its identity partition values
+ * (partition) or by its counts and bounds (!partition)?
+ */
 static bool
 pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
-			   const PqfdwIcebergFile *ice, Oid relid, PqfdwDataset *ds)
+			   const PqfdwIcebergFile *ice, Oid relid, PqfdwDataset *ds,
+			   bool partition)
 {
 	const PqIcebergDataFile *df = ice->df;
 	const PqIcebergField *field = NULL;
@@ -114,7 +166,7 @@ pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 	if (p->kind == PQ_PRUNE_OR)
 	{
 		for (i = 0; i < p->nargs; i++)
-			if (pred_may_match(&p->args[i], snap, ice, relid, ds))
+			if (pred_may_match(&p->args[i], snap, ice, relid, ds, partition))
 				return true;
 		return false;
 	}
@@ -126,6 +178,9 @@ pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 	for (i = 0; i < snap->ice_schema->nfields; i++)
 		if (snap->ice_schema->fields[i].id == id)
 			field = &snap->ice_schema->fields[i];
+	if (field != NULL && partition)
+		return partition_may_match(p, field, ice,
+								   get_atttype(relid, p->attnum));
 	/* a file without the column reads its default: no counts tell that */
 	if (field == NULL || field->initial_default != NULL ||
 		count_of(df->value_counts, df->nvalue_counts, id) < 0)
@@ -157,12 +212,13 @@ pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 bool
 pqfdw_iceberg_file_may_match(PqPrunePred *preds, int npreds,
 							 const PqfdwTableSnapshot *snap, int file,
-							 Oid relid, PqfdwDataset *ds)
+							 Oid relid, PqfdwDataset *ds, bool partition)
 {
 	int			k;
 
 	for (k = 0; k < npreds; k++)
-		if (!pred_may_match(&preds[k], snap, snap->ice[file], relid, ds))
+		if (!pred_may_match(&preds[k], snap, snap->ice[file], relid, ds,
+							partition))
 			return false;
 	return true;
 }

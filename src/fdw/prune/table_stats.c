@@ -276,7 +276,7 @@ pred_may_match(PqPrunePred *p, const PqDeltaStats *st, Oid relid,
 int
 pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 						List *restrictinfos, Index varno, Oid relid,
-						bool **pruned)
+						bool **pruned, int *by_partition)
 {
 	const PqfdwTableSnapshot *snap;
 	List	   *values;
@@ -292,6 +292,7 @@ pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 	MemoryContext cxt;
 	MemoryContext old;
 
+	*by_partition = 0;
 	if (ds == NULL || ds->location == NULL || ds->nfiles == 0 ||
 		!pqfdw_enable_statistics_pruning)
 		return 0;
@@ -332,7 +333,14 @@ pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 
 		if (!(*pruned)[f] && s >= 0 && snap->ice != NULL)
 		{
-			if (!pqfdw_iceberg_file_may_match(preds, npreds, snap, s, relid, ds))
+			if (!pqfdw_iceberg_file_may_match(preds, npreds, snap, s, relid,
+											  ds, true))
+			{
+				(*pruned)[f] = true;
+				(*by_partition)++;
+			}
+			else if (!pqfdw_iceberg_file_may_match(preds, npreds, snap, s,
+												   relid, ds, false))
 			{
 				(*pruned)[f] = true;
 				n++;

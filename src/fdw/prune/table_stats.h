@@ -16,20 +16,23 @@
  * At plan time, the files of ds (a table format's) whose statistics rule
  * out restrictinfos (quals of relid's Vars numbered varno, with values
  * known now) are marked in *pruned (allocated when NULL; files already
- * marked are passed over); returns how many it marked.
+ * marked are passed over); returns how many it marked, *by_partition of
+ * them by an Iceberg file's identity partition values.
  */
 extern int	pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 									List *restrictinfos, Index varno,
-									Oid relid, bool **pruned);
+									Oid relid, bool **pruned,
+									int *by_partition);
 
 /*
  * iceberg_bounds.c: whether a row of data file file (an index into snap's
- * files) may satisfy every one of preds, by the counts and bounds its
- * manifest entry keeps.
+ * files) may satisfy every one of preds, by its identity partition values
+ * (partition), or by the counts and bounds its manifest entry keeps.
  */
 struct PqPrunePred;
 extern bool pqfdw_iceberg_file_may_match(struct PqPrunePred *preds, int npreds,
 										 const PqfdwTableSnapshot *snap,
-										 int file, Oid relid, PqfdwDataset *ds);
+										 int file, Oid relid, PqfdwDataset *ds,
+										 bool partition);
 
 #endif							/* PQFDW_TABLE_STATS_H */

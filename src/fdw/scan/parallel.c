@@ -110,6 +110,7 @@ pqfdw_parallel_init(PqParallelScan *shared, List *paths,
 	shared->nfiles = list_length(files);
 	shared->paths_hash = paths_hash;
 	shared->table_version = ds->location ? ds->version : -1;
+	shared->table_schema_id = ds->location ? ds->schema_id : -1;
 	shared->union_by_name = ds->union_by_name;
 	shared->nunits = 0;
 	shared->split_row_groups = 0;

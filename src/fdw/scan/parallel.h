@@ -65,6 +65,8 @@ typedef struct PqParallelScan
 	int64		table_version;	/* a table format's version the leader reads
 								 * (its files' deletes), or -1 */
 	bool		union_by_name;	/* the leader's dataset's */
+	int32		table_schema_id;	/* the Iceberg schema the leader reads
+									 * with, -1 */
 	int			split_row_groups;	/* row groups cut into pieces */
 
 	/* the leader's files; after them its paths, each ending in a NUL */

@@ -711,7 +711,8 @@ pqfdw_scan_init_worker(PqScanState *st, void *coordinate)
 	if (shared->paths_hash != st->paths_hash ||
 		(ds->location != NULL && ds->version != shared->table_version))
 	{
-		PqfdwTableVersion at = {shared->table_version, false, 0};
+		PqfdwTableVersion at = {shared->table_version, false, 0, NULL,
+		shared->table_schema_id};
 
 		st->paths = pqfdw_parallel_paths(shared);
 		pqfdw_table_reader_set_paths(st->reader, st->paths,

@@ -30,6 +30,7 @@ typedef struct CachedIceberg
 	char	   *metadata_file;
 	PqfdwIcebergStamp stamp;
 	int64		snapshot_id;	/* -1: none */
+	int32		schema_id;		/* the schema it reads with */
 	TimestampTz used_stmt;		/* kept while its statement runs */
 	MemoryContext cxt;
 	PqfdwTableSnapshot *snap;
@@ -118,6 +119,9 @@ snapshot_schema(const PqIcebergMetadata *md, const PqIcebergSnapshot *snap,
 	const PqIcebergSchema *s = NULL;
 	bool		own = at->version != -1 || at->by_time;
 	int			i;
+
+	if (at->schema_id >= 0 && (s = pq_iceberg_schema(md, at->schema_id)) != NULL)
+		return s;
 
 	for (i = 0; at->ref != NULL && i < md->nrefs; i++)
 		if (strcmp(md->refs[i].name, at->ref) == 0)
@@ -424,6 +428,29 @@ assign_deletes(Building *b, PqfdwTableSnapshot *s)
 	}
 }
 
+/*
+ * The table's directory (a copy in the current context): location itself,
+ * or for a metadata file the directory holding its metadata/ (where
+ * recorded paths are mapped to).
+ */
+static const char *
+table_dir(const char *location)
+{
+	size_t		len = strlen(location);
+	char	   *dir;
+	char	   *slash;
+
+	dir = pstrdup(location);
+	if (len <= 14 || strcmp(location + len - 14, ".metadata.json") != 0)
+		return dir;
+	if ((slash = strrchr(dir, '/')) != NULL)
+		*slash = '\0';
+	len = strlen(dir);
+	if (len >= 9 && strcmp(dir + len - 9, "/metadata") == 0)
+		dir[len - 9] = '\0';
+	return dir;
+}
+
 static PqfdwTableSnapshot *
 build_snapshot(const PqfdwTableRef *ref, const char *metadata_file,
 			   const PqIcebergMetadata *md, const PqIcebergSnapshot *isnap,
@@ -437,7 +464,7 @@ build_snapshot(const PqfdwTableRef *ref, const char *metadata_file,
 	memset(&b, 0, sizeof(b));
 	b.ref = ref;
 	b.md = md;
-	b.paths.location = ref->location;
+	b.paths.location = table_dir(ref->location);
 	b.paths.recorded_location = md->location;
 	b.paths.map = map;
 	b.paths.remote = ref->remote != NULL;
@@ -452,6 +479,7 @@ build_snapshot(const PqfdwTableRef *ref, const char *metadata_file,
 	s->ice_md = md;
 	s->ice_schema = b.schema;
 	s->metadata_file = pstrdup(metadata_file);
+	s->table_dir = (char *) b.paths.location;
 	s->mapping = PQ_DELTA_MAPPING_NONE;
 	name_mapping(s, ref->location);
 
@@ -504,7 +532,7 @@ build_snapshot(const PqfdwTableRef *ref, const char *metadata_file,
 		PqfdwIcebergPaths *paths = palloc(sizeof(PqfdwIcebergPaths));
 
 		*paths = b.paths;
-		paths->location = s->location;
+		paths->location = s->table_dir;
 		s->ice_paths = paths;
 	}
 	return s;
@@ -593,6 +621,7 @@ asked_before(const PqfdwTableRef *ref, const PqfdwRemoteId *remote,
 			same_remote(&a->remote, remote) &&
 			strcmp(a->location_map, map) == 0 &&
 			a->at.version == ref->at.version &&
+			a->at.schema_id == ref->at.schema_id &&
 			a->at.by_time == ref->at.by_time &&
 			(!ref->at.by_time || a->at.time == ref->at.time) &&
 			((a->ref == NULL && ref->at.ref == NULL) ||
@@ -722,7 +751,8 @@ pqfdw_iceberg_snapshot(const PqfdwTableRef *ref)
 			strcmp(c->location_map, map) == 0 &&
 			strcmp(c->metadata_file, file) == 0 &&
 			memcmp(&c->stamp, &stamp, sizeof(stamp)) == 0 &&
-			c->snapshot_id == (isnap ? isnap->snapshot_id : -1))
+			c->snapshot_id == (isnap ? isnap->snapshot_id : -1) &&
+			c->schema_id == snapshot_schema(md, isnap, &ref->at)->schema_id)
 		{
 			MemoryContextDelete(cxt);
 			old = MemoryContextSwitchTo(TopMemoryContext);
@@ -753,6 +783,7 @@ pqfdw_iceberg_snapshot(const PqfdwTableRef *ref)
 	c->metadata_file = pstrdup(file);
 	c->stamp = stamp;
 	c->snapshot_id = isnap ? isnap->snapshot_id : -1;
+	c->schema_id = snap->ice_schema->schema_id;
 	c->cxt = cxt;
 	cache = lcons(c, cache);
 	MemoryContextSwitchTo(old);

@@ -79,6 +79,7 @@ typedef struct PqfdwTableSnapshot
 	PqfdwIcebergFile **ice;		/* Iceberg: each path's file */
 	const PqIcebergMetadata *ice_md;
 	const PqIcebergSchema *ice_schema;	/* the schema the snapshot reads */
+	char	   *table_dir;		/* Iceberg: the directory holding metadata/ */
 	char	   *metadata_file;	/* Iceberg: the metadata file read */
 	int			nmapped;		/* Iceberg: schema.name-mapping.default */
 	int32	   *mapped_ids;		/* its top-level field ids, ... */
@@ -106,6 +107,9 @@ typedef struct PqfdwTableVersion
 	bool		by_time;
 	TimestampTz time;			/* the newest version committed at or before */
 	const char *ref;			/* Iceberg: a branch or tag; NULL */
+	int32		schema_id;		/* Iceberg: the schema to read with (a
+								 * parallel worker takes its leader's); -1: as
+								 * the version says */
 } PqfdwTableVersion;
 
 /* A table format's table as a foreign table's options name it. */
