@@ -43,16 +43,11 @@
 // any answer differs from the heap's.
 
 import { createRequire } from 'node:module';
-import { median, oneLine, rowsEqual, sig6 } from './lib.mjs';
+import { PLAN_TARGET, TARGET, TEXT, asText, lit, median, oneLine, rowsEqual, sig6 } from './lib.mjs';
 
 const require = createRequire(new URL('../test/js/package.json', import.meta.url));
 const pg = require('pg');
 
-const TARGET = 1.1;
-const PLAN_TARGET = 5;
-const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
-const asText = (v) => (v === null || v === undefined ? '' : String(v));
-const TEXT = { getTypeParser: () => (v) => v };
 
 const QUERIES = [
   {

@@ -55,18 +55,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { median, oneLine, rowsEqual, sig6 } from './lib.mjs';
+import { PLAN_TARGET, TARGET, TEXT, asText, lit, median, oneLine, rowsEqual, sig6 } from './lib.mjs';
 import { prng } from '../test/js/lib/delta_dv.mjs';
 import { IcebergTable, PuffinFile, dataFileRecord, fileMetrics, statsRows, statsSql, FIELD_FILE_PATH, FIELD_POS } from '../test/js/lib/iceberg_writer.mjs';
 
 const require = createRequire(new URL('../test/js/package.json', import.meta.url));
 const pg = require('pg');
 
-const TARGET = 1.1;
-const PLAN_TARGET = 5;
-const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
-const asText = (v) => (v === null || v === undefined ? '' : String(v));
-const TEXT = { getTypeParser: () => (v) => v };
 const f1 = (x) => x.toFixed(1);
 const f2 = (x) => x.toFixed(2);
 

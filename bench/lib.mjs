@@ -21,3 +21,10 @@ export function rowsEqual(x, y, f) {
   if (x.length !== y.length) return false;
   return x.every((row, i) => row.length === y[i].length && row.every((v, j) => f(v) === f(y[i][j])));
 }
+
+/** The Delta and Iceberg benches' target ratios and SQL text helpers. */
+export const TARGET = 1.1;
+export const PLAN_TARGET = 5;
+export const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
+export const asText = (v) => (v === null || v === undefined ? '' : String(v));
+export const TEXT = { getTypeParser: () => (v) => v };

@@ -85,12 +85,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { duckQuery, sqlString } from './lib/duck.mjs';
 import { canonDuck, canonPg, pgFamily, Unrepresentable } from './lib/canon.mjs';
 import { anyFields, deltaPgType, deltaTypeName, latestState, listLog } from './lib/delta_log.mjs';
 import { filesBelow } from './lib/stage.mjs';
 import { listingsOf } from './lib/request_log.mjs';
+import { alive, errorOf, sessionClient, waitForServer as waitForServerOf } from './lib/pg_session.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -99,6 +99,8 @@ const TYPES_TABLE = 'pqfdw_delta_types';
 const SERVER = 'pqfdw_delta_srv';
 const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 ' +
   '-c extra_float_digits=1 -c bytea_output=hex -c statement_timeout=300s -c client_min_messages=warning';
+const pgClient = () => sessionClient(SESSION_OPTIONS, { query_timeout: 600000 });
+const waitForServer = (maxMs = 60000) => waitForServerOf(pgClient, maxMs);
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -206,30 +208,6 @@ const firstLine = (s) => String(s).split('\n')[0].slice(0, 300);
 const ident = (s) => `"${String(s).replace(/"/g, '""')}"`;
 const TEXT = { getTypeParser: () => (v) => v };
 
-function pgClient() {
-  const c = new pg.Client({ options: SESSION_OPTIONS, connectionTimeoutMillis: 30000, query_timeout: 600000 });
-  // a backend crash emits 'error' on the client besides failing the query
-  c.on('error', () => {});
-  return c;
-}
-
-async function waitForServer(maxMs = 60000) {
-  const t0 = Date.now();
-  for (;;) {
-    const c = pgClient();
-    try {
-      await c.connect();
-      await c.query('SELECT 1');
-      await c.end();
-      return true;
-    } catch {
-      await c.end().catch(() => {});
-      if (Date.now() - t0 > maxMs) return false;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
-
 async function pgSetup() {
   const c = pgClient();
   await c.connect();
@@ -250,26 +228,6 @@ async function pgSetup() {
 
 /** The OPTIONS clause of a Delta foreign table over dir (more: further options, ", version '1'"). */
 const deltaOptions = (dir, more = '') => `OPTIONS (format 'delta', location ${sqlString(dir)}${more})`;
-
-/** The error a query raises; null if none. */
-async function errorOf(c, sql) {
-  try {
-    await c.query(sql);
-    return null;
-  } catch (err) {
-    return err;
-  }
-}
-
-async function alive(c) {
-  try {
-    await c.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const showErr = (e) => `${e.code ?? '(no SQLSTATE)'} ${firstLine(e.message)}${e.detail ? ` (DETAIL: ${firstLine(e.detail)})` : ''}`;
 
 // -------------------------------------------------------------- columns

@@ -70,9 +70,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { counter } from './lib/stage.mjs';
 import { DvFile, dvData, inlineDescriptor, newUuid, prng, randomUuidText, serializerName, z85Decode } from './lib/delta_dv.mjs';
+import { alive, connectRetrying, sessionClient } from './lib/pg_session.mjs';
+import { multisetDiff, orderedDiff } from './lib/text_rows.mjs';
 
 const STAGE = 'delta_generated';
 const DB = 'delta_gen_test';
@@ -124,41 +125,15 @@ const pad20 = (v) => String(v).padStart(20, '0');
 
 // ------------------------------------------------------------ PostgreSQL
 
-function pgClient(database) {
-  const c = new pg.Client({ database, options: SESSION_OPTIONS, connectionTimeoutMillis: 30000 });
-  c.on('error', () => {});
-  return c;
-}
+const pgClient = (database) => sessionClient(SESSION_OPTIONS, { database });
 
 let c = null; // the session in DB
 const rowsOf = async (sql, params) => (await c.query({ text: sql, values: params, rowMode: 'array', types: TEXT })).rows;
 const run = async (sql, params) => c.query(sql, params);
 
-async function alive(client) {
-  try {
-    await client.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function reconnect() {
-  await c.end().catch(() => {});
-  const t0 = Date.now();
-  for (;;) {
-    c = pgClient(DB);
-    try {
-      await c.connect();
-      await c.query('SELECT 1');
-      await c.query(`LOAD 'parquet_fdw'`);
-      return;
-    } catch (err) {
-      await c.end().catch(() => {});
-      if (Date.now() - t0 > 60000) throw new Error(`PostgreSQL did not come back: ${err.message}`);
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
+  await c?.end().catch(() => {});
+  c = await connectRetrying(() => pgClient(DB), 60000, (cl) => cl.query(`LOAD 'parquet_fdw'`));
 }
 
 // ---------------------------------------------------------- the table
@@ -465,37 +440,6 @@ async function createForeign(name, dir, version) {
   await run(`DROP FOREIGN TABLE IF EXISTS ${name}`);
   const v = version === null ? '' : `, version ${sqlString(version)}`;
   await run(`CREATE FOREIGN TABLE ${name} (${DDL_COLS}) SERVER ${SERVER} OPTIONS (format 'delta', location ${sqlString(dir)}${v})`);
-}
-
-const rowText = (r) => r.map((v) => (v === null ? 'NULL' : v)).join('|');
-
-function multisetDiff(got, exp) {
-  const m = new Map();
-  for (const r of exp) {
-    const k = rowText(r);
-    m.set(k, (m.get(k) ?? 0) + 1);
-  }
-  const extra = [];
-  for (const r of got) {
-    const k = rowText(r);
-    const n = m.get(k);
-    if (n) m.set(k, n - 1);
-    else extra.push(k);
-  }
-  const missing = [];
-  for (const [k, n] of m) for (let j = 0; j < n; j++) missing.push(k);
-  if (!extra.length && !missing.length) return null;
-  return `${got.length} rows, expected ${exp.length}; ${extra.length} not expected${extra.length ? ` (e.g. ${extra.slice(0, 3).join(' ; ')})` : ''}` +
-    `; ${missing.length} missing${missing.length ? ` (e.g. ${missing.slice(0, 3).join(' ; ')})` : ''}`;
-}
-
-function orderedDiff(got, exp) {
-  const g = got.map(rowText);
-  const e = exp.map(rowText);
-  for (let j = 0; j < Math.max(g.length, e.length); j++) {
-    if (g[j] !== e[j]) return `${g.length} rows, expected ${e.length}; row ${j + 1}: got ${g[j] ?? '(none)'}, expected ${e[j] ?? '(none)'}`;
-  }
-  return null;
 }
 
 /** The queries compared: [name, sql with {T}, ordered?] */

@@ -57,9 +57,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { canonPg, pgFamily } from './lib/canon.mjs';
 import { deltaKernelPgType, tableTruth } from './lib/delta_kernel_truth.mjs';
+import { alive, errorOf, sessionClient, waitForServer as waitForServerOf } from './lib/pg_session.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -69,6 +69,8 @@ const TYPES_TABLE = 'pqfdw_dk_types';
 const SERVER = 'pqfdw_dk_srv';
 const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 ' +
   '-c extra_float_digits=1 -c bytea_output=hex -c statement_timeout=300s -c client_min_messages=warning';
+const pgClient = () => sessionClient(SESSION_OPTIONS, { query_timeout: 600000 });
+const waitForServer = (maxMs = 60000) => waitForServerOf(pgClient, maxMs);
 const PARALLEL = ['SET max_parallel_workers_per_gather = 2', 'SET parallel_setup_cost = 0', 'SET parallel_tuple_cost = 0',
   'SET min_parallel_table_scan_size = 0', 'SET cpu_tuple_cost = 10'];
 
@@ -107,47 +109,6 @@ const ident = (s) => `"${String(s).replace(/"/g, '""')}"`;
 const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
 const TEXT = { getTypeParser: () => (v) => v };
 const showErr = (e) => `${e.code ?? '(no SQLSTATE)'} ${firstLine(e.message)}${e.detail ? ` (DETAIL: ${firstLine(e.detail)})` : ''}`;
-
-function pgClient() {
-  const c = new pg.Client({ options: SESSION_OPTIONS, connectionTimeoutMillis: 30000, query_timeout: 600000 });
-  c.on('error', () => {});
-  return c;
-}
-
-async function waitForServer(maxMs = 60000) {
-  const t0 = Date.now();
-  for (;;) {
-    const c = pgClient();
-    try {
-      await c.connect();
-      await c.query('SELECT 1');
-      await c.end();
-      return true;
-    } catch {
-      await c.end().catch(() => {});
-      if (Date.now() - t0 > maxMs) return false;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
-
-async function alive(c) {
-  try {
-    await c.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function errorOf(c, sql) {
-  try {
-    await c.query(sql);
-    return null;
-  } catch (err) {
-    return err;
-  }
-}
 
 const deltaOptions = (dir) => `OPTIONS (format 'delta', location ${lit(dir)})`;
 const createSql = (name, cols, dir) => `CREATE FOREIGN TABLE ${name} (${cols.map((c) => `${ident(c.name)} ${c.pg}`).join(', ')}) SERVER ${SERVER} ${deltaOptions(dir)}`;

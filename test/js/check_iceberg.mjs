@@ -88,7 +88,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { canonPg, pgFamily } from './lib/canon.mjs';
 import {
   currentMetadataFile, currentSchema, findIcebergCorpus, ident, impalaLocationMap, listTableDirs, locationMapOption,
@@ -100,6 +99,7 @@ import { offsetAt, translate, Untranslatable } from './lib/iceberg_sql.mjs';
 import { ANY_VALUE, canonExpected, canonPgAs, expectedAsJson } from './lib/iceberg_values.mjs';
 import { canonForPg, icebirdRead, icebirdVersion, metadataForIcebird, pgInputText, typedValue } from './lib/iceberg_icebird.mjs';
 import { evaluate, NotEvaluated } from './lib/iceberg_eval.mjs';
+import { alive, errorOf, sessionClient, waitForServer as waitForServerOf } from './lib/pg_session.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -108,6 +108,8 @@ const SERVER = 'pqfdw_iceberg_srv';
 const TABLE = 'pqfdw_iceberg';
 const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 ' +
   '-c extra_float_digits=1 -c bytea_output=hex -c statement_timeout=300s -c client_min_messages=warning';
+const pgClient = () => sessionClient(SESSION_OPTIONS, { query_timeout: 600000 });
+const waitForServer = (maxMs = 60000) => waitForServerOf(pgClient, maxMs);
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -153,47 +155,6 @@ const firstLine = (s) => String(s).split('\n')[0].slice(0, 300);
 const TEXT = { getTypeParser: () => (v) => v };
 const showErr = (e) => `${e.code ?? '(no SQLSTATE)'} ${firstLine(e.message)}${e.detail ? ` (DETAIL: ${firstLine(e.detail)})` : ''}`;
 const sqlString = (s) => `'${String(s).replace(/'/g, "''")}'`;
-
-function pgClient() {
-  const c = new pg.Client({ options: SESSION_OPTIONS, connectionTimeoutMillis: 30000, query_timeout: 600000 });
-  c.on('error', () => {});
-  return c;
-}
-
-async function waitForServer(maxMs = 60000) {
-  const t0 = Date.now();
-  for (;;) {
-    const c = pgClient();
-    try {
-      await c.connect();
-      await c.query('SELECT 1');
-      await c.end();
-      return true;
-    } catch {
-      await c.end().catch(() => {});
-      if (Date.now() - t0 > maxMs) return false;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
-
-async function alive(c) {
-  try {
-    await c.query('SELECT 1');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function errorOf(c, sql) {
-  try {
-    await c.query(sql);
-    return null;
-  } catch (err) {
-    return err;
-  }
-}
 
 /** A connection for a batch of checks, reconnected after a crash. */
 class Session {

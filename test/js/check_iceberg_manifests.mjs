@@ -29,10 +29,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import avro from 'avsc';
+import { readAvro as readAvroBytes } from './lib/avro_container.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -66,60 +65,13 @@ function avroFiles(dir) {
 
 // ------------------------------------------------------------- avsc reading
 
-const longType = avro.types.LongType.__with({
-  fromBuffer: (buf) => buf.readBigInt64LE(),
-  toBuffer: (n) => {
-    const b = Buffer.alloc(8);
-    b.writeBigInt64LE(BigInt(n));
-    return b;
-  },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
-const OPTS = () => ({ registry: { long: longType } });
-const HEADER = avro.Type.forSchema({
-  type: 'record', name: 'Header', fields: [
-    { name: 'magic', type: { type: 'fixed', name: 'Magic', size: 4 } },
-    { name: 'meta', type: { type: 'map', values: 'bytes' } },
-    { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
-  ],
-});
-const LONG = avro.Type.forSchema('long', OPTS());
-
 /** {meta (strings), schema (JSON), records} of an Avro container file. */
 function readAvro(file) {
-  const buf = fs.readFileSync(file);
-  let { value: hdr, offset: pos } = HEADER.decode(buf, 0);
-  if (pos < 0 || !hdr.magic.equals(Buffer.from('Obj\x01', 'latin1'))) throw new Error('avsc: no Avro header');
-  const meta = {};
-  for (const [k, v] of Object.entries(hdr.meta)) meta[k] = v.toString('utf8');
-  const codec = meta['avro.codec'] || 'null';
-  const schema = JSON.parse(meta['avro.schema']);
-  const type = avro.Type.forSchema(schema, OPTS());
-  const records = [];
-  while (pos < buf.length) {
-    let r = LONG.decode(buf, pos);
-    const count = Number(r.value);
-    r = LONG.decode(buf, r.offset);
-    const size = Number(r.value);
-    pos = r.offset;
-    let data = buf.subarray(pos, pos + size);
-    pos += size;
-    if (!buf.subarray(pos, pos + 16).equals(hdr.sync)) throw new Error('avsc: a block without the sync marker');
-    pos += 16;
-    if (codec === 'deflate') data = zlib.inflateRawSync(data);
-    else if (codec !== 'null') throw new Error(`avsc side: codec ${codec} not handled`);
-    let p = 0;
-    for (let i = 0; i < count; i++) {
-      const d = type.decode(data, p);
-      if (d.offset < 0) throw new Error('avsc: a truncated record');
-      records.push(d.value);
-      p = d.offset;
-    }
+  try {
+    return readAvroBytes(fs.readFileSync(file));
+  } catch (e) {
+    throw new Error(`avsc: ${file}: ${e.message}`);
   }
-  return { meta, schema, records };
 }
 
 // --------------------------------------------------------- expected values

@@ -29,7 +29,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { arrowRsReadParquet, duckQuery, duckReadParquet, duck, sqlString } from './lib/duck.mjs';
 import { canonDuck, canonPg, canonCsv, pgFamily, Unrepresentable } from './lib/canon.mjs';
 import { readMetadata, fieldPgTypes } from './lib/parquet.mjs';
@@ -37,6 +36,7 @@ import { parseCsv } from './lib/csv.mjs';
 import { COLUMNS, duckCreateTypesSql, pgTypesQuery } from './lib/types_table.mjs';
 import { encryptedEntries, writeKeyDirs } from './lib/encrypted_corpus.mjs';
 import { wkbToWkt, sameWkt } from './lib/wkb.mjs';
+import { sessionClient, waitForServer as waitForServerOf } from './lib/pg_session.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -45,6 +45,8 @@ const REPO = path.resolve(HERE, '..', '..');
 const CLEAN_ERROR_CODES = new Set(['XX001', '0A000', '58P01']);
 const SESSION_OPTIONS = '-c TimeZone=UTC -c DateStyle=ISO -c IntervalStyle=iso_8601 ' +
   '-c extra_float_digits=1 -c bytea_output=hex -c statement_timeout=300s -c client_min_messages=warning';
+const pgClient = () => sessionClient(SESSION_OPTIONS, { query_timeout: 600000 });
+const waitForServer = (maxMs = 60000) => waitForServerOf(pgClient, maxMs);
 const TABLE = 'pqfdw_cmp';
 // column types whose min/max the footers may answer (fdw/plan/upper.c)
 const AGG_TYPES = new Set(['smallint', 'integer', 'bigint', 'date']);
@@ -205,32 +207,6 @@ async function reference(e) {
 const firstLine = (s) => String(s).split('\n')[0].slice(0, 200);
 
 // ----------------------------------------------------------- PostgreSQL
-
-function pgClient() {
-  // query_timeout backs up statement_timeout should a scan ignore cancels.
-  const c = new pg.Client({ options: SESSION_OPTIONS, connectionTimeoutMillis: 30000, query_timeout: 600000 });
-  // A backend crash emits 'error' on the client besides failing the query;
-  // unhandled, it would kill this process. The failed query reports it.
-  c.on('error', () => {});
-  return c;
-}
-
-async function waitForServer(maxMs = 60000) {
-  const t0 = Date.now();
-  for (;;) {
-    const c = pgClient();
-    try {
-      await c.connect();
-      await c.query('SELECT 1');
-      await c.end();
-      return true;
-    } catch (err) {
-      await c.end().catch(() => {});
-      if (Date.now() - t0 > maxMs) return false;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-}
 
 // --s3: the local S3, the server reaching it, and the URL each file was put at
 const S3_KEY = { id: 'AKIACOMPARE0000001', secret: 'compare/Secret+Key=1' };

@@ -10,8 +10,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-import avro from 'avsc';
+import { readAvro as readAvroBytes } from './avro_container.mjs';
 
 // ------------------------------------------------------------- corpus
 
@@ -148,57 +147,14 @@ export function snapshotAsOfTime(m, ms) {
 
 // ------------------------------------------------------------------ Avro
 
-const longType = avro.types.LongType.__with({
-  fromBuffer: (buf) => buf.readBigInt64LE(),
-  toBuffer: (n) => {
-    const b = Buffer.alloc(8);
-    b.writeBigInt64LE(BigInt(n));
-    return b;
-  },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
-const OPTS = () => ({ registry: { long: longType }, wrapUnions: false });
-const HEADER = avro.Type.forSchema({
-  type: 'record', name: 'Header', fields: [
-    { name: 'magic', type: { type: 'fixed', name: 'Magic', size: 4 } },
-    { name: 'meta', type: { type: 'map', values: 'bytes' } },
-    { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
-  ],
-});
-const LONG = avro.Type.forSchema('long', OPTS());
-
 /** The records of an Avro container file (avsc; longs as BigInt): { meta, records }. */
 export function readAvro(file) {
-  const buf = fs.readFileSync(file);
-  let { value: hdr, offset: pos } = HEADER.decode(buf, 0);
-  if (pos < 0 || !hdr.magic.equals(Buffer.from('Obj\x01', 'latin1'))) throw new Error(`${file}: not an Avro container`);
-  const meta = {};
-  for (const [k, v] of Object.entries(hdr.meta)) meta[k] = v.toString('utf8');
-  const codec = meta['avro.codec'] || 'null';
-  const type = avro.Type.forSchema(JSON.parse(meta['avro.schema']), OPTS());
-  const records = [];
-  while (pos < buf.length) {
-    let r = LONG.decode(buf, pos);
-    const count = Number(r.value);
-    r = LONG.decode(buf, r.offset);
-    const size = Number(r.value);
-    pos = r.offset;
-    let data = buf.subarray(pos, pos + size);
-    pos += size + 16;
-    if (codec === 'deflate') data = zlib.inflateRawSync(data);
-    else if (codec !== 'null') throw new Error(`${file}: Avro codec ${codec} not handled here`);
-    let p = 0;
-    for (let i = 0; i < count; i++) {
-      const d = type.decode(data, p);
-      if (d.offset < 0) throw new Error(`${file}: truncated Avro record`);
-      records.push(d.value);
-      p = d.offset;
-    }
+  try {
+    const { meta, records } = readAvroBytes(fs.readFileSync(file), { wrapUnions: false });
+    return { meta, records };
+  } catch (e) {
+    throw new Error(`${file}: ${e.message}`);
   }
-  return { meta, records };
 }
 
 // ------------------------------------------------------------ locations

@@ -44,6 +44,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { crc32, dvData, newUuid } from './delta_dv.mjs';
+import { HEADER, LONG, MAGIC, avroOptions, longType, readAvro } from './avro_container.mjs';
 
 const require = createRequire(import.meta.url);
 const avro = require('avsc');
@@ -169,28 +170,7 @@ export function jsonBig(obj, indent = 0) {
 
 // -------------------------------------------------------------------- Avro
 
-export const longType = avro.types.LongType.__with({
-  fromBuffer: (buf) => buf.readBigInt64LE(),
-  toBuffer: (n) => {
-    const b = Buffer.alloc(8);
-    b.writeBigInt64LE(BigInt(n));
-    return b;
-  },
-  fromJSON: BigInt,
-  toJSON: Number,
-  isValid: (n) => typeof n === 'bigint',
-  compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-});
-const avroOpts = () => ({ registry: { long: longType } });
-const HEADER = avro.Type.forSchema({
-  type: 'record', name: 'Header', fields: [
-    { name: 'magic', type: { type: 'fixed', name: 'Magic', size: 4 } },
-    { name: 'meta', type: { type: 'map', values: 'bytes' } },
-    { name: 'sync', type: { type: 'fixed', name: 'Sync', size: 16 } },
-  ],
-});
-const LONG = avro.Type.forSchema('long', avroOpts());
-const MAGIC = Buffer.from('Obj\x01', 'latin1');
+const avroOpts = () => avroOptions();
 
 /** Longs of a record tree as BigInt (avsc's long type here takes only BigInt). */
 function bigLongs(schema, v) {
@@ -228,39 +208,7 @@ export function writeAvro(schema, meta, records, { sync = null, codec = 'deflate
   return Buffer.concat(parts);
 }
 
-/** {meta (strings), schema (parsed), records (longs as BigInt)} of an Avro container file's bytes. */
-export function readAvro(buf) {
-  let { value: hdr, offset: pos } = HEADER.decode(buf, 0);
-  if (pos < 0 || !hdr.magic.equals(MAGIC)) throw new Error('not an Avro object container file');
-  const meta = {};
-  for (const [k, v] of Object.entries(hdr.meta)) meta[k] = v.toString('utf8');
-  const codec = meta['avro.codec'] || 'null';
-  const schema = JSON.parse(meta['avro.schema']);
-  const type = avro.Type.forSchema(schema, avroOpts());
-  const records = [];
-  while (pos < buf.length) {
-    let r = LONG.decode(buf, pos);
-    const count = Number(r.value);
-    r = LONG.decode(buf, r.offset);
-    const size = Number(r.value);
-    pos = r.offset;
-    let data = buf.subarray(pos, pos + size);
-    pos += size;
-    if (!buf.subarray(pos, pos + 16).equals(hdr.sync)) throw new Error('a block without the sync marker');
-    pos += 16;
-    if (codec === 'deflate') data = zlib.inflateRawSync(data);
-    else if (codec !== 'null') throw new Error(`codec ${codec}`);
-    let o = 0;
-    for (let j = 0; j < count; j++) {
-      const d = type.decode(data, o);
-      if (d.offset < 0) throw new Error('truncated record');
-      records.push(d.value);
-      o = d.offset;
-    }
-    if (o !== data.length) throw new Error(`block of ${count} records leaves ${data.length - o} bytes`);
-  }
-  return { meta, schema, records };
-}
+export { readAvro, longType };
 
 // ------------------------------------------------------- manifest schemas
 
