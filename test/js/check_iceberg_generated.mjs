@@ -190,7 +190,7 @@ import { alive, connectRetrying, sessionClient } from './lib/pg_session.mjs';
 import { multisetDiff, orderedDiff } from './lib/text_rows.mjs';
 import {
   FIELD_FILE_PATH, FIELD_POS, IcebergTable, PuffinFile, boundValue, dataFileRecord, fileMetrics,
-  jsonBig, parseJsonBig, readAvro, readPuffinDvs, statsRows, statsSql,
+  boundBytes, jsonBig, parseJsonBig, readAvro, readPuffinDvs, statsRows, statsSql, writeAvro,
 } from './lib/iceberg_writer.mjs';
 
 const argv = process.argv.slice(2);
@@ -1541,6 +1541,48 @@ async function pruneChecks(st) {
   }
 }
 
+/**
+ * The manifest list's partition summaries are read: a copy of part's
+ * metadata whose manifest list says (falsely) that no manifest holds p = 3
+ * (every data manifest's p bounds [0, 0], no nulls), its files read where
+ * they are.  p = 3 then keeps no file, all "pruned by partition", though
+ * the files' own partition values say 3: only the summaries ruled them out.
+ */
+async function summaryCheck(st) {
+  const dir = path.join(OUT, 'part_summary');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(path.join(st.location, 'metadata'), path.join(dir, 'metadata'), { recursive: true });
+  const hint = fs.readFileSync(path.join(dir, 'metadata', 'version-hint.text'), 'utf8').trim();
+  const md = parseJsonBig(fs.readFileSync(path.join(dir, 'metadata', `v${hint}.metadata.json`), 'utf8'));
+  const cur = md.snapshots.find((s) => s['snapshot-id'] === md['current-snapshot-id']);
+  const listFile = path.join(dir, 'metadata', path.basename(cur['manifest-list']));
+  const avr = readAvro(fs.readFileSync(listFile));
+  const zero = boundBytes('int', 0);
+  let data = 0;
+  for (const r of avr.records) {
+    if (Number(r.content ?? 0) !== 0 || !r.partitions?.length) continue;
+    r.partitions[0] = { ...r.partitions[0], contains_null: false, lower_bound: zero, upper_bound: zero };
+    data++;
+  }
+  const meta = Object.fromEntries(Object.entries(avr.meta).filter(([k]) => !k.startsWith('avro.')));
+  fs.writeFileSync(listFile, writeAvro(avr.schema, meta, avr.records, { codec: avr.meta['avro.codec'] ?? 'null' }));
+  const map = `${st.location}/metadata -> ${dir}/metadata; ${st.location}/data -> ${st.location}/data`;
+  await reconnect();
+  await setMode('serial');
+  if (!(await created('summary: part with false partition summaries', 'part_summary', st, { location: dir, location_map: map }))) return;
+  await guarded(`summary: p = 3 over ${data} data manifests whose summaries exclude it keeps no file`, async () => {
+    const node = await foreignScan(c, 'SELECT id FROM part_summary WHERE p = 3');
+    const m = /^(\d+) of (\d+) \(pruned by partition: (\d+)/.exec(node.Files ?? '');
+    const problems = [];
+    if (!m || m[1] !== '0' || m[3] !== m[2]) problems.push(`Files: ${node.Files ?? '(no line)'}; expected 0 kept, all pruned by partition`);
+    // p = 0 is inside the (false) bounds: its files are kept and read
+    const [[n]] = await rowsOf('SELECT count(*) FROM part_summary WHERE p = 0');
+    const [[want]] = await rowsOf(`SELECT count(*) FROM part_s${st.snaps.length - 1} WHERE p = 0`);
+    if (n !== want) problems.push(`p = 0: ${n} rows, expected ${want}`);
+    return { problems, note: `Files: ${node.Files}` };
+  });
+}
+
 /** The deletes counters of EXPLAIN ANALYZE SELECT id, serial and parallel, for each snapshot with deletes. */
 async function deleteCounterChecks(st) {
   for (const s of st.snaps.filter(Boolean)) {
@@ -1648,6 +1690,7 @@ async function pgChecks() {
       if (await created(label, ft, st, { ref }, fields)) await checkTarget(label, st, s, ft, fields, { reduced: true });
     }
     await pruneChecks(st);
+    if (st.key === 'part' && !S3) await summaryCheck(st);
     await deleteCounterChecks(st);
   }
   // name_reuse: z of the files (old id) must not show

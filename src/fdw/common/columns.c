@@ -41,6 +41,7 @@ typedef struct RelColumns
 } RelColumns;
 
 static HTAB *rel_columns = NULL;
+static uint64 seen_generation = 0;	/* pqfdw_table_schema_generation */
 
 static void
 forget_relation(Datum arg, Oid relid)
@@ -88,6 +89,12 @@ column_name(Oid relid, AttrNumber attnum)
 		rel_columns = hash_create("parquet_fdw column names", 16, &ctl,
 								  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 		CacheRegisterRelcacheCallback(forget_relation, (Datum) 0);
+	}
+	/* a table format's table read with another schema: names may move */
+	if (seen_generation != pqfdw_table_schema_generation)
+	{
+		forget_relation((Datum) 0, InvalidOid);
+		seen_generation = pqfdw_table_schema_generation;
 	}
 	rc = hash_search(rel_columns, &relid, HASH_FIND, NULL);
 	if (rc != NULL && attnum <= rc->ncols && rc->cols[attnum - 1].name)

@@ -2,9 +2,10 @@
  *
  * iceberg_bounds.c
  *		Whole data files of an Iceberg table ruled out at plan time by what
- *		its manifests keep for them: identity partition values, record and
- *		null counts, and lower and upper bounds (the single-value binary
- *		serialization), found by the column's field id.
+ *		its metadata keeps for them: the manifest list's partition summaries
+ *		(a whole manifest's files at once), identity partition values,
+ *		record and null counts, and lower and upper bounds (the single-value
+ *		binary serialization), found by the column's field id.
  *
  * A bound is read into the declared type of the column only where its
  * order is the declared type's: integers, dates, timestamps and decimals
@@ -207,6 +208,85 @@ pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 	has_max = bound_datum(bound_of(df->upper_bounds, df->nupper_bounds, id),
 						  field->type, typid, &max);
 	return pqfdw_pred_range_may_match(p, min, has_min, max, has_max);
+}
+
+/*
+ * Can a row of a data file of manifest mf satisfy p, by the manifest
+ * list's summary of an identity partition field (its lower and upper
+ * bounds, whether it holds nulls)?
+ */
+static bool
+summary_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
+				  const PqIcebergManifestFile *mf, Oid relid, PqfdwDataset *ds)
+{
+	const PqIcebergSpec *spec = pq_iceberg_spec(snap->ice_md,
+												mf->partition_spec_id);
+	const PqIcebergField *field = NULL;
+	const PqIcebergFieldSummary *sum = NULL;
+	const char *const *names;
+	PqIcebergBound lo;
+	PqIcebergBound hi;
+	Datum		min = 0,
+				max = 0;
+	bool		has_min,
+				has_max;
+	Oid			typid;
+	int32		id;
+	int			i;
+
+	if (p->kind == PQ_PRUNE_OR)
+	{
+		for (i = 0; i < p->nargs; i++)
+			if (summary_may_match(&p->args[i], snap, mf, relid, ds))
+				return true;
+		return false;
+	}
+	if (spec == NULL || PQ_PRED_IS_NESTED(p) || p->kind == PQ_PRUNE_BBOX ||
+		pqfdw_dataset_is_virtual(ds, p->attnum) ||
+		!pqfdw_snapshot_field_id(snap, pqfdw_column_declared_name(relid, p->attnum),
+								 &id, &names))
+		return true;
+	for (i = 0; i < snap->ice_schema->nfields; i++)
+		if (snap->ice_schema->fields[i].id == id)
+			field = &snap->ice_schema->fields[i];
+	for (i = 0; field != NULL && i < spec->nfields && i < mf->npartitions; i++)
+		if (spec->fields[i].source_id == id &&
+			strcmp(spec->fields[i].transform, "identity") == 0)
+			sum = &mf->partitions[i];
+	if (sum == NULL)
+		return true;
+	/* without bounds a partition holds nulls only (or nothing) */
+	if (p->kind == PQ_PRUNE_IS_NULL)
+		return sum->contains_null;
+	if (sum->lower_bound == NULL && sum->upper_bound == NULL)
+		return !sum->contains_null;
+	if (p->kind != PQ_PRUNE_COMPARE)
+		return true;
+	typid = get_atttype(relid, p->attnum);
+	if (p->has_cast || !orders_as(field->type, typid, p->collation))
+		return true;
+	lo.field_id = hi.field_id = id;
+	lo.bytes = sum->lower_bound;
+	lo.len = sum->lower_len;
+	hi.bytes = sum->upper_bound;
+	hi.len = sum->upper_len;
+	has_min = lo.bytes && bound_datum(&lo, field->type, typid, &min);
+	has_max = hi.bytes && bound_datum(&hi, field->type, typid, &max);
+	return pqfdw_pred_range_may_match(p, min, has_min, max, has_max);
+}
+
+bool
+pqfdw_iceberg_manifest_may_match(PqPrunePred *preds, int npreds,
+								 const PqfdwTableSnapshot *snap,
+								 const PqIcebergManifestFile *mf, Oid relid,
+								 PqfdwDataset *ds)
+{
+	int			k;
+
+	for (k = 0; k < npreds; k++)
+		if (!summary_may_match(&preds[k], snap, mf, relid, ds))
+			return false;
+	return true;
 }
 
 bool

@@ -217,6 +217,40 @@ stat_datum(const PqJv *v, Oid typid, Oid collation, bool lower, Datum *out)
 	return false;
 }
 
+/* A manifest's verdict, made once per plan (its files share it). */
+typedef struct ManifestVerdict
+{
+	const PqIcebergManifestFile *mf;
+	bool		may_match;
+} ManifestVerdict;
+
+static bool
+manifest_may_match(List **verdicts, MemoryContext keep, PqPrunePred *preds,
+				   int npreds, const PqfdwTableSnapshot *snap,
+				   const PqIcebergManifestFile *mf, Oid relid, PqfdwDataset *ds)
+{
+	ListCell   *lc;
+	ManifestVerdict *v;
+	bool		may_match;
+	MemoryContext old;
+
+	if (mf == NULL)
+		return true;
+	foreach(lc, *verdicts)
+		if (((ManifestVerdict *) lfirst(lc))->mf == mf)
+		return ((ManifestVerdict *) lfirst(lc))->may_match;
+	may_match = pqfdw_iceberg_manifest_may_match(preds, npreds, snap, mf,
+												 relid, ds);
+	/* kept past the per-file context's resets */
+	old = MemoryContextSwitchTo(keep);
+	v = palloc(sizeof(ManifestVerdict));
+	v->mf = mf;
+	v->may_match = may_match;
+	*verdicts = lappend(*verdicts, v);
+	MemoryContextSwitchTo(old);
+	return may_match;
+}
+
 /* Can a row of the file satisfy p, by its statistics st? */
 static bool
 pred_may_match(PqPrunePred *p, const PqDeltaStats *st, Oid relid,
@@ -291,6 +325,7 @@ pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 	ListCell   *lc;
 	MemoryContext cxt;
 	MemoryContext old;
+	List	   *verdicts = NIL;
 
 	*by_partition = 0;
 	if (ds == NULL || ds->location == NULL || ds->nfiles == 0 ||
@@ -333,7 +368,9 @@ pqfdw_table_stats_prune(PlannerInfo *root, PqfdwDataset *ds,
 
 		if (!(*pruned)[f] && s >= 0 && snap->ice != NULL)
 		{
-			if (!pqfdw_iceberg_file_may_match(preds, npreds, snap, s, relid,
+			if (!manifest_may_match(&verdicts, old, preds, npreds, snap,
+									snap->ice[s]->manifest, relid, ds) ||
+				!pqfdw_iceberg_file_may_match(preds, npreds, snap, s, relid,
 											  ds, true))
 			{
 				(*pruned)[f] = true;

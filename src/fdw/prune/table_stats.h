@@ -35,4 +35,14 @@ extern bool pqfdw_iceberg_file_may_match(struct PqPrunePred *preds, int npreds,
 										 int file, Oid relid, PqfdwDataset *ds,
 										 bool partition);
 
+/*
+ * Whether a row of a data file of manifest mf may satisfy every one of
+ * preds, by the manifest list's summaries of its identity partitions.
+ */
+extern bool pqfdw_iceberg_manifest_may_match(struct PqPrunePred *preds,
+											 int npreds,
+											 const PqfdwTableSnapshot *snap,
+											 const PqIcebergManifestFile *mf,
+											 Oid relid, PqfdwDataset *ds);
+
 #endif							/* PQFDW_TABLE_STATS_H */

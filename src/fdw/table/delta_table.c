@@ -269,6 +269,7 @@ pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at,
 	MemoryContext old;
 	PqfdwTableSnapshot *snap;
 	int64		version;
+	ListCell   *lc;
 
 	if (a != NULL && (c = cached(location, key, a->version, &a->stamp)) != NULL)
 		return c->snap;
@@ -293,6 +294,15 @@ pqfdw_delta_snapshot(const char *location, const PqfdwTableVersion *at,
 
 	/* keep it: the replay's context moves under TopMemoryContext */
 	MemoryContextSetParent(cxt, TopMemoryContext);
+	foreach(lc, cache)
+	{
+		CachedSnapshot *k = lfirst(lc);
+
+		if (strcmp(k->location, location) == 0 &&
+			memcmp(&k->remote, key, sizeof(PqfdwRemoteId)) == 0 &&
+			strcmp(k->snap->schema_string, snap->schema_string) != 0)
+			pqfdw_table_schema_generation++;
+	}
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	if (list_length(cache) >= PQFDW_DELTA_KEPT)
 	{

@@ -264,6 +264,7 @@ add_entry(Building *b, const PqIcebergManifestFile *mf, const PqIcebergEntry *e,
 		f->sequence_number = e->sequence_number;
 		f->spec_id = mf ? mf->partition_spec_id : b->md->default_spec_id;
 		f->df = df;
+		f->manifest = mf;
 		identity_values(b, f, df, path);
 		if (b->ndata == b->maxdata)
 		{
@@ -772,6 +773,15 @@ pqfdw_iceberg_snapshot(const PqfdwTableRef *ref)
 	MemoryContextSwitchTo(old);
 
 	MemoryContextSetParent(cxt, TopMemoryContext);
+	foreach(lc, cache)
+	{
+		CachedIceberg *k = lfirst(lc);
+
+		if (strcmp(k->location, ref->location) == 0 &&
+			same_remote(&k->remote, key) &&
+			k->schema_id != snap->ice_schema->schema_id)
+			pqfdw_table_schema_generation++;
+	}
 	evict();
 	/* the entry outlives its context's deletion (evict) */
 	old = MemoryContextSwitchTo(TopMemoryContext);

@@ -10,6 +10,8 @@
 
 #include "fdw/table/table_snapshot.h"
 
+uint64		pqfdw_table_schema_generation = 0;
+
 PqfdwTableFormat
 pqfdw_table_format(const char *value)
 {

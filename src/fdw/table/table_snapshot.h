@@ -30,6 +30,13 @@ typedef enum PqfdwTableFormat
 /* The option format: parquet, delta, iceberg; an ERROR for anything else. */
 extern PqfdwTableFormat pqfdw_table_format(const char *value);
 
+/*
+ * Bumped when a table's snapshot is read with another schema than a kept
+ * snapshot of the same location has: what was cached of its columns' names
+ * and field ids (fdw/common/columns.c) may then be stale.
+ */
+extern uint64 pqfdw_table_schema_generation;
+
 /* The format's name as messages give it: "Delta", "Iceberg". */
 extern const char *pqfdw_table_format_name(PqfdwTableFormat format);
 
@@ -65,6 +72,8 @@ typedef struct PqfdwIcebergFile
 	char	  **identity_text;	/* their values (NULL: null) */
 	int			ndeletes;		/* delete files (and deletion vectors) */
 	PqfdwIcebergDelete **deletes;
+	const PqIcebergManifestFile *manifest;	/* its manifest in the list, or
+											 * NULL (v1 "manifests") */
 } PqfdwIcebergFile;
 
 typedef struct PqfdwTableSnapshot
