@@ -153,6 +153,15 @@ column_name(Oid relid, AttrNumber attnum)
 	return &rc->cols[attnum - 1];
 }
 
+bool
+pqfdw_field_id(Oid relid, AttrNumber attnum, int32 *id)
+{
+	ColumnName *col = column_name(relid, attnum);
+
+	*id = col->field_id;
+	return col->by_id;
+}
+
 const char *
 pqfdw_field_name(Oid relid, AttrNumber attnum)
 {

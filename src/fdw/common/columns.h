@@ -35,4 +35,10 @@ extern PqSchemaNode *pqfdw_find_column_opt(const PqFile *file, Oid relid,
 /* The name an attribute of relid matches fields by (remembered). */
 extern const char *pqfdw_field_name(Oid relid, AttrNumber attnum);
 
+/*
+ * The field id a table format's column is matched by, as cached with its
+ * name; false when it is matched by name.
+ */
+extern bool pqfdw_field_id(Oid relid, AttrNumber attnum, int32 *id);
+
 #endif							/* PQFDW_COLUMNS_H */

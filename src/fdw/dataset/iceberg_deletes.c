@@ -81,18 +81,15 @@ read_dv(const PqfdwTableSnapshot *s, PqfdwIcebergDelete *d,
 static int
 key_column(const PqfdwTableSnapshot *s, const PqFile *file, int32 id)
 {
+	const PqIcebergField *f = pqfdw_iceberg_schema_field(s->ice_schema, id);
 	const char *const *names = NULL;
-	const char *name = NULL;
 	PqSchemaNode *node;
 	int			i;
 
 	for (i = 0; i < s->nmapped; i++)
 		if (s->mapped_ids[i] == id)
 			names = s->mapped_names[i];
-	for (i = 0; i < s->ice_schema->nfields; i++)
-		if (s->ice_schema->fields[i].id == id)
-			name = s->ice_schema->fields[i].name;
-	node = pqfdw_field_by_id(file->schema, id, names, name);
+	node = pqfdw_field_by_id(file->schema, id, names, f ? f->name : NULL);
 	return node ? node->first_leaf : -1;
 }
 

@@ -225,12 +225,10 @@ iceberg_files(FunctionCallInfo fcinfo, const PqfdwTableSnapshot *snap)
 		names = palloc(sizeof(char *) * Max(f->nidentity, 1));
 		for (k = 0; k < f->nidentity; k++)
 		{
-			int			j;
+			const PqIcebergField *src =
+			pqfdw_iceberg_schema_field(snap->ice_schema, f->identity_ids[k]);
 
-			names[k] = "?";
-			for (j = 0; j < snap->ice_schema->nfields; j++)
-				if (snap->ice_schema->fields[j].id == f->identity_ids[k])
-					names[k] = snap->ice_schema->fields[j].name;
+			names[k] = src ? src->name : "?";
 		}
 		values[2] = jsonb_object_of(f->nidentity, names, f->identity_text,
 									&nulls[2]);

@@ -96,6 +96,23 @@ bound_datum(const PqIcebergBound *b, const char *type, Oid typid,
 }
 
 /*
+ * The Iceberg field predicate p compares (by the column's cached field
+ * id); NULL when p is not one whose metadata can decide it.
+ */
+static const PqIcebergField *
+pred_field(const PqPrunePred *p, const PqfdwTableSnapshot *snap, Oid relid,
+		   PqfdwDataset *ds)
+{
+	int32		id;
+
+	if (PQ_PRED_IS_NESTED(p) || p->kind == PQ_PRUNE_BBOX ||
+		pqfdw_dataset_is_virtual(ds, p->attnum) ||
+		!pqfdw_field_id(relid, p->attnum, &id))
+		return NULL;
+	return pqfdw_iceberg_schema_field(snap->ice_schema, id);
+}
+
+/*
  * Can a row of data file ice satisfy p, by an identity partition's value
  * (every row holds it, whether the file stores the column or not)?
  */
@@ -154,7 +171,6 @@ pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 {
 	const PqIcebergDataFile *df = ice->df;
 	const PqIcebergField *field = NULL;
-	const char *const *names;
 	int32		id;
 	int64		nnull;
 	Datum		min = 0,
@@ -171,15 +187,10 @@ pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 				return true;
 		return false;
 	}
-	if (PQ_PRED_IS_NESTED(p) || p->kind == PQ_PRUNE_BBOX ||
-		pqfdw_dataset_is_virtual(ds, p->attnum) ||
-		!pqfdw_snapshot_field_id(snap, pqfdw_column_declared_name(relid, p->attnum),
-								 &id, &names))
+	if ((field = pred_field(p, snap, relid, ds)) == NULL)
 		return true;
-	for (i = 0; i < snap->ice_schema->nfields; i++)
-		if (snap->ice_schema->fields[i].id == id)
-			field = &snap->ice_schema->fields[i];
-	if (field != NULL && partition)
+	id = field->id;
+	if (partition)
 		return partition_may_match(p, field, ice,
 								   get_atttype(relid, p->attnum));
 	/* a file without the column reads its default: no counts tell that */
@@ -223,7 +234,6 @@ summary_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 												mf->partition_spec_id);
 	const PqIcebergField *field = NULL;
 	const PqIcebergFieldSummary *sum = NULL;
-	const char *const *names;
 	PqIcebergBound lo;
 	PqIcebergBound hi;
 	Datum		min = 0,
@@ -241,15 +251,10 @@ summary_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 				return true;
 		return false;
 	}
-	if (spec == NULL || PQ_PRED_IS_NESTED(p) || p->kind == PQ_PRUNE_BBOX ||
-		pqfdw_dataset_is_virtual(ds, p->attnum) ||
-		!pqfdw_snapshot_field_id(snap, pqfdw_column_declared_name(relid, p->attnum),
-								 &id, &names))
+	if (spec == NULL || (field = pred_field(p, snap, relid, ds)) == NULL)
 		return true;
-	for (i = 0; i < snap->ice_schema->nfields; i++)
-		if (snap->ice_schema->fields[i].id == id)
-			field = &snap->ice_schema->fields[i];
-	for (i = 0; field != NULL && i < spec->nfields && i < mf->npartitions; i++)
+	id = field->id;
+	for (i = 0; i < spec->nfields && i < mf->npartitions; i++)
 		if (spec->fields[i].source_id == id &&
 			strcmp(spec->fields[i].transform, "identity") == 0)
 			sum = &mf->partitions[i];

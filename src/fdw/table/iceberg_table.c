@@ -55,8 +55,8 @@ static TimestampTz asked_xact = 0;
 
 /* ------------------------------------------------------------ helpers */
 
-static const PqIcebergField *
-schema_field(const PqIcebergSchema *schema, int32 id)
+const PqIcebergField *
+pqfdw_iceberg_schema_field(const PqIcebergSchema *schema, int32 id)
 {
 	int			i;
 
@@ -218,7 +218,7 @@ identity_values(Building *b, PqfdwIcebergFile *f, const PqIcebergDataFile *df,
 		int			k;
 
 		if (strcmp(pf->transform, "identity") != 0 || pf->source_id < 0 ||
-			(src = schema_field(b->schema, pf->source_id)) == NULL ||
+			(src = pqfdw_iceberg_schema_field(b->schema, pf->source_id)) == NULL ||
 			!pq_iceberg_type_has_text(src->type))
 			continue;
 		for (k = 0; k < df->npartition; k++)

@@ -140,6 +140,10 @@ extern const PqfdwTableSnapshot *pqfdw_table_snapshot(const PqfdwTableRef *ref);
  */
 extern List *pqfdw_iceberg_parse_location_map(const char *text);
 
+/* iceberg_table.c: the top-level field of schema with id id; NULL. */
+extern const PqIcebergField *pqfdw_iceberg_schema_field(const PqIcebergSchema *schema,
+														int32 id);
+
 /* iceberg_table.c: the Iceberg table ref names; valid as Delta's are. */
 extern const PqfdwTableSnapshot *pqfdw_iceberg_snapshot(const PqfdwTableRef *ref);
 
