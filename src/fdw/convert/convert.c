@@ -163,7 +163,7 @@ declaration_error(PqConverter *cv)
 					cv->attname, format_type_with_typemod(cv->target_type, cv->target_typmod),
 					cv->node->name, pq_physical_type_name(cv->physical_type),
 					ltype[0] ? " " : "", ltype),
-			 errhint("Declare the column as %s, or as a type it converts to without loss, such as text.",
+			 errhint("Declare the column as %s, or as a type it can be assigned to, such as text.",
 					 format_type_with_typemod(cv->natural_type, cv->natural_typmod))));
 }
 
@@ -185,10 +185,19 @@ setup_cast(PqConverter *cv, MemoryContext cxt)
 	{
 		path = find_coercion_pathway(cv->target_type, cv->natural_type,
 									 COERCION_IMPLICIT, &funcid);
-		/* to strings, PostgreSQL's own casts (bool -> text gives 'true') */
-		if (path == COERCION_PATH_NONE && is_string_type(cv->target_type))
+
+		/*
+		 * Otherwise what an INSERT of the value would do: bool -> text gives
+		 * 'true', and a narrower type (int4 -> int2, float8 -> float4) takes
+		 * each value that fits and raises the cast's error for one that does
+		 * not.
+		 */
+		if (path == COERCION_PATH_NONE)
+		{
 			path = find_coercion_pathway(cv->target_type, cv->natural_type,
 										 COERCION_ASSIGNMENT, &funcid);
+			cv->assignment_cast = path != COERCION_PATH_NONE;
+		}
 		if (path == COERCION_PATH_FUNC && OidIsValid(funcid))
 		{
 			fmgr_info_cxt(funcid, &cv->cast_func, cxt);
@@ -221,6 +230,7 @@ setup_cast(PqConverter *cv, MemoryContext cxt)
 			cv->need_typmod_func = true;
 		}
 	}
+	cv->narrowing = cv->assignment_cast || cv->need_typmod_func;
 }
 
 /* What every converter of node takes from it. */
@@ -347,6 +357,8 @@ pqfdw_stat_to_datum(PqConverter *cv, PqBytes b, Datum *out)
 	cv->row_base = saved_row_base;
 	if (cv->nbad > 0)
 		return false;
+	if (cv->narrowing && !pqfdw_narrowing_fits(cv, *out))
+		return false;
 	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
 		*out = apply_cast(cv, *out);
 	return true;
@@ -363,6 +375,8 @@ pqfdw_stat_converter_keeps_order(PqConverter *cv)
 		return true;
 	if (cv->cast != PQ_CAST_FUNC)
 		return false;
+	if (cv->assignment_cast)
+		return pqfdw_narrowing_keeps_order(cv);
 	/* widening numeric and date/time casts keep the order */
 	get_type_category_preferred(cv->natural_type, &ncat, &preferred);
 	get_type_category_preferred(cv->target_type, &tcat, &preferred);
@@ -405,6 +419,79 @@ apply_cast(PqConverter *cv, Datum d)
 	return d;
 }
 
+/* What the values cast are, for the CONTEXT of a cast's error. */
+typedef enum CastPlaceKind
+{
+	CAST_PLACE_ROWS,			/* a segment's dense values */
+	CAST_PLACE_DICTIONARY,		/* a dictionary's entries */
+	CAST_PLACE_CALLER			/* the caller's error context says */
+} CastPlaceKind;
+
+typedef struct CastPlace
+{
+	PqConverter *cv;
+	int			index;			/* dense index, or dictionary entry */
+	CastPlaceKind kind;
+} CastPlace;
+
+static void
+cast_error_callback(void *arg)
+{
+	CastPlace  *place = arg;
+	PqConverter *cv = place->cv;
+	const char *filename = pq_errloc_filename();
+
+	if (filename == NULL)
+		errcontext("column \"%s\"", cv->attname);
+	else if (place->kind == CAST_PLACE_DICTIONARY)
+		errcontext("column \"%s\", dictionary entry %d, Parquet file \"%s\"",
+				   cv->attname, place->index, filename);
+	else if (cv->row_base >= 0)
+		errcontext("column \"%s\", row " INT64_FORMAT " (counted from 1), Parquet file \"%s\"",
+				   cv->attname, pqfdw_dense_row(cv, place->index) + 1,
+				   filename);
+	else
+		errcontext("column \"%s\", Parquet file \"%s\"",
+				   cv->attname, filename);
+}
+
+/*
+ * Cast the natural-type Datums d[0, n) to the declared type, skipping the
+ * entries skip marks (out of range already).  A narrowing cast's error
+ * says where the value is.
+ */
+static void
+apply_casts(PqConverter *cv, Datum *d, int n, const uint8 *skip,
+			CastPlaceKind kind)
+{
+	ErrorContextCallback callback;
+	CastPlace	place;
+	int			i;
+
+	if (cv->cast == PQ_CAST_NONE && !cv->need_typmod_func)
+		return;
+	if (!cv->narrowing || kind == CAST_PLACE_CALLER)
+	{
+		for (i = 0; i < n; i++)
+			if (skip == NULL || !skip[i])
+				d[i] = apply_cast(cv, d[i]);
+		return;
+	}
+	place.cv = cv;
+	place.kind = kind;
+	callback.callback = cast_error_callback;
+	callback.arg = &place;
+	callback.previous = error_context_stack;
+	error_context_stack = &callback;
+	for (i = 0; i < n; i++)
+	{
+		place.index = i;
+		if (skip == NULL || !skip[i])
+			d[i] = apply_cast(cv, d[i]);
+	}
+	error_context_stack = callback.previous;
+}
+
 const Datum *
 pqfdw_dictionary_datums(PqConverter *cv, const PqDictionary *dict)
 {
@@ -413,7 +500,6 @@ pqfdw_dictionary_datums(PqConverter *cv, const PqDictionary *dict)
 	int64		saved_row_base;
 	const int16 *saved_def;
 	const int  *saved_rows;
-	int			i;
 
 	if (cv->dict_id == dict->id)
 		return cv->dict_datums;
@@ -443,10 +529,7 @@ pqfdw_dictionary_datums(PqConverter *cv, const PqDictionary *dict)
 		cv->dict_bad_what = cv->bad_what;
 	}
 	cv->bad = NULL;
-	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
-		for (i = 0; i < dict->count; i++)
-			if (cv->dict_bad == NULL || !cv->dict_bad[i])
-				dd[i] = apply_cast(cv, dd[i]);
+	apply_casts(cv, dd, dict->count, cv->dict_bad, CAST_PLACE_DICTIONARY);
 	MemoryContextSwitchTo(old);
 	cv->row_base = saved_row_base;
 	cv->cur_def = saved_def;
@@ -503,23 +586,18 @@ dense_values(PqConverter *cv, const PqSegment *seg, Datum *dense)
 	}
 
 	cv->fn(cv, seg->fixed, seg->ba, seg->nvalues, dense);
-	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
-		for (i = 0; i < seg->nvalues; i++)
-			dense[i] = apply_cast(cv, dense[i]);
+	apply_casts(cv, dense, seg->nvalues, NULL, CAST_PLACE_ROWS);
 }
 
 void
 pqfdw_convert_values(PqConverter *cv, const void *fixed, const PqByteArray *ba,
 					 int n, Datum *out)
 {
-	int			i;
-
 	if (cv->always_null || n == 0)
 		return;
 	cv->fn(cv, fixed, ba, n, out);
-	if (cv->cast != PQ_CAST_NONE || cv->need_typmod_func)
-		for (i = 0; i < n; i++)
-			out[i] = apply_cast(cv, out[i]);
+	/* the nested reader's error context names the field */
+	apply_casts(cv, out, n, NULL, CAST_PLACE_CALLER);
 }
 
 void

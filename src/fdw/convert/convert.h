@@ -16,6 +16,8 @@
  *		datetime.c	DATE, TIME, TIMESTAMP, INT96, INTERVAL
  *		binary.c	text, bytea, uuid, json
  *		geo.c		GEOMETRY/GEOGRAPHY as PostGIS geometry/geography
+ *		narrowing.c	declared types narrower than the file's: order and
+ *					fit of statistics
  *		common.c	what the families share: node paths, out-of-range errors
  *
  *-------------------------------------------------------------------------
@@ -69,6 +71,8 @@ struct PqConverter
 	bool		need_typmod_func;	/* length/precision coercion after cast */
 	FmgrInfo	typmod_func;
 	int			typmod_nargs;
+	bool		assignment_cast;	/* a cast only assignment allows */
+	bool		narrowing;		/* a value may not fit: that or typmod */
 
 	/* dictionary cache, in dict_cxt */
 	MemoryContext dict_cxt;
@@ -175,6 +179,14 @@ extern const Datum *pqfdw_dictionary_datums(PqConverter *cv,
  */
 extern void pqfdw_converter_check_kept(PqConverter *cv, int64 first_row,
 									   const int *sel, int m, int n);
+
+/*
+ * A converter with a narrowing cast (cv->narrowing): whether the cast keeps
+ * the order of values, and whether a natural-type value d fits the declared
+ * type, without raising the cast's error (false: unknown or no).
+ */
+extern bool pqfdw_narrowing_keeps_order(const PqConverter *cv);
+extern bool pqfdw_narrowing_fits(PqConverter *cv, Datum d);
 
 /*
  * After pqfdw_dictionary_datums(): does every Datum compare as its entry

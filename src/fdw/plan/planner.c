@@ -794,7 +794,7 @@ pqfdw_GetForeignPaths(PlannerInfo *root, RelOptInfo *baserel,
  */
 static List *
 scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *tlist,
-		   List *quals, List **computed)
+		   List *quals, List *file_clauses, List **computed)
 {
 	List	   *vars;
 	bool		whole_row = false;
@@ -806,6 +806,9 @@ scan_tlist(PlannerInfo *root, RelOptInfo *baserel, Oid relid, List *tlist,
 	vars = list_concat(pull_var_clause((Node *) tlist, PVC_RECURSE_PLACEHOLDERS),
 					   pull_var_clause((Node *) quals, PVC_RECURSE_PLACEHOLDERS));
 	vars = list_concat(vars, pull_var_clause((Node *) baserel->reltarget->exprs,
+											 PVC_RECURSE_PLACEHOLDERS));
+	/* the executor prunes files by these (scan.c maps them back) */
+	vars = list_concat(vars, pull_var_clause((Node *) file_clauses,
 											 PVC_RECURSE_PLACEHOLDERS));
 	foreach(lc, vars)
 	{
@@ -854,7 +857,7 @@ pqfdw_GetForeignPlan(PlannerInfo *root, RelOptInfo *baserel,
 		local_clauses = NIL;
 	computed = pqfdw_vector_columns(root, baserel);
 	fdw_scan_tlist = scan_tlist(root, baserel, foreigntableid, tlist,
-								local_clauses, &computed);
+								local_clauses, prune_values, &computed);
 	if (vector_quals != NIL || computed != NIL)
 	{
 		linitial(fdw_private) = makeInteger(PQFDW_PLAN_VECTOR_SCAN);

@@ -48,7 +48,8 @@ load_values(DictState *ds, PqConverter *cv, int leaf, DictValues *dv)
 	const PqColumnChunk *cc = &rg->columns[leaf];
 	PqDictionary dict;
 
-	if (cv == NULL || !pqfdw_converter_keeps_values(cv) ||
+	/* a narrowing cast would raise for an entry no kept row holds */
+	if (cv == NULL || !pqfdw_converter_keeps_values(cv) || cv->narrowing ||
 		cv->node->max_rep > 0 ||
 		!cc->has_meta_data ||
 		!pq_chunk_fully_dictionary_encoded(&cc->meta_data) ||

@@ -118,6 +118,37 @@ file_check(void *arg, int file)
 
 static void init_scan_tlist(PqScanState *st, List *scan_tlist, Relation rel);
 
+static Node *
+table_var_mutator(Node *node, void *context)
+{
+	List	   *scan_tlist = context;
+
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == INDEX_VAR)
+	{
+		Var		   *var = (Var *) node;
+
+		Assert(var->varattno >= 1 && var->varattno <= list_length(scan_tlist));
+		return (Node *) copyObject(((TargetEntry *) list_nth(scan_tlist,
+															 var->varattno - 1))->expr);
+	}
+	return expression_tree_mutator(node, table_var_mutator, context);
+}
+
+/*
+ * With a scan target list, set_plan_references() made the Vars of the file
+ * clauses point into it (INDEX_VAR); the file pruner evaluates them over
+ * the table's columns.
+ */
+static List *
+table_vars(List *clauses, List *scan_tlist)
+{
+	if (scan_tlist == NIL)
+		return clauses;
+	return (List *) table_var_mutator((Node *) clauses, scan_tlist);
+}
+
 /* The file clauses, over the reader's files. */
 static void
 prune_files(PqScanState *st)
@@ -179,13 +210,14 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	 * Files added or removed since planning: read those named now.  A
 	 * parallel worker reads the leader's files (pqfdw_scan_init_worker()).
 	 */
+	st->file_clauses = table_vars(list_copy_tail(plan->fdw_exprs, nvalues),
+								  plan->fdw_scan_tlist);
 	if (IsParallelWorker())
 		st->paths_hash = pqfdw_plan_hash_value(list_nth(dataset, 4));
 	else
 	{
 		now = pqfdw_scan_files(rel, pqfdw_scan_check_as_user(node),
-							   list_nth(dataset, 4),
-							   list_copy_tail(plan->fdw_exprs, nvalues),
+							   list_nth(dataset, 4), st->file_clauses,
 							   st->scanrelid, &st->paths_hash);
 		if (now != NIL)
 		{
@@ -228,7 +260,6 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	pqfdw_table_reader_set_pruner(st->reader, st->pruner);
 	st->rel = rel;
 	st->node = node;
-	st->file_clauses = list_copy_tail(plan->fdw_exprs, nvalues);
 	prune_files(st);
 	return st;
 }
