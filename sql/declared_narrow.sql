@@ -133,11 +133,31 @@ SELECT (SELECT md5(string_agg(g::text, ',' ORDER BY g)) FROM
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 SELECT count(*) FROM dn_small WHERE c_int4_nn BETWEEN 100 AND 200;
 
+-- A local timestamp read as timestamptz: across a DST gap a later local
+-- time can be an earlier instant (02:30 is 03:30+02, after 03:00+02), so
+-- under a zone with DST its statistics neither prune nor answer min/max.
+SET TimeZone = 'Europe/Paris';
+CREATE TABLE dn_gap AS
+    SELECT TIMESTAMP '2024-03-31 00:00' + g * interval '15 min' AS ts
+    FROM generate_series(0, 23) g;
+COPY (SELECT ts FROM dn_gap ORDER BY ts) TO '/tmp/parquet_fdw_test/out/dn_gap.parquet'
+    WITH (FORMAT parquet, row_group_size 5, data_page_rows 2);
+CREATE FOREIGN TABLE dn_gap_ft (ts timestamptz)
+    SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/dn_gap.parquet');
+SELECT (SELECT count(*) FROM dn_gap_ft WHERE ts = '2024-03-31 03:00+02') AS ft,
+       (SELECT count(*) FROM dn_gap WHERE ts::timestamptz = '2024-03-31 03:00+02') AS heap;
+SELECT (SELECT count(*) FROM dn_gap_ft WHERE ts < '2024-03-31 03:10+02') AS ft,
+       (SELECT count(*) FROM dn_gap WHERE ts::timestamptz < '2024-03-31 03:10+02') AS heap;
+SELECT (SELECT row(min(ts), max(ts)) FROM dn_gap_ft) =
+       (SELECT row(min(ts::timestamptz), max(ts::timestamptz)) FROM dn_gap) AS same_min_max;
+SET TimeZone = 'America/New_York';
+
 -- Declarations no assignment cast allows are refused before any row.
 CREATE FOREIGN TABLE dn_refused (c_int8 date)
     SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/dn_ours.parquet');
 SELECT * FROM dn_refused;
 DROP FOREIGN TABLE dn_int8, dn_small, dn_refused;
 DROP FUNCTION dn_check, dn_files;
-DROP TABLE dn_heap;
+DROP FOREIGN TABLE dn_gap_ft;
+DROP TABLE dn_heap, dn_gap;
 RESET TimeZone;

@@ -14,6 +14,7 @@
 #include "catalog/pg_type.h"
 #include "fdw/convert/convert.h"
 #include "parser/parse_coerce.h"
+#include "pgtime.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -377,6 +378,19 @@ pqfdw_stat_converter_keeps_order(PqConverter *cv)
 		return false;
 	if (cv->assignment_cast)
 		return pqfdw_narrowing_keeps_order(cv);
+
+	/*
+	 * A local time read as timestamptz moves by the session zone's offset at
+	 * that time: across a DST gap a later local time can land earlier (02:30
+	 * becomes 03:30+02, after 03:00+02).  Only a zone of one offset keeps the
+	 * order.
+	 */
+	if (cv->natural_type == TIMESTAMPOID && cv->target_type == TIMESTAMPTZOID)
+	{
+		long int	gmtoff;
+
+		return pg_get_timezone_offset(session_timezone, &gmtoff);
+	}
 	/* widening numeric and date/time casts keep the order */
 	get_type_category_preferred(cv->natural_type, &ncat, &preferred);
 	get_type_category_preferred(cv->target_type, &tcat, &preferred);
