@@ -4,6 +4,10 @@
 #   setup        scripts/setup.sh: apt dependencies, make && make install, npm ci
 #   meta         META.json against the PGXN Meta Spec v1 JSON Schemas
 #                (test/pgxn/check_meta.mjs, Ajv) and the control file
+#   reference    docs/reference.md against the code: every option, COPY
+#                option, setting, SQL function and EXPLAIN field the code has
+#                is in it, and it names none the code lacks
+#                (test/docs/check_reference.mjs)
 #   unit         make unittest: format-layer unit tests (ASan + UBSan binary)
 #   fuzz         scripts/fuzz.sh 15: every libFuzzer target of test/fuzz/
 #                (reproducers, then 15 s of fuzzing each; FUZZ_SECONDS)
@@ -155,6 +159,9 @@
 #                while others COPY TO them with overwrite, add and remove
 #                files, and cancel each other: whole files or clean
 #                ERRORs only, no temporary file left, nothing else touched
+#   docs         every fenced sql block of README.md and docs/*.md run in
+#                order per page over the tour's sample files: no ERROR but
+#                the SQLSTATE a block names (test/js/check_docs.mjs)
 #   interop      the generated fixtures through parquet_fdw vs DuckDB/arrow-rs
 #                (interop_parallel, interop_s3 as for conformance)
 #   pme-corpus   the independent encryption verifier (test/js/lib/pme.mjs)
@@ -298,6 +305,11 @@ run_script_stage format bash scripts/pgindent.sh --check
 # ----------------------------------------------------------------- meta
 # PGXN: META.json against pgxn/meta's v1 JSON Schemas, and the control file.
 run_script_stage meta bash -c 'cd test/pgxn && npm ci --no-audit --no-fund --loglevel=error >/dev/null && node check_meta.mjs'
+
+# ------------------------------------------------------------ reference
+# docs/reference.md against the option tables, validators, GUCs, the install
+# script's functions and the EXPLAIN labels of the code.
+run_script_stage reference node test/docs/check_reference.mjs
 
 # ----------------------------------------------------------------- unit
 if want unit; then
@@ -606,7 +618,7 @@ fi
 
 CLUSTER_STAGES=(formulas conformance conformance_parallel conformance_s3 interop_cases pruning nested_pruning
 	geo_pruning variant_pruning sorted_corpus variant_shredded encryption key-tools
-	kms datasets delta delta_s3 delta_generated iceberg_generated iceberg_s3 delta_kernel iceberg object_store object_write copy_datasets hardening soak_concurrency differential interop
+	kms datasets delta delta_s3 delta_generated iceberg_generated iceberg_s3 delta_kernel iceberg object_store object_write copy_datasets hardening soak_concurrency differential docs interop
 	interop_parallel interop_s3)
 CLUSTER_OK=0
 # The server the stages ran against, printed before the summary: the cluster
@@ -693,6 +705,9 @@ if [ $CLUSTER_OK = 1 ]; then
 	# random aggregate queries, heap table against foreign tables (grouped
 	# scans); the full run (--queries 10000) is reported with issue 16
 	run_js_stage differential differential.mjs --queries "${DIFFERENTIAL_QUERIES:-300}"
+	# every fenced sql block of README.md and docs/, in order per page, over
+	# the tour's sample files (scripts/tour-data.sh)
+	run_js_stage docs check_docs.mjs
 	if [ $FIXTURES_OK = 1 ]; then
 		run_js_stage interop compare.mjs interop --dir "$FIXTURES"
 		run_js_stage interop_parallel compare.mjs interop --dir "$FIXTURES" --parallel
