@@ -59,7 +59,22 @@ BEGIN
 EXCEPTION WHEN insufficient_privilege THEN
     RAISE NOTICE 'COPY FROM the key directory: %', SQLSTATE;
 END $$;
+-- a pattern whose text is outside the key directory but whose matches are
+-- in it: the key files are left out, never opened or named
 RESET ROLE;
+SELECT parquet_fdw.create_key('regress_perm_key') IS NULL AS created;
+SET ROLE regress_pqfdw_user;
+DO $$
+BEGIN
+    EXECUTE format('CREATE FOREIGN TABLE ft_keyglob (a text) SERVER parquet_srv OPTIONS (filename %L)',
+                   regexp_replace(current_setting('regress.key_dir'), '_keys$', '_k*') || '/*');
+    PERFORM count(*) FROM ft_keyglob;
+EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'a glob reaching into the key directory: % (names a key file: %)',
+        SQLSTATE, SQLERRM LIKE '%regress_perm_key%';
+END $$;
+RESET ROLE;
+SELECT parquet_fdw.drop_key('regress_perm_key') IS NULL AS dropped;
 RESET parquet_fdw.read_files_role;
 SET ROLE regress_pqfdw_user;
 SELECT count(*) FROM parquet_fdw.schema('/tmp/parquet_fdw_test/fixtures/pw_v2_zstd.parquet');

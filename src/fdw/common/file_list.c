@@ -29,6 +29,7 @@
 #include "fdw/common/dir_cache.h"
 #include "fdw/common/file_list.h"
 #include "fdw/common/table_options.h"
+#include "fdw/keys/keys.h"
 #include "fdw/remote/remote.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -657,6 +658,23 @@ pqfdw_split_paths(const char *filename)
 	return items;
 }
 
+/*
+ * The option's check (pqfdw_check_readable_paths) sees a pattern's text
+ * only: what a glob or a walk reaches in the key directory (through a
+ * link too) is left out for all but superusers, never opened.
+ */
+static List *
+without_key_files(List *files)
+{
+	List	   *kept = NIL;
+	ListCell   *lc;
+
+	foreach(lc, files)
+		if (!pqfdw_in_key_directory(lfirst(lc)))
+		kept = lappend(kept, lfirst(lc));
+	return kept;
+}
+
 static List *
 expand_paths(const char *filename, const PqfdwRemoteId *remote,
 			 const PqfdwPrefixFilter *filter)
@@ -671,17 +689,26 @@ expand_paths(const char *filename, const PqfdwRemoteId *remote,
 		List	   *files = NIL;
 		bool		sorted = true;
 		struct stat st;
+		bool		expanded = false;
 
 		if (pq_url_is_remote(item))
 			files = expand_url(item, remote, filter, &sorted);
 		else if (has_glob_chars(item))
+		{
 			files = expand_glob(item, filter, &sorted);
+			expanded = true;
+		}
 		else if (stat(item, &st) == 0 && S_ISDIR(st.st_mode))
+		{
 			walk(item, keep_parquet, NULL, filter, &files, &sorted);
+			expanded = true;
+		}
 		else
 			files = list_make1(item);
 		if (!sorted)
 			list_sort(files, path_cmp);
+		if (expanded && !superuser())
+			files = without_key_files(files);
 		result = list_concat(result, files);
 	}
 	return result;
