@@ -108,8 +108,8 @@ _PG_init(void)
 							   0,
 							   NULL, NULL, NULL);
 	DefineCustomStringVariable("parquet_fdw.as_of",
-							   "Reads Delta Lake tables as of this time (a timestamp with time zone).",
-							   "Each table as of its newest version committed at or before the time, over its options version and timestamp; empty: as the options say.",
+							   "Reads Delta Lake and Iceberg tables as of this time (a timestamp with time zone).",
+							   "Each table as of its newest version (snapshot) committed at or before the time, over its options version, snapshot_id, ref and timestamp; empty: as the options say.",
 							   &pqfdw_as_of,
 							   "",
 							   PGC_USERSET,

@@ -752,9 +752,11 @@ settle(Transfer *t, PqHttpBatch *b)
 	else if (t->r->attempts > b->cfg.max_retries)
 		ereport(ERROR,
 				(errcode(ERRCODE_IO_ERROR),
-				 errmsg("could not %s \"%s\" after %d attempts: %s",
-						t->r->verb, t->r->display, t->r->attempts,
-						t->last_problem)));
+				 errmsg_plural("could not %s \"%s\" after %d attempt: %s",
+							   "could not %s \"%s\" after %d attempts: %s",
+							   t->r->attempts,
+							   t->r->verb, t->r->display, t->r->attempts,
+							   t->last_problem)));
 	else
 		t->not_before_ms = now_ms() + backoff_ms(t, &b->cfg);
 	MemoryContextSwitchTo(old);
