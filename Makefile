@@ -28,7 +28,10 @@ WERROR ?= 1
 ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
-PG_CPPFLAGS = -I$(srcdir)/src
+# created_by of the files COPY TO writes: the extension's version
+EXT_VERSION = $(shell sed -n "s/^default_version = '\(.*\)'$$/\1/p" $(srcdir)/parquet_fdw.control)
+PG_CPPFLAGS = -I$(srcdir)/src -DPQFDW_VERSION='"$(EXT_VERSION)"'
+
 SHLIB_LINK = -lz -lsnappy -lzstd -llz4 -lbrotlienc -lbrotlidec -lxxhash -lcrypto -lcurl -lroaring -lavro
 
 PG_CONFIG ?= pg_config

@@ -32,8 +32,7 @@
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
 
-/* Must match default_version in parquet_fdw.control; written as created_by. */
-#define PQFDW_VERSION "0.1"
+/* PQFDW_VERSION, written as created_by: the Makefile's, from parquet_fdw.control */
 
 /* numeric without a declared precision: DECIMAL(38, this) by default */
 #define PQFDW_DEFAULT_NUMERIC_SCALE 9
