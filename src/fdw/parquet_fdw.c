@@ -7,6 +7,7 @@
  */
 #include "postgres.h"
 
+#include "fdw/common/adjust_options.h"
 #include "fdw/common/footer_cache.h"
 #include "fdw/common/spare_buffers.h"
 #include "fdw/common/table_options.h"
@@ -153,6 +154,7 @@ _PG_init(void)
 							256 * 1024, 0, INT_MAX / 2,
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
+	pqfdw_adjust_define_gucs();
 	MarkGUCPrefixReserved("parquet_fdw");
 
 	/* COPY ... TO ... (FORMAT parquet) */

@@ -13,7 +13,9 @@
 #               file's default_version
 #   after       the tables read what DuckDB reads and the heap table holds,
 #               k1 still decrypts, 0.2's key functions work (create_key,
-#               keys, grant_key for a non-superuser, revoke_key)
+#               keys, grant_key for a non-superuser, revoke_key), 0.4's
+#               import_parquet() (adjust/parquet_fdw's, in public) makes a
+#               table over the files a function returns
 #   catalog     every object of the updated extension, with its definition
 #               and privileges (test/upgrade/catalog.sql), equals those of a
 #               fresh CREATE EXTENSION in another database
@@ -141,6 +143,16 @@ check after "grant_key('k1', 'reader') lets the reader decrypt" \
 sql upgraded -c "SELECT parquet_fdw.revoke_key('k1', 'reader')" >/dev/null
 check after "revoke_key() takes it back" \
 	"$(sql upgraded -U reader -c 'SELECT count(*) FROM secrets_ft' 2>&1 | grep -c 'permission denied to use encryption key "k1"')" 1
+
+sql upgraded >/dev/null <<SQL
+CREATE FUNCTION trips_files(args jsonb) RETURNS text[] LANGUAGE sql
+  AS \$\$ SELECT ARRAY[args->>'file'] \$\$;
+SELECT import_parquet('trips_imported', NULL, 'parquet_srv', 'trips_files',
+                      '{"file": "$D/trips.parquet"}');
+SQL
+# shellcheck disable=SC2059
+check after "0.4's import_parquet(), called unqualified, makes a table that reads what DuckDB reads" \
+	"$(sql upgraded -c "$(printf "$AGG" trips_imported)")" "$duck_agg"
 
 # -------------------------------------------------------------- catalog
 sql fresh -c 'CREATE EXTENSION parquet_fdw' 2>/dev/null

@@ -15,6 +15,13 @@
  * (source.c).  The files of each item come sorted by path, so a table
  * reads them in a stable order.
  *
+ * adjust/parquet_fdw, which has the same extension name, took a list of
+ * paths separated by spaces, a path with spaces in double quotes.  A value
+ * is read that way when it has no comma outside double quotes, holds two
+ * or more paths or a quoted one, each an absolute path, and is not itself
+ * the path of an existing file or directory: a single path with spaces in
+ * it ("/data/my files/x.parquet") stays one path, as before.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -620,12 +627,83 @@ expand_url(const char *item, const PqfdwRemoteId *remote,
 	return result;
 }
 
-List *
-pqfdw_split_paths(const char *filename)
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/*
+ * The paths of filename in adjust/parquet_fdw's form (above), or NIL when
+ * it is not in that form.
+ */
+static List *
+adjust_paths(const char *filename)
 {
 	List	   *items = NIL;
 	char	   *copy = pstrdup(filename);
 	char	   *p = copy;
+	bool		quoted = false;
+	ListCell   *lc;
+	struct stat st;
+
+	for (;;)
+	{
+		char	   *start;
+
+		while (is_space(*p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (*p == '"')
+		{
+			start = ++p;
+			p = strchr(p, '"');
+			if (p == NULL)
+				return NIL;		/* not closed: not a quoted path */
+			quoted = true;
+		}
+		else
+		{
+			start = p;
+			while (*p != '\0' && !is_space(*p))
+			{
+				if (*p == ',' || *p == '"')
+					return NIL;
+				p++;
+			}
+		}
+		items = lappend(items, start);
+		if (*p == '\0')
+			break;
+		*p++ = '\0';
+	}
+	if (list_length(items) < (quoted ? 1 : 2))
+		return NIL;
+	foreach(lc, items)
+		if (!is_absolute_path((char *) lfirst(lc)))
+		return NIL;
+	/* one existing path that has spaces in it */
+	copy = pstrdup(filename);
+	p = copy + strlen(copy);
+	while (p > copy && is_space(p[-1]))
+		*--p = '\0';
+	for (p = copy; is_space(*p); p++)
+		;
+	if (stat(p, &st) == 0)
+		return NIL;
+	return items;
+}
+
+List *
+pqfdw_split_paths(const char *filename)
+{
+	List	   *items = adjust_paths(filename);
+	char	   *copy = pstrdup(filename);
+	char	   *p = copy;
+
+	if (items != NIL)
+		return items;
 
 	for (;;)
 	{
@@ -676,10 +754,9 @@ without_key_files(List *files)
 }
 
 static List *
-expand_paths(const char *filename, const PqfdwRemoteId *remote,
+expand_items(List *items, const PqfdwRemoteId *remote,
 			 const PqfdwPrefixFilter *filter)
 {
-	List	   *items = pqfdw_split_paths(filename);
 	List	   *result = NIL;
 	ListCell   *lc;
 
@@ -717,7 +794,7 @@ expand_paths(const char *filename, const PqfdwRemoteId *remote,
 List *
 pqfdw_expand_paths(const char *filename, const PqfdwRemoteId *remote)
 {
-	return expand_paths(filename, remote, NULL);
+	return expand_items(pqfdw_split_paths(filename), remote, NULL);
 }
 
 uint64
@@ -793,10 +870,19 @@ List *
 pqfdw_expand_paths_hashed(const char *filename, const PqfdwRemoteId *remote,
 						  const PqfdwPrefixFilter *filter, uint64 *hash)
 {
-	List	   *paths = expand_paths(filename, remote, filter);
+	return pqfdw_expand_items_hashed(filename, pqfdw_split_paths(filename),
+									 remote, filter, hash);
+}
+
+List *
+pqfdw_expand_items_hashed(const char *key, List *items,
+						  const PqfdwRemoteId *remote,
+						  const PqfdwPrefixFilter *filter, uint64 *hash)
+{
+	List	   *paths = expand_items(items, remote, filter);
 
 	*hash = pqfdw_paths_hash(paths);
-	pqfdw_note_expansion(filename, *hash);
+	pqfdw_note_expansion(key, *hash);
 	return paths;
 }
 

@@ -13,10 +13,12 @@
 #include "nodes/pg_list.h"
 
 /*
- * file_list.c: the filename option's absolute paths and URLs (no file
- * system or store access), and the files they name: files, directories and
- * URLs ending with "/" (*.parquet at any depth) and globs ("**": any
- * number of directories), each sorted.  remote reaches URLs.
+ * file_list.c: the filename option's absolute paths and URLs (no store
+ * access; a stat() of the whole value tells adjust/parquet_fdw's
+ * space-separated list from one path with spaces), and the files they
+ * name: files, directories and URLs ending with "/" (*.parquet at any
+ * depth) and globs ("**": any number of directories), each sorted.  remote
+ * reaches URLs.
  */
 extern List *pqfdw_split_paths(const char *filename);
 
@@ -52,5 +54,14 @@ extern List *pqfdw_expand_paths_hashed(const char *filename,
 									   const PqfdwPrefixFilter *filter,
 									   uint64 *hash);
 extern bool pqfdw_expanded_in_statement(const char *filename, uint64 hash);
+
+/*
+ * The same for items already split (the paths a function returned, option
+ * files_func), noted under key, which names them in the statement.
+ */
+extern List *pqfdw_expand_items_hashed(const char *key, List *items,
+									   const PqfdwRemoteId *remote,
+									   const PqfdwPrefixFilter *filter,
+									   uint64 *hash);
 
 #endif							/* PQFDW_FILE_LIST_H */

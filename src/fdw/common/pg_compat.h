@@ -76,6 +76,20 @@ pqfdw_check_server_usage(const ForeignServer *server)
 }
 
 /*
+ * 16 added stringToQualifiedNameList()'s escontext, and object_aclcheck()
+ * for pg_proc_aclcheck()
+ */
+#if PG_VERSION_NUM >= 160000
+#define pqfdw_qualified_name_list(s) stringToQualifiedNameList((s), NULL)
+#define pqfdw_function_aclcheck(f, role) \
+	object_aclcheck(ProcedureRelationId, (f), (role), ACL_EXECUTE)
+#else
+#define pqfdw_qualified_name_list(s) stringToQualifiedNameList(s)
+#define pqfdw_function_aclcheck(f, role) \
+	pg_proc_aclcheck((f), (role), ACL_EXECUTE)
+#endif
+
+/*
  * 17 added fdw_restrictinfo (before fdw_private), 18 disabled_nodes (after
  * rows) to create_foreignscan_path() and create_foreign_upper_path().
  */

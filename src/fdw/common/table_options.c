@@ -5,7 +5,11 @@
  *
  * The filename option names one file, a comma-separated list, a glob or a
  * directory (file_list.c).  Every path must be absolute.  As with file_fdw,
- * setting it requires superuser or pg_read_server_files.
+ * setting it requires superuser or pg_read_server_files.  Option
+ * files_func of adjust/parquet_fdw (adjust_options.c) names a function
+ * that returns the paths instead: setting it needs the same, and its owner
+ * must be a role that may name files too, since it decides which files
+ * are read.
  *
  *-------------------------------------------------------------------------
  */
@@ -16,7 +20,9 @@
 #include "catalog/pg_authid.h"
 #include "catalog/pg_foreign_server.h"
 #include "catalog/pg_foreign_table.h"
+#include "catalog/pg_user_mapping.h"
 #include "commands/defrem.h"
+#include "fdw/common/adjust_options.h"
 #include "fdw/common/file_list.h"
 #include "fdw/common/pg_compat.h"
 #include "fdw/common/table_options.h"
@@ -54,6 +60,15 @@ static const PqfdwOption valid_options[] = {
 	{"union_by_name", ForeignTableRelationId},
 	{"filename_column", ForeignTableRelationId},
 	{"file_row_number_column", ForeignTableRelationId},
+	/* adjust/parquet_fdw's (adjust_options.c) */
+	{"files_func", ForeignTableRelationId},
+	{"files_func_arg", ForeignTableRelationId},
+	{"files_in_order", ForeignTableRelationId},
+	{"use_mmap", ForeignTableRelationId},
+	{"use_threads", ForeignTableRelationId},
+	{"max_open_files", ForeignTableRelationId},
+	/* adjust's README maps users with it; it never meant anything */
+	{"user", UserMappingRelationId},
 	{"column_name", AttributeRelationId},
 	{"kms_command", ForeignServerRelationId},
 	{NULL, InvalidOid}
@@ -168,10 +183,45 @@ sorted_syntax_error(const char *value, const char *detail)
 			 errhint("List columns as in ORDER BY, for example 'a, b DESC NULLS LAST'.")));
 }
 
+/*
+ * adjust/parquet_fdw's sorted: column names separated by spaces ('a b'), in
+ * ascending order and as written (not folded to lower case), as the same
+ * list with commas and quotes.  Taken so when the value has two or more
+ * words, neither comma nor double quote, and no keyword of ORDER BY among
+ * its words: 'a desc' stays a descending a; one word is read as ours.
+ */
+static const char *
+adjust_sorted(const char *value)
+{
+	static const char *const keywords[] = {"asc", "desc", "nulls", "first", "last"};
+	char	   *copy;
+	char	   *word;
+	char	   *save = NULL;
+	int			words = 0;
+	StringInfoData buf;
+
+	if (strpbrk(value, ",\"") != NULL)
+		return value;
+	copy = pstrdup(value);
+	initStringInfo(&buf);
+	for (word = strtok_r(copy, " \t\n", &save); word;
+		 word = strtok_r(NULL, " \t\n", &save))
+	{
+		int			i;
+
+		for (i = 0; i < lengthof(keywords); i++)
+			if (pg_strcasecmp(word, keywords[i]) == 0)
+				return value;
+		appendStringInfo(&buf, "%s\"%s\"", buf.len ? ", " : "", word);
+		words++;
+	}
+	return words > 1 ? buf.data : value;
+}
+
 List *
 pqfdw_parse_sorted(const char *value)
 {
-	char	   *copy = pstrdup(value);
+	char	   *copy = pstrdup(adjust_sorted(value));
 	char	   *item;
 	char	   *save = NULL;
 	List	   *keys = NIL;
@@ -248,13 +298,19 @@ char	   *pqfdw_read_files_role = NULL;
  * of parquet_fdw.read_files_role only (false: superuser or
  * pg_read_server_files); an ERROR when neither.
  */
-bool
-pqfdw_read_files_member(void)
+static bool
+read_files_member_of(Oid roleid)
 {
 	Oid			role = pqfdw_read_files_role && pqfdw_read_files_role[0] ?
 	get_role_oid(pqfdw_read_files_role, true) : InvalidOid;
 
-	return OidIsValid(role) && has_privs_of_role(GetUserId(), role);
+	return OidIsValid(role) && has_privs_of_role(roleid, role);
+}
+
+bool
+pqfdw_read_files_member(void)
+{
+	return read_files_member_of(GetUserId());
 }
 
 bool
@@ -300,6 +356,34 @@ pqfdw_check_readable_paths(List *items)
 }
 
 /*
+ * A files function names the files its table reads: its owner must be a
+ * role that may name them (pqfdw_check_read_permission()), and the files
+ * of a member of read_files_role (its local items) are checked as a
+ * filename option of theirs is.
+ */
+static void
+check_files_func_owner(Oid owner, const char *func, List *items)
+{
+	List	   *local = NIL;
+	ListCell   *lc;
+
+	if (has_privs_of_role(owner, ROLE_PG_READ_SERVER_FILES))
+		return;
+	if (!read_files_member_of(owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to read Parquet files named by function %s",
+						func),
+				 errdetail("Its owner, role \"%s\", may not read Parquet files on the server.",
+						   GetUserNameFromId(owner, false)),
+				 errhint("A files function must be owned by a superuser, a role with privileges of the pg_read_server_files role or a member of the role named by parquet_fdw.read_files_role.")));
+	foreach(lc, items)
+		if (!pq_url_is_remote(lfirst(lc)))
+		local = lappend(local, lfirst(lc));
+	pqfdw_check_readable_paths(local);
+}
+
+/*
  * The foreign server whose options and the role's user mapping on it reach
  * a URL: a server of parquet_fdw the role may use, as CREATE FOREIGN TABLE
  * requires.
@@ -341,6 +425,8 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 	List	   *options = untransformRelOptions(PG_GETARG_DATUM(0));
 	Oid			catalog = PG_GETARG_OID(1);
 	char	   *filename = NULL;
+	char	   *files_func = NULL;
+	bool		files_func_arg = false;
 	char	   *location = NULL;
 	PqfdwTableFormat format = PQFDW_FORMAT_PARQUET;
 	int			at_given = 0;
@@ -465,7 +551,26 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 			(void) hive_option(def);
 		else if (strcmp(def->defname, "union_by_name") == 0)
 			(void) defGetBoolean(def);
+		else if (strcmp(def->defname, "files_func") == 0)
+			files_func = defGetString(def);
+		else if (pqfdw_adjust_check_option(def))
+			files_func_arg |= strcmp(def->defname, "files_func_arg") == 0;
 	}
+
+	if (files_func != NULL)
+	{
+		Oid			owner;
+
+		(void) pqfdw_files_func_lookup(files_func, &owner);
+		/* who may name files may name a function that names them */
+		(void) pqfdw_check_read_permission();
+		check_files_func_owner(owner, files_func, NIL);
+	}
+	else if (files_func_arg)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("option files_func_arg needs option files_func"),
+				 errhint("files_func_arg is the jsonb argument of the function that option files_func names.")));
 
 	pqfdw_remote_check_options(options, catalog);
 	if (catalog == ForeignTableRelationId && format != PQFDW_FORMAT_PARQUET)
@@ -478,10 +583,11 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
 					 errmsg("location is required for foreign tables of format %s",
 							fname)));
-		if (filename != NULL)
+		if (filename != NULL || files_func != NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("options filename and location cannot both be set"),
+					 errmsg("options %s and location cannot both be set",
+							filename != NULL ? "filename" : "files_func"),
 					 errhint("A table of format %s reads the files its %s names, under location.",
 							 fname, format == PQFDW_FORMAT_DELTA ? "log" : "metadata")));
 		foreach(an, at_names)
@@ -510,10 +616,12 @@ parquet_fdw_validator(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("options location, version, snapshot_id, ref, timestamp and location_map need option format"),
 				 errhint("Set format 'delta' or 'iceberg' to read a Delta Lake or Iceberg table, or use option filename for Parquet files.")));
-	else if (catalog == ForeignTableRelationId && filename == NULL)
+	else if (catalog == ForeignTableRelationId && filename == NULL &&
+			 files_func == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_DYNAMIC_PARAMETER_VALUE_NEEDED),
-				 errmsg("filename is required for parquet_fdw foreign tables")));
+				 errmsg("filename is required for parquet_fdw foreign tables"),
+				 errhint("Name the files with option filename, or with files_func a function that returns their paths.")));
 
 	PG_RETURN_VOID();
 }
@@ -582,6 +690,11 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 	ListCell   *lc;
 
 	opts->filename = NULL;
+	opts->files_func = NULL;
+	opts->files_func_arg = NULL;
+	opts->files_func_called = false;
+	opts->func_items = NIL;
+	opts->sorted_per_file = false;
 	opts->format = PQFDW_FORMAT_PARQUET;
 	opts->location = NULL;
 	opts->at.version = -1;
@@ -639,7 +752,17 @@ pqfdw_get_table_options_as(Oid relid, Oid userid, PqfdwTableOptions *opts)
 			opts->filename_column = defGetString(def);
 		else if (strcmp(def->defname, "file_row_number_column") == 0)
 			opts->row_number_column = defGetString(def);
+		else if (strcmp(def->defname, "files_func") == 0)
+			opts->files_func = defGetString(def);
+		else if (strcmp(def->defname, "files_func_arg") == 0)
+			opts->files_func_arg = defGetString(def);
+		else if (strcmp(def->defname, "files_in_order") == 0)
+			opts->sorted_per_file = !defGetBoolean(def);
 	}
+	/* as in adjust/parquet_fdw, a files function wins over filename */
+	if (opts->files_func != NULL && opts->format == PQFDW_FORMAT_PARQUET)
+		opts->filename = psprintf("files_func %s(%s)", opts->files_func,
+								  opts->files_func_arg ? opts->files_func_arg : "NULL");
 	pqfdw_table_access(relid, userid, &opts->access);
 	if (opts->format != PQFDW_FORMAT_PARQUET && opts->location != NULL)
 	{
@@ -691,6 +814,26 @@ table_format_files(PqfdwTableOptions *opts)
 	pqfdw_note_expansion(opts->filename, opts->paths_hash);
 }
 
+List *
+pqfdw_list_table_files(PqfdwTableOptions *opts,
+					   const PqfdwPrefixFilter *filter, uint64 *hash)
+{
+	if (opts->files_func == NULL)
+		return pqfdw_expand_paths_hashed(opts->filename, &opts->access.remote,
+										 filter, hash);
+	if (!opts->files_func_called)
+	{
+		Oid			owner;
+		Oid			funcid = pqfdw_files_func_lookup(opts->files_func, &owner);
+
+		opts->func_items = pqfdw_files_func_call(funcid, opts->files_func_arg);
+		check_files_func_owner(owner, opts->files_func, opts->func_items);
+		opts->files_func_called = true;
+	}
+	return pqfdw_expand_items_hashed(opts->filename, opts->func_items,
+									 &opts->access.remote, filter, hash);
+}
+
 bool
 pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 {
@@ -702,8 +845,7 @@ pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 		return false;
 	}
 
-	opts->paths = pqfdw_expand_paths_hashed(opts->filename, &opts->access.remote,
-											filter, &opts->paths_hash);
+	opts->paths = pqfdw_list_table_files(opts, filter, &opts->paths_hash);
 
 	/*
 	 * Every partition ruled out: the whole listing then tells an empty
@@ -712,11 +854,10 @@ pqfdw_table_files(PqfdwTableOptions *opts, const PqfdwPrefixFilter *filter)
 	if (opts->paths == NIL && filter != NULL)
 	{
 		filtered = false;
-		opts->paths = pqfdw_expand_paths_hashed(opts->filename,
-												&opts->access.remote, NULL,
-												&opts->paths_hash);
+		opts->paths = pqfdw_list_table_files(opts, NULL, &opts->paths_hash);
 	}
-	if (opts->paths == NIL)
+	/* a files function's empty answer is no file */
+	if (opts->paths == NIL && opts->files_func == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet files match \"%s\"", opts->filename),

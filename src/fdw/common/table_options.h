@@ -33,7 +33,13 @@ typedef struct PqfdwTableOptions
 								 * timestamp; GUC parquet_fdw.as_of */
 	char	   *location_map;	/* Iceberg: option location_map, or NULL */
 	char	   *filename;		/* the option as given (a table format's: its
-								 * location) */
+								 * location; a files function's: what names
+								 * it, "files_func f(arg)") */
+	char	   *files_func;		/* option files_func (adjust/parquet_fdw's): a
+								 * function returning the paths, or NULL */
+	char	   *files_func_arg; /* its jsonb argument, or NULL */
+	bool		files_func_called;	/* func_items holds its answer */
+	List	   *func_items;		/* the items it returned (char *) */
 	List	   *paths;			/* expanded, absolute, sorted (char *) */
 	uint64		paths_hash;		/* pqfdw_paths_hash(paths) */
 	int			dirs_skipped;	/* partition directories the plan's listing
@@ -41,6 +47,8 @@ typedef struct PqfdwTableOptions
 	PqfdwAccess access;			/* key ids, AAD prefix; server and role */
 	int			parallel_workers;	/* the option; -1 when not set */
 	List	   *sorted;			/* the option: PqfdwSortKey, NIL when not set */
+	bool		sorted_per_file;	/* files_in_order 'false': the order holds
+									 * within each file only */
 	PqfdwHiveMode hive;			/* hive_partitioning */
 	bool		union_by_name;
 	char	   *filename_column;	/* column names, or NULL */
@@ -55,7 +63,10 @@ typedef struct PqfdwSortKey
 	bool		nulls_first;
 } PqfdwSortKey;
 
-/* The keys of a value of the option sorted ('a, b DESC NULLS LAST'). */
+/*
+ * The keys of a value of the option sorted ('a, b DESC NULLS LAST', or
+ * adjust/parquet_fdw's 'a b').
+ */
 extern List *pqfdw_parse_sorted(const char *value);
 
 /*
@@ -82,6 +93,16 @@ extern void pqfdw_get_table_options_only(Oid relid, PqfdwTableOptions *opts);
  */
 extern bool pqfdw_table_files(PqfdwTableOptions *opts,
 							  const PqfdwPrefixFilter *filter);
+
+/*
+ * The files named now, listed with filter (or NULL), and their hash
+ * (noted for the statement): those of the filename option, or the items
+ * the files function returns, which it is asked for once per opts.  NIL
+ * may mean no file (without an ERROR here).
+ */
+extern List *pqfdw_list_table_files(PqfdwTableOptions *opts,
+									const PqfdwPrefixFilter *filter,
+									uint64 *hash);
 extern PqDecryptionConfig *pqfdw_table_decryption(Oid relid);
 
 /* Keys and the store settings of a table's files, read as userid (above). */

@@ -6,7 +6,9 @@
  *		table_name, server_name).
  *
  * Both write CREATE FOREIGN TABLE statements with each field's natural
- * PostgreSQL type (a Delta table's: delta_ddl.c).
+ * PostgreSQL type (a Delta table's: delta_ddl.c).  IMPORT FOREIGN SCHEMA's
+ * options are the key options and, as adjust/parquet_fdw took them, table
+ * options that every Parquet table it creates gets.
  *
  *-------------------------------------------------------------------------
  */
@@ -286,6 +288,13 @@ import_delta_tables(ImportForeignSchemaStmt *stmt, ForeignServer *server,
 	return commands;
 }
 
+/* Table options IMPORT FOREIGN SCHEMA gives every table (as adjust's did). */
+static const char *const table_options[] = {
+	"sorted", "files_in_order", "parallel_workers", "hive_partitioning",
+	"union_by_name", "filename_column", "file_row_number_column",
+	"use_mmap", "use_threads", "max_open_files"
+};
+
 List *
 pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 {
@@ -302,19 +311,31 @@ pqfdw_ImportForeignSchema(ImportForeignSchemaStmt *stmt, Oid serverOid)
 	const PqfdwRemoteId *remote;
 	char	   *dir = stmt->remote_schema;
 	char	   *location;
+	StringInfoData more;
+
+	initStringInfo(&more);
 
 	foreach(lc, stmt->options)
 	{
 		DefElem    *def = (DefElem *) lfirst(lc);
+		int			i;
 
-		if (!pqfdw_key_option(def, &ko))
+		if (pqfdw_key_option(def, &ko))
+			continue;
+		for (i = 0; i < lengthof(table_options); i++)
+			if (strcmp(def->defname, table_options[i]) == 0)
+				break;
+		if (i == lengthof(table_options))
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_OPTION_NAME),
 					 errmsg("invalid option \"%s\" for IMPORT FOREIGN SCHEMA", def->defname),
-					 errhint("Valid options are footer_key, column_keys and aad_prefix.")));
+					 errhint("Valid options are footer_key, column_keys, aad_prefix, and the table options that every table created gets: sorted, files_in_order, parallel_workers, hive_partitioning, union_by_name, filename_column, file_row_number_column, use_mmap, use_threads and max_open_files.")));
+		appendStringInfo(&more, ", %s %s", def->defname,
+						 quote_literal_cstr(defGetString(def)));
 	}
 	keyopts = key_options_sql(ko.footer_key, ko.column_keys, ko.aad_prefix,
 							  pqfdw_server_kms_command(server), &decrypt);
+	keyopts = psprintf("%s%s", keyopts, more.data);
 	access.decrypt = decrypt;
 	access.remote.serverid = serverOid;
 	access.remote.userid = GetUserId();
@@ -397,43 +418,68 @@ optional_text_arg(FunctionCallInfo fcinfo, int n)
 	return text_to_cstring(PG_GETARG_TEXT_PP(n));
 }
 
+void
+pqfdw_filename_access(const char *filename, const char *server,
+					  PqfdwAccess *access)
+{
+	List	   *items = pqfdw_split_paths(filename);
+	List	   *local = NIL;
+	ListCell   *lc;
+
+	foreach(lc, items)
+		if (!pq_url_is_remote(lfirst(lc)))
+		local = lappend(local, lfirst(lc));
+	if (local != NIL && pqfdw_check_read_permission())
+		pqfdw_check_readable_paths(local);
+	pqfdw_access_local(access, NULL);
+	/* URLs are read with the role's user mapping on the server named */
+	if (list_length(local) < list_length(items))
+	{
+		access->remote.serverid = GetForeignServerByName(server, false)->serverid;
+		access->remote.userid = GetUserId();
+	}
+}
+
+char *
+pqfdw_parquet_table_sql(const char *filename, const char *table,
+						const char *schema, const char *server,
+						const PqfdwAccess *access, const char *options)
+{
+	List	   *paths = pqfdw_expand_paths(filename, &access->remote);
+	PqFile	   *file;
+
+	if (paths == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FILE),
+				 errmsg("no Parquet files match \"%s\"", filename)));
+	file = linitial(pqfdw_open_footers(paths, access, true));
+	return create_table_statement(table ? table : table_name_for_path(linitial(paths)),
+								  schema, server, filename, file,
+								  partition_columns(paths), options);
+}
+
 Datum
 parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 {
 	char	   *filename;
-	char	   *table;
 	char	   *server;
-	List	   *paths;
-	PqFile	   *file;
 	char	   *keyopts;
 	PqDecryptionConfig *decrypt;
 	PqfdwAccess access;
-	List	   *local = NIL;
-	ListCell   *lc;
 
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("path must not be NULL")));
 	filename = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	foreach(lc, pqfdw_split_paths(filename))
-		if (!pq_url_is_remote(lfirst(lc)))
-		local = lappend(local, lfirst(lc));
-	if (local != NIL && pqfdw_check_read_permission())
-		pqfdw_check_readable_paths(local);
 	server = PG_ARGISNULL(2) ? "parquet_srv" :
 		text_to_cstring(PG_GETARG_TEXT_PP(2));
-	pqfdw_access_local(&access, NULL);
-	/* URLs are read with the role's user mapping on the server named */
-	if (list_length(local) < list_length(pqfdw_split_paths(filename)))
-	{
-		access.remote.serverid = GetForeignServerByName(server, false)->serverid;
-		access.remote.userid = GetUserId();
-	}
+	pqfdw_filename_access(filename, server, &access);
 	/* a Delta or Iceberg table's directory (prefix): its schema */
 	if (list_length(pqfdw_split_paths(filename)) == 1)
 	{
-		const PqfdwRemoteId *remote = local == NIL ? &access.remote : NULL;
+		const PqfdwRemoteId *remote = OidIsValid(access.remote.serverid) ?
+		&access.remote : NULL;
 		char	   *location = pstrdup(filename);
 		const char *name;
 		char	   *sql;
@@ -448,22 +494,14 @@ parquet_fdw_create_table_sql(PG_FUNCTION_ARGS)
 			PG_RETURN_TEXT_P(cstring_to_text(sql));
 	}
 
-	paths = pqfdw_expand_paths(filename, &access.remote);
-	if (paths == NIL)
-		ereport(ERROR,
-				(errcode(ERRCODE_UNDEFINED_FILE),
-				 errmsg("no Parquet files match \"%s\"", filename)));
 	keyopts = key_options_sql(optional_text_arg(fcinfo, 3),
 							  optional_text_arg(fcinfo, 4),
 							  optional_text_arg(fcinfo, 5),
 							  NULL, &decrypt);
 	access.decrypt = decrypt;
-	file = linitial(pqfdw_open_footers(paths, &access, true));
-	table = PG_ARGISNULL(1) ? table_name_for_path(linitial(paths)) :
-		text_to_cstring(PG_GETARG_TEXT_PP(1));
-
-	PG_RETURN_TEXT_P(cstring_to_text(create_table_statement(table, NULL, server,
-															filename, file,
-															partition_columns(paths),
-															keyopts)));
+	PG_RETURN_TEXT_P(cstring_to_text(pqfdw_parquet_table_sql(filename,
+															 PG_ARGISNULL(1) ? NULL :
+															 text_to_cstring(PG_GETARG_TEXT_PP(1)),
+															 NULL, server,
+															 &access, keyopts)));
 }

@@ -423,7 +423,9 @@ pqfdw_GetForeignRelSize(PlannerInfo *root, RelOptInfo *baserel,
 	one_schema(st->ds, files, rel);
 	/* compute_parallel_worker() takes it as heap takes the storage option */
 	baserel->rel_parallel_workers = sized->opts.parallel_workers;
-	st->sorted = sized->opts.sorted;
+	/* files_in_order 'false': in order only when one file is read */
+	st->sorted = sized->opts.sorted_per_file && list_length(files) > 1 ?
+		NIL : sized->opts.sorted;
 	st->files = files;
 
 	never_analyzed = rel->rd_rel->reltuples < 0;

@@ -55,6 +55,23 @@ order_error(Relation rel, const char *path, const char *detail)
 					 RelationGetRelationName(rel))));
 }
 
+/*
+ * A file that starts before the previous one ended: when each file alone
+ * is in order (adjust/parquet_fdw's sorted, which merged files), option
+ * files_in_order 'false' says so.
+ */
+static void
+files_order_error(Relation rel, const char *path, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
+			 errmsg("rows of Parquet file \"%s\" are not in the order that option \"sorted\" of foreign table \"%s\" declares",
+					path, RelationGetRelationName(rel)),
+			 errdetail("%s", detail),
+			 errhint("If each file is in that order but not the files one after another, add files_in_order 'false': ALTER FOREIGN TABLE %s OPTIONS (ADD files_in_order 'false').",
+					 RelationGetRelationName(rel))));
+}
+
 static AttrNumber
 find_attribute(Relation rel, const char *name)
 {
@@ -118,6 +135,7 @@ check_statistics(Relation rel, List *files, SortKey *key)
 	Datum		prev_end = (Datum) 0;
 	bool		seen_values = false;
 	bool		seen_nulls = false;
+	PqFile	   *prev_file = NULL;
 	ListCell   *lc;
 
 	/* string statistics are in byte order: only "C" order can be checked */
@@ -171,6 +189,11 @@ check_statistics(Relation rel, List *files, SortKey *key)
 																att->attcollation,
 																prev_end, start));
 
+				if ((key->decl->descending ? c < 0 : c > 0) && prev_file != f)
+					files_order_error(rel, f->src->name,
+									  psprintf("The statistics of row group %d show values of column \"%s\" %s than the end of the file read before it.",
+											   rg, key->decl->column,
+											   key->decl->descending ? "greater" : "less"));
 				if (key->decl->descending ? c < 0 : c > 0)
 					order_error(rel, f->src->name,
 								psprintf("The statistics of row group %d show values of column \"%s\" %s than the end of the row group read before it.",
@@ -178,6 +201,7 @@ check_statistics(Relation rel, List *files, SortKey *key)
 										 key->decl->descending ? "greater" : "less"));
 			}
 			prev_end = key->decl->descending ? min : max;
+			prev_file = f;
 			have_prev = true;
 		}
 	}

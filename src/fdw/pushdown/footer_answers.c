@@ -337,7 +337,7 @@ current_files(PqFooterAggregate *fa, Relation rel)
 	bool		all_true;
 	int			i;
 
-	if (now == NIL)
+	if (hash == pqfdw_plan_hash_value(linitial(fa->file_set)))
 		return;
 	fa->paths = now;
 	if (clauses == NIL)

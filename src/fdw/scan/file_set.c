@@ -54,16 +54,15 @@ pqfdw_scan_files(Relation rel, Oid userid, List *planned_hash,
 
 		pqfdw_dir_filter_init(&df, NULL, relid, RelationGetDescr(rel), &opts,
 							  file_clauses, varno);
-		paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote,
-										  &df.filter, hash);
+		paths = pqfdw_list_table_files(&opts, &df.filter, hash);
 		pqfdw_dir_filter_end(&df);
 	}
 	if (paths == NIL && opts.format == PQFDW_FORMAT_PARQUET)
-		paths = pqfdw_expand_paths_hashed(opts.filename, &opts.access.remote,
-										  NULL, hash);
+		paths = pqfdw_list_table_files(&opts, NULL, hash);
 	if (*hash == want)
 		return NIL;
-	if (paths == NIL)
+	/* a files function may answer no file (*hash tells the change) */
+	if (paths == NIL && opts.files_func == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FILE),
 				 errmsg("no Parquet files match \"%s\"", opts.filename),

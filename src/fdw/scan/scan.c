@@ -172,6 +172,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 	List	   *dataset;
 	int			nvalues;
 	List	   *now = NIL;
+	bool		changed = false;
 	bool		plan_union;
 
 	st = palloc0(sizeof(PqScanState));
@@ -219,7 +220,8 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 		now = pqfdw_scan_files(rel, pqfdw_scan_check_as_user(node),
 							   list_nth(dataset, 4), st->file_clauses,
 							   st->scanrelid, &st->paths_hash);
-		if (now != NIL)
+		changed = st->paths_hash != pqfdw_plan_hash_value(list_nth(dataset, 4));
+		if (changed)
 		{
 			st->paths = now;
 			st->files_total = list_length(now);
@@ -237,7 +239,7 @@ pqfdw_scan_begin(ForeignScanState *node, Relation rel, Index scanrelid,
 										   st->hive ? PQFDW_HIVE_ON : PQFDW_HIVE_OFF,
 										   st->scan_cxt);
 	/* the plan's files, read as it read them (planner.c, one_schema()) */
-	if (now == NIL)
+	if (!changed)
 		pqfdw_table_reader_dataset(st->reader)->union_by_name &= plan_union;
 	if (st->filter_exprs != NIL)
 		pqfdw_table_reader_set_filter(st->reader,

@@ -168,7 +168,9 @@ enum PqfdwPrivateIndex
 /*
  * file_set.c: NIL when the files named now are those a plan was made for
  * (planned_hash: pqfdw_plan_hash() of the expanded filename option), else
- * the files named now (never NIL: no file is an ERROR); *hash is theirs.
+ * the files named now; *hash is theirs, which differs from the planned one
+ * exactly when they changed (NIL then only from a files function that
+ * answers no file: else no file is an ERROR).
  * userid: the plan's checkAsUser (listing with its user mapping).
  * file_clauses (Vars numbered varno): the plan's, which its listing of a
  * hive dataset left the partitions of; listed again the same way.
