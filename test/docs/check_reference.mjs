@@ -333,7 +333,7 @@ const defaultVersion = versionMatch[1];
 const scriptRel = `sql/parquet_fdw--${defaultVersion}.sql`;
 {
   const sql = read(scriptRel).replace(/--[^\n]*/g, '');
-  for (const m of sql.matchAll(/\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(?:(?:parquet_fdw|@extschema@)\.)?"?(\w+)"?\s*\(/gi))
+  for (const m of sql.matchAll(/\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+(?:(?:parquet_fdw|@extschema@|%I)\.)?"?(\w+)"?\s*\(/gi))
     add('function', m[1], { file: scriptRel });
 }
 
