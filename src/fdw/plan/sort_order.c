@@ -43,33 +43,28 @@ typedef struct SortKey
 	const PqSchemaNode *node;
 } SortKey;
 
-static void
-order_error(Relation rel, const char *path, const char *detail)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
-			 errmsg("rows of Parquet file \"%s\" are not in the order that option \"sorted\" of foreign table \"%s\" declares",
-					path, RelationGetRelationName(rel)),
-			 errdetail("%s", detail),
-			 errhint("Correct the option or drop it: ALTER FOREIGN TABLE %s OPTIONS (DROP sorted).",
-					 RelationGetRelationName(rel))));
-}
-
 /*
- * A file that starts before the previous one ended: when each file alone
- * is in order (adjust/parquet_fdw's sorted, which merged files), option
- * files_in_order 'false' says so.
+ * Rows out of the declared order.  A file that starts before the previous
+ * one ended (across_files), when each file alone is in order
+ * (adjust/parquet_fdw's sorted, which merged files): option files_in_order
+ * 'false' says so.
  */
 static void
-files_order_error(Relation rel, const char *path, const char *detail)
+order_error(Relation rel, const char *path, const char *detail,
+			bool across_files)
 {
+	const char *name = RelationGetRelationName(rel);
+
 	ereport(ERROR,
 			(errcode(ERRCODE_FDW_INCONSISTENT_DESCRIPTOR_INFORMATION),
 			 errmsg("rows of Parquet file \"%s\" are not in the order that option \"sorted\" of foreign table \"%s\" declares",
-					path, RelationGetRelationName(rel)),
+					path, name),
 			 errdetail("%s", detail),
+			 across_files ?
 			 errhint("If each file is in that order but not the files one after another, add files_in_order 'false': ALTER FOREIGN TABLE %s OPTIONS (ADD files_in_order 'false').",
-					 RelationGetRelationName(rel))));
+					 name) :
+			 errhint("Correct the option or drop it: ALTER FOREIGN TABLE %s OPTIONS (DROP sorted).",
+					 name)));
 }
 
 static AttrNumber
@@ -116,7 +111,8 @@ check_sorting_columns(Relation rel, const PqFile *f, int rg, SortKey *keys,
 								 sc->nulls_first ? " NULLS FIRST" : " NULLS LAST",
 								 k + 1, keys[k].decl->column,
 								 keys[k].decl->descending ? " DESC" : "",
-								 keys[k].decl->nulls_first ? " NULLS FIRST" : " NULLS LAST"));
+								 keys[k].decl->nulls_first ? " NULLS FIRST" : " NULLS LAST"),
+						false);
 	}
 }
 
@@ -177,7 +173,8 @@ check_statistics(Relation rel, List *files, SortKey *key)
 							psprintf("Row group %d has %s of column \"%s\" after row groups with %s.",
 									 rg, has_nulls && key->decl->nulls_first ? "NULLs" : "values",
 									 key->decl->column,
-									 key->decl->nulls_first ? "values" : "NULLs"));
+									 key->decl->nulls_first ? "values" : "NULLs"),
+							false);
 			seen_values |= has_values;
 			seen_nulls |= has_nulls;
 			if (!has_values)
@@ -189,16 +186,13 @@ check_statistics(Relation rel, List *files, SortKey *key)
 																att->attcollation,
 																prev_end, start));
 
-				if ((key->decl->descending ? c < 0 : c > 0) && prev_file != f)
-					files_order_error(rel, f->src->name,
-									  psprintf("The statistics of row group %d show values of column \"%s\" %s than the end of the file read before it.",
-											   rg, key->decl->column,
-											   key->decl->descending ? "greater" : "less"));
 				if (key->decl->descending ? c < 0 : c > 0)
 					order_error(rel, f->src->name,
-								psprintf("The statistics of row group %d show values of column \"%s\" %s than the end of the row group read before it.",
+								psprintf("The statistics of row group %d show values of column \"%s\" %s than the end of the %s read before it.",
 										 rg, key->decl->column,
-										 key->decl->descending ? "greater" : "less"));
+										 key->decl->descending ? "greater" : "less",
+										 prev_file != f ? "file" : "row group"),
+								prev_file != f);
 			}
 			prev_end = key->decl->descending ? min : max;
 			prev_file = f;
