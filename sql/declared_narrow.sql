@@ -105,9 +105,13 @@ SELECT col, decl, cond, dn_check(col, decl, cond) FROM (VALUES
 -- out of range is read, and its value is the error.
 CREATE FOREIGN TABLE dn_int8 (id bigint, c_int8 integer)
     SERVER parquet_srv OPTIONS (filename '/tmp/parquet_fdw_test/out/dn_ours.parquet');
-\set VERBOSITY verbose
 SELECT count(*) FROM dn_int8 WHERE c_int8 = 5;
-\set VERBOSITY default
+DO $$
+BEGIN
+    PERFORM count(*) FROM dn_int8 WHERE c_int8 = 5;
+EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE '%: %', SQLSTATE, SQLERRM;
+END $$;
 -- min and max from the footers only where the bounds fit: else read
 SELECT max(c_int8) FROM dn_int8;
 CREATE FOREIGN TABLE dn_small (id bigint, c_int4_nn smallint, c_double_nn real,

@@ -391,6 +391,18 @@ SHIM_MESSAGE_FN(errdetail)
 SHIM_MESSAGE_FN(errdetail_internal)
 SHIM_MESSAGE_FN(errhint)
 
+int
+errmsg_plural(const char *fmt_singular, const char *fmt_plural,
+			  unsigned long n,...)
+{
+	va_list		args;
+
+	va_start(args, n);
+	shim_message(n == 1 ? fmt_singular : fmt_plural, args);
+	va_end(args);
+	return 0;
+}
+
 void
 errfinish(const char *filename, int lineno, const char *funcname)
 {
