@@ -633,6 +633,20 @@ is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n';
 }
 
+/* s without the spaces at either end (s is cut). */
+static char *
+trim_spaces(char *s)
+{
+	char	   *end;
+
+	while (is_space(*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && is_space(end[-1]))
+		*--end = '\0';
+	return s;
+}
+
 /*
  * The paths of filename in adjust/parquet_fdw's form (above), or NIL when
  * it is not in that form.
@@ -684,13 +698,7 @@ adjust_paths(const char *filename)
 		if (!is_absolute_path((char *) lfirst(lc)))
 		return NIL;
 	/* one existing path that has spaces in it */
-	copy = pstrdup(filename);
-	p = copy + strlen(copy);
-	while (p > copy && is_space(p[-1]))
-		*--p = '\0';
-	for (p = copy; is_space(*p); p++)
-		;
-	if (stat(p, &st) == 0)
+	if (stat(trim_spaces(pstrdup(filename)), &st) == 0)
 		return NIL;
 	return items;
 }
@@ -699,24 +707,19 @@ List *
 pqfdw_split_paths(const char *filename)
 {
 	List	   *items = adjust_paths(filename);
-	char	   *copy = pstrdup(filename);
-	char	   *p = copy;
+	char	   *rest;
 
 	if (items != NIL)
 		return items;
 
-	for (;;)
+	for (rest = pstrdup(filename);;)
 	{
-		char	   *comma = strchr(p, ',');
-		char	   *end;
+		char	   *comma = strchr(rest, ',');
+		char	   *p;
 
 		if (comma)
 			*comma = '\0';
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		end = p + strlen(p);
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n'))
-			*--end = '\0';
+		p = trim_spaces(rest);
 		if (*p == '\0')
 			ereport(ERROR,
 					(errcode(ERRCODE_FDW_INVALID_STRING_FORMAT),
@@ -731,7 +734,7 @@ pqfdw_split_paths(const char *filename)
 		items = lappend(items, p);
 		if (!comma)
 			break;
-		p = comma + 1;
+		rest = comma + 1;
 	}
 	return items;
 }

@@ -194,7 +194,7 @@ pred_may_match(PqPrunePred *p, const PqfdwTableSnapshot *snap,
 		return partition_may_match(p, field, ice,
 								   get_atttype(relid, p->attnum));
 	/* a file without the column reads its default: no counts tell that */
-	if (field == NULL || field->initial_default != NULL ||
+	if (field->initial_default != NULL ||
 		count_of(df->value_counts, df->nvalue_counts, id) < 0)
 		return true;
 	nnull = count_of(df->null_value_counts, df->nnull_value_counts, id);
